@@ -1,0 +1,293 @@
+"""The vocabulary of memlane: memories, profile slots, sessions, history and the write-path values.
+
+Everything here is a plain dataclass or enum, with no storage or I/O. Stores persist these objects,
+the write path produces them and the read path returns them.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import Enum
+from typing import Any
+
+
+class _Text(str, Enum):
+    """A string enum that prints as its value (``print(Kind.EPISODIC)`` shows ``episodic``)."""
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+class Kind(_Text):
+    """Which layer a long-term record lives in."""
+
+    SEMANTIC = "semantic"  # facts, preferences, constraints
+    EPISODIC = "episodic"  # dated events with a status
+    PROFILE = "profile"  # the sentence behind a profile slot value
+    SUMMARY = "summary"  # session, period and user summaries
+    LOG = "log"  # a raw (redacted) conversation turn: searchable, but not a memory
+
+
+class Status(_Text):
+    ACTIVE = "active"
+    SUPERSEDED = "superseded"
+    EXPIRED = "expired"
+    ARCHIVED = "archived"
+    DELETED = "deleted"
+
+
+class Source(_Text):
+    EXPLICIT = "explicit"  # the user said it in so many words
+    INFERRED = "inferred"  # derived from what the user said
+    OBSERVED = "observed"  # seen in behaviour, not said
+
+
+class Actor(_Text):
+    SYSTEM = "system"
+    USER = "user"
+    ADMIN = "admin"
+
+
+class Action(_Text):
+    """What the judge decided to do with a candidate memory."""
+
+    DISCARD = "discard"
+    SESSION = "session"
+    SEMANTIC = "semantic"
+    EPISODIC = "episodic"
+    PROFILE = "profile"
+
+
+class Category(_Text):
+    """What a candidate is about; the judge's policy is keyed on it."""
+
+    NAME = "name"
+    LOCATION = "location"
+    JOB = "job"
+    FAMILY = "family"
+    PREFERENCE = "preference"  # likes, loves, prefers, and interests
+    DISLIKE = "dislike"
+    CONSTRAINT = "constraint"  # don't / never / 不要 / 别
+    CONTACT = "contact"  # preferred channel, times not to call
+    STYLE = "style"  # how the user wants to be answered
+    ROUTINE = "routine"  # every Monday, weekdays at 9
+    PLAN = "plan"  # an intention with a time
+    EVENT = "event"  # something that happened, with a time
+    COMPLAINT = "complaint"  # a problem the user reported, resolved or not
+    BUDGET = "budget"  # a condition of a task: price range
+    CONDITION = "condition"  # other conditions of the current task
+    FACT = "fact"  # other background about the user
+    MOOD = "mood"  # a passing feeling
+    CONTEXT = "context"  # one-off situation: where I am right now
+    SMALLTALK = "smalltalk"
+    SENSITIVE = "sensitive"  # ID/bank numbers, secrets, health details
+
+
+class EventStatus(_Text):
+    RESOLVED = "resolved"
+    UNRESOLVED = "unresolved"
+    PLANNED = "planned"
+    DONE = "done"
+
+
+def new_id() -> str:
+    """A new random identifier (32 hex characters)."""
+    return uuid.uuid4().hex
+
+
+@dataclass(frozen=True)
+class Message:
+    """One turn of a conversation as the caller gave it."""
+
+    role: str  # "user" | "assistant" | "system"
+    content: str
+    at: datetime
+    id: str = field(default_factory=new_id)
+    name: str | None = None  # the speaker's name, when the caller gives one
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class MemoryItem:
+    """A long-term memory: one readable sentence plus the metadata that governs its life."""
+
+    user_id: str
+    text: str
+    kind: Kind
+    id: str = field(default_factory=new_id)
+    category: Category = Category.FACT
+    tags: list[str] = field(default_factory=list)
+    entities: list[str] = field(default_factory=list)
+    importance: float = 0.5
+    confidence: float = 0.8
+    stability: float = 0.5
+    sensitivity: float = 0.0
+    source: Source = Source.EXPLICIT
+    status: Status = Status.ACTIVE
+    agent_id: str | None = None
+    session_id: str | None = None
+    slot: str | None = None  # profile slot or subject key this item states
+    value: Any = None  # the slot value, JSON-ready
+    polarity: int = 1  # +1 for "likes / does", -1 for "does not / no longer"
+    event_status: EventStatus | None = None
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+    last_accessed_at: datetime | None = None
+    last_verified_at: datetime | None = None
+    access_count: int = 0
+    expires_at: datetime | None = None
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+    supersedes: str | None = None
+    superseded_by: str | None = None
+    provenance: list[str] = field(default_factory=list)  # message ids it came from
+    reason: str = ""  # why the judge kept it
+    embedding: list[float] | None = field(default=None, repr=False, compare=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The item as JSON-ready data (times as ISO 8601, no embedding)."""
+        out: dict[str, Any] = {}
+        for key, value in self.__dict__.items():
+            if key == "embedding":
+                continue
+            if isinstance(value, datetime):
+                out[key] = value.isoformat()
+            elif isinstance(value, Enum):
+                out[key] = value.value
+            elif isinstance(value, list):
+                out[key] = list(value)
+            else:
+                out[key] = value
+        return out
+
+
+@dataclass
+class SlotVersion:
+    """One value a profile slot has held, with where it came from."""
+
+    user_id: str
+    slot: str
+    value: Any
+    version: int
+    created_at: datetime
+    memory_id: str | None = None
+    message_ids: list[str] = field(default_factory=list)
+    current: bool = True
+    reason: str = ""
+
+
+@dataclass
+class Turn:
+    """A turn kept in a session's short-term memory."""
+
+    role: str
+    content: str
+    at: datetime
+    message_id: str = field(default_factory=new_id)
+
+
+@dataclass
+class Session:
+    """Short-term memory for one conversation: recent turns, a rolling summary, temporary slots."""
+
+    id: str
+    user_id: str
+    created_at: datetime
+    updated_at: datetime
+    expires_at: datetime | None = None
+    summary: str = ""
+    slots: dict[str, Any] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)  # one-off context the judge kept for this session only
+    turns: list[Turn] = field(default_factory=list)
+
+
+@dataclass
+class HistoryRecord:
+    """One change to a memory or a profile slot: what, before/after, who and why."""
+
+    user_id: str
+    target_id: str  # a memory id, or "profile:<slot>"
+    op: str  # add | merge | update | supersede | expire | delete | restore | feedback
+    at: datetime
+    actor: Actor = Actor.SYSTEM
+    reason: str = ""
+    before: str | None = None
+    after: str | None = None
+    id: str = field(default_factory=new_id)
+
+
+@dataclass
+class Candidate:
+    """A possible memory found in a message by an extractor, before the judge has looked at it."""
+
+    text: str  # readable sentence in the user's own words (sensitive values already masked)
+    category: Category
+    lang: str = "zh"  # "zh" | "en"
+    slot: str | None = None  # profile slot or subject key, e.g. "name", "preferred_channel", "budget:phone"
+    value: Any = None  # the slot value
+    objects: list[str] = field(default_factory=list)  # what a preference/dislike is about, e.g. ["美式"]
+    polarity: int = 1  # -1 for negations and "no longer"
+    event_time: datetime | None = None  # resolved against the message time
+    event_status: EventStatus | None = None
+    tags: list[str] = field(default_factory=list)
+    entities: list[str] = field(default_factory=list)
+    explicit: bool = True  # False when inferred rather than said
+    hedged: bool = False  # a guess: maybe / 可能 / I think
+    session_only: bool = False  # marked as one-off: 本轮 / 这次 / this time / right now
+    remember_request: bool = False  # the user asked to remember it: 记住 / remember that
+    sensitive: list[str] = field(default_factory=list)  # kinds of sensitive data found: id_card, bank_card...
+    role: str = "user"
+    message_id: str | None = None
+
+
+@dataclass
+class Decision:
+    """The judge's verdict on one candidate, and (after storing) the memory it produced."""
+
+    action: Action
+    text: str
+    reason: str
+    category: Category
+    importance: float = 0.0
+    confidence: float = 0.0
+    stability: float = 0.0
+    sensitivity: float = 0.0
+    expires_at: datetime | None = None
+    memory: MemoryItem | None = None
+    outcome: str = ""  # what reconcile did: "new", "merged", "superseded <id>", "session slot" ...
+    candidate: Candidate | None = field(default=None, repr=False)
+
+
+@dataclass
+class AddResult:
+    """What :meth:`memlane.Memory.add` did with the messages."""
+
+    decisions: list[Decision]
+    session_id: str | None
+    message_ids: list[str]
+
+    @property
+    def memories(self) -> list[MemoryItem]:
+        """The long-term memories written or strengthened."""
+        return [d.memory for d in self.decisions if d.memory is not None]
+
+
+@dataclass
+class Hit:
+    """One search result with its score and why it matched."""
+
+    memory: MemoryItem
+    score: float
+    explain: dict[str, Any]
+
+
+@dataclass
+class ContextBlock:
+    """Prompt-ready text assembled under a token budget, and the memories it used."""
+
+    text: str
+    memories: list[MemoryItem]
+    tokens: int
+    profile: dict[str, Any] = field(default_factory=dict)

@@ -1,0 +1,54 @@
+"""Settings: one typed object, overridable by ``MEMLANE_*`` environment variables.
+
+The environment is read when :class:`Settings` is built (by ``Memory()``), never at import time::
+
+    Settings()                         # defaults, then MEMLANE_* variables
+    Settings(write_threshold=0.5)      # explicit values win over the environment
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import platformdirs
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+def default_path() -> Path:
+    """Where the embedded database lives when no path is given."""
+    return Path(platformdirs.user_data_dir("memlane")) / "memlane.db"
+
+
+class Settings(BaseSettings):
+    """Every knob memlane has, with its default."""
+
+    model_config = SettingsConfigDict(env_prefix="MEMLANE_", extra="forbid")
+
+    path: str | None = Field(default=None, description="SQLite file; None means the user's data dir")
+    store: str | None = Field(default=None, description="long-term store URL; None means the SQLite file")
+    sessions: str | None = Field(default=None, description="session store URL; None means the main store")
+    embedder: str = Field(default="e5", description="'e5' (bundled multilingual-e5-small) or 'hash'")
+
+    # the judge
+    write_threshold: float = Field(default=0.65, ge=0.0, le=1.0, description="min importance for long-term")
+    temporary_days: int = Field(default=30, gt=0, description="expiry of temporary intents and budgets")
+    event_days: int = Field(default=90, gt=0, description="expiry of raw events")
+    log_retention_days: int = Field(default=90, gt=0, description="how long raw turns stay in the log")
+    keep_log: bool = Field(default=True, description="keep redacted raw turns as a searchable log")
+
+    # reconcile
+    duplicate_similarity: float = Field(default=0.93, gt=0.0, le=1.0, description="cosine for near duplicates")
+
+    # sessions
+    session_ttl_hours: float = Field(default=24.0, gt=0, description="idle time after which a session ends")
+    session_turns: int = Field(default=20, gt=0, description="recent turns kept per session")
+
+    # the read path
+    search_limit: int = Field(default=10, gt=0, le=1000)
+    min_score: float = Field(default=0.0, ge=0.0, le=1.0, description="relevance threshold for search hits")
+    context_tokens: int = Field(default=800, gt=0, description="default token budget of a context block")
+
+    # input limits
+    max_text_chars: int = Field(default=100_000, gt=0, description="longest message accepted")
+    max_id_chars: int = Field(default=200, gt=0)

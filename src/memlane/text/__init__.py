@@ -1,0 +1,1 @@
+"""Text handling shared by the write and read paths: language, normalisation, keywords, token counts."""

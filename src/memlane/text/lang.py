@@ -1,0 +1,41 @@
+"""Language of a text and the normal form used to compare texts."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_LATIN = re.compile(r"[A-Za-z]")
+_NOT_WORD = re.compile(r"[\W_]+", re.UNICODE)
+
+
+def has_cjk(text: str) -> bool:
+    """True when the text holds at least one Chinese character."""
+    return _CJK.search(text) is not None
+
+
+def detect(text: str) -> str:
+    """``"zh"`` when Chinese characters are a fair share of the letters, else ``"en"``.
+
+    Mixed text counts as Chinese as soon as a third of its letters are Chinese characters, because
+    the Chinese rules also understand the English words a Chinese speaker mixes in.
+    """
+    cjk = len(_CJK.findall(text))
+    latin_words = len(re.findall(r"[A-Za-z]+", text))
+    if cjk == 0:
+        return "en"
+    return "zh" if cjk >= latin_words else "en"
+
+
+def normalize(text: str) -> str:
+    """NFKC, lower case, no punctuation or spaces: the form two texts are compared in for equality."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return _NOT_WORD.sub("", folded)
+
+
+def clean(text: str) -> str:
+    """NFKC and folded white space, without control characters: the form a text is stored in."""
+    text = unicodedata.normalize("NFKC", text)
+    text = "".join(ch if (ch.isprintable() or ch in "\n\t") else " " for ch in text)
+    return re.sub(r"[ \t]+", " ", text).strip()

@@ -31,6 +31,8 @@ class Kind(_Text):
 
 
 class Status(_Text):
+    """Where a record is in its life; only active records are searched."""
+
     ACTIVE = "active"
     SUPERSEDED = "superseded"
     EXPIRED = "expired"
@@ -39,12 +41,16 @@ class Status(_Text):
 
 
 class Source(_Text):
+    """How memlane came to know something."""
+
     EXPLICIT = "explicit"  # the user said it in so many words
     INFERRED = "inferred"  # derived from what the user said
     OBSERVED = "observed"  # seen in behaviour, not said
 
 
 class Actor(_Text):
+    """Who made a change recorded in history."""
+
     SYSTEM = "system"
     USER = "user"
     ADMIN = "admin"
@@ -86,6 +92,8 @@ class Category(_Text):
 
 
 class EventStatus(_Text):
+    """The state of an episodic memory: a complaint resolved or not, a plan done or not."""
+
     RESOLVED = "resolved"
     UNRESOLVED = "unresolved"
     PLANNED = "planned"

@@ -38,7 +38,9 @@ class Settings(BaseSettings):
     keep_log: bool = Field(default=True, description="keep redacted raw turns as a searchable log")
 
     # reconcile
-    duplicate_similarity: float = Field(default=0.93, gt=0.0, le=1.0, description="cosine for near duplicates")
+    duplicate_similarity: float = Field(
+        default=0.93, gt=0.0, le=1.0, description="cosine for near duplicates"
+    )
 
     # sessions
     session_ttl_hours: float = Field(default=24.0, gt=0, description="idle time after which a session ends")

@@ -1,0 +1,70 @@
+"""The embedder port: text in, L2-normalised float32 vectors out.
+
+A backend implements :meth:`Embedder.embed_batch`; the base class derives the rest. Built-in
+backends register in :data:`EMBEDDERS` the same way a third-party one would::
+
+    EMBEDDERS["mine"] = MyEmbedder        # then Settings(embedder="mine")
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from memlane.errors import ConfigurationError
+
+Vector = npt.NDArray[np.float32]
+
+
+class Embedder(ABC):
+    """Turns texts into unit vectors; queries and passages may be embedded differently."""
+
+    dim: int
+    name: str
+
+    @abstractmethod
+    def embed_batch(self, texts: Sequence[str], *, query: bool) -> Vector:
+        """Embed ``texts`` as one ``(len(texts), dim)`` float32 array of unit rows."""
+
+    def embed(self, text: str, *, query: bool = False) -> Vector:
+        """Embed one text as a ``(dim,)`` unit vector."""
+        row: Vector = self.embed_batch([text], query=query)[0]
+        return row
+
+    def embed_query(self, text: str) -> Vector:
+        """Embed a search query."""
+        return self.embed(text, query=True)
+
+    def embed_passages(self, texts: Sequence[str]) -> Vector:
+        """Embed texts to be stored and searched."""
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return self.embed_batch(texts, query=False)
+
+
+def _e5() -> Embedder:
+    from memlane.embed.e5 import E5Embedder
+
+    return E5Embedder()
+
+
+def _hashing() -> Embedder:
+    from memlane.embed.hashing import HashingEmbedder
+
+    return HashingEmbedder()
+
+
+EMBEDDERS: dict[str, Callable[[], Embedder]] = {"e5": _e5, "hash": _hashing}
+
+
+def create_embedder(name: str) -> Embedder:
+    """The embedder registered under ``name``."""
+    try:
+        factory = EMBEDDERS[name]
+    except KeyError:
+        known = ", ".join(sorted(EMBEDDERS))
+        raise ConfigurationError(f"unknown embedder {name!r}; known: {known}") from None
+    return factory()

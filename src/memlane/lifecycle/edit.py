@@ -1,0 +1,157 @@
+"""Corrections, deletion and export: the user's control over what is remembered about them.
+
+Deleting a memory also deletes the log turns it came from, blanks its text from history (a tombstone
+remains), and removes profile values it supported, so that no copy of the deleted text is left.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from memlane.domain import Actor, HistoryRecord, Kind, MemoryItem, Source, Status
+from memlane.embed import Embedder
+from memlane.errors import InvalidInput, NotFound
+from memlane.privacy import sensitive
+from memlane.settings import Settings
+from memlane.store import MemoryQuery, MemoryStore, SessionStore
+from memlane.store.codec import session_to_json
+from memlane.text.keywords import index_text
+
+EXPORT_VERSION = 1
+_ALL = (Status.ACTIVE, Status.SUPERSEDED, Status.EXPIRED, Status.ARCHIVED, Status.DELETED)
+
+
+class Editor:
+    """User-facing edits on one store."""
+
+    def __init__(
+        self, store: MemoryStore, sessions: SessionStore, embedder: Embedder, settings: Settings
+    ) -> None:
+        self.store = store
+        self.sessions = sessions
+        self.embedder = embedder
+        self.settings = settings
+
+    def update(self, user_id: str, memory_id: str, text: str, at: datetime) -> MemoryItem:
+        """Replace a memory's text with the user's correction."""
+        item = self._get(user_id, memory_id)
+        findings = sensitive.scan(text)
+        blocked = sorted({f.kind for f in findings} & sensitive.NEVER_STORE)
+        if blocked:
+            raise InvalidInput(
+                f"the new text contains sensitive data ({', '.join(blocked)}); it is never stored"
+            )
+        before = item.text
+        item.text = sensitive.redact(text, findings) if findings else text
+        item.embedding = self.embedder.embed_passages([item.text])[0].tolist()
+        item.source = Source.EXPLICIT
+        item.confidence = 1.0
+        item.updated_at = at
+        item.last_verified_at = at
+        with self.store.transaction(user_id):
+            self.store.put(item, index_text(item.text))
+            self._record(user_id, memory_id, "update", at, "corrected by the user", before, item.text)
+        return item
+
+    def delete(self, user_id: str, ids: Sequence[str], at: datetime, reason: str) -> int:
+        """Delete memories, the log turns they came from, and every copy of their text."""
+        items = self.store.get_many(user_id, ids)
+        if len(items) < len(set(ids)):
+            missing = sorted(set(ids) - {m.id for m in items})
+            raise NotFound(f"no memory {missing[0]!r}")
+        sources = {p for m in items for p in m.provenance}
+        logs = [
+            m.id
+            for m in self.store.query(user_id, MemoryQuery(kinds=(Kind.LOG,), statuses=_ALL))
+            if set(m.provenance) & sources
+        ]
+        gone = [*(m.id for m in items), *logs]
+        with self.store.transaction(user_id):
+            count = self.store.delete(user_id, gone)
+            self.store.scrub_history(user_id, gone)
+            for item in items:
+                self._record(user_id, item.id, "delete", at, reason, None, None)
+            self._drop_slot_values(user_id, {m.id for m in items})
+        return count
+
+    def forget_tags(self, user_id: str, tags: list[str], at: datetime) -> int:
+        """Delete every memory carrying any of ``tags``."""
+        items = self.store.query(user_id, MemoryQuery(tags=tuple(tags), statuses=_ALL))
+        if not items:
+            return 0
+        return self.delete(user_id, [m.id for m in items], at, f"forgotten by tag: {', '.join(tags)}")
+
+    def forget_user(self, user_id: str) -> int:
+        """Delete everything held about the user."""
+        count = self.store.delete_user(user_id)
+        self.sessions.delete_sessions(user_id)
+        return count
+
+    def export(self, user_id: str, now: datetime) -> dict[str, Any]:
+        """Everything held about the user as one JSON-ready document."""
+        records = self.store.query(user_id, MemoryQuery(statuses=_ALL, newest_first=False))
+        return {
+            "format": "memlane.export",
+            "version": EXPORT_VERSION,
+            "user_id": user_id,
+            "exported_at": now.isoformat(),
+            "memories": [m.to_dict() for m in records if m.kind is not Kind.LOG],
+            "log": [m.to_dict() for m in records if m.kind is Kind.LOG],
+            "profile": {v.slot: v.value for v in self.store.slots(user_id)},
+            "profile_versions": [
+                {**v.__dict__, "created_at": v.created_at.isoformat()}
+                for v in self.store.slots(user_id, current_only=False)
+            ],
+            "sessions": [json.loads(session_to_json(s)) for s in self.sessions.list_sessions(user_id, None)],
+            "history": [
+                {**h.__dict__, "at": h.at.isoformat(), "actor": h.actor.value}
+                for h in self.store.history(user_id)
+            ],
+        }
+
+    # -- helpers ----------------------------------------------------------------------------------
+
+    def _get(self, user_id: str, memory_id: str) -> MemoryItem:
+        item = self.store.get(user_id, memory_id)
+        if item is None or item.kind is Kind.LOG:
+            raise NotFound(f"no memory {memory_id!r}")
+        return item
+
+    def _record(
+        self,
+        user_id: str,
+        target: str,
+        op: str,
+        at: datetime,
+        reason: str,
+        before: str | None,
+        after: str | None,
+    ) -> None:
+        self.store.add_history(
+            HistoryRecord(
+                user_id=user_id,
+                target_id=target,
+                op=op,
+                at=at,
+                actor=Actor.USER,
+                reason=reason,
+                before=before,
+                after=after,
+            )
+        )
+
+    def _drop_slot_values(self, user_id: str, memory_ids: set[str]) -> None:
+        """Remove slot versions backed by deleted memories; the newest surviving version becomes current."""
+        versions = self.store.slots(user_id, current_only=False)
+        touched = {v.slot for v in versions if v.memory_id in memory_ids}
+        for slot in touched:
+            keep = [v for v in versions if v.slot == slot and v.memory_id not in memory_ids]
+            self.store.delete_slots(user_id, slot)
+            for v in keep:
+                v.current = False
+            for i, v in enumerate(keep):
+                v.current = i == len(keep) - 1
+                self.store.put_slot(v)

@@ -1,0 +1,346 @@
+"""The public facade: :class:`Memory` wires the write path, the read path and the lifecycle jobs to
+the stores, and :class:`AsyncMemory` offers the same methods as coroutines.
+
+::
+
+    from memlane import Memory
+    mem = Memory(":memory:")
+    mem.add("我叫阿白，平时喜欢喝美式。", user_id="u1", session_id="s1")
+    mem.search("推荐一杯早上的饮料", user_id="u1")
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from memlane import validate
+from memlane.clock import utcnow
+from memlane.domain import (
+    Action,
+    AddResult,
+    Candidate,
+    Category,
+    ContextBlock,
+    Decision,
+    HistoryRecord,
+    Hit,
+    Kind,
+    MemoryItem,
+    Message,
+    Session,
+    SlotVersion,
+    Status,
+)
+from memlane.embed import Embedder, create_embedder
+from memlane.errors import InvalidInput, NotFound
+from memlane.lifecycle.edit import Editor
+from memlane.lifecycle.maintain import Maintenance, MaintenanceReport
+from memlane.read.context import assemble
+from memlane.read.search import Searcher, SearchOptions
+from memlane.settings import Settings
+from memlane.store import MemoryQuery, MemoryStore, SessionStore
+from memlane.store.open import open_stores
+from memlane.text.lang import detect
+from memlane.write.extract import Extractor, RuleExtractor
+from memlane.write.judge import Judge
+from memlane.write.pipeline import WritePath
+
+_CATEGORY_OF_KIND = {"semantic": Category.FACT, "episodic": Category.EVENT, "profile": Category.FACT}
+
+
+class Memory:
+    """Long-term and short-term memory for many users, on the embedded store unless told otherwise.
+
+    ``Memory()`` keeps one SQLite file in the user's data directory; ``Memory("x.db")`` or
+    ``Memory(":memory:")`` chooses another. Keyword arguments override :class:`Settings` fields
+    (which otherwise come from ``MEMLANE_*`` environment variables). Ports can be injected:
+    ``store=``, ``sessions=``, ``embedder=``, ``extractor=``.
+    """
+
+    def __init__(
+        self,
+        path: str | Path | None = None,
+        *,
+        settings: Settings | None = None,
+        store: MemoryStore | None = None,
+        sessions: SessionStore | None = None,
+        embedder: Embedder | None = None,
+        extractor: Extractor | None = None,
+        **overrides: Any,
+    ) -> None:
+        if settings is None:
+            settings = Settings(**overrides)
+        elif overrides:
+            settings = settings.model_copy(update=overrides)
+        if path is not None:
+            settings = settings.model_copy(update={"path": str(path)})
+        self.settings = settings
+        self.embedder = embedder or create_embedder(settings.embedder)
+        if store is None:
+            store, opened_sessions = open_stores(settings, self.embedder.dim)
+            sessions = sessions or opened_sessions
+        elif sessions is None:
+            raise InvalidInput("a custom store needs a session store too (sessions=...)")
+        assert sessions is not None
+        self.store: MemoryStore = store
+        self.sessions: SessionStore = sessions
+        self.judge = Judge(settings)
+        self._write = WritePath(
+            store, sessions, self.embedder, extractor or RuleExtractor(), self.judge, settings
+        )
+        self._search = Searcher(store, self.embedder)
+        self._edit = Editor(store, sessions, self.embedder, settings)
+        self._maintenance = Maintenance(store, sessions, settings)
+
+    # -- write ------------------------------------------------------------------------------------
+
+    def add(
+        self,
+        messages: str | Sequence[Any],
+        *,
+        user_id: str,
+        session_id: str | None = None,
+        at: datetime | None = None,
+        role: str = "user",
+    ) -> AddResult:
+        """Extract, judge and store what is worth remembering from one message or a list of them.
+
+        ``messages`` is a string (one turn by ``role``) or a list of ``{"role", "content"}``
+        mappings (optionally with ``name``, ``id`` and ``at``). ``at`` is the message time.
+        """
+        uid = self._user(user_id)
+        sid = validate.identifier(session_id, "session_id", self.settings) if session_id is not None else None
+        if role not in validate.ROLES:
+            raise InvalidInput(f"role must be one of {', '.join(validate.ROLES)}, not {role!r}")
+        msgs = validate.messages(messages, role, validate.when(at, utcnow()), self.settings)
+        decisions = self._write.add(uid, sid, msgs)
+        return AddResult(decisions=decisions, session_id=sid, message_ids=[m.id for m in msgs])
+
+    def remember(
+        self,
+        text: str,
+        *,
+        user_id: str,
+        kind: str = "semantic",
+        at: datetime | None = None,
+        tags: Sequence[str] = (),
+        session_id: str | None = None,
+    ) -> Decision:
+        """Store ``text`` as a memory without extraction; it is still checked for sensitive content,
+        deduplicated and reconciled. ``at`` is the event time for episodic memories.
+        """
+        uid = self._user(user_id)
+        if kind not in _CATEGORY_OF_KIND:
+            raise InvalidInput(f"kind must be semantic, episodic or profile, not {kind!r}")
+        when = validate.when(at, utcnow())
+        body = validate.text(text, self.settings)
+        message = Message(role="user", content=body, at=when)
+        candidate = Candidate(
+            text=body,
+            category=_CATEGORY_OF_KIND[kind],
+            lang=detect(body),
+            tags=list(tags),
+            event_time=when if kind == "episodic" else None,
+            remember_request=True,
+            message_id=message.id,
+        )
+        return self._write.remember(uid, session_id, message, candidate, Action(kind))
+
+    # -- read -------------------------------------------------------------------------------------
+
+    def search(
+        self,
+        query: str,
+        *,
+        user_id: str,
+        limit: int | None = None,
+        kinds: Sequence[str] = (),
+        categories: Sequence[str] = (),
+        tags: Sequence[str] = (),
+        since: datetime | None = None,
+        until: datetime | None = None,
+        include_log: bool = True,
+        min_score: float | None = None,
+        now: datetime | None = None,
+    ) -> list[Hit]:
+        """The memories most relevant to ``query``, best first, each with a score and an explanation."""
+        uid = self._user(user_id)
+        text = validate.text(query, self.settings, "query")
+        options = self._search_options(limit, kinds, categories, tags, since, until, include_log, min_score)
+        return self._search.search(uid, text, options, validate.when(now, utcnow()))
+
+    def context(
+        self,
+        query: str,
+        *,
+        user_id: str,
+        session_id: str | None = None,
+        max_tokens: int | None = None,
+        limit: int = 20,
+        now: datetime | None = None,
+    ) -> ContextBlock:
+        """A prompt-ready block: profile, this session's state and the memories relevant to ``query``."""
+        uid = self._user(user_id)
+        text = validate.text(query, self.settings, "query")
+        budget = self.settings.context_tokens if max_tokens is None else max_tokens
+        if budget <= 0:
+            raise InvalidInput("max_tokens must be positive")
+        when = validate.when(now, utcnow())
+        session = self.session(uid, session_id, now=when) if session_id else None
+        hits = self._search.search(uid, text, self._search_options(limit), when)
+        if session is not None:  # turns of this session are shown as turns, not again as log hits
+            shown = {t.message_id for t in session.turns}
+            hits = [h for h in hits if h.memory.kind is not Kind.LOG or not shown & set(h.memory.provenance)]
+        return assemble(detect(text), self.profile(uid), session, hits, budget)
+
+    def profile(self, user_id: str) -> dict[str, Any]:
+        """The user's profile: slot → current value."""
+        return {v.slot: v.value for v in self.store.slots(self._user(user_id))}
+
+    def profile_history(self, user_id: str, slot: str | None = None) -> list[SlotVersion]:
+        """Every version of one slot (or of all slots), oldest first."""
+        return self.store.slots(self._user(user_id), slot, current_only=False)
+
+    def session(self, user_id: str, session_id: str, *, now: datetime | None = None) -> Session | None:
+        """The live session, or None when it never existed or has expired."""
+        sid = validate.identifier(session_id, "session_id", self.settings)
+        return self.sessions.get_session(self._user(user_id), sid, validate.when(now, utcnow()))
+
+    def get(self, memory_id: str, *, user_id: str | None = None) -> MemoryItem:
+        """One memory by id; :class:`NotFound` if it does not exist (or is not this user's)."""
+        uid, mid = self._owner(memory_id, user_id)
+        item = self.store.get(uid, mid)
+        if item is None:
+            raise NotFound(f"no memory {memory_id!r}")
+        return item
+
+    def history(self, memory_id: str, *, user_id: str | None = None) -> list[HistoryRecord]:
+        """What happened to a memory (or a profile slot, as ``"profile:<slot>"``), oldest first."""
+        if memory_id.startswith("profile:") and user_id is not None:
+            return self.store.history(self._user(user_id), memory_id)
+        uid, mid = self._owner(memory_id, user_id, allow_deleted=True)
+        records = self.store.history(uid, mid)
+        if not records:
+            raise NotFound(f"no memory {memory_id!r}")
+        return records
+
+    # -- edit and forget --------------------------------------------------------------------------
+
+    def update(
+        self, memory_id: str, text: str, *, user_id: str | None = None, at: datetime | None = None
+    ) -> MemoryItem:
+        """Correct a memory's text (the user's word wins); history keeps the old text."""
+        uid, mid = self._owner(memory_id, user_id)
+        body = validate.text(text, self.settings)
+        return self._edit.update(uid, mid, body, validate.when(at, utcnow()))
+
+    def delete(self, memory_id: str, *, user_id: str | None = None, at: datetime | None = None) -> None:
+        """Delete one memory from every table and index; history keeps a tombstone without its text."""
+        uid, mid = self._owner(memory_id, user_id)
+        self._edit.delete(uid, [mid], validate.when(at, utcnow()), reason="deleted on request")
+
+    def forget(self, user_id: str, *, tags: Sequence[str] | None = None, at: datetime | None = None) -> int:
+        """Delete the user's memories with any of ``tags``, or everything about the user when no tags
+        are given (memories, log, profile, sessions and history). Returns how many memories went.
+        """
+        uid = self._user(user_id)
+        when = validate.when(at, utcnow())
+        if tags is None:
+            return self._edit.forget_user(uid)
+        if not tags:
+            raise InvalidInput("tags must name at least one tag; call forget(user_id) to forget everything")
+        return self._edit.forget_tags(uid, list(tags), when)
+
+    def export(self, user_id: str) -> dict[str, Any]:
+        """Everything held about the user, as JSON-ready data."""
+        return self._edit.export(self._user(user_id), utcnow())
+
+    def maintain(self, now: datetime | None = None) -> MaintenanceReport:
+        """Run the lifecycle jobs that are due at ``now``: expiry of memories, log retention, sessions."""
+        return self._maintenance.run(validate.when(now, utcnow()))
+
+    def close(self) -> None:
+        """Release the store's connections."""
+        self.store.close()
+        if id(self.sessions) != id(self.store):
+            self.sessions.close()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def list(
+        self,
+        user_id: str,
+        *,
+        kinds: Sequence[str] = (),
+        status: str | None = "active",
+        include_log: bool = False,
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[MemoryItem]:
+        """The user's memories, newest first (the raw log only when asked)."""
+        uid = self._user(user_id)
+        wanted = self._kinds(kinds) or tuple(k for k in Kind if include_log or k is not Kind.LOG)
+        statuses = (self._status(status),) if status else ()
+        q = MemoryQuery(kinds=wanted, statuses=statuses, limit=limit, offset=offset)
+        return self.store.query(uid, q)
+
+    # -- helpers (below list(), which shadows the builtin in annotations) --------------------
+
+    def _user(self, user_id: str) -> str:
+        return validate.identifier(user_id, "user_id", self.settings)
+
+    def _owner(self, memory_id: str, user_id: str | None, allow_deleted: bool = False) -> tuple[str, str]:
+        mid = validate.identifier(memory_id, "memory id", self.settings)
+        if user_id is not None:
+            return self._user(user_id), mid
+        owner = self.store.owner(mid)
+        if owner is None and allow_deleted:
+            owner = self.store.history_owner(mid)
+        if owner is None:
+            raise NotFound(f"no memory {memory_id!r}")
+        return owner, mid
+
+    @staticmethod
+    def _kinds(kinds: Sequence[str]) -> tuple[Kind, ...]:
+        try:
+            return tuple(Kind(k) for k in kinds)
+        except ValueError:
+            raise InvalidInput(f"kinds must be among {', '.join(k.value for k in Kind)}") from None
+
+    @staticmethod
+    def _status(status: str) -> Status:
+        try:
+            return Status(status)
+        except ValueError:
+            raise InvalidInput(f"status must be one of {', '.join(s.value for s in Status)}") from None
+
+    def _search_options(
+        self,
+        limit: int | None,
+        kinds: Sequence[str] = (),
+        categories: Sequence[str] = (),
+        tags: Sequence[str] = (),
+        since: datetime | None = None,
+        until: datetime | None = None,
+        include_log: bool = True,
+        min_score: float | None = None,
+    ) -> SearchOptions:
+        n = self.settings.search_limit if limit is None else limit
+        if not isinstance(n, int) or n <= 0 or n > 1000:
+            raise InvalidInput("limit must be an integer from 1 to 1000")
+        query = MemoryQuery(
+            kinds=self._kinds(kinds),
+            categories=tuple(categories),
+            tags=tuple(tags),
+            since=validate.when(since, since) if since else None,
+            until=validate.when(until, until) if until else None,
+        )
+        threshold = self.settings.min_score if min_score is None else min_score
+        return SearchOptions(limit=n, query=query, include_log=include_log, min_score=threshold)

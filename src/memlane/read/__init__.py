@@ -1,0 +1,1 @@
+"""The read path: hybrid search over one user's memories, and prompt-ready context blocks."""

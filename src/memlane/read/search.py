@@ -1,0 +1,121 @@
+"""Hybrid search: keyword (BM25 over segmented tokens) and vector (cosine) candidates, fused, then
+ranked with importance, confidence and recency. Every hit explains why it was recalled.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from memlane.domain import Hit, Kind, MemoryItem
+from memlane.embed import Embedder
+from memlane.store import MemoryQuery, MemoryStore
+from memlane.text.keywords import query_tokens
+
+# e5 cosine similarities of unrelated texts sit near 0.75; relevance starts above this floor
+_VECTOR_FLOOR = 0.75
+_VECTOR_SPAN = 0.17
+# BM25 saturates: a score of _BM25_HALF counts as half a perfect keyword match
+_BM25_HALF = 4.0
+_LOG_WEIGHT = 0.85  # a raw turn ranks a little below a memory that says the same thing
+_RECENCY_HALF_LIFE_DAYS = 180.0
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    """What to search and how many results to return."""
+
+    limit: int = 10
+    query: MemoryQuery = field(default_factory=MemoryQuery)
+    include_log: bool = True
+    min_score: float = 0.0
+    candidates: int = 50  # how many each index contributes before fusion
+
+
+def _keyword_part(bm25: float) -> float:
+    return bm25 / (bm25 + _BM25_HALF) if bm25 > 0 else 0.0
+
+
+def _vector_part(similarity: float) -> float:
+    return min(1.0, max(0.0, (similarity - _VECTOR_FLOOR) / _VECTOR_SPAN))
+
+
+def _recency(item: MemoryItem, now: datetime) -> float:
+    when = item.valid_from or item.updated_at or item.created_at
+    if when is None:
+        return 0.5
+    days = max(0.0, (now - when).total_seconds() / 86400)
+    return math.pow(0.5, days / _RECENCY_HALF_LIFE_DAYS)
+
+
+class Searcher:
+    """The read path's retrieval step over one store and embedder."""
+
+    def __init__(self, store: MemoryStore, embedder: Embedder) -> None:
+        self.store = store
+        self.embedder = embedder
+
+    def search(self, user_id: str, text: str, options: SearchOptions, now: datetime) -> list[Hit]:
+        """The best memories (and log turns) for ``text``, best first."""
+        q = options.query
+        if not q.kinds:
+            kinds = tuple(k for k in Kind if options.include_log or k is not Kind.LOG)
+            q = MemoryQuery(**{**q.__dict__, "kinds": kinds})
+        tokens = query_tokens(text)
+        keyword = self.store.keyword_search(user_id, tokens, q, options.candidates) if tokens else []
+        vector = self.store.vector_search(user_id, self.embedder.embed_query(text), q, options.candidates)
+        by_id: dict[str, dict[str, float | list[str]]] = {}
+        for rank, hit in enumerate(keyword):
+            by_id.setdefault(hit.id, {})
+            by_id[hit.id].update(bm25=hit.score, keyword_rank=rank + 1, terms=hit.terms)
+        for rank, hit in enumerate(vector):
+            by_id.setdefault(hit.id, {})
+            by_id[hit.id].update(similarity=hit.score, vector_rank=rank + 1)
+        items = {m.id: m for m in self.store.get_many(user_id, list(by_id))}
+        hits = [self._score(items[i], parts, now) for i, parts in by_id.items() if i in items]
+        hits = [h for h in hits if h.explain["relevance"] > 0 and h.score >= options.min_score]
+        hits.sort(key=lambda h: h.score, reverse=True)
+        hits = _collapse_log(hits)[: options.limit]
+        self.store.touch(user_id, [h.memory.id for h in hits if h.memory.kind is not Kind.LOG], now)
+        return hits
+
+    @staticmethod
+    def _score(item: MemoryItem, parts: dict[str, float | list[str]], now: datetime) -> Hit:
+        bm25 = float(parts.get("bm25", 0.0))  # type: ignore[arg-type]
+        sim = float(parts.get("similarity", 0.0))  # type: ignore[arg-type]
+        kw, vec = _keyword_part(bm25), _vector_part(sim)
+        relevance = 0.45 * kw + 0.55 * vec + 0.15 * kw * vec  # both agreeing is worth more than either
+        recency = _recency(item, now)
+        prior = 0.7 + 0.1 * item.importance + 0.1 * item.confidence + 0.1 * recency
+        score = relevance * prior * (_LOG_WEIGHT if item.kind is Kind.LOG else 1.0)
+        terms = parts.get("terms", [])
+        why = []
+        if terms:
+            why.append("matched words: " + ", ".join(terms))  # type: ignore[arg-type]
+        if vec > 0:
+            why.append(f"similar in meaning ({sim:.2f})")
+        if item.kind is Kind.LOG:
+            why.append("from the conversation log")
+        explain = {
+            "relevance": round(relevance, 4),
+            "keyword": round(kw, 4),
+            "bm25": round(bm25, 4),
+            "matched_terms": terms,
+            "keyword_rank": parts.get("keyword_rank"),
+            "vector": round(vec, 4),
+            "similarity": round(sim, 4),
+            "vector_rank": parts.get("vector_rank"),
+            "importance": item.importance,
+            "confidence": item.confidence,
+            "recency": round(recency, 4),
+            "source": "log" if item.kind is Kind.LOG else "memory",
+            "why": "; ".join(why),
+        }
+        return Hit(memory=item, score=round(score, 4), explain=explain)
+
+
+def _collapse_log(hits: list[Hit]) -> list[Hit]:
+    """Drop log turns whose memories already made the list: the memory says it better."""
+    covered = {p for h in hits if h.memory.kind is not Kind.LOG for p in h.memory.provenance}
+    return [h for h in hits if h.memory.kind is not Kind.LOG or not set(h.memory.provenance) & covered]

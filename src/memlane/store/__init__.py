@@ -1,0 +1,144 @@
+"""The storage ports: long-term memories (with profile, history and indexes) and short-term sessions.
+
+Every method takes the ``user_id`` it works for and never reads or changes another user's rows: user
+isolation is enforced here, below the API. Adapters live one per module or sub-package:
+``sqlite`` is the embedded default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from memlane.domain import HistoryRecord, Kind, MemoryItem, Session, SlotVersion, Status
+
+Vector = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class MemoryQuery:
+    """Filters for listing and searching one user's records; empty means no filter."""
+
+    kinds: tuple[Kind, ...] = ()
+    statuses: tuple[Status, ...] = (Status.ACTIVE,)
+    categories: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()  # any of these tags
+    slot: str | None = None
+    norm: str | None = None  # normalised text, for exact duplicates
+    session_id: str | None = None
+    since: datetime | None = None  # on event time when set, else creation time
+    until: datetime | None = None
+    expires_before: datetime | None = None
+    provenance: str | None = None  # items that came from this message id
+    limit: int | None = None
+    offset: int = 0
+    newest_first: bool = True
+
+
+@dataclass
+class ScoredId:
+    """A record id with a raw score from one index (higher is better)."""
+
+    id: str
+    score: float
+    terms: list[str] = field(default_factory=list)
+
+
+class MemoryStore(Protocol):
+    """Long-term records of every user: memories, the raw log, profile slots and history."""
+
+    def transaction(self, user_id: str) -> AbstractContextManager[None]:
+        """Run a read-modify-write for one user atomically, serialised with other writers for that user."""
+
+    def put(self, item: MemoryItem, tokens: str) -> None:
+        """Insert or replace ``item`` (by id) with its keyword tokens and embedding."""
+
+    def get(self, user_id: str, memory_id: str) -> MemoryItem | None:
+        """The record, or None when it does not exist in this user's scope."""
+
+    def owner(self, memory_id: str) -> str | None:
+        """The user a record belongs to (for single-tenant callers that only hold an id)."""
+
+    def get_many(self, user_id: str, ids: Sequence[str]) -> list[MemoryItem]:
+        """The records that exist, in the order of ``ids``."""
+
+    def query(self, user_id: str, q: MemoryQuery) -> list[MemoryItem]:
+        """Records matching the filters, newest first unless asked otherwise."""
+
+    def count(self, user_id: str, q: MemoryQuery) -> int:
+        """How many records match the filters (limit and offset ignored)."""
+
+    def delete(self, user_id: str, ids: Sequence[str]) -> int:
+        """Remove records from every table and index; returns how many were removed."""
+
+    def keyword_search(
+        self, user_id: str, tokens: Sequence[str], q: MemoryQuery, limit: int
+    ) -> list[ScoredId]:
+        """Active records matching any token, best first (BM25-like scores, higher is better)."""
+
+    def vector_search(self, user_id: str, vector: Vector, q: MemoryQuery, limit: int) -> list[ScoredId]:
+        """Active records nearest to ``vector`` by cosine similarity, best first."""
+
+    def touch(self, user_id: str, ids: Sequence[str], at: datetime) -> None:
+        """Count a recall: bump access counts and last-accessed times."""
+
+    def add_history(self, record: HistoryRecord) -> None:
+        """Append a history record."""
+
+    def history(self, user_id: str, target_id: str | None = None) -> list[HistoryRecord]:
+        """History of one target, or of the whole user, oldest first."""
+
+    def history_owner(self, target_id: str) -> str | None:
+        """The user whose history names ``target_id`` (it may have been deleted since)."""
+
+    def scrub_history(self, user_id: str, target_ids: Sequence[str]) -> None:
+        """Blank the before/after texts of these targets' history: deleted text leaves no copy."""
+
+    def put_slot(self, version: SlotVersion) -> None:
+        """Store a new slot version and make it the current one."""
+
+    def slots(self, user_id: str, slot: str | None = None, current_only: bool = True) -> list[SlotVersion]:
+        """Current slot values (or every version), by slot then version."""
+
+    def delete_slots(self, user_id: str, slot: str | None = None) -> int:
+        """Remove a slot's versions (or all of the user's)."""
+
+    def delete_user(self, user_id: str) -> int:
+        """Remove everything held about the user; returns how many memories went."""
+
+    def users(self) -> Iterator[str]:
+        """Every user id that has records (for maintenance)."""
+
+    def close(self) -> None:
+        """Release connections."""
+
+
+class SessionStore(Protocol):
+    """Short-term memory: sessions with recent turns, summary and temporary slots, under a TTL."""
+
+    def get_session(self, user_id: str, session_id: str, now: datetime) -> Session | None:
+        """The session, or None when it never existed, belongs to someone else or has expired."""
+
+    def save_session(self, session: Session) -> None:
+        """Insert or replace the session; it lives until ``session.expires_at``."""
+
+    def list_sessions(self, user_id: str, now: datetime | None) -> list[Session]:
+        """The user's sessions live at ``now`` (all that are still held when None), most recent first."""
+
+    def delete_session(self, user_id: str, session_id: str) -> bool:
+        """Remove one session; False when there was none."""
+
+    def delete_sessions(self, user_id: str) -> int:
+        """Remove all of the user's sessions."""
+
+    def purge_sessions(self, now: datetime) -> int:
+        """Remove every session whose TTL has passed."""
+
+    def close(self) -> None:
+        """Release connections."""

@@ -1,0 +1,148 @@
+"""Conversions between domain objects and flat rows, shared by the SQL stores."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+from memlane.clock import from_epoch, to_epoch
+from memlane.domain import Category, EventStatus, Kind, MemoryItem, Session, Source, Status, Turn
+from memlane.text.lang import normalize
+
+# column order of the memories table, shared by every SQL store
+COLUMNS = (
+    "id user_id agent_id session_id kind category text norm tokens scope tags entities importance "
+    "confidence stability sensitivity source status slot value polarity event_status created_at "
+    "updated_at last_accessed_at last_verified_at access_count expires_at valid_from valid_to "
+    "supersedes superseded_by provenance reason embedding"
+).split()
+
+_TIMES = "created_at updated_at last_accessed_at last_verified_at expires_at valid_from valid_to".split()
+
+
+def scope_token(user_id: str) -> str:
+    """A keyword-index token that stands for one user (letters and digits only)."""
+    return "u" + hashlib.sha1(user_id.encode()).hexdigest()[:20]
+
+
+def to_row(item: MemoryItem, tokens: str) -> dict[str, Any]:
+    """The item as column values (``embedding`` as float32 bytes)."""
+    embedding = None
+    if item.embedding is not None:
+        embedding = np.asarray(item.embedding, dtype=np.float32).tobytes()
+    row: dict[str, Any] = {
+        "id": item.id,
+        "user_id": item.user_id,
+        "agent_id": item.agent_id,
+        "session_id": item.session_id,
+        "kind": item.kind.value,
+        "category": item.category.value,
+        "text": item.text,
+        "norm": normalize(item.text),
+        "tokens": tokens,
+        "scope": scope_token(item.user_id),
+        "tags": json.dumps(item.tags, ensure_ascii=False),
+        "entities": json.dumps(item.entities, ensure_ascii=False),
+        "importance": item.importance,
+        "confidence": item.confidence,
+        "stability": item.stability,
+        "sensitivity": item.sensitivity,
+        "source": item.source.value,
+        "status": item.status.value,
+        "slot": item.slot,
+        "value": json.dumps(item.value, ensure_ascii=False) if item.value is not None else None,
+        "polarity": item.polarity,
+        "event_status": item.event_status.value if item.event_status else None,
+        "access_count": item.access_count,
+        "supersedes": item.supersedes,
+        "superseded_by": item.superseded_by,
+        "provenance": json.dumps(item.provenance),
+        "reason": item.reason,
+        "embedding": embedding,
+    }
+    for name in _TIMES:
+        row[name] = to_epoch(getattr(item, name))
+    return row
+
+
+def from_row(row: Mapping[str, Any]) -> MemoryItem:
+    """The item a row of :data:`COLUMNS` holds."""
+    blob = row["embedding"]
+    item = MemoryItem(
+        id=row["id"],
+        user_id=row["user_id"],
+        agent_id=row["agent_id"],
+        session_id=row["session_id"],
+        kind=Kind(row["kind"]),
+        category=Category(row["category"]),
+        text=row["text"],
+        tags=json.loads(row["tags"]),
+        entities=json.loads(row["entities"]),
+        importance=row["importance"],
+        confidence=row["confidence"],
+        stability=row["stability"],
+        sensitivity=row["sensitivity"],
+        source=Source(row["source"]),
+        status=Status(row["status"]),
+        slot=row["slot"],
+        value=json.loads(row["value"]) if row["value"] is not None else None,
+        polarity=row["polarity"],
+        event_status=EventStatus(row["event_status"]) if row["event_status"] else None,
+        access_count=row["access_count"],
+        supersedes=row["supersedes"],
+        superseded_by=row["superseded_by"],
+        provenance=json.loads(row["provenance"]),
+        reason=row["reason"],
+        embedding=np.frombuffer(blob, dtype=np.float32).tolist() if blob else None,
+    )
+    for name in _TIMES:
+        setattr(item, name, from_epoch(row[name]))
+    return item
+
+
+def session_to_json(session: Session) -> str:
+    """A session as one JSON document (times as epoch seconds)."""
+    body = {
+        "id": session.id,
+        "user_id": session.user_id,
+        "created_at": to_epoch(session.created_at),
+        "updated_at": to_epoch(session.updated_at),
+        "expires_at": to_epoch(session.expires_at),
+        "summary": session.summary,
+        "slots": session.slots,
+        "notes": session.notes,
+        "turns": [
+            {"role": t.role, "content": t.content, "at": to_epoch(t.at), "message_id": t.message_id}
+            for t in session.turns
+        ],
+    }
+    return json.dumps(body, ensure_ascii=False)
+
+
+def session_from_json(text: str) -> Session:
+    """The session :func:`session_to_json` wrote."""
+    body = json.loads(text)
+    return Session(
+        id=body["id"],
+        user_id=body["user_id"],
+        created_at=from_epoch(body["created_at"]) or datetime.min,
+        updated_at=from_epoch(body["updated_at"]) or datetime.min,
+        expires_at=from_epoch(body["expires_at"]),
+        summary=body["summary"],
+        slots=body["slots"],
+        notes=body["notes"],
+        turns=[
+            Turn(
+                role=t["role"],
+                content=t["content"],
+                at=from_epoch(t["at"]) or datetime.min,
+                message_id=t["message_id"],
+            )
+            for t in body["turns"]
+        ],
+    )

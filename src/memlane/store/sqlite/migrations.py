@@ -1,0 +1,180 @@
+"""Schema migrations for the embedded store: named, ordered functions, each in its own transaction.
+
+A migration is never edited once released; a change to the schema is a new function appended to
+:data:`MIGRATIONS`. ``schema_migrations`` records which ones have run.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+
+def m001_create_memories(db: sqlite3.Connection) -> None:
+    db.execute(
+        """
+        CREATE TABLE memories (
+            id TEXT PRIMARY KEY,
+            user_id TEXT NOT NULL,
+            agent_id TEXT,
+            session_id TEXT,
+            kind TEXT NOT NULL,
+            category TEXT NOT NULL,
+            text TEXT NOT NULL,
+            norm TEXT NOT NULL,
+            tokens TEXT NOT NULL DEFAULT '',
+            scope TEXT NOT NULL,
+            tags TEXT NOT NULL DEFAULT '[]',
+            entities TEXT NOT NULL DEFAULT '[]',
+            importance REAL NOT NULL,
+            confidence REAL NOT NULL,
+            stability REAL NOT NULL,
+            sensitivity REAL NOT NULL,
+            source TEXT NOT NULL,
+            status TEXT NOT NULL,
+            slot TEXT,
+            value TEXT,
+            polarity INTEGER NOT NULL DEFAULT 1,
+            event_status TEXT,
+            created_at REAL,
+            updated_at REAL,
+            last_accessed_at REAL,
+            last_verified_at REAL,
+            access_count INTEGER NOT NULL DEFAULT 0,
+            expires_at REAL,
+            valid_from REAL,
+            valid_to REAL,
+            supersedes TEXT,
+            superseded_by TEXT,
+            provenance TEXT NOT NULL DEFAULT '[]',
+            reason TEXT NOT NULL DEFAULT '',
+            embedding BLOB,
+            seq INTEGER NOT NULL
+        )
+        """
+    )
+    db.execute("CREATE INDEX memories_user_status ON memories(user_id, status, kind)")
+    db.execute("CREATE INDEX memories_user_norm ON memories(user_id, norm)")
+    db.execute("CREATE INDEX memories_user_slot ON memories(user_id, slot)")
+    db.execute("CREATE INDEX memories_user_seq ON memories(user_id, seq)")
+    db.execute("CREATE INDEX memories_expiry ON memories(expires_at) WHERE expires_at IS NOT NULL")
+    # keyword index over pre-segmented tokens; the scope column holds a token for the user so that a
+    # MATCH is restricted to one user inside the index itself
+    db.execute(
+        """
+        CREATE VIRTUAL TABLE memories_fts USING fts5(
+            scope, tokens, content='memories', content_rowid='rowid',
+            tokenize='unicode61 remove_diacritics 2'
+        )
+        """
+    )
+    db.execute(
+        """
+        CREATE TRIGGER memories_ai AFTER INSERT ON memories BEGIN
+            INSERT INTO memories_fts(rowid, scope, tokens) VALUES (new.rowid, new.scope, new.tokens);
+        END
+        """
+    )
+    db.execute(
+        """
+        CREATE TRIGGER memories_ad AFTER DELETE ON memories BEGIN
+            INSERT INTO memories_fts(memories_fts, rowid, scope, tokens)
+            VALUES ('delete', old.rowid, old.scope, old.tokens);
+        END
+        """
+    )
+    db.execute(
+        """
+        CREATE TRIGGER memories_au AFTER UPDATE OF tokens, scope ON memories BEGIN
+            INSERT INTO memories_fts(memories_fts, rowid, scope, tokens)
+            VALUES ('delete', old.rowid, old.scope, old.tokens);
+            INSERT INTO memories_fts(rowid, scope, tokens) VALUES (new.rowid, new.scope, new.tokens);
+        END
+        """
+    )
+    db.execute("CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL)")
+    db.execute("INSERT INTO counters VALUES ('seq', 0)")
+
+
+def m002_create_profile_and_history(db: sqlite3.Connection) -> None:
+    db.execute(
+        """
+        CREATE TABLE profile_slots (
+            user_id TEXT NOT NULL,
+            slot TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            value TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            memory_id TEXT,
+            message_ids TEXT NOT NULL DEFAULT '[]',
+            current INTEGER NOT NULL,
+            reason TEXT NOT NULL DEFAULT '',
+            PRIMARY KEY (user_id, slot, version)
+        )
+        """
+    )
+    db.execute(
+        """
+        CREATE TABLE history (
+            id TEXT PRIMARY KEY,
+            user_id TEXT NOT NULL,
+            target_id TEXT NOT NULL,
+            op TEXT NOT NULL,
+            at REAL NOT NULL,
+            actor TEXT NOT NULL,
+            reason TEXT NOT NULL DEFAULT '',
+            before TEXT,
+            after TEXT,
+            seq INTEGER NOT NULL
+        )
+        """
+    )
+    db.execute("CREATE INDEX history_target ON history(user_id, target_id, seq)")
+
+
+def m003_create_sessions(db: sqlite3.Connection) -> None:
+    db.execute(
+        """
+        CREATE TABLE sessions (
+            user_id TEXT NOT NULL,
+            id TEXT NOT NULL,
+            body TEXT NOT NULL,
+            updated_at REAL NOT NULL,
+            expires_at REAL,
+            PRIMARY KEY (user_id, id)
+        )
+        """
+    )
+
+
+Migration = Callable[[sqlite3.Connection], None]
+MIGRATIONS: list[Migration] = [
+    m001_create_memories,
+    m002_create_profile_and_history,
+    m003_create_sessions,
+]
+
+
+def migrate(db: sqlite3.Connection) -> list[str]:
+    """Run the migrations that have not run yet, in order; returns their names."""
+    db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT)")
+    done = {row[0] for row in db.execute("SELECT name FROM schema_migrations")}
+    applied: list[str] = []
+    for migration in MIGRATIONS:
+        name = migration.__name__
+        if name in done:
+            continue
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            # another process may have run it while we waited for the write lock
+            if db.execute("SELECT 1 FROM schema_migrations WHERE name = ?", (name,)).fetchone():
+                db.execute("COMMIT")
+                continue
+            migration(db)
+            db.execute("INSERT INTO schema_migrations VALUES (?, datetime('now'))", (name,))
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        applied.append(name)
+    return applied

@@ -1,0 +1,97 @@
+"""Checks on everything a caller passes in, so that bad input fails early, clearly, and writes nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from memlane.clock import aware
+from memlane.domain import Message
+from memlane.errors import InvalidInput, TextTooLong
+from memlane.settings import Settings
+from memlane.text.lang import clean
+
+ROLES = ("user", "assistant", "system")
+
+
+def identifier(value: object, what: str, settings: Settings) -> str:
+    """A user, session or memory id: a non-empty printable string of bounded length."""
+    if not isinstance(value, str):
+        raise InvalidInput(f"{what} must be a string, not {type(value).__name__}")
+    if not value.strip():
+        raise InvalidInput(f"{what} must not be empty")
+    if len(value) > settings.max_id_chars:
+        raise InvalidInput(f"{what} is longer than {settings.max_id_chars} characters")
+    if not value.isprintable():
+        raise InvalidInput(f"{what} must not contain control characters")
+    return value
+
+
+def text(value: object, settings: Settings, what: str = "text") -> str:
+    """Message or memory text: decoded, cleaned, non-empty, within the length limit."""
+    if isinstance(value, bytes | bytearray):
+        try:
+            value = bytes(value).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InvalidInput(f"{what} is not valid UTF-8 (byte {exc.start}); decode it first") from None
+    if not isinstance(value, str):
+        raise InvalidInput(f"{what} must be a string, not {type(value).__name__}")
+    if len(value) > settings.max_text_chars:
+        raise TextTooLong(
+            f"{what} has {len(value):,} characters; the limit is {settings.max_text_chars:,} "
+            "(split it into messages, or raise MEMLANE_MAX_TEXT_CHARS)"
+        )
+    cleaned = clean(value.replace("\ufffd", ""))
+    if not cleaned:
+        raise InvalidInput(f"{what} is empty")
+    return cleaned
+
+
+def when(value: object, default: datetime) -> datetime:
+    """A message time: a datetime (naive means UTC), or ``default`` when None."""
+    if value is None:
+        return default
+    if not isinstance(value, datetime):
+        raise InvalidInput(f"at must be a datetime, not {type(value).__name__}")
+    return aware(value)
+
+
+def messages(value: object, role: str, at: datetime, settings: Settings) -> list[Message]:
+    """A string, or a list of ``{"role", "content"}`` mappings (or :class:`Message`), as messages."""
+    if isinstance(value, str | bytes | bytearray):
+        return [Message(role=role, content=text(value, settings), at=at)]
+    if not isinstance(value, Sequence) or not value:
+        raise InvalidInput("messages must be a non-empty string or a non-empty list of {role, content}")
+    out: list[Message] = []
+    for i, item in enumerate(value):
+        if isinstance(item, Message):
+            out.append(item)
+            continue
+        if not isinstance(item, Mapping):
+            raise InvalidInput(f"messages[{i}] must be a mapping with role and content")
+        out.append(_message(item, i, at, settings))
+    return out
+
+
+def _message(item: Mapping[str, Any], i: int, at: datetime, settings: Settings) -> Message:
+    role = item.get("role", "user")
+    if role not in ROLES:
+        raise InvalidInput(f"messages[{i}].role must be one of {', '.join(ROLES)}, not {role!r}")
+    name = item.get("name")
+    if name is not None and not isinstance(name, str):
+        raise InvalidInput(f"messages[{i}].name must be a string")
+    extra: dict[str, Any] = {}
+    if "id" in item:
+        extra["id"] = identifier(item["id"], f"messages[{i}].id", settings)
+    metadata = item.get("metadata") or {}
+    if not isinstance(metadata, Mapping):
+        raise InvalidInput(f"messages[{i}].metadata must be a mapping")
+    return Message(
+        role=role,
+        content=text(item.get("content"), settings, f"messages[{i}].content"),
+        at=when(item.get("at"), at),
+        name=name,
+        metadata=dict(metadata),
+        **extra,
+    )

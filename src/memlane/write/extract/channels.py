@@ -1,0 +1,101 @@
+"""How the user wants to be contacted, in Chinese, English or both at once (我prefer email).
+
+One builder serves both languages because the channel words mix freely. It yields one of:
+
+- ``no_call_on_weekends = True`` / ``no_call_at_night = True`` / ``no_call_after = "21:00"`` /
+  ``no_call_during_work = True`` for a refused phone call with a time (周末别给我打电话);
+- ``preferred_channel = "email" | "phone" | "sms" | "wechat" | …`` for a stated preference
+  (优先邮件联系, email me rather than call);
+- ``avoid_channel = …`` for a refused channel with no alternative (别打电话).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .rule import Context, Draft
+
+# An ASCII word boundary that also holds next to a Chinese character, where \b does not (我prefer email).
+_B = r"(?:(?<![A-Za-z])(?=[A-Za-z])|(?<=[A-Za-z])(?![A-Za-z]))"
+
+
+def _re(pattern: str) -> re.Pattern[str]:
+    """Compile ``pattern`` with each ``{B}`` standing for the boundary above."""
+    return re.compile(pattern.replace("{B}", _B))
+
+
+CHANNELS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("email", _re(r"邮件|邮箱|电邮|(?i:{B}e-?mails?{B}|{B}mail{B})")),
+    ("wechat", _re(r"微信|(?i:{B}wechat{B}|{B}weixin{B}|{B}vx{B})")),
+    ("sms", _re(r"短信|(?i:{B}sms{B}|{B}text(?:s|ing)?(?:\s+messages?)?{B})")),
+    ("phone", _re(r"电话|致电|来电|(?i:{B}call(?:s|ing)?{B}|{B}phone(?:\s+calls?)?{B}|{B}ring\s+me{B})")),
+    ("qq", _re(r"(?i:{B}qq{B})")),
+    ("whatsapp", _re(r"(?i:{B}whats\s?app{B})")),
+    ("telegram", _re(r"(?i:{B}telegram{B})")),
+)
+# Something that says "this is how to reach me", so that 我的邮箱是… or "my phone broke" is not a preference.
+CHANNEL_WORD = re.compile("|".join(p.pattern for _, p in CHANNELS))
+_MARKER = _re(
+    r"联系|找我|发我|发给我|通知|回复我|回我|优先|最好|偏好|喜欢|习惯|方便|加我?|用|走|通过|打给我|给我打|打我|发到|发|"
+    r"(?i:{B}contact|{B}reach{B}|{B}me{B}|{B}prefer|{B}rather{B}|{B}best{B}|{B}notify|{B}get\s+in\s+touch|{B}send{B}|{B}via{B}|"
+    r"{B}by{B}|{B}through{B}|{B}over{B}|{B}use{B})"
+)
+_NEGATION = _re(
+    r"别|不要|不用|勿|不接受|拒绝|不想接|不方便接?|不接|而不是|比起|"
+    r"(?i:{B}don'?t{B}|{B}do\s+not{B}|{B}never{B}|{B}no{B}|{B}avoid{B}|{B}stop{B}|{B}rather\s+than{B}|{B}instead\s+of{B}|{B}than{B}|{B}not{B})"
+)
+_WEEKEND = _re(r"周末|礼拜天|星期天|周六|周日|(?i:{B}weekends?{B}|{B}saturdays?{B}|{B}sundays?{B})")
+_NIGHT = _re(r"晚上|夜里|深夜|半夜|(?i:{B}at\s+night{B}|{B}nights?{B}|{B}evenings?{B}|{B}late{B})")
+_AFTER = _re(
+    r"(?P<h>\d{1,2})\s*(?:点|:00)?\s*(?:以后|之后|后)|(?i:{B}after\s+(?P<h2>\d{1,2})(?::00)?\s*(?P<ampm>[ap]\.?m)?)"
+)
+_WORK_HOURS = _re(
+    r"工作时间|上班时间|(?i:{B}during\s+(?:work|office|working|business)\s+hours{B}|{B}at\s+work{B})"
+)
+_MORE = _re(r"更|(?i:{B}more{B}|{B}prefer{B})")
+
+
+def _refused_call(text: str) -> Draft | None:
+    after = _AFTER.search(text)
+    if _WEEKEND.search(text):
+        return Draft(slot="no_call_on_weekends", value=True)
+    if after:
+        hour = int(after.group("h") or after.group("h2"))
+        evening = _NIGHT.search(text) or (after.group("ampm") or "").lower().startswith("p")
+        if hour < 12 and (evening or hour < 7):
+            hour += 12
+        return Draft(slot="no_call_after", value=f"{hour % 24:02d}:00")
+    if _NIGHT.search(text):
+        return Draft(slot="no_call_at_night", value=True)
+    if _WORK_HOURS.search(text):
+        return Draft(slot="no_call_during_work", value=True)
+    return None
+
+
+def contact(m: re.Match[str], ctx: Context) -> Draft | None:
+    """The contact preference a clause states, or None (see the module docstring)."""
+    text = ctx.text
+    found = sorted((hit.start(), name) for name, pattern in CHANNELS for hit in pattern.finditer(text))
+    if not found:
+        return None
+    negations = [n.start() for n in _NEGATION.finditer(text)]
+
+    def refused(pos: int) -> bool:
+        # a channel is refused when a negation or "rather than" stands shortly before it
+        return any(0 <= pos - n <= 12 for n in negations)
+
+    positive = [name for pos, name in found if not refused(pos)]
+    negative = [name for pos, name in found if refused(pos)]
+    if "phone" in negative:
+        draft = _refused_call(text)
+        if draft is not None:
+            return draft
+    more = _MORE.search(text)
+    if more:  # 比起电话更喜欢邮件: the channel after 更 wins
+        after_more = [name for pos, name in found if pos > more.start()]
+        positive = after_more or positive
+    if positive and _MARKER.search(text):
+        return Draft(slot="preferred_channel", value=positive[0], tags=["contact"])
+    if negative and not positive:
+        return Draft(slot="avoid_channel", value=negative[0], polarity=-1, tags=["contact"])
+    return None

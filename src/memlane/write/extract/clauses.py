@@ -1,0 +1,134 @@
+"""Split a message into clauses: the unit one candidate memory is made from.
+
+Chinese splits at ，。！？；：and at 但是 / 可是 / 而且; English at . ! ? ; : and at "but". An
+English comma splits only in front of a new clause ("…cold brew, no more americanos"), so lists and
+dates ("coffee, tea and juice", "June 10, 2024") stay whole. The enumeration comma 、 never splits:
+it only ever separates the items of a list (喜欢美式、拿铁). Placeholders left by redaction
+(``[已隐藏:身份证号]``) are opaque: nothing inside them splits.
+
+A request to remember (记住 / remember that) is taken off the front of a clause and marks that clause,
+or, when it stands alone (记住：…), the rest of its sentence.
+
+>>> [c.text for c in split_clauses("我最近开始喝冷萃了，不喝美式了。")]
+['我最近开始喝冷萃了', '不喝美式了']
+>>> [(c.text, c.remember) for c in split_clauses("Remember: I'm vegan, but I eat eggs")]
+[("I'm vegan", True), ('I eat eggs', True)]
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from memlane.text.lang import has_cjk
+
+from .lexicon import QUESTION_END
+
+MAX_CLAUSE = 300  # characters: a longer run without punctuation is pasted text, not a statement
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One clause of a message, trimmed, with what its punctuation and opening words said."""
+
+    text: str
+    question: bool = False  # ended with ? / ？ or 吗 / 呢
+    remember: bool = False  # the user asked to remember it
+
+
+_SEPARATOR = re.compile(
+    r"(?P<end>[。！？!?；;\n]+|\.{2,}|…+|\.(?=\s|$))"
+    r"|(?P<comma>[，,])"
+    r"|(?P<colon>[：:])"
+    r"|(?P<but>\s*\b(?i:but|however|though)\b\s*|但是|可是|然而|而且|并且)"
+    r"|(?P<and>\s+and\s+(?=(?:I|I'm|I've|I'd|I'll|my|we)\b))"
+)
+_PLACEHOLDER = re.compile(r"\[[^\[\]\n]{1,60}\]")
+_ABBREVIATION = re.compile(r"(?i)\b(?:mr|mrs|ms|dr|st|vs|etc|e\.g|i\.e|jr|sr|no|approx|inc|ltd|co)$")
+# Words that open a new English clause after a comma.
+# Words that open a new English clause after a comma: a subject, a negation, or an imperative verb.
+_CLAUSE_START = re.compile(
+    r"(?i)\s*(?:and\s+|so\s+|then\s+|but\s+)?(?:i|i'm|im|i've|i'd|i'll|my|we|we're|no\s+more|no\s+longer|not"
+    r"|never|please|don't|do\s+not|can\s+you|could\s+you|it|it's|its|also|though|just|remember|you|he|she"
+    r"|they|there|this|that|ugh|thanks|thank|anyway|keep|make|be|email|e-mail|call|text|message|send|use"
+    r"|answer|reply|write|tell|give|show|let|contact|reach|note|avoid|stop)\b"
+)
+# Openers that carry nothing. "and" / "but" / "plus" always go; the others only before a comma or a new
+# subject, so that "so tired" keeps its "so".
+_FILLER = re.compile(
+    r"^(?:嗯+|呃+|额|对了|另外|其实|然后|所以|不过|哦+|噢|啊+|话说|顺便说一下|顺便|说实话|老实说|就是说"
+    r"|还有(?=我|就是)|(?i:(?:and|but|plus)\s)|(?i:(?:so|also|actually|oh|well|btw|by\s+the\s+way|then|um+|uh+"
+    r"|anyway|honestly|ah|hmm+)(?=\s*,|\s+(?:i|i'm|i've|i'd|my|we)\b)))[，,\s]*"
+)
+_REMEMBER = re.compile(
+    r"^(?:请|麻烦你?|你)?(?:帮我|给我)?(?:一定)?(?:要)?(?:记住|记下来?|记着|记一下|记好|牢记|别忘了|不要忘了)"
+    r"(?:了|哦|啊|一下|下来)?[，,:：\s]*"
+    r"|^(?i:(?:please\s+)?(?:remember|note|keep\s+in\s+mind|don't\s+forget|do\s+not\s+forget|make\s+a\s+note|"
+    r"take\s+note|memori[sz]e|save\s+this)(?:\s+that|\s+this)?\b)[\s,:\-]*"
+)
+_TRIM = " \t\r\n\"'“”‘’()（）<>《》「」『』-—–~～*·•、"
+
+
+def _is_split(m: re.Match[str], text: str) -> bool:
+    before, after = text[: m.start()], text[m.end() :]
+    if m.lastgroup in ("comma", "colon"):
+        if before[-1:].isdigit() and after[:1].isdigit():  # 7,000 / 9:30
+            return False
+        if m.group(0) in ",:" and not has_cjk(before[-1:]) and not has_cjk(after[:1]):
+            return _CLAUSE_START.match(after) is not None
+        return True
+    if m.lastgroup == "end" and m.group(0) == ".":
+        return _ABBREVIATION.search(before) is None
+    return True
+
+
+def _segments(text: str) -> list[tuple[str, bool, bool]]:
+    """(segment, ends a sentence, is a question) for each stretch between separators."""
+    protected = [(p.start(), p.end()) for p in _PLACEHOLDER.finditer(text)]
+    out: list[tuple[str, bool, bool]] = []
+    last = 0
+    for m in _SEPARATOR.finditer(text):
+        if any(a <= m.start() < b for a, b in protected) or not _is_split(m, text):
+            continue
+        sep = m.group(0)
+        out.append((text[last : m.start()], m.lastgroup == "end", "?" in sep or "？" in sep))
+        last = m.end()
+    out.append((text[last:], True, False))
+    return out
+
+
+def _chop(text: str) -> list[str]:
+    """Pieces of at most MAX_CLAUSE characters, cut at white space where there is some."""
+    pieces: list[str] = []
+    while len(text) > MAX_CLAUSE:
+        cut = text.rfind(" ", MAX_CLAUSE // 2, MAX_CLAUSE)
+        cut = cut if cut > 0 else MAX_CLAUSE
+        pieces.append(text[:cut])
+        text = text[cut:].lstrip()
+    return [*pieces, text]
+
+
+def split_clauses(text: str) -> list[Clause]:
+    """The clauses of ``text`` in order; empty and punctuation-only stretches are dropped."""
+    clauses: list[Clause] = []
+    remember_rest = False
+    for segment, sentence_end, question in _segments(text):
+        for piece in _chop(segment):
+            piece = piece.strip(_TRIM)
+            while (filler := _FILLER.match(piece)) and filler.end() < len(piece):
+                piece = piece[filler.end() :].strip(_TRIM)
+            remember = remember_rest
+            marker = _REMEMBER.match(piece)
+            if marker:
+                rest = piece[marker.end() :].strip(_TRIM)
+                if not rest:
+                    remember_rest = True
+                    continue
+                piece, remember = rest, True
+            if any(unicodedata.category(c)[0] in "LNS" for c in piece):  # not just punctuation
+                asks = question or QUESTION_END.search(piece) is not None
+                clauses.append(Clause(piece, asks, remember))
+        if sentence_end:
+            remember_rest = False
+    return clauses

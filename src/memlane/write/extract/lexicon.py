@@ -1,0 +1,156 @@
+"""Word lists the extraction rules share: small talk, hedges, one-off markers, topics, drinks and food.
+
+Kept as data so that a new word is a one-line change, and so that the Chinese and English rules stay
+in step: each table holds both languages. In the word lists ``_`` stands for a space inside a phrase.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memlane.text.lang import normalize
+
+
+def words(text: str) -> list[str]:
+    """The space-separated phrases of ``text``, with ``_`` turned back into a space."""
+    return [w.replace("_", " ") for w in text.split()]
+
+
+# Whole clauses that carry nothing to remember, compared after :func:`memlane.text.lang.normalize`.
+SMALLTALK = frozenset(
+    normalize(phrase)
+    for phrase in words(
+        "你好 您好 嗨 哈喽 哈啰 嘿 在吗 在不在 谢谢 谢啦 谢了 多谢 感谢 谢谢你 谢谢您 非常感谢 "
+        "太感谢了 好的 好 好吧 好滴 好哒 行 行吧 可以 嗯 嗯嗯 哦 噢 喔 啊 呵呵 嘿嘿 嘻嘻 收到 "
+        "明白 明白了 了解 知道了 懂了 我知道了 我明白了 我懂了 没事 没关系 不客气 再见 拜拜 晚安 "
+        "早上好 早 早安 中午好 下午好 晚上好 是的 对 对的 对啊 没错 好的谢谢 辛苦了 厉害 赞 不错 "
+        "好嘞 好呀 好啊 是吗 真的吗 然后呢 你是谁 在的 "
+        "hi hello hey hiya yo thanks thx ty cheers ok okk okay k kk sure yes yeah yep yup no nope cool "
+        "great nice awesome lol gotcha understood bye goodbye np welcome alright fine perfect thank_you "
+        "thank_you_so_much thanks_a_lot got_it see_you see_ya good_morning good_night good_afternoon "
+        "good_evening how_are_you how_are_you_doing how's_it_going what's_up i'm_fine i'm_good all_right "
+        "no_problem you're_welcome sounds_good makes_sense never_mind hi_there hello_there"
+    )
+)
+LAUGHTER = re.compile(r"(?:哈|呵|嘿|嘻|ha|he|hi|lo+l|xd|lmao)+", re.IGNORECASE)
+
+HEDGE = re.compile(
+    r"可能|也许|大概|好像|我猜|应该是|或许|估计|似乎|说不定|不确定|貌似|我觉得"
+    r"|(?i:\b(?:maybe|perhaps|i\s+think|i\s+guess|probably|possibly|i\s+suppose|i\s+believe|not\s+sure"
+    r"|might|may\s+be|kind\s+of|kinda|sort\s+of|i\s+reckon|likely)\b)"
+)
+SESSION_ONLY = re.compile(
+    r"本轮|这轮|这次|这一次|这回|本次|这一单|这单|这个订单|暂时|临时"
+    r"|(?i:\b(?:this\s+time|for\s+this\s+order|for\s+now|just\s+this\s+once|this\s+round|for\s+this\s+one"
+    r"|for\s+this\s+purchase|this\s+order)\b)"
+)
+LASTING = re.compile(
+    r"以后都|一直|每次|永远|总是|(?i:\b(?:always|every\s+time|from\s+now\s+on|in\s+general)\b)"
+)
+QUESTION_END = re.compile(r"(?:吗|么|嘛|呢)[啊呀]?$")
+
+# (keywords, Chinese tag, English tag): a clause mentioning a keyword gets both tags, so that a memory
+# written in one language can still be found by tag from the other.
+# fmt: off
+TOPICS: tuple[tuple[str, str, str], ...] = (
+    ("咖啡 美式 拿铁 冷萃 卡布奇诺 摩卡 浓缩 手冲 星巴克 瑞幸 coffee americano latte cold_brew "
+     "espresso cappuccino mocha flat_white starbucks", "咖啡", "coffee"),
+    ("茶 奶茶 绿茶 红茶 乌龙 普洱 tea matcha boba", "茶", "tea"),
+    ("iphone 手机 三星 华为 小米 oppo vivo 荣耀 苹果手机 pixel galaxy samsung android phone smartphone",
+     "手机", "phone"),
+    ("摄影 拍照 相机 镜头 单反 photography photo photos camera", "摄影", "photography"),
+    ("辣 火锅 香菜 川菜 湘菜 海鲜 甜食 美食 spicy hot_pot cilantro coriander seafood sushi pizza food "
+     "dessert noodles", "饮食", "food"),
+    ("旅游 旅行 出差 机票 酒店 度假 日本 travel trip flight hotel vacation holiday", "旅行", "travel"),
+    ("健身 跑步 游泳 瑜伽 马拉松 健身房 骑行 篮球 足球 羽毛球 gym running swimming yoga marathon "
+     "cycling workout", "运动", "fitness"),
+    ("猫 狗 宠物 cat dog pet puppy kitten", "宠物", "pet"),
+    ("快递 物流 包裹 订单 发货 配送 退款 退货 delivery order package parcel shipping refund",
+     "物流", "delivery"),
+    ("医院 过敏 看病 生病 体检 hospital allergic allergy doctor sick medicine", "健康", "health"),
+    ("python java 编程 代码 程序 programming code coding", "编程", "programming"),
+    ("开会 会议 上班 加班 工作 meeting office work", "工作", "work"),
+    ("汽车 开车 买车 car driving", "汽车", "car"),
+    ("音乐 听歌 演唱会 music song concert", "音乐", "music"),
+    ("阅读 看书 小说 book books reading novel", "阅读", "reading"),
+    ("电影 电视剧 追剧 movie film series", "影视", "movies"),
+    ("电脑 笔记本 耳机 平板 ipad macbook laptop headphones tablet", "数码", "gadgets"),
+)
+# fmt: on
+
+DRINKS = words(
+    "咖啡 美式 拿铁 冷萃 卡布奇诺 摩卡 浓缩 手冲 茶 奶茶 绿茶 红茶 乌龙 普洱 果汁 可乐 雪碧 "
+    "汽水 啤酒 红酒 白酒 葡萄酒 酒 牛奶 豆浆 酸奶 气泡水 椰汁 coffee americano latte cold_brew "
+    "cappuccino espresso mocha flat_white tea green_tea milk_tea bubble_tea boba juice soda coke beer "
+    "wine whisky whiskey milk sparkling_water smoothie matcha"
+)
+FOODS = words(
+    "辣 辣椒 香菜 葱 姜 蒜 火锅 川菜 湘菜 粤菜 海鲜 牛肉 猪肉 羊肉 鸡肉 鱼 虾 甜食 甜品 蛋糕 "
+    "巧克力 面 米饭 饺子 寿司 披萨 汉堡 肉 素食 蔬菜 水果 花生 零食 烧烤 炸鸡 内脏 生冷 鸡蛋 "
+    "spicy spicy_food cilantro coriander hot_pot seafood beef pork lamb chicken fish shrimp sweets "
+    "dessert cake chocolate noodles rice dumplings sushi pizza burger meat vegetables fruit peanuts "
+    "snacks bbq onion garlic eggs"
+)
+# Heads of job titles: 我是产品经理 / I'm a data engineer are jobs, 我是上海人 / I'm a bit tired are not.
+JOBS_ZH = words(
+    "经理 工程师 设计师 程序员 医生 大夫 护士 老师 教师 律师 会计 会计师 学生 研究生 大学生 "
+    "本科生 博士生 硕士生 留学生 高中生 初中生 博士 教授 司机 厨师 记者 编辑 作家 演员 歌手 主管 "
+    "总监 主任 老板 销售 运营 产品 客服 公务员 警察 军人 农民 工人 店主 分析师 顾问 研究员 科学家 "
+    "实习生 翻译 秘书 助理 保安 快递员 外卖员 店员 服务员 架构师 开发 码农 全职妈妈 家庭主妇 "
+    "自由职业者 创业者 画家 艺术家 企业家 音乐家 摄影师 咨询师 药剂师 建筑师 电工 技术员 教练 "
+    "导游 主播 博主 UP主 HR PM CEO CTO"
+)
+JOBS_EN = words(
+    "engineer developer programmer manager designer scientist analyst consultant teacher professor student "
+    "nurse doctor physician surgeon dentist lawyer attorney accountant chef cook pilot driver writer author "
+    "journalist editor artist musician architect researcher founder co-founder ceo cto cfo pm salesperson "
+    "marketer pharmacist therapist photographer translator freelancer intern officer firefighter farmer "
+    "mechanic electrician plumber cashier waiter waitress barista librarian secretary assistant entrepreneur "
+    "investor banker trader economist vet veterinarian paramedic coach trainer tutor lecturer technician "
+    "administrator clerk receptionist soldier cop carpenter baker realtor broker recruiter owner director "
+    "executive specialist coordinator supervisor lead undergrad postdoc dev sre tester"
+)
+
+
+def _word_pattern(phrases: list[str], plural: str = "s?") -> re.Pattern[str]:
+    """One pattern for many phrases: whole words for English (with a plural), substrings for Chinese."""
+    parts = [
+        rf"\b{re.escape(w)}{plural}\b" if w.isascii() else re.escape(w)
+        for w in sorted(set(phrases), key=len, reverse=True)
+    ]
+    return re.compile("|".join(parts), re.IGNORECASE)
+
+
+_TOPIC_TAGS = {word: (zh, en) for keys, zh, en in reversed(TOPICS) for word in words(keys)}
+_TOPIC_RE = _word_pattern(list(_TOPIC_TAGS), "(?:s|es)?")
+_DRINK_RE = _word_pattern(DRINKS)
+_FOOD_RE = _word_pattern(FOODS)
+
+
+def topic_tags(text: str, limit: int = 4) -> list[str]:
+    """Topic tags for a clause, in both languages (美式 -> 咖啡, coffee)."""
+    out: list[str] = []
+    for m in _TOPIC_RE.finditer(text):
+        word = m.group(0).lower()
+        tags = _TOPIC_TAGS.get(word) or _TOPIC_TAGS.get(word[:-1]) or _TOPIC_TAGS.get(word[:-2])  # plurals
+        for tag in tags or ():
+            if tag not in out:
+                out.append(tag)
+        if len(out) >= limit:
+            break
+    return out[:limit]
+
+
+def consumable_slot(verb: str | None, objects: list[str]) -> str | None:
+    """``"drink"`` or ``"food"`` for what is drunk or eaten (喝美式, eating sushi), else None."""
+    verb = (verb or "").lower()
+    if verb in ("喝", "drink", "drinking", "drinks", "drank"):
+        return "drink"
+    if verb in ("吃", "eat", "eating", "eats", "ate"):
+        return "food"
+    joined = " ".join(objects)
+    if _DRINK_RE.search(joined):
+        return "drink"
+    if _FOOD_RE.search(joined):
+        return "food"
+    return None

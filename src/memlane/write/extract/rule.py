@@ -1,0 +1,296 @@
+"""What an extraction rule is, what it sees, what it returns, and the builders most rules share.
+
+A rule is a category, a regular expression and a builder. The extractor tries a language's rules in
+order on one clause; the first rule whose pattern matches and whose builder accepts the match decides
+the clause. Builders are small functions of ``(match, context)`` returning a :class:`Draft` (the
+candidate's fields) or None to let later rules try.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import cached_property
+from typing import Any
+
+import jieba
+import jieba.posseg
+
+from memlane.domain import Category, EventStatus
+from memlane.text.timeparse import TimeMention
+
+from .lexicon import consumable_slot, words
+
+jieba.setLogLevel(60)  # jieba logs dictionary loading at INFO; a library must not write to the log then
+
+
+@dataclass
+class Context:
+    """One clause and what is already known about it, as the rules see it."""
+
+    text: str
+    lang: str  # "zh" | "en"
+    now: datetime  # the message time, that relative times resolve against
+    times: list[TimeMention] = field(default_factory=list)
+    schedule: str | None = None  # the recurrence it names, normalised
+    about_other: bool = False  # its subject is someone else (你 / 他 / they …)
+    question: bool = False
+
+    def time(self, direction: int | None = None) -> TimeMention | None:
+        """The first time mention, optionally only one in the past (-1), present (0) or future (+1)."""
+        for mention in self.times:
+            if direction is None or mention.direction == direction:
+                return mention
+        return None
+
+    @cached_property
+    def words(self) -> list[tuple[str, str]]:
+        """(word, part-of-speech flag) pairs from jieba, for Chinese clauses; computed on first use."""
+        # jieba's HMM finds unknown names (阿白) but is slow on long runs; a real clause is short
+        return [(w.word, w.flag) for w in jieba.posseg.cut(self.text, HMM=len(self.text) <= 80)]
+
+    def without_times(self, text: str | None = None) -> str:
+        """The clause (or ``text``) with every time expression taken out."""
+        text = self.text if text is None else text
+        for mention in self.times:
+            text = text.replace(mention.text, " ")
+        return text
+
+
+@dataclass
+class Draft:
+    """The fields a rule fills in; the extractor adds text, language, flags, tags and entities."""
+
+    category: Category | None = None  # None: the rule's own category
+    slot: str | None = None
+    value: Any = None
+    objects: list[str] = field(default_factory=list)
+    polarity: int = 1
+    event_time: datetime | None = None
+    event_status: EventStatus | None = None
+    tags: list[str] = field(default_factory=list)
+    entities: list[str] = field(default_factory=list)
+    session_only: bool = False
+    explicit: bool = True
+
+
+Build = Callable[[re.Match[str], Context], "Draft | None"]
+
+
+def plain(m: re.Match[str], ctx: Context) -> Draft | None:
+    """A candidate of the rule's category with no slot: the clause says it all."""
+    return Draft()
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One pattern and what a match means."""
+
+    category: Category
+    pattern: re.Pattern[str]
+    build: Build = plain
+    about_user: bool = True  # only when the clause is about the user (not 他喜欢… / you like…)
+    in_questions: bool = False  # also in a question (能用英文回复吗？)
+    fallback: bool = False  # tried only after the other language's rules, for mixed text
+
+
+_SCOPES = {  # scope -> (about_user, in_questions, fallback)
+    "user": (True, False, False),  # a statement about the user: 我喜欢… / I live in…
+    "any": (False, False, False),  # whoever the subject is: 物流太慢了 / the app keeps crashing
+    "ask": (False, True, False),  # also a request or question to the assistant: 能用英文回复吗？
+    "fallback": (True, False, True),  # the catch-all, after the other language's rules have had a go
+}
+
+
+def rule(category: Category, pattern: str, build: Build = plain, scope: str = "user") -> Rule:
+    """A :class:`Rule` with its pattern compiled; ``scope`` is one of the keys of ``_SCOPES``."""
+    about_user, in_questions, fallback = _SCOPES[scope]
+    return Rule(category, re.compile(pattern), build, about_user, in_questions, fallback)
+
+
+def first_match(rules: Sequence[Rule], ctx: Context, *, fallback: bool) -> Draft | None:
+    """The draft of the first rule (of the given fallback kind) that accepts the clause."""
+    for r in rules:
+        if (
+            r.fallback != fallback
+            or (r.about_user and ctx.about_other)
+            or (ctx.question and not r.in_questions)
+        ):
+            continue
+        m = r.pattern.search(ctx.text)
+        if m is None:
+            continue
+        draft = r.build(m, ctx)
+        if draft is not None:
+            if draft.category is None:
+                draft.category = r.category
+            return draft
+    return None
+
+
+# -- objects ----------------------------------------------------------------------------------------
+
+_ZH_SPLIT = re.compile(r"[、/，,＋+&]|以及|或者|或是|还有|和|跟|与|及|或")
+_ZH_LEAD = re.compile(
+    r"^(?:上了|上|着|了|过|喝|吃|一杯|一碗|一份|一点|一些|一下|一款|一个|一种|那种|这种|这个|那个|些|点|的|是)+"
+)
+_ZH_TAIL = re.compile(
+    r"(?:了|的|啊|呀|哦|吧|呢|哈|嘛|啦|哟|咯|喔|～|~|!|！|一点|一些|之类的?|什么的|等等|等|这种|这类|东西|这一类)+$"
+)
+_EN_SPLIT = re.compile(r"\s*(?:,|/|&|;|\band\b|\bor\b|\bnor\b)\s*", re.IGNORECASE)
+_EN_LEAD = re.compile(
+    r"^(?:(?:the|a|an|some|any|my|to|of|doing|being|having|drinking|eating|more|really)\s+)+", re.I
+)
+_EN_TAIL = re.compile(
+    r"(?:\s+(?:a\s+lot|very\s+much|so\s+much|too|as\s+well|these\s+days|lately|anymore|any\s+more|now|nowadays|"
+    r"more|most|in\s+general|a\s+bit|please|though|instead|either|at\s+all|really|best|better|over\s+\w+|"
+    r"than\s+.+|rather\s+than\s+.+|instead\s+of\s+.+|every\s+\w+|in\s+the\s+\w+|at\s+night|on\s+weekends))+$",
+    re.IGNORECASE,
+)
+_KEEP_S = frozenset(
+    words("news series species glasses jeans pants clothes sports gas bus lens chess tennis is us")
+)
+
+
+def singular(phrase: str) -> str:
+    """The phrase with a plain English plural on its last word undone (americanos -> americano)."""
+    head, _, last = phrase.rpartition(" ")
+    low = last.lower()
+    if len(low) <= 3 or low in _KEEP_S or not low.endswith("s") or low.endswith(("ss", "us", "is")):
+        return phrase
+    if low.endswith("ies"):
+        last = last[:-3] + "y"
+    elif low.endswith(("ches", "shes", "xes", "sses")):
+        last = last[:-2]
+    else:
+        last = last[:-1]
+    return f"{head} {last}" if head else last
+
+
+def zh_objects(text: str, ctx: Context) -> list[str]:
+    """The things a Chinese preference or dislike is about: 美式、拿铁和冷萃 -> [美式, 拿铁, 冷萃]."""
+    out: list[str] = []
+    for part in _ZH_SPLIT.split(ctx.without_times(text)):
+        part = part.strip(" 　\"'“”‘’")
+        part = _ZH_TAIL.sub("", _ZH_LEAD.sub("", part)).strip()
+        if part and len(part) <= 20 and part not in out:
+            out.append(part)
+    return out
+
+
+def en_objects(text: str, ctx: Context) -> list[str]:
+    """The things an English preference or dislike is about: "coffee and green tea" -> [coffee, green tea]."""
+    text = _EN_TAIL.sub("", ctx.without_times(text).strip(" .!"))
+    out: list[str] = []
+    for part in _EN_SPLIT.split(text):
+        part = _EN_TAIL.sub("", _EN_LEAD.sub("", part.strip(" \"'"))).strip(" .!")
+        if part and len(part) <= 40:
+            part = singular(part)
+            if part not in out:
+                out.append(part)
+    return out
+
+
+def liking(polarity: int, need_objects: bool | None = None) -> Build:
+    """A builder for likes (+1) and dislikes (-1): objects from group ``obj``, the verb from ``verb``.
+
+    A like needs an object; a bare dislike (不喜欢, as an answer) does not, unless ``need_objects``.
+    """
+    need = polarity > 0 if need_objects is None else need_objects
+
+    def build(m: re.Match[str], ctx: Context) -> Draft | None:
+        groups = m.groupdict()
+        raw = next((groups[g] for g in ("obj", "obj2") if groups.get(g)), "") or ""
+        objects = (zh_objects if ctx.lang == "zh" else en_objects)(raw, ctx)
+        verb = groups.get("verb")
+        if not objects and need:
+            return None
+        return Draft(
+            objects=objects, polarity=polarity, slot=consumable_slot(verb.strip() if verb else None, objects)
+        )
+
+    return build
+
+
+def slot_value(
+    slot: str, group: str = "v", values: dict[str, Any] | None = None, entity: bool = False
+) -> Build:
+    """A builder that sets ``slot`` to a matched group, mapped through ``values`` when given."""
+
+    def build(m: re.Match[str], ctx: Context) -> Draft | None:
+        groups = m.groupdict()
+        raw = next((v for k, v in groups.items() if k.startswith(group) and v), None)
+        if raw is None:
+            return None
+        raw = raw.strip(" \"'“”‘’.,!")
+        value = values.get(raw.lower(), raw) if values is not None else raw
+        if value in ("", None):
+            return None
+        return Draft(slot=slot, value=value, entities=[raw] if entity else [])
+
+    return build
+
+
+def fixed(slot: str | None, value: Any = None, **extra: Any) -> Build:
+    """A builder with a constant slot and value (回复简洁一点 -> response_style = concise)."""
+
+    def build(m: re.Match[str], ctx: Context) -> Draft | None:
+        return Draft(slot=slot, value=value, **extra)
+
+    return build
+
+
+def timed(status: EventStatus, direction: int | None, require_time: bool = False) -> Build:
+    """A builder for plans and events: the first time of the wanted direction becomes ``event_time``."""
+
+    def build(m: re.Match[str], ctx: Context) -> Draft | None:
+        mention = ctx.time(direction) or (None if require_time else ctx.time())
+        if mention is None and require_time:
+            return None
+        if require_time and len(re.sub(r"[\W_]", "", ctx.without_times())) < 2:
+            return None  # just a time ("下个月"), no action
+        return Draft(event_time=mention.at if mention else None, event_status=status)
+
+    return build
+
+
+def complaint(status: EventStatus) -> Build:
+    """A builder for reported problems (unresolved) and their resolution."""
+
+    def build(m: re.Match[str], ctx: Context) -> Draft | None:
+        mention = ctx.time(-1) or ctx.time(0)
+        return Draft(event_status=status, event_time=mention.at if mention else None)
+
+    return build
+
+
+_ZH_SCHEDULE = re.compile(
+    r"(?:每个?|每逢|每隔)?(?:周|星期|礼拜)[一二三四五六日天1-7、和及到至]*|工作日|每天|每日|天天|每一天|每个?月(?:\d{1,2}[号日])?|"
+    r"每年|每晚|每早|每隔\S{1,3}?天|隔天|凌晨|清晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|\d{1,2}[:：]\d{2}|"
+    r"[\d一二三四五六七八九十两]{1,3}[点时](?:半|\d{1,2}分?)?"
+)
+_ZH_LEAD = re.compile(r"^(?:我|都|会|要|一般|通常|总是|基本|固定|按时|准时|也|还|就|得|去|的)+")
+_EN_SCHEDULE = re.compile(
+    r"(?i)\b(?:every|each|on)\s+(?:other\s+)?\w+|\b(?:weekdays?|weekends?|daily|weekly|monthly|yearly|annually|"
+    r"mornings?|evenings?|nights?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?)\b|\bat\s+\d{1,2}(?::\d{2})?\s*"
+    r"(?:[ap]\.?m\b\.?)?|\b\d{1,2}(?::\d{2})?\s*[ap]\.?m\b\.?|\b(?:i|we|usually|always|normally|typically|"
+    r"regularly|go|have|do|in\s+the|to|and|through|thru|from)\b"
+)
+
+
+def routine(m: re.Match[str], ctx: Context) -> Draft | None:
+    """A builder for routines: the clause's schedule, keyed by the activity left once the schedule is gone.
+
+    每周一健身 -> ``routine:健身`` = ``every monday``; I go swimming every Monday -> ``routine:swimming``.
+    """
+    if ctx.schedule is None:
+        return None
+    pattern = _ZH_SCHEDULE if ctx.lang == "zh" else _EN_SCHEDULE
+    activity = re.sub(r"\s+", " ", pattern.sub(" ", ctx.without_times())).strip(" ,.，。!！")
+    if ctx.lang == "zh":
+        activity = _ZH_LEAD.sub("", activity.replace(" ", ""))
+    if len(activity) < 2:
+        return None
+    return Draft(slot=f"routine:{activity}", value=ctx.schedule, tags=["routine"])

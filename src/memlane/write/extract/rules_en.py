@@ -1,0 +1,367 @@
+"""English extraction rules, tried in order on one clause; the first that accepts it decides.
+
+Every pattern is case-insensitive (``(?i)``) except inside ``(?-i:…)``, where a capital letter is the
+evidence: a name after "call me", a city after "work in", an employer after "at". The order follows the
+Chinese table: names, contact and style first, family before likes, dislikes before likes, plans and
+events before the catch-all first-person fact.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memlane.domain import Category as C
+from memlane.domain import EventStatus
+
+from .channels import CHANNEL_WORD, contact
+from .lexicon import JOBS_EN, LASTING
+from .money import budget_draft
+from .rule import Build, Context, Draft, en_objects, fixed, liking, routine, rule, slot_value, timed
+
+
+def _any(words: str) -> str:
+    """An alternation of space-separated phrases, with ``_`` for the spaces inside one: ``"a_b c"``."""
+    return "|".join(w.replace("_", r"\s+") for w in words.split())
+
+
+_I = r"\b(?:i|we)(?:\s+|(?='))"  # I / we, before a verb or a contraction (I've, we'll)
+_IM = r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+"
+_NAME = r"(?-i:[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})"
+_STOP = _any("with since for and but now at near right because today too as on in from")
+_PLACE = rf"[A-Za-z][\w.'-]*(?:\s+(?!(?i:{_STOP})\b)(?-i:[A-Z][\w.'-]*))*"
+_ORG = r"(?P<emp>(?-i:[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*)*))"
+_JOB = "|".join(JOBS_EN)
+_ADVERBS = _any(
+    "really absolutely just also totally do kind_of kinda still usually generally truly actually so very "
+    "quite sometimes always mostly now definitely much simply"
+)
+_ADV = rf"(?:(?:{_ADVERBS})\s+)*"
+_GERUNDS = _any("drinking eating using playing watching listening_to wearing reading to_drink to_eat to_use")
+_VERB = rf"(?P<verb>{_GERUNDS})?\s*"
+# fmt: off
+_RELATIONS = {
+    "wife": "wife", "husband": "husband", "spouse": "spouse", "partner": "partner", "daughter": "daughter",
+    "son": "son", "kid": "children", "child": "children", "children": "children", "baby": "baby",
+    "father": "father", "dad": "father", "mother": "mother", "mom": "mother", "mum": "mother",
+    "brother": "brother", "sister": "sister", "grandfather": "grandfather", "grandpa": "grandfather",
+    "grandmother": "grandmother", "grandma": "grandmother", "boyfriend": "boyfriend",
+    "girlfriend": "girlfriend", "fiancé": "fiance", "fiancée": "fiancee", "fiance": "fiance",
+    "fiancee": "fiancee", "parent": "parents", "twin": "twins",
+}
+_LANGUAGES = {"english": "en", "chinese": "zh", "mandarin": "zh", "japanese": "ja", "spanish": "es",
+              "french": "fr", "german": "de", "korean": "ko", "cantonese": "yue"}
+# fmt: on
+_REL = r"(?P<rel>" + "|".join(sorted(_RELATIONS, key=len, reverse=True)) + r")(?:s|ren)?"
+_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_LANG = "|".join(_LANGUAGES)
+_NOT_A_NAME = frozenset(
+    _any(
+        "tomorrow later back anytime tonight today now maybe please sometime again whenever soon asap first "
+        "then instead on at after before if when by"
+    ).split("|")
+)
+_NOT_SELF_NAME = frozenset(
+    _any(
+        "chinese english american british german french japanese korean indian canadian australian spanish "
+        "italian russian brazilian mexican dutch swiss irish scottish welsh vietnamese thai muslim christian "
+        "buddhist jewish catholic fine good okay ok sorry here back done ready sure happy tired hungry busy "
+        "new"
+    ).split("|")
+)
+_REQUEST = re.compile(
+    r"(?i)\b(?:can|could|would|will)\s+you\b|\bhelp\s+me\b|\bi\s+(?:want|need)\s+to\s+know\b"
+    r"|\bi\s+have\s+a\s+question\b|\bi\s+wonder\b|\bplease\b"
+)
+
+# Patterns too long for one line are named here, so that the table below reads as a table.
+_DETAILED = (
+    r"(?i)\bmore\s+details?\b|\bin\s+(?:more|full|great|much\s+more)\s+detail\b"
+    r"|\b(?:be\s+)?more\s+(?:detailed|thorough)\b"
+    r"|\b(?:detailed|longer|thorough|in-depth)\s+(?:answers?|responses?|replies|explanations?)\b"
+    r"|\b(?:explain|elaborate)\s+(?:in\s+detail|more|further)\b|\bgo\s+into\s+(?:more\s+)?detail\b"
+)
+_CONCISE = (
+    r"(?i)\b(?:keep|make)\s+(?:it|them|things|(?:your\s+)?(?:answers?|responses?|replies))"
+    r"\s+(?:short|brief|concise|succinct|simple|to\s+the\s+point)\b"
+    r"|\bbe\s+(?:more\s+)?(?:concise|brief|succinct)\b|\btl;?dr\b"
+    r"|\b(?:shorter|briefer|more\s+concise|short|brief|concise)\s+(?:answers?|responses?|replies)\b"
+    r"|\bget\s+to\s+the\s+point\b|\b(?:answer|reply|respond)\s+(?:briefly|concisely|in\s+short)\b"
+    r"|\bno\s+(?:long|lengthy)\s+(?:answers?|explanations?)\b|\bless\s+verbose\b"
+    r"|\bdon'?t\s+be\s+(?:so\s+)?(?:verbose|wordy|long-winded)\b"
+)
+_LIVE = (
+    rf"{_I}(?:currently\s+|now\s+|still\s+)?"
+    r"(?:live|'ve\s+lived|have\s+lived|reside|am\s+living|'re\s+living|'m\s+living|am\s+based|'m\s+based)"
+)
+_RESOLVED = (
+    r"(?i)\b(?:it'?s|it\s+is|it\s+has\s+been|it'?s\s+been|that'?s|problem|issue|bug|everything'?s?)\s+"
+    r"(?:been\s+|now\s+|finally\s+|all\s+)?(?:fixed|resolved|solved|sorted)(?:\s+out)?\b"
+    r"|\b(?:works|working)\s+(?:now|again|fine\s+now)\b|\b(?:finally|has|have|it)\s+(?:arrived|came|come)\b"
+    r"|\bgot\s+(?:my\s+(?:order|package|parcel|refund|money\s+back))\b"
+    r"|\brefund\s+(?:came\s+through|arrived|received)\b|\ball\s+good\s+now\b"
+)
+_PROBLEM = (
+    r"(?i)\bstill\s+(?:hasn't|haven't|has\s+not|have\s+not|isn't|is\s+not|not|doesn't|does\s+not"
+    r"|can't|won't|no)\b"
+    r"|\bkeeps?\s+(?:crashing|freezing|failing|breaking|disconnecting|logging\s+me\s+out|dropping)\b"
+    r"|\b(?:crash(?:es|ed)?|broken|damaged|defective|faulty|delayed|missing|wrong\s+item)\b"
+    r"|\b(?:doesn't|does\s+not|didn't|won't|isn't)\s+work(?:ing)?\b|\bnot\s+working\b"
+    r"|\b(?:hasn't|never|didn't)\s+(?:arrived|shown\s+up|come|been\s+delivered)\b"
+    r"|\brefund\b|\bcomplain(?:t)?\b"
+    r"|\b(?:terrible|awful|horrible|bad|poor)\s+(?:service|support|experience|quality)\b"
+    r"|\b(?:too|so|really)\s+slow\b|\bwaiting\s+for\s+(?:weeks|days|ages)\b"
+    r"|\b(?:order|package|delivery|parcel|shipment)\b.*\b(?:late|lost)\b"
+)
+_PET = _any("dog cat puppy kitten rabbit hamster parrot fish turtle bird")
+_DISLIKE = _any(
+    "hate dislike detest loathe can't_stand cannot_stand can't_bear don't_like don't_really_like don't_love "
+    "don't_enjoy don't_care_for do_not_like do_not_love do_not_enjoy"
+)
+_NOT_INTO = r"(?:am|'m)\s+not\s+(?:a\s+(?:big\s+)?fan\s+of|into|keen\s+on|fond\s+of)"
+_INTO = _any(
+    "into interested_in passionate_about obsessed_with a_fan_of a_big_fan_of a_huge_fan_of keen_on fond_of "
+    "hooked_on addicted_to"
+)
+_MOOD = (
+    r"(?i)\b(?:tired|exhausted|annoyed|irritated|happy|sad|upset|stressed|bored|angry|mad|frustrated|excited"
+    r"|anxious|nervous|depressed|grumpy|sleepy|worn\s+out|overwhelmed|lonely|miserable|thrilled|furious"
+    r"|pissed"
+    r"|fed\s+up|burnt\s+out|burned\s+out)\b|^(?:ugh+|argh+|sigh|meh|yay+|oof|phew|damn)\b"
+    r"|\bfeel(?:ing)?\s+(?:bad|great|good|awful|terrible|low|off|sick|down)\b"
+    r"|\b(?:bad|rough|long|tough)\s+day\b"
+)
+_CONDITION = (
+    r"(?i)\b(?:it|they|this|that|the\s+\w+)\s+(?:must|needs?\s+to|has\s+to|have\s+to|should)\s+"
+    r"(?:be|have|arrive|come|ship|fit|support|include|work)\b|\bmust\s+(?:be|have)\b"
+    r"|\bi\s+need\s+it\s+(?:by|before)\b|\bneeds?\s+to\s+(?:arrive|be\s+delivered|ship)\b"
+    r"|\bsize\s+(?:xs|s|m|l|xl|xxl|\d+)\b|\bfree\s+shipping\b"
+    r"|\b(?:in|the)\s+(?:red|blue|black|white|green|pink|grey|gray|silver|gold|purple|yellow)\b(?:\s+one)?"
+    r"|\b(?:under|less\s+than|below|over|at\s+least|lighter\s+than)\s+\d+(?:\.\d+)?\s*"
+    r"(?:kg|g|lbs?|inches|in|cm|mm|gb|tb|mah|w)\b"
+)
+_INTENT = (
+    rf"(?i){_IM}(?:planning|going|about|hoping|thinking\s+(?:of|about)|looking\s+to|preparing)\b"
+    rf"|{_I}(?:plan|intend|want|hope|would\s+like|'d\s+like|need|aim|am\s+going|'ll|will|shall)\b"
+    r"|^planning\s+to\b|\bgonna\b"
+)
+_IRREGULAR = _any(
+    "went bought ran got moved started finished had met saw took made left came became lost won visited did "
+    "wrote flew drove ate drank sold paid spent found gave began broke fell built caught chose forgot hurt "
+    "kept learnt quit rode sang sat slept spoke swam taught told threw woke wore sent brought held been gone "
+    "done seen"
+)
+_DID = (
+    rf"(?i){_I}(?:just\s+|finally\s+|recently\s+|already\s+|also\s+|have\s+|'ve\s+)?"
+    rf"(?:(?!need|feed|seed|speed|bleed|proceed|succeed|exceed)\w+ed|{_IRREGULAR})\b"
+)
+_NOW = (
+    r"(?i)\b(?:right\s+now|at\s+the\s+moment|currently|atm)\b"
+    rf"|{_IM}(?:on|in|at)\s+(?:the|a|my)\s+(?:train|bus|plane|flight|subway|metro|tube|car|taxi|meeting"
+    r"|airport|office|hospital|road|way|gym|station)\b"
+    rf"|{_IM}(?:driving|commuting|travell?ing|walking|cooking|eating|on\s+my\s+way|on\s+the\s+way|at\s+work"
+    r"|at\s+home|outside|in\s+a\s+meeting|busy|waiting)\b"
+)
+_MARITAL = r"(?P<v>married|single|divorced|engaged|widowed)"
+
+
+def _nickname(m: re.Match[str], ctx: Context) -> Draft | None:
+    name = m.group("v").strip("\"'")
+    if name.lower() in _NOT_A_NAME:
+        return None
+    return Draft(slot="nickname", value=name, entities=[name])
+
+
+def _self_name(m: re.Match[str], ctx: Context) -> Draft | None:
+    name = m.group("v")
+    if name.split()[0].lower() in _NOT_SELF_NAME:
+        return None
+    return Draft(slot="name", value=name, entities=[name])
+
+
+def _family(m: re.Match[str], ctx: Context) -> Draft | None:
+    groups = m.groupdict()
+    relation = _RELATIONS.get((groups.get("rel") or "children").lower(), "children")
+    value: dict[str, object] = {"relation": relation}
+    entities = []
+    if groups.get("n"):
+        value["count"] = _NUMBERS.get(groups["n"].lower()) or int(groups["n"])
+    if groups.get("name"):
+        value["name"] = groups["name"]
+        entities.append(groups["name"])
+    if groups.get("age"):
+        value["age"] = int(groups["age"])
+    if groups.get("detail"):
+        value["detail"] = groups["detail"].strip()
+    return Draft(slot=f"family:{relation}", value=value, entities=entities)
+
+
+def _place(slot: str) -> Build:
+    def build(m: re.Match[str], ctx: Context) -> Draft | None:
+        found = next((v for k, v in m.groupdict().items() if k.startswith("v") and v), "")
+        where = re.sub(r"(?i)^the\s+", "", found.strip())
+        if not where:
+            return None
+        if slot == "home_city" and ctx.time(1):
+            return None  # "moving to Tokyo next month" is a plan
+        past = ctx.time(-1)
+        return Draft(slot=slot, value=where, event_time=past.at if past else None)
+
+    return build
+
+
+def _work_in(m: re.Match[str], ctx: Context) -> Draft | None:
+    where = m.group("v")
+    if where[:1].isupper():
+        return Draft(slot="work_city", value=where)
+    return Draft(category=C.JOB, slot="industry", value=where.lower())
+
+
+def _job(m: re.Match[str], ctx: Context) -> Draft | None:
+    groups = m.groupdict()
+    job = re.sub(r"(?i)^an?\s+", "", (groups.get("job") or groups.get("job2") or "").strip())
+    employer = (groups.get("emp") or "").strip()
+    if not job and employer:
+        return Draft(slot="employer", value=employer, entities=[employer])
+    if not job:
+        return None
+    return Draft(slot="job", value=job.lower(), entities=[employer] if employer else [])
+
+
+def _condition(m: re.Match[str], ctx: Context) -> Draft | None:
+    mention = ctx.time()
+    return Draft(event_time=mention.at if mention else None, session_only=LASTING.search(ctx.text) is None)
+
+
+def _fact_about(slot: str) -> Build:
+    def build(m: re.Match[str], ctx: Context) -> Draft | None:
+        what = next((v for k, v in m.groupdict().items() if k.startswith("obj") and v), "")
+        objects = en_objects(what, ctx)
+        return Draft(slot=slot, value=objects[0], objects=objects) if objects else None
+
+    return build
+
+
+def _pet(m: re.Match[str], ctx: Context) -> Draft | None:
+    name = m.group("name")
+    return Draft(slot=f"pet:{m.group('pet').lower()}", value=name, entities=[name] if name else [])
+
+
+def _first_person(m: re.Match[str], ctx: Context) -> Draft | None:
+    if _REQUEST.search(ctx.text) or len(ctx.text.split()) < 2:
+        return None
+    negative = re.match(
+        r"(?i)i(?:\s+(?:don't|do\s+not|never|can't|cannot)|'?m\s+not|\s+am\s+not)\b", ctx.text
+    )
+    return Draft(polarity=-1 if negative else 1)
+
+
+def _budget(m: re.Match[str], ctx: Context) -> Draft | None:
+    return budget_draft(ctx, "")
+
+
+# fmt: off
+_BUDGET = rf"(?i)\b(?:{_any('budget price spend afford cost under below max at_most no_more_than around')})\b"
+_FAMILY_DETAIL = _any("is are was works lives likes loves has hates does doesnt will just recently also")
+_ONE_TO_SIX = r"(?P<n>a|an|one|two|three|four|five|six|\d)"
+_WORK_STATUS = _any("retired unemployed self-employed between_jobs a_stay-at-home_parent a_freelancer")
+RULES = (
+    # who the user is
+    rule(C.NAME, r"(?i)\b(?:my\s+(?:full\s+)?name\s+is|my\s+name's|i'?m\s+called|i\s+am\s+called|name's)\s+"
+                 r"(?P<v>[A-Za-z][\w'.-]*(?-i:(?:\s+[A-Z][\w'.-]*){0,2}))", slot_value("name", entity=True)),
+    rule(C.NAME, r"(?i)\b(?:(?:you\s+can\s+|please\s+|just\s+)?call\s+me|i\s+go\s+by|my\s+nickname\s+is"
+                 rf"|(?:friends|people|everyone)\s+calls?\s+me)\s+(?P<v>{_NAME}|\"[^\"]+\"|[a-z][\w'-]*$)",
+         _nickname, "any"),
+    rule(C.NAME, r"^(?i:i'?m|i\s+am)\s+(?P<v>[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)$", _self_name),
+    # how to reach and answer the user
+    rule(C.CONTACT, CHANNEL_WORD.pattern, contact, "ask"),
+    rule(C.STYLE, r"(?i)\b(?:answer|reply|respond|speak|talk|write|chat)(?:\s+to\s+me)?\s+in\s+"
+                  rf"(?P<v>{_LANG})\b|\buse\s+(?P<v2>{_LANG})\b|^(?P<v3>{_LANG})\s+please\b",
+         slot_value("language", values=_LANGUAGES), "ask"),
+    rule(C.STYLE, _DETAILED, fixed("response_style", "detailed"), "ask"),
+    rule(C.STYLE, _CONCISE, fixed("response_style", "concise"), "ask"),
+    rule(C.STYLE, r"(?i)\b(?:be\s+)?more\s+(?:formal|polite|professional)\b|\bformal\s+tone\b",
+         fixed("tone", "formal"), "any"),
+    rule(C.STYLE, r"(?i)\b(?:be\s+)?more\s+(?:casual|friendly|relaxed)\b|\b(?:casual|friendly)\s+tone\b",
+         fixed("tone", "casual"), "any"),
+    # the current task
+    rule(C.BUDGET, _BUDGET, _budget, "ask"),
+    # family, place, work
+    rule(C.FAMILY, rf"(?i)\bi(?:\s+|(?='))(?:have|'ve\s+got|have\s+got)\s+{_ONE_TO_SIX}\s+"
+                   rf"(?:little\s+|young\s+|grown\s+|adult\s+|teenage\s+)?{_REL}\b", _family),
+    rule(C.FAMILY, rf"(?i)\bi'?m\s+a\s+(?:mother|father|mom|dad|mum|parent)\s+of\s+{_ONE_TO_SIX}\b", _family),
+    rule(C.FAMILY, rf"(?i)\bmy\s+{_REL}(?:'s\s+name\s+is|\s+is\s+called|\s+is\s+named|\s+named|\s+called)\s+"
+                   r"(?P<name>(?-i:[A-Z][\w'-]+))", _family),
+    rule(C.FAMILY, rf"\b(?P<name>[A-Z][\w'-]+)\s+is\s+my\s+(?i:{_REL})\b", _family),
+    rule(C.FAMILY, rf"(?i)\bmy\s+{_REL}\s+is\s+(?P<age>\d{{1,2}})(?:\s+years?\s+old)?\b", _family),
+    rule(C.FAMILY, rf"(?i)\bmy\s+{_REL}\s+(?P<detail>(?:{_FAMILY_DETAIL}|can't|doesn't)\b.+)", _family),
+    rule(C.FAMILY, rf"(?i){_IM}(?:happily\s+)?{_MARITAL}\b"
+                   r"|\bi\s+(?:just\s+)?got\s+(?P<v2>married|divorced|engaged)\b",
+         slot_value("marital_status")),
+    rule(C.JOB, r"(?i)\bi\s+work\s+as\s+(?P<job>(?:an?\s+)?[\w\s-]{2,40}?)"
+                rf"(?:\s+(?:at|for|in|with)\s+{_ORG})?$", _job),
+    rule(C.JOB, rf"(?i){_IM}an?\s+(?P<job>(?:[\w-]+\s+){{0,2}}?(?:{_JOB}))\b"
+                rf"(?:\s+(?:at|for|with|in)\s+{_ORG})?", _job),
+    rule(C.LOCATION, rf"(?i){_LIVE}\s+in\s+(?P<v>{_PLACE})|\bmy\s+home\s+is\s+in\s+(?P<v2>{_PLACE})"
+                     rf"|^based\s+in\s+(?P<v3>{_PLACE})", _place("home_city")),
+    rule(C.LOCATION, rf"(?i)\bi\s+(?:currently\s+)?work\s+in\s+(?P<v>{_PLACE})", _work_in),
+    rule(C.JOB, rf"(?i){_I}(?:currently\s+)?(?:work|am\s+working|'m\s+working|intern)\s+(?:at|for)\s+{_ORG}",
+         _job),
+    rule(C.JOB, r"(?i)\bmy\s+(?:job|profession|occupation|role)\s+is\s+(?P<job>.+)"
+                rf"|{_IM}(?P<job2>{_WORK_STATUS})\b", _job),
+    rule(C.LOCATION, rf"(?i){_IM}(?:originally\s+)?from\s+(?P<v>{_PLACE})"
+                     rf"|\bi\s+(?:grew\s+up|was\s+born)\s+in\s+(?P<v2>{_PLACE})"
+                     rf"|\bmy\s+hometown\s+is\s+(?P<v3>{_PLACE})", _place("hometown")),
+    rule(C.LOCATION, rf"(?i){_I}(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\s+to\s+"
+                     rf"(?P<v>{_PLACE})", _place("home_city")),
+    # problems
+    rule(C.COMPLAINT, _RESOLVED, timed(EventStatus.RESOLVED, None), "any"),
+    rule(C.COMPLAINT, _PROBLEM, timed(EventStatus.UNRESOLVED, None), "ask"),
+    # what the user does regularly, and lasting facts with a slot
+    rule(C.ROUTINE, r".", routine),
+    rule(C.FACT, rf"(?i){_IM}(?:very\s+|severely\s+|mildly\s+|really\s+)?allergic\s+to\s+(?P<obj>.+)"
+                 r"|\bi\s+have\s+an?\s+(?P<obj2>[\w\s]+?)\s+allergy\b", _fact_about("allergy")),
+    rule(C.FACT, rf"(?i)\bi(?:\s+|(?='))(?:have|own|'ve\s+got|have\s+got)\s+(?:a|an|one|two|three|\d)\s+"
+                 rf"(?:little\s+|pet\s+|old\s+|young\s+)?(?P<pet>{_PET})s?\b"
+                 r"(?:\s+(?:named|called)\s+(?P<name>(?-i:[A-Z][\w'-]*)))?", _pet),
+    rule(C.FACT, rf"(?i){_IM}(?:currently\s+|now\s+)?(?:learning|studying)\s+(?P<obj>.+)"
+                 r"|\bi\s+(?:started|began)\s+learning\s+(?P<obj2>.+)", _fact_about("learning")),
+    rule(C.FACT, rf"(?i){_IM}(?:a\s+)?(?P<v>vegetarian|vegan|pescatarian)\b", slot_value("diet")),
+    # likes and dislikes
+    rule(C.DISLIKE, rf"(?i){_I}{_ADV}(?:{_DISLIKE}|{_NOT_INTO})\s+{_VERB}(?P<obj>.*)", liking(-1)),
+    rule(C.DISLIKE, rf"(?i){_I}(?:don't|do\s+not|never|no\s+longer|can't|cannot|won't|don't\s+really)\s+"
+                    r"(?P<verb>eat|drink|use|touch|smoke)\s+(?P<obj>.+)", liking(-1, need_objects=True)),
+    rule(C.DISLIKE, r"(?i)\bno\s+(?:more|longer)\s+(?P<verb>drinking|eating|using)?\s*(?P<obj>.+)",
+         liking(-1, need_objects=True), "any"),
+    rule(C.DISLIKE, rf"(?i){_I}(?:quit|gave\s+up|stopped|have\s+stopped|'ve\s+stopped|cut\s+out)\s+"
+                    r"(?P<verb>drinking|eating|using|smoking)?\s*(?P<obj>.+)", liking(-1, need_objects=True)),
+    rule(C.DISLIKE, r"(?i)^(?:hate|can't\s+stand|not\s+a\s+(?:big\s+)?fan\s+of)\b\s*(?P<obj>.*)", liking(-1)),
+    rule(C.CONSTRAINT, r"(?i)^(?:please\s+)?(?:don't|do\s+not|never|no\s+need\s+to|stop|avoid)\s+"
+                       r"(?!(?:like|love|eat|drink|care|know|think|want|have|worry)\b)(?P<obj>.+)",
+         liking(-1), "any"),
+    rule(C.PREFERENCE, rf"(?i){_I}{_ADV}(?:like|love|prefer|enjoy|adore|fancy|dig)\s+{_VERB}(?P<obj>.+)",
+         liking(1)),
+    rule(C.PREFERENCE, rf"(?i){_IM}{_ADV}(?:{_INTO})\s+{_VERB}(?P<obj>.+)", liking(1)),
+    rule(C.PREFERENCE, r"(?i)\bmy\s+(?:favou?rite|fave)\s+(?P<verb>drink|food|[\w\s]+?)\s+is\s+(?P<obj>.+)"
+                       r"|\b(?P<obj2>.+?)\s+is\s+my\s+(?:favou?rite|fave|go-to)\b", liking(1)),
+    rule(C.PREFERENCE, rf"(?i){_I}(?:(?:just|recently|have|'ve)\s+)*(?:switched|changed|converted|moved\s+on)"
+                       rf"\s+to\s+{_VERB}(?P<obj>.+)", liking(1)),
+    rule(C.PREFERENCE, r"(?i)\b(?:i'?ve\s+|i\s+have\s+|i\s+)?(?:recently\s+)?(?:started|begun|began)\s+"
+                       r"(?P<verb>drinking|eating|using|playing|watching|reading|listening\s+to)\s+(?P<obj>.+)"
+                       r"|\b(?:i'?ve\s+|i\s+have\s+|i\s+)?(?:taken\s+up|took\s+up|picked\s+up|got\s+into"
+                       r"|gotten\s+into)\s+(?P<obj2>.+)", liking(1)),
+    rule(C.PREFERENCE, r"(?i)\bi\s+(?:usually|always|often|mostly|normally|typically|tend\s+to)\s+"
+                       r"(?P<verb>drink|eat|use|order|get|have|wear|play|watch|read|listen\s+to)\s+(?P<obj>.+)",
+         liking(1)),
+    rule(C.PREFERENCE, r"(?i)^(?:love|loving|really\s+like|enjoy|prefer)\s+(?P<obj>.+)", liking(1)),
+    # the moment, the task, plans and events
+    rule(C.MOOD, _MOOD),
+    rule(C.CONDITION, _CONDITION, _condition, "ask"),
+    rule(C.PLAN, _INTENT, timed(EventStatus.PLANNED, 1)),
+    rule(C.PLAN, r".", timed(EventStatus.PLANNED, 1, require_time=True)),
+    rule(C.EVENT, r".", timed(EventStatus.DONE, -1, require_time=True)),
+    rule(C.EVENT, _DID, timed(EventStatus.DONE, -1)),
+    rule(C.CONTEXT, _NOW, fixed(None, session_only=True)),
+    # anything else the user says about themselves
+    rule(C.FACT, r"(?i)^(?:i|i'm|im|i've|i'd|i'll|my|we|we're)\b", _first_person, "fallback"),
+)
+# fmt: on

@@ -1,0 +1,339 @@
+"""Chinese extraction rules, tried in order on one clause; the first that accepts it decides.
+
+Order matters where phrasings overlap: contact and style before constraints (周末别给我打电话 is a
+contact rule, not a generic 别), family before likes (我爱人 is a spouse), dislikes before likes
+(不喜欢 holds 喜欢), plans and events before the catch-all first-person fact.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memlane.domain import Category as C
+from memlane.domain import EventStatus
+
+from .channels import CHANNEL_WORD, contact
+from .lexicon import JOBS_ZH, LASTING
+from .money import budget_draft
+from .rule import Build, Context, Draft, fixed, liking, routine, rule, slot_value, timed, zh_objects
+
+P = EventStatus.PLANNED
+
+_ME = "(?:我|本人)"
+_ADV = (
+    r"(?:最近|现在|目前|平时|平常|一般|通常|一直|也|都|还|就|真的|真|其实|特别|非常|很|超级|超|挺|"
+    r"比较|蛮|最|更|还挺|向来|从来|从小|本来|总是|经常|常常|更加|尤其|十分|相当|太|好)*"
+)
+_V = r"(?P<verb>喝|吃|用|玩|看|听|穿|逛|读|打|追|戴|开)?"
+_CUT = r"[^，。,]"  # anything up to the end of the clause
+_NUM = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6}
+# fmt: off
+_RELATIONS = {
+    "老婆": "wife", "妻子": "wife", "太太": "wife", "媳妇": "wife", "爱人": "spouse", "老公": "husband",
+    "丈夫": "husband", "先生": "husband", "女儿": "daughter", "闺女": "daughter", "儿子": "son",
+    "孩子": "children", "小孩": "children", "娃": "children", "宝宝": "baby", "爸爸": "father",
+    "父亲": "father", "老爸": "father", "妈妈": "mother", "母亲": "mother", "老妈": "mother",
+    "哥哥": "brother", "弟弟": "brother", "姐姐": "sister", "妹妹": "sister", "爷爷": "grandfather",
+    "外公": "grandfather",
+    "姥爷": "grandfather", "奶奶": "grandmother", "外婆": "grandmother", "姥姥": "grandmother",
+    "男朋友": "boyfriend", "男友": "boyfriend", "女朋友": "girlfriend", "女友": "girlfriend",
+    "对象": "partner", "父母": "parents", "爸妈": "parents", "双胞胎": "twins",
+}
+_REL = "|".join(sorted(_RELATIONS, key=len, reverse=True))
+_PETS = {"猫": "cat", "猫咪": "cat", "小猫": "cat", "狗": "dog", "狗狗": "dog", "小狗": "dog",
+         "兔子": "rabbit", "仓鼠": "hamster", "鹦鹉": "parrot", "金鱼": "fish", "乌龟": "turtle"}
+_LANGUAGES = {"英文": "en", "英语": "en", "中文": "zh", "汉语": "zh", "普通话": "zh", "简体中文": "zh",
+              "日语": "ja", "日文": "ja", "粤语": "yue", "繁体": "zh-Hant", "繁体中文": "zh-Hant",
+              "韩语": "ko"}
+# fmt: on
+_LANG = "|".join(sorted(_LANGUAGES, key=len, reverse=True))
+_REPLY = r"(?:回复|回答|答复|回|说|讲|写|答|解释|输出|表达|说话)"
+_REQUEST = re.compile(r"(?:想|要)?(?:问|咨询|了解)一?下|想知道|请问|帮我|麻烦你?|能不能|可不可以|可以帮")
+_PLACE_SUFFIX = ("市", "省", "区", "县", "州", "镇", "村", "岛")
+_CN = r"[一二两三四五六七八九十]{1,3}"
+_JOBS = "|".join(JOBS_ZH)
+
+
+def _family(m: re.Match[str], ctx: Context) -> Draft | None:
+    groups = m.groupdict()
+    relation = _RELATIONS[groups["rel"]]
+    value: dict[str, object] = {"relation": relation}
+    entities: list[str] = []
+    if groups.get("n"):
+        value["count"] = _NUM.get(groups["n"]) or int(groups["n"])
+    if groups.get("name"):
+        value["name"] = groups["name"]
+        entities.append(groups["name"])
+    if groups.get("age"):
+        value["age"] = int(groups["age"]) if groups["age"].isdigit() else groups["age"]
+    if groups.get("detail"):
+        value["detail"] = groups["detail"].strip()
+    return Draft(slot=f"family:{relation}", value=value, entities=entities)
+
+
+def _is_place(text: str, ctx: Context) -> bool:
+    if text.endswith(_PLACE_SUFFIX):
+        return True
+    return any(flag == "ns" and word in text for word, flag in ctx.words)
+
+
+def _work_place(m: re.Match[str], ctx: Context) -> Draft | None:
+    where = m.group("v").strip()
+    if where in ("家", "家里"):
+        return Draft(category=C.FACT, slot="work_mode", value="remote")
+    if _is_place(where, ctx):
+        return Draft(slot="work_city", value=where)
+    return Draft(category=C.JOB, slot="employer", value=where, entities=[where])
+
+
+def _place(slot: str) -> Build:
+    def build(m: re.Match[str], ctx: Context) -> Draft | None:
+        where = re.sub(r"(?:附近|这边|那边|那里|这里|一带|了|啊|呢|哦|吧)+$", "", m.group("v")).strip()
+        if not where or (slot == "hometown" and not _is_place(where, ctx)):
+            return None
+        if slot == "home_city" and (ctx.time(1) or re.search(r"打算|准备|计划|要|想", ctx.text)):
+            return None  # 下个月搬到北京 is a plan
+        past = ctx.time(-1)
+        return Draft(slot=slot, value=where, event_time=past.at if past else None)
+
+    return build
+
+
+def _job(m: re.Match[str], ctx: Context) -> Draft | None:
+    groups = m.groupdict()
+    job = re.sub(r"(?:的|了|工作|呢|啊)+$", "", groups.get("job") or groups.get("job2") or "").strip()
+    employer = (groups.get("emp") or "").strip()
+    if not job or employer in ("家", "家里", "这", "那"):
+        return None
+    return Draft(slot="job", value=job, entities=[employer] if employer else [])
+
+
+def _self_name(m: re.Match[str], ctx: Context) -> Draft | None:
+    name = m.group("v")
+    if any(flag.startswith("nr") and word == name for word, flag in ctx.words):
+        return Draft(slot="name", value=name, entities=[name])
+    return None
+
+
+def _condition(m: re.Match[str], ctx: Context) -> Draft | None:
+    mention = ctx.time()
+    return Draft(event_time=mention.at if mention else None, session_only=LASTING.search(ctx.text) is None)
+
+
+def _budget(m: re.Match[str], ctx: Context) -> Draft | None:
+    return budget_draft(ctx, "元")
+
+
+_STATIVE = frozenset(
+    [
+        "是",
+        "有",
+        "觉得",
+        "感觉",
+        "知道",
+        "明白",
+        "懂",
+        "好",
+        "行",
+        "可以",
+        "要",
+        "想",
+        "会",
+        "能",
+        "算",
+        "叫",
+        "说",
+        "没",
+        "不",
+    ]
+)
+
+
+def _did(m: re.Match[str], ctx: Context) -> Draft | None:
+    """Something done (了 / 过 after an action verb), even without a time."""
+    if not any(flag.startswith("v") and word not in _STATIVE for word, flag in ctx.words):
+        return None
+    return timed(EventStatus.DONE, -1)(m, ctx)
+
+
+def _fact_about(slot: str) -> Build:
+    def build(m: re.Match[str], ctx: Context) -> Draft | None:
+        what = next((v for k, v in m.groupdict().items() if k.startswith("obj") and v), "")
+        objects = zh_objects(what, ctx)
+        if not objects:
+            return None
+        return Draft(slot=slot, value=objects[0], objects=objects)
+
+    return build
+
+
+def _pet(m: re.Match[str], ctx: Context) -> Draft | None:
+    name = m.group("name")
+    return Draft(slot=f"pet:{_PETS[m.group('pet')]}", value=name, entities=[name] if name else [])
+
+
+def _first_person(m: re.Match[str], ctx: Context) -> Draft | None:
+    if _REQUEST.search(ctx.text) or len(ctx.text) < 3:
+        return None
+    return Draft(polarity=-1 if re.match(rf"{_ME}{_ADV}(?:不|没)", ctx.text) else 1)
+
+
+def _interest(m: re.Match[str], ctx: Context) -> Draft | None:
+    draft = liking(1)(m, ctx)
+    if draft is not None:
+        draft.objects = [o for o in (re.sub(r"^(?:我|对)+", "", o) for o in draft.objects) if o]
+    return draft if draft and draft.objects else None
+
+
+# Patterns too long for one line are named here, so that the table below reads as a table.
+_NAME_IS = rf"(?:{_ME}的?名字(?:叫|是)|我叫(?!了|外卖|车|人|你|他|她)|我名叫|我的?全名(?:叫|是))"
+_STYLE_DETAILED = (
+    rf"{_REPLY}.{{0,4}}?(?:详细|具体|仔细|展开|全面)|(?:详细|具体)(?:一?点|一?些)"
+    r"|多(?:说|讲|解释)(?:一?点|一?些)|展开(?:讲讲|说说)"
+)
+_STYLE_CONCISE = (
+    rf"{_REPLY}.{{0,4}}?(?:简洁|简短|简单|精简|短|简明|扼要|直接|干脆)"
+    r"|(?:简洁|简短|精简|简明扼要)(?:一?点|一?些)?"
+    r"|(?:别|不要)(?:太)?啰嗦|少说废话|说重点|直接说结论|长话短说|不要长篇大论"
+)
+_LIVE = r"住在|家住|家在|定居在?|常住在?|生活在|现居|住(?!院|宿|酒店|店|了|过|校|一|两|几|的|着|得|不|手|口)"
+_RESOLVED = (
+    r"(?:问题|故障|bug|毛病)?(?:已经|终于|总算|已)(?:解决|修好|处理好?|搞定|收到|到货|到账|退款|退回|恢复|好)了?"
+    r"|(?<![没未不])(?:解决了|修好了|搞定了|处理好了|恢复正常了?|到货了|退款到账了?)"
+    r"|(?:快递|包裹|订单|东西|货)(?:已经|终于|总算)?(?:收到|到)了"
+)
+_PROBLEM = (
+    r"投诉|太慢|好慢|慢死|还没(?:有)?(?:到|收到|发货|回复|处理|解决|退|修好|送到|到账)"
+    r"|一直没(?:到|收到|发货|回复|处理|解决|人)|迟迟|延迟|延误|坏了|破了|漏了|碎了"
+    r"|有问题|出问题|出了问题|故障"
+    r"|闪退|卡死|卡顿|打不开|用不了|不能用|不好用|没反应|差评|退款|退货|被坑|质量(?:太|很|真)?差"
+    r"|态度(?:太|很|真)?差|不满意|没人(?:管|理|回)|联系不上|不发货|发错|少发|漏发|丢件"
+)
+_PET = "|".join(sorted(_PETS, key=len, reverse=True))
+_MOOD = (
+    r"(?<!麻)烦(?!恼的事|人的)|心烦|烦躁|(?<![积劳连拖])累(?!计|积)|疲惫|(?<!困)困(?!难|扰|境)|犯困|开心|高兴"
+    r"|快乐|难过|伤心|郁闷|焦虑|紧张|生气|气死|无聊|崩溃|沮丧|失落|兴奋|激动|心累|emo|不爽"
+    r"|压力(?:好|很|太|特别)?大"
+    r"|心情|委屈|孤独|寂寞|害怕|担心|失眠|想哭|哭了|^唉|^哎+|无语|难受"
+)
+_CONDITION = (
+    rf"(?:要|需要|得|必须|一定要|最好|希望)(?:是)?(?P<v>{_CUT}{{1,10}}?)的$"
+    r"|(?:需要|必须|得|要|最好|希望).{0,8}?(?:送到|到货|发货|送达|寄到|到手|交付)"
+    r"|包邮|开发票|要发票|货到付款|七天无理由|(?:颜色|尺码|尺寸|型号|配置|内存|容量)(?:要|是|选)"
+    r"|(?:不超过|以内|以下|小于|低于|轻于|大于|至少)\s*\d+(?:\.\d+)?\s*"
+    r"(?:kg|公斤|斤|克|g|寸|英寸|cm|厘米|毫米|mm|GB|G|TB|T|W|mAh)"
+)
+_INTENT = (
+    r"打算|计划|准备|(?<!不)想要?(?!想|问|知道|了解|说|请教|咨询|起|到|法)"
+    r"|(?<![不想还])要(?=[\u4e00-\u9fff]{2})(?!是|不|求)|将要|将会|决定|考虑|争取|预计|安排了?|约了"
+)
+_NOW = (
+    r"(?:现在|正在|此刻|这会儿|目前|刚刚?|马上就?)(?:在|到)?"
+    r"|我在(?:地铁|公交|车|飞机|火车|高铁|路|开会|开车|上课|加班|吃饭|排队|出差|度假|外面|机场|医院|公司|家)"
+)
+_MUCH = r"(?:很|特别|比较|非常|挺|超|还挺|蛮|十分|更)?"
+_MARITAL = {"结婚": "married", "已婚": "married", "离婚": "divorced", "单身": "single", "未婚": "single"}
+
+# fmt: off
+RULES = (
+    # who the user is
+    rule(C.NAME, rf"{_NAME_IS}(?P<v>{_CUT}{{1,12}}?)(?:就行|就好|吧|啊|哦|呀|哈)?$",
+         slot_value("name", entity=True)),
+    rule(C.NAME, rf"(?:你?可以|就|直接)?叫我(?P<v>{_CUT}{{1,12}}?)(?:就行了?|就好了?|就可以了?|吧|好了|啦)?$",
+         slot_value("nickname", entity=True), "any"),
+    rule(C.NAME, rf"我的?(?:昵称|外号|小名|绰号|网名)(?:是|叫)(?P<v>{_CUT}{{1,12}})$",
+         slot_value("nickname", entity=True)),
+    rule(C.NAME, r"我的?英文名字?(?:是|叫)(?P<v>[A-Za-z][A-Za-z .'-]{0,30})$",
+         slot_value("english_name", entity=True)),
+    rule(C.NAME, r"^我姓(?P<v>[\u4e00-\u9fff]{1,2})$", slot_value("surname")),
+    rule(C.NAME, r"^我是(?P<v>[\u4e00-\u9fff]{2,3})$", _self_name),
+    # how to reach and answer the user
+    rule(C.CONTACT, CHANNEL_WORD.pattern, contact, "ask"),
+    rule(C.STYLE, rf"用(?P<v>{_LANG})|(?<![会能在学])(?:{_REPLY})(?P<v2>{_LANG})",
+         slot_value("language", values=_LANGUAGES), "ask"),
+    rule(C.STYLE, _STYLE_DETAILED, fixed("response_style", "detailed"), "ask"),
+    rule(C.STYLE, _STYLE_CONCISE, fixed("response_style", "concise"), "ask"),
+    rule(C.STYLE, r"(?:语气|说话|回复|回答)?(?:正式|礼貌|客气|专业)一?点", fixed("tone", "formal"), "any"),
+    rule(C.STYLE, r"(?:语气|说话|回复|回答)?(?:随意|轻松|口语化|幽默|活泼)一?点",
+         fixed("tone", "casual"), "any"),
+    # the current task
+    rule(C.BUDGET, r"预算|价位|价格|价钱|花费|费用|不超过|以内|以下|左右|以上", _budget, "ask"),
+    # family, place, work
+    rule(C.FAMILY, rf"我家?有(?P<n>[一两二三四五六1-9])?(?:个|位|名)?(?P<rel>{_REL})"
+                   rf"(?:(?:叫|名叫)(?P<name>{_CUT}{{1,8}}))?", _family),
+    rule(C.FAMILY, r"我是(?P<n>[一两二三四五六1-9])个(?P<rel>孩子)的(?:妈妈|爸爸|妈|爸|母亲|父亲)", _family),
+    rule(C.FAMILY, rf"我[的家]?(?P<rel>{_REL})(?:的名字)?(?:叫|名叫|名字叫|名字是)"
+                   rf"(?P<name>{_CUT}{{1,8}})", _family),
+    rule(C.FAMILY, rf"我[的家]?(?P<rel>{_REL})(?:今年|已经|才|刚)?(?P<age>\d{{1,2}}|{_CN})周?岁", _family),
+    rule(C.FAMILY, rf"我[的家]?(?P<rel>{_REL})"
+                   rf"(?P<detail>(?:是|在|喜欢|不|也|很|刚|特别|最近|今年|明年){_CUT}+)", _family),
+    rule(C.FAMILY, r"我(?:已经|刚)?(?P<v>结婚|离婚)了|我(?:是|还是)?(?P<v2>单身|已婚|未婚)",
+         slot_value("marital_status", values=_MARITAL)),
+    rule(C.JOB, rf"{_ADV}在(?P<emp>{_CUT}{{1,15}}?)(?:做|当|担任|任|干)(?P<job>{_CUT}{{1,15}})", _job),
+    rule(C.LOCATION, rf"{_ADV}(?:{_LIVE})(?P<v>{_CUT}{{1,20}})", _place("home_city")),
+    rule(C.LOCATION, rf"{_ADV}在(?P<v>[^，。,在]{{1,20}}?)(?:工作|上班|打工|任职|实习|就职|办公)",
+         _work_place),
+    rule(C.LOCATION, r"^我是(?P<v>[\u4e00-\u9fff]{2,6}?)人$", _place("hometown")),
+    rule(C.LOCATION, rf"(?:来自|老家(?:是|在)|出生在|出生于|生在|籍贯是?)(?P<v>{_CUT}{{1,20}})",
+         _place("hometown")),
+    rule(C.LOCATION, rf"(?:搬到了?|搬去了?|搬家到|移居到?)(?P<v>{_CUT}{{1,20}})", _place("home_city")),
+    rule(C.JOB, rf"(?:^|我{_ADV})是(?:一名|一个|一位|个|名|位)?"
+                rf"(?P<job>{_CUT}{{0,10}}?(?:{_JOBS}))[啊哦呢哈]?$", _job),
+    rule(C.JOB, rf"(?:职业|工作|岗位|职位)是(?P<job>{_CUT}{{1,15}})", _job),
+    rule(C.JOB, rf"(?:从事|做|干)(?P<job>{_CUT}{{1,10}}?)(?:工作|行业|这行|相关工作)"
+                rf"|^我?{_ADV}是?(?:做|干)(?P<job2>{_CUT}{{1,8}})的$", _job),
+    rule(C.JOB, r"我(?:已经)?(?P<v>退休|失业|待业)了?", slot_value("job")),
+    # problems
+    rule(C.COMPLAINT, _RESOLVED, timed(EventStatus.RESOLVED, None), "any"),
+    rule(C.COMPLAINT, _PROBLEM, timed(EventStatus.UNRESOLVED, None), "ask"),
+    # what the user does regularly, and lasting facts with a slot
+    rule(C.ROUTINE, r".", routine),
+    rule(C.FACT, rf"对(?P<obj>{_CUT}{{1,10}}?)过敏|(?P<obj2>[^，。,我对]{{1,10}}?)过敏",
+         _fact_about("allergy")),
+    rule(C.FACT, rf"(?:有|养了?)[一两二三1-9]?[只条个头匹]?(?P<pet>{_PET})"
+                 rf"(?:(?:叫|名叫|名字叫)(?P<name>{_CUT}{{1,8}}))?", _pet),
+    rule(C.FACT, rf"(?:最近|正在|在|开始|一直在)学(?:习)?(?!校|生|院|历|期)(?P<obj>{_CUT}{{1,20}})",
+         _fact_about("learning")),
+    rule(C.FACT, r"我是(?:个|一个)?(?:素食者|素食主义者|吃素的|纯素食者)|我吃素",
+         fixed("diet", "vegetarian")),
+    # likes and dislikes
+    rule(C.DISLIKE, rf"对(?P<obj>{_CUT}+?)[不没](?:太|怎么|是很|大)?(?:感兴趣|感冒|有?兴趣)", liking(-1)),
+    rule(C.DISLIKE, rf"(?:不|没那么|不是很|不太|不怎么|不大)(?:喜欢|爱)(?!人){_V}(?P<obj>{_CUT}*)",
+         liking(-1)),
+    rule(C.DISLIKE, rf"不想(?P<verb>吃|喝)(?P<obj>{_CUT}+)", liking(-1)),
+    rule(C.DISLIKE, rf"(?:讨厌|厌恶|受不了|反感|烦透了|接受不了|忍受不了|吃不惯|喝不惯|用不惯|看不惯){_V}"
+                    rf"(?P<obj>{_CUT}*)", liking(-1)),
+    rule(C.DISLIKE, rf"(?P<obj>{_CUT}{{1,12}}?)我?(?:真的|实在|完全|有点)?"
+                    r"(?:受不了|接受不了|吃不了|吃不惯|不感冒)", liking(-1)),
+    rule(C.DISLIKE, r"(?:不再|从不|从来不|基本不|已经不|再也不|一点都不|绝不|不能|没法|不)"
+                    rf"(?P<verb>喝|吃|碰|抽)(?P<obj>{_CUT}+)", liking(-1, need_objects=True)),
+    rule(C.DISLIKE, r"戒(?!指|备|严)掉?了?(?P<obj>[^，。,了]{1,8})了?", liking(-1)),
+    rule(C.CONSTRAINT, r"(?:千万|务必|请|一定|绝对|以后|永远|再也)?(?:不要|(?<![特区分告级性类识辨个派鉴])别"
+                       r"(?!人|的|处|墅|说了)|不准|不许|禁止|不接受|勿|切勿|拒绝)"
+                       rf"再?(?:给我|帮我|跟我|对我|向我|替我)?(?P<obj>{_CUT}+)", liking(-1), "any"),
+    rule(C.PREFERENCE, r"(?:开始|改|换成了?|改成了?|换了?|转而|改为)"
+                       rf"(?P<verb>喝|吃|用|玩|听|看|穿)(?P<obj>{_CUT}+)", liking(1)),
+    rule(C.PREFERENCE, r"[更最]?(?:喜欢|偏好|偏爱|钟爱|热爱|爱上了?|迷上了?|喜爱|中意|倾向于?|习惯)"
+                       rf"[在去]?{_V}(?P<obj>{_CUT}+)", liking(1)),
+    rule(C.PREFERENCE, r"(?<![可恋亲热关宠溺疼心])爱(?!人|情|心|好|护|国|惜|面子|干净)"
+                       rf"{_V}(?P<obj>{_CUT}+)", liking(1)),
+    rule(C.PREFERENCE, rf"(?:爱好|兴趣|兴趣爱好)(?:是|有|包括)(?P<obj>{_CUT}+)", liking(1)),
+    rule(C.PREFERENCE, rf"关注了?(?P<obj>{_CUT}+)", liking(1)),
+    rule(C.PREFERENCE, rf"对(?P<obj>{_CUT}+?){_MUCH}(?:感兴趣|有兴趣)", _interest),
+    rule(C.PREFERENCE, rf"感兴趣(?:的是)?(?P<obj>{_CUT}+)|(?P<obj2>{_CUT}{{1,20}}?){_MUCH}感兴趣", _interest),
+    rule(C.PREFERENCE, r"(?:常常?|经常|总是|一般|通常|平时|天天|老是)"
+                       rf"(?P<verb>喝|吃|用|玩|看|听|穿|逛)(?P<obj>{_CUT}+)", liking(1)),
+    rule(C.PREFERENCE, rf"(?P<obj>{_CUT}{{1,12}}?)是我的?最爱|是(?:个|一个)?(?P<obj2>{_CUT}{{1,8}}?)"
+                       r"(?:迷|粉|粉丝|控|爱好者|发烧友)$", liking(1)),
+    # the moment, the task, plans and events
+    rule(C.MOOD, _MOOD),
+    rule(C.CONDITION, _CONDITION, _condition, "ask"),
+    rule(C.PLAN, _INTENT, timed(P, 1)),
+    rule(C.PLAN, r".", timed(P, 1, require_time=True)),
+    rule(C.EVENT, r".", timed(EventStatus.DONE, -1, require_time=True)),
+    rule(C.EVENT, r"了|过(?!敏|来|去|年|节|得|分)", _did),
+    rule(C.CONTEXT, _NOW, fixed(None, session_only=True)),
+    # anything else the user says about themselves
+    rule(C.FACT, rf"^{_ME}(?!们)", _first_person, "fallback"),
+)
+# fmt: on

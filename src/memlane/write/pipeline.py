@@ -1,0 +1,340 @@
+"""The write path: messages → (redact) → extract → judge → reconcile → store.
+
+Sensitive values are masked before anything else sees the text, so no stage, index or log can hold
+them. One batch of embeddings covers every log turn and candidate of a call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import datetime, timedelta
+
+from memlane.domain import (
+    Action,
+    Actor,
+    Candidate,
+    Category,
+    Decision,
+    HistoryRecord,
+    Kind,
+    MemoryItem,
+    Message,
+    Session,
+    SlotVersion,
+    Source,
+    Status,
+    Turn,
+)
+from memlane.embed import Embedder
+from memlane.privacy import sensitive
+from memlane.settings import Settings
+from memlane.store import MemoryStore, SessionStore
+from memlane.text.keywords import index_text
+from memlane.text.lang import detect, normalize
+from memlane.write.extract import Extractor
+from memlane.write.judge import Judge
+from memlane.write.reconcile import Match, Outcome, find_match
+
+_KIND_OF_ACTION = {
+    Action.SEMANTIC: Kind.SEMANTIC,
+    Action.EPISODIC: Kind.EPISODIC,
+    Action.PROFILE: Kind.PROFILE,
+}
+_DATED = {Category.EVENT, Category.PLAN, Category.COMPLAINT}
+
+
+def dated_text(candidate: Candidate) -> str:
+    """The candidate's text with its resolved date, so the memory still reads right next year."""
+    if candidate.event_time is None or candidate.category not in _DATED:
+        return candidate.text
+    day = candidate.event_time.date().isoformat()
+    return f"{candidate.text}（{day}）" if candidate.lang == "zh" else f"{candidate.text} ({day})"
+
+
+class WritePath:
+    """Turns messages into decisions and stored memories for one user at a time."""
+
+    def __init__(
+        self,
+        store: MemoryStore,
+        sessions: SessionStore,
+        embedder: Embedder,
+        extractor: Extractor,
+        judge: Judge,
+        settings: Settings,
+    ) -> None:
+        self.store = store
+        self.sessions = sessions
+        self.embedder = embedder
+        self.extractor = extractor
+        self.judge = judge
+        self.settings = settings
+
+    def add(self, user_id: str, session_id: str | None, messages: Sequence[Message]) -> list[Decision]:
+        """Process ``messages`` (already validated, in time order) and return one decision per candidate."""
+        redacted = [self._redact(m) for m in messages]
+        candidates: list[Candidate] = []
+        for message in redacted:
+            found = self.extractor.extract(message)
+            hidden = sensitive.kinds(message.content)
+            for c in found:
+                c.sensitive = sorted(set(c.sensitive) | set(sensitive.kinds(c.text)))
+            if hidden and not any(c.sensitive for c in found):
+                # the sensitive clause said nothing else worth a candidate: still tell the caller
+                found.append(
+                    Candidate(
+                        text=message.content,
+                        category=Category.SENSITIVE,
+                        lang=detect(message.content),
+                        sensitive=hidden,
+                        role=message.role,
+                        message_id=message.id,
+                    )
+                )
+            candidates.extend(found)
+
+        at = messages[-1].at
+        decisions = [self.judge.decide(c, self._time_of(c, redacted)) for c in candidates]
+        keep = [d for d in decisions if d.action in _KIND_OF_ACTION]
+        for d in keep:
+            if d.candidate is not None:
+                d.text = dated_text(d.candidate)
+        log = [m for m in redacted if self.settings.keep_log and m.content.strip()]
+        vectors = self.embedder.embed_passages(
+            [dated_text(d.candidate) for d in keep if d.candidate] + [self._log_text(m) for m in log]
+        )
+
+        with self.store.transaction(user_id):
+            for decision, vector in zip(keep, vectors[: len(keep)], strict=True):
+                when = self._time_of(decision.candidate, redacted) if decision.candidate else at
+                self._store(user_id, session_id, decision, vector.tolist(), when)
+            for message, vector in zip(log, vectors[len(keep) :], strict=True):
+                self._log(user_id, session_id, message, vector.tolist())
+        self._update_session(user_id, session_id, redacted, decisions, at)
+        return decisions
+
+    def remember(
+        self, user_id: str, session_id: str | None, message: Message, candidate: Candidate, action: Action
+    ) -> Decision:
+        """Store one explicit memory: no extraction, but redaction, the sensitivity check and reconcile."""
+        redacted = self._redact(message)
+        candidate.text = redacted.content
+        candidate.sensitive = sensitive.kinds(redacted.content)
+        decision = self.judge.decide(candidate, message.at)
+        if decision.action is Action.DISCARD:
+            return decision
+        decision.action = action
+        decision.reason = f"written explicitly as a {action.value} memory"
+        vector = self.embedder.embed_passages([dated_text(candidate)])[0].tolist()
+        with self.store.transaction(user_id):
+            self._store(user_id, session_id, decision, vector, message.at)
+        return decision
+
+    # -- stages -----------------------------------------------------------------------------------
+
+    def _redact(self, message: Message) -> Message:
+        findings = sensitive.scan(message.content)
+        if not findings:
+            return message
+        return replace(message, content=sensitive.redact(message.content, findings))
+
+    @staticmethod
+    def _time_of(candidate: Candidate, messages: Sequence[Message]) -> datetime:
+        for m in messages:
+            if m.id == candidate.message_id:
+                return m.at
+        return messages[-1].at
+
+    @staticmethod
+    def _log_text(message: Message) -> str:
+        return f"{message.name}: {message.content}" if message.name else message.content
+
+    def _store(
+        self, user_id: str, session_id: str | None, decision: Decision, vector: list[float], at: datetime
+    ) -> None:
+        c = decision.candidate
+        assert c is not None
+        item = MemoryItem(
+            user_id=user_id,
+            text=dated_text(c),
+            kind=_KIND_OF_ACTION[decision.action],
+            category=c.category,
+            tags=list(dict.fromkeys(c.tags)),
+            entities=list(dict.fromkeys([*c.objects, *c.entities])),
+            importance=decision.importance,
+            confidence=decision.confidence,
+            stability=decision.stability,
+            sensitivity=decision.sensitivity,
+            source=Source.EXPLICIT if c.explicit else Source.INFERRED,
+            session_id=session_id,
+            slot=c.slot,
+            value=c.value,
+            polarity=c.polarity,
+            event_status=c.event_status,
+            created_at=at,
+            updated_at=at,
+            last_verified_at=at,
+            expires_at=decision.expires_at,
+            valid_from=c.event_time,
+            provenance=[c.message_id] if c.message_id else [],
+            reason=decision.reason,
+            embedding=vector,
+        )
+        match = find_match(self.store, item, c.objects, self.settings.duplicate_similarity)
+        if match.outcome is Outcome.MERGE:
+            decision.memory = self._merge(match, item, at)
+            decision.outcome = f"merged into {match.existing[0].id}: {match.why}"
+        elif match.outcome is Outcome.WEAKER:
+            decision.action = Action.DISCARD
+            decision.reason = f"a weaker claim than an existing one: {match.why}"
+            decision.outcome = f"kept {match.existing[0].id}"
+        else:
+            if match.outcome is Outcome.SUPERSEDE:
+                self._supersede(match, item, at)
+                decision.outcome = f"superseded {', '.join(m.id for m in match.existing)}: {match.why}"
+            else:
+                decision.outcome = "new"
+            self.store.put(item, index_text(item.text))
+            self._history(item, "add", at, after=item.text, reason=decision.reason)
+            decision.memory = item
+        if decision.memory is not None and decision.action is Action.PROFILE and c.slot:
+            self._set_slot(decision.memory, c, at)
+
+    def _merge(self, match: Match, item: MemoryItem, at: datetime) -> MemoryItem:
+        old = match.existing[0]
+        before = old.text
+        old.importance = round(min(1.0, max(old.importance, item.importance) + 0.05), 3)
+        old.confidence = max(old.confidence, item.confidence)
+        old.provenance = list(dict.fromkeys([*old.provenance, *item.provenance]))
+        old.tags = list(dict.fromkeys([*old.tags, *item.tags]))
+        old.entities = list(dict.fromkeys([*old.entities, *item.entities]))
+        old.updated_at = at
+        old.last_verified_at = at
+        if item.expires_at and old.expires_at and item.expires_at > old.expires_at:
+            old.expires_at = item.expires_at
+        if len(normalize(item.text)) > len(normalize(old.text)):
+            # keep the more specific wording ("关注iPhone游戏性能" over "关注游戏性能")
+            old.text, old.embedding = item.text, item.embedding
+        self.store.put(old, index_text(old.text))
+        self._history(old, "merge", at, before=before, after=old.text, reason=match.why)
+        return old
+
+    def _supersede(self, match: Match, item: MemoryItem, at: datetime) -> None:
+        for old in match.existing:
+            old.status = Status.SUPERSEDED
+            old.superseded_by = item.id
+            old.valid_to = at
+            old.updated_at = at
+            self.store.put(old, index_text(old.text))
+            self._history(old, "supersede", at, before=old.text, after=item.text, reason=match.why)
+        item.supersedes = match.existing[0].id
+
+    def _set_slot(self, memory: MemoryItem, c: Candidate, at: datetime) -> None:
+        assert c.slot is not None
+        current = self.store.slots(memory.user_id, c.slot)
+        if current and current[-1].value == c.value:
+            return
+        version = max((v.version for v in self.store.slots(memory.user_id, c.slot, False)), default=0) + 1
+        self.store.put_slot(
+            SlotVersion(
+                user_id=memory.user_id,
+                slot=c.slot,
+                value=c.value,
+                version=version,
+                created_at=at,
+                memory_id=memory.id,
+                message_ids=list(memory.provenance),
+                reason=memory.reason,
+            )
+        )
+        before = repr(current[-1].value) if current else None
+        self.store.add_history(
+            HistoryRecord(
+                user_id=memory.user_id,
+                target_id=f"profile:{c.slot}",
+                op="update" if current else "add",
+                at=at,
+                reason=memory.reason,
+                before=before,
+                after=repr(c.value),
+            )
+        )
+
+    def _log(self, user_id: str, session_id: str | None, message: Message, vector: list[float]) -> None:
+        item = MemoryItem(
+            user_id=user_id,
+            text=self._log_text(message),
+            kind=Kind.LOG,
+            category=Category.FACT,
+            tags=[f"role:{message.role}"],
+            importance=0.3,
+            confidence=0.5,
+            source=Source.OBSERVED,
+            session_id=session_id,
+            created_at=message.at,
+            updated_at=message.at,
+            valid_from=message.at,
+            expires_at=message.at + timedelta(days=self.settings.log_retention_days),
+            provenance=[message.id],
+            reason="conversation log",
+            embedding=vector,
+        )
+        self.store.put(item, index_text(item.text))
+
+    def _history(
+        self,
+        item: MemoryItem,
+        op: str,
+        at: datetime,
+        *,
+        before: str | None = None,
+        after: str | None = None,
+        reason: str = "",
+    ) -> None:
+        self.store.add_history(
+            HistoryRecord(
+                user_id=item.user_id,
+                target_id=item.id,
+                op=op,
+                at=at,
+                actor=Actor.SYSTEM,
+                reason=reason,
+                before=before,
+                after=after,
+            )
+        )
+
+    # -- short-term memory ------------------------------------------------------------------------
+
+    def _update_session(
+        self,
+        user_id: str,
+        session_id: str | None,
+        messages: Sequence[Message],
+        decisions: list[Decision],
+        at: datetime,
+    ) -> None:
+        if session_id is None:
+            return
+        ttl = timedelta(hours=self.settings.session_ttl_hours)
+        session = self.sessions.get_session(user_id, session_id, at) or Session(
+            id=session_id, user_id=user_id, created_at=at, updated_at=at
+        )
+        session.turns.extend(Turn(role=m.role, content=m.content, at=m.at, message_id=m.id) for m in messages)
+        session.turns = session.turns[-self.settings.session_turns :]
+        for d in decisions:
+            c = d.candidate
+            if d.action is not Action.SESSION or c is None:
+                continue
+            if c.slot:
+                session.slots[c.slot] = c.value
+            elif c.text not in session.notes:
+                session.notes.append(c.text)
+        kept = [d.text for d in decisions if d.action is not Action.DISCARD]
+        if kept:
+            lines = [line for line in session.summary.split("\n") if line] + kept
+            session.summary = "\n".join(list(dict.fromkeys(lines))[-12:])
+        session.updated_at = at
+        session.expires_at = at + ttl
+        self.sessions.save_session(session)

@@ -1,0 +1,137 @@
+"""Reconcile a judged candidate with what the user's memory already holds.
+
+In order: an exact duplicate (same normalised text) or a near duplicate (close in meaning, same
+polarity, same slot value, same day for events) merges into the existing item and strengthens it; a
+contradiction (same single-valued slot with another value, or the same object liked and now not)
+supersedes the old item, which stays in history; a weaker claim never overwrites an explicit one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+import numpy as np
+
+from memlane.domain import Category, Kind, MemoryItem, Source
+from memlane.store import MemoryQuery, MemoryStore
+from memlane.text.keywords import content_words
+from memlane.text.lang import normalize
+
+# share of content words two near duplicates must have in common
+_MIN_OVERLAP = 0.6
+# slots that hold many values at once: liking tea does not contradict liking coffee
+_MULTI_VALUED_CATEGORIES = {Category.PREFERENCE, Category.DISLIKE, Category.FAMILY, Category.FACT}
+
+
+class Outcome(str, Enum):
+    NEW = "new"
+    MERGE = "merge"
+    SUPERSEDE = "supersede"
+    WEAKER = "weaker"
+
+
+@dataclass
+class Match:
+    """What the new item is to the existing memory."""
+
+    outcome: Outcome
+    existing: list[MemoryItem]
+    similarity: float = 0.0
+    why: str = ""
+
+
+def _objects(item: MemoryItem) -> set[str]:
+    return {normalize(o) for o in item.entities if o}
+
+
+def _same_day(a: MemoryItem, b: MemoryItem) -> bool:
+    if a.valid_from is None or b.valid_from is None:
+        return a.valid_from is None and b.valid_from is None
+    return a.valid_from.date() == b.valid_from.date()
+
+
+def word_overlap(a: str, b: str) -> float:
+    """Share of the smaller statement's content words found in the other (a word inside a longer one
+    counts: 游戏 in 手机游戏). Near duplicates need this as well as a close embedding, because the
+    embedding alone puts "我喜欢喝美式" and "我喜欢喝茶" at 0.96.
+    """
+    left, right = content_words(a), content_words(b)
+    if not left or not right:
+        return 1.0 if normalize(a) == normalize(b) else 0.0
+    small, large = (left, right) if len(left) <= len(right) else (right, left)
+
+    def found(word: str) -> bool:
+        return word in large or (
+            len(word) > 1 and any(word in other or other in word for other in large if len(other) > 1)
+        )
+
+    return sum(found(w) for w in small) / len(small)
+
+
+def _weaker(new: MemoryItem, old: MemoryItem) -> bool:
+    return (
+        old.source is Source.EXPLICIT
+        and new.source is not Source.EXPLICIT
+        and new.confidence < old.confidence
+    )
+
+
+def find_match(store: MemoryStore, item: MemoryItem, objects: list[str], threshold: float) -> Match:
+    """How ``item`` (not yet stored, with its embedding) relates to the user's active memories."""
+    uid = item.user_id
+    exact = store.query(uid, MemoryQuery(norm=normalize(item.text), kinds=(item.kind,), limit=1))
+    if exact:
+        return Match(Outcome.MERGE, exact, 1.0, "the same words as an existing memory")
+
+    if item.slot and item.category not in _MULTI_VALUED_CATEGORIES:
+        same_slot = [m for m in store.query(uid, MemoryQuery(slot=item.slot)) if m.kind is not Kind.LOG]
+        if same_slot:
+            if any(m.value == item.value for m in same_slot):
+                same = [m for m in same_slot if m.value == item.value]
+                return Match(Outcome.MERGE, same, 1.0, f"the same {item.slot} as before")
+            strongest = max(same_slot, key=lambda m: m.confidence)
+            if _weaker(item, strongest):
+                return Match(Outcome.WEAKER, [strongest], 0.0, f"an explicit {item.slot} is already known")
+            return Match(Outcome.SUPERSEDE, same_slot, 0.0, f"a new value for {item.slot}")
+
+    wanted = {normalize(o) for o in objects if o}
+    if wanted and item.category in (Category.PREFERENCE, Category.DISLIKE, Category.CONSTRAINT):
+        related = store.query(
+            uid,
+            MemoryQuery(
+                categories=(Category.PREFERENCE.value, Category.DISLIKE.value, Category.CONSTRAINT.value)
+            ),
+        )
+        flipped = [m for m in related if m.polarity != item.polarity and _objects(m) & wanted]
+        if flipped:
+            strongest = max(flipped, key=lambda m: m.confidence)
+            if _weaker(item, strongest):
+                return Match(Outcome.WEAKER, [strongest], 0.0, "an explicit statement says otherwise")
+            names = ", ".join(sorted(wanted & set().union(*(_objects(m) for m in flipped))))
+            return Match(Outcome.SUPERSEDE, flipped, 0.0, f"the user changed their mind about {names}")
+
+    if item.embedding is None:
+        return Match(Outcome.NEW, [])
+    vector = np.asarray(item.embedding, dtype=np.float32)
+    near = store.vector_search(uid, vector, MemoryQuery(kinds=(item.kind,)), limit=5)
+    for hit in near:
+        if hit.score < threshold:
+            break
+        old = store.get(uid, hit.id)
+        if old is None or old.kind is Kind.LOG:
+            continue
+        if old.polarity != item.polarity:
+            if _weaker(item, old):
+                return Match(Outcome.WEAKER, [old], hit.score, "an explicit statement says otherwise")
+            return Match(Outcome.SUPERSEDE, [old], hit.score, "says the opposite of an existing memory")
+        if item.kind is Kind.EPISODIC and not _same_day(item, old):
+            continue
+        if old.slot and item.slot and old.slot == item.slot and old.value != item.value:
+            continue
+        if word_overlap(old.text, item.text) < _MIN_OVERLAP:
+            continue
+        return Match(
+            Outcome.MERGE, [old], hit.score, f"means the same as an existing memory ({hit.score:.2f})"
+        )
+    return Match(Outcome.NEW, [])

@@ -1,0 +1,671 @@
+"""The rule-based extractor: what each clause of a Chinese, English or mixed message becomes."""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+import pytest
+
+from memlane.domain import Candidate, Category, EventStatus, Message
+from memlane.write.extract import Extractor, RuleExtractor
+from memlane.write.extract.clauses import split_clauses
+from memlane.write.extract.money import budget_value
+
+TZ = timezone(timedelta(hours=8))
+NOW = datetime(2024, 6, 14, 15, 30, tzinfo=TZ)  # a Friday
+C = Category
+
+
+@pytest.fixture(scope="module")
+def extractor() -> RuleExtractor:
+    ex = RuleExtractor()
+    ex.extract(Message("user", "热身：我叫阿白", NOW))  # load jieba's dictionary once
+    return ex
+
+
+def extract(ex: RuleExtractor, text: str, role: str = "user") -> list[Candidate]:
+    return ex.extract(Message(role, text, NOW, id="m1"))
+
+
+def one(ex: RuleExtractor, text: str, role: str = "user") -> Candidate:
+    found = extract(ex, text, role)
+    assert len(found) == 1, [(c.category, c.text) for c in found]
+    return found[0]
+
+
+def check(candidate: Candidate, category: Category, **fields: Any) -> None:
+    assert candidate.category is category, (candidate.category, candidate.text)
+    for name, want in fields.items():
+        assert getattr(candidate, name) == want, (name, getattr(candidate, name), candidate.text)
+
+
+def test_rule_extractor_satisfies_the_extractor_port() -> None:
+    port: Extractor = RuleExtractor()
+    assert port.extract(Message("user", "", NOW)) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "value"),
+    [
+        ("我叫阿白", "name", "阿白"),
+        ("叫我小白就行", "nickname", "小白"),
+        ("我的名字是王小明", "name", "王小明"),
+        ("我是阿白", "name", "阿白"),
+        ("我姓王", "surname", "王"),
+        ("我的英文名是Tony", "english_name", "Tony"),
+        ("My name is Alice", "name", "Alice"),
+        ("call me Al", "nickname", "Al"),
+        ("I go by Sam", "nickname", "Sam"),
+        ("I'm Alice", "name", "Alice"),
+    ],
+)
+def test_names_fill_the_name_slots(extractor: RuleExtractor, text: str, slot: str, value: str) -> None:
+    c = one(extractor, text)
+    check(c, C.NAME, slot=slot, value=value, text=text, role="user", message_id="m1")
+    assert slot == "surname" or value in c.entities
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "value"),
+    [
+        ("我住在上海", "home_city", "上海"),
+        ("我在杭州工作", "work_city", "杭州"),
+        ("我是上海人", "hometown", "上海"),
+        ("我来自成都", "hometown", "成都"),
+        ("I live in Berlin", "home_city", "Berlin"),
+        ("I work in Paris", "work_city", "Paris"),
+        ("I'm from Shanghai", "hometown", "Shanghai"),
+        ("We're living in New York City now", "home_city", "New York City"),
+    ],
+)
+def test_places_fill_the_location_slots(extractor: RuleExtractor, text: str, slot: str, value: str) -> None:
+    check(one(extractor, text), C.LOCATION, slot=slot, value=value, lang="zh" if "我" in text else "en")
+
+
+def test_a_past_move_keeps_its_date(extractor: RuleExtractor) -> None:
+    c = one(extractor, "我上个月搬到了北京")
+    check(c, C.LOCATION, slot="home_city", value="北京")
+    assert c.event_time == datetime(2024, 5, 1, tzinfo=TZ)
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "value", "entity"),
+    [
+        ("我是产品经理", "job", "产品经理", None),
+        ("我在腾讯做产品经理", "job", "产品经理", "腾讯"),
+        ("我是一名程序员", "job", "程序员", None),
+        ("我在阿里工作", "employer", "阿里", "阿里"),
+        ("I'm a nurse", "job", "nurse", None),
+        ("I work as a data engineer at Acme", "job", "data engineer", "Acme"),
+        ("I'm a senior data engineer at Google", "job", "senior data engineer", "Google"),
+        ("I work at Google", "employer", "Google", "Google"),
+        ("I'm retired", "job", "retired", None),
+    ],
+)
+def test_jobs_and_employers(
+    extractor: RuleExtractor, text: str, slot: str, value: str, entity: str | None
+) -> None:
+    c = one(extractor, text)
+    check(c, C.JOB, slot=slot, value=value)
+    if entity:
+        assert entity in c.entities
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "value"),
+    [
+        ("我有一个女儿", "family:daughter", {"relation": "daughter", "count": 1}),
+        ("我家有两个孩子", "family:children", {"relation": "children", "count": 2}),
+        ("我老婆叫小美", "family:wife", {"relation": "wife", "name": "小美"}),
+        ("我儿子今年5岁", "family:son", {"relation": "son", "age": 5}),
+        ("my son is 5", "family:son", {"relation": "son", "age": 5}),
+        ("I have two kids", "family:children", {"relation": "children", "count": 2}),
+        ("I've got two daughters", "family:daughter", {"relation": "daughter", "count": 2}),
+        ("my wife's name is Mei", "family:wife", {"relation": "wife", "name": "Mei"}),
+    ],
+)
+def test_family(extractor: RuleExtractor, text: str, slot: str, value: dict[str, Any]) -> None:
+    c = one(extractor, text)
+    check(c, C.FAMILY, slot=slot, value=value)
+    if "name" in value:
+        assert value["name"] in c.entities
+
+
+@pytest.mark.parametrize(("text", "value"), [("我结婚了", "married"), ("I'm single", "single")])
+def test_marital_status(extractor: RuleExtractor, text: str, value: str) -> None:
+    check(one(extractor, text), C.FAMILY, slot="marital_status", value=value)
+
+
+@pytest.mark.parametrize(
+    ("text", "objects", "slot"),
+    [
+        ("平时喜欢喝美式", ["美式"], "drink"),
+        ("我更喜欢茶", ["茶"], "drink"),
+        ("我爱吃火锅", ["火锅"], "food"),
+        ("我喜欢美式、拿铁和冷萃", ["美式", "拿铁", "冷萃"], "drink"),
+        ("关注iPhone 16摄影和拍照", ["iPhone 16摄影", "拍照"], None),
+        ("我对摄影很感兴趣", ["摄影"], None),
+        ("摄影感兴趣", ["摄影"], None),
+        ("感兴趣AI绘画", ["AI绘画"], None),
+        ("我是咖啡控", ["咖啡"], "drink"),
+        ("I love sushi", ["sushi"], "food"),
+        ("I really enjoy drinking green tea", ["green tea"], "drink"),
+        ("I prefer tea over coffee", ["tea"], "drink"),
+        ("I'm into rock climbing", ["rock climbing"], None),
+        ("I'm interested in photography", ["photography"], None),
+        ("my favourite drink is matcha latte", ["matcha latte"], "drink"),
+    ],
+)
+def test_preferences_carry_their_objects(
+    extractor: RuleExtractor, text: str, objects: list[str], slot: str | None
+) -> None:
+    check(one(extractor, text), C.PREFERENCE, objects=objects, slot=slot, polarity=1, explicit=True)
+
+
+def test_interests_get_topic_tags(extractor: RuleExtractor) -> None:
+    assert {"摄影", "photography"} <= set(one(extractor, "关注iPhone 16摄影和拍照").tags)
+    assert {"咖啡", "coffee", "drink"} <= set(one(extractor, "平时喜欢喝美式").tags)
+    assert {"手机", "phone"} <= set(one(extractor, "iPhone 16").tags)
+
+
+@pytest.mark.parametrize("text", ["iPhone 16", "Galaxy S24"])
+def test_a_bare_product_name_is_an_inferred_interest(extractor: RuleExtractor, text: str) -> None:
+    check(one(extractor, text), C.PREFERENCE, objects=[text], explicit=False)
+
+
+@pytest.mark.parametrize(
+    ("text", "objects", "slot"),
+    [
+        ("不吃辣", ["辣"], "food"),
+        ("讨厌香菜", ["香菜"], "food"),
+        ("我不喜欢香菜", ["香菜"], "food"),
+        ("不喜欢", [], None),
+        ("受不了", [], None),
+        ("我对足球不感兴趣", ["足球"], None),
+        ("我戒烟了", ["烟"], None),
+        ("I hate cilantro", ["cilantro"], "food"),
+        ("I can't stand cilantro", ["cilantro"], "food"),
+        ("I don't like jazz", ["jazz"], None),
+        ("I'm not a fan of jazz", ["jazz"], None),
+        ("I don't eat pork", ["pork"], "food"),
+        ("I've stopped eating meat", ["meat"], "food"),
+    ],
+)
+def test_dislikes_have_negative_polarity(
+    extractor: RuleExtractor, text: str, objects: list[str], slot: str | None
+) -> None:
+    check(one(extractor, text), C.DISLIKE, objects=objects, slot=slot, polarity=-1)
+
+
+def test_a_change_of_drink_in_chinese_likes_the_new_one_and_drops_the_old(extractor: RuleExtractor) -> None:
+    new, old = extract(extractor, "我最近开始喝冷萃了，不喝美式了")
+    check(new, C.PREFERENCE, text="我最近开始喝冷萃了", objects=["冷萃"], polarity=1, slot="drink")
+    check(old, C.DISLIKE, text="不喝美式了", objects=["美式"], polarity=-1, slot="drink")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I switched to cold brew, no more americanos",
+        "I switched to cold brew. I don't drink americano anymore",
+    ],
+)
+def test_a_change_of_drink_in_english_likes_the_new_one_and_drops_the_old(
+    extractor: RuleExtractor, text: str
+) -> None:
+    new, old = extract(extractor, text)
+    check(new, C.PREFERENCE, objects=["cold brew"], polarity=1, slot="drink")
+    check(old, C.DISLIKE, objects=["americano"], polarity=-1, slot="drink")
+
+
+def test_no_longer_drinking_on_its_own_is_a_dislike(extractor: RuleExtractor) -> None:
+    check(one(extractor, "I don't drink americano anymore"), C.DISLIKE, objects=["americano"], polarity=-1)
+
+
+@pytest.mark.parametrize(
+    ("text", "objects"),
+    [
+        ("不要给我推荐三星", ["推荐三星"]),
+        ("千万别放香菜", ["放香菜"]),
+        ("不接受二手的", ["二手"]),
+        ("please don't recommend Samsung", ["recommend Samsung"]),
+        ("never send me promotions", ["send me promotion"]),
+    ],
+)
+def test_constraints(extractor: RuleExtractor, text: str, objects: list[str]) -> None:
+    check(one(extractor, text), C.CONSTRAINT, objects=objects, polarity=-1)
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "value"),
+    [
+        ("优先邮件联系", "preferred_channel", "email"),
+        ("邮件联系我", "preferred_channel", "email"),
+        ("最好发短信", "preferred_channel", "sms"),
+        ("加微信", "preferred_channel", "wechat"),
+        ("比起电话更喜欢邮件", "preferred_channel", "email"),
+        ("周末别给我打电话", "no_call_on_weekends", True),
+        ("晚上9点以后别打电话", "no_call_after", "21:00"),
+        ("别打电话", "avoid_channel", "phone"),
+        ("email me rather than call", "preferred_channel", "email"),
+        ("prefer text messages", "preferred_channel", "sms"),
+        ("don't call me on weekends", "no_call_on_weekends", True),
+        ("don't call me after 9pm", "no_call_after", "21:00"),
+        ("you can reach me on WhatsApp", "preferred_channel", "whatsapp"),
+        ("我prefer email", "preferred_channel", "email"),
+    ],
+)
+def test_contact_preferences(extractor: RuleExtractor, text: str, slot: str, value: object) -> None:
+    c = one(extractor, text)
+    check(c, C.CONTACT, slot=slot, value=value)
+    assert "contact" in c.tags
+
+
+def test_giving_an_address_is_not_a_contact_preference(extractor: RuleExtractor) -> None:
+    assert all(c.category is not C.CONTACT for c in extract(extractor, "我的邮箱是[已隐藏:邮箱]"))
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "value"),
+    [
+        ("回复简洁一点", "response_style", "concise"),
+        ("客服回复简洁一点", "response_style", "concise"),
+        ("说详细点", "response_style", "detailed"),
+        ("别太啰嗦", "response_style", "concise"),
+        ("keep answers short", "response_style", "concise"),
+        ("be concise", "response_style", "concise"),
+        ("more detail please", "response_style", "detailed"),
+        ("please explain in more detail", "response_style", "detailed"),
+        ("用英文回复", "language", "en"),
+        ("说中文", "language", "zh"),
+        ("answer in Chinese", "language", "zh"),
+        ("能用英文回复吗？", "language", "en"),
+        ("语气正式一点", "tone", "formal"),
+    ],
+)
+def test_answer_style(extractor: RuleExtractor, text: str, slot: str, value: str) -> None:
+    check(one(extractor, text), C.STYLE, slot=slot, value=value)
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "value"),
+    [
+        ("工作日早上9点开会", "routine:开会", "weekdays 09:00"),
+        ("每周一健身", "routine:健身", "every monday"),
+        ("每天早上7点跑步", "routine:跑步", "every day 07:00"),
+        ("每周三晚上上课", "routine:上课", "every wednesday evening"),
+        ("I go swimming every Monday", "routine:swimming", "every monday"),
+        ("I work out every morning", "routine:work out", "every morning"),
+    ],
+)
+def test_routines_are_keyed_by_activity_with_the_schedule_as_value(
+    extractor: RuleExtractor, text: str, slot: str, value: str
+) -> None:
+    c = one(extractor, text)
+    check(c, C.ROUTINE, slot=slot, value=value)
+    assert value in c.tags or "routine" in c.tags
+
+
+@pytest.mark.parametrize(
+    ("text", "when"),
+    [
+        ("下个月去日本", datetime(2024, 7, 1, tzinfo=TZ)),
+        ("我打算明年换工作", datetime(2025, 1, 1, tzinfo=TZ)),
+        ("下周一要开会", datetime(2024, 6, 17, tzinfo=TZ)),
+        ("I'm moving to Tokyo next month", datetime(2024, 7, 1, tzinfo=TZ)),
+        ("I will visit Paris next week", datetime(2024, 6, 17, tzinfo=TZ)),
+        ("planning to buy a car", None),
+        ("我想买一台相机", None),
+    ],
+)
+def test_plans_are_planned_with_their_time(
+    extractor: RuleExtractor, text: str, when: datetime | None
+) -> None:
+    check(one(extractor, text), C.PLAN, event_status=EventStatus.PLANNED, event_time=when)
+
+
+@pytest.mark.parametrize(
+    ("text", "when"),
+    [
+        ("上周买了一台iPhone", datetime(2024, 6, 3, tzinfo=TZ)),
+        ("昨天去了医院", datetime(2024, 6, 13, tzinfo=TZ)),
+        ("I ran a marathon last Sunday", datetime(2024, 6, 9, tzinfo=TZ)),
+        ("on 10 June I moved", datetime(2024, 6, 10, tzinfo=TZ)),
+        ("I bought a new phone yesterday", datetime(2024, 6, 13, tzinfo=TZ)),
+        ("我换了新工作", None),
+        ("I finally finished my thesis", None),
+    ],
+)
+def test_events_are_done_with_their_time(extractor: RuleExtractor, text: str, when: datetime | None) -> None:
+    check(one(extractor, text), C.EVENT, event_status=EventStatus.DONE, event_time=when)
+
+
+def test_a_hospital_visit_is_tagged_as_health(extractor: RuleExtractor) -> None:
+    assert "health" in one(extractor, "昨天去了医院").tags
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        ("物流太慢了，到现在还没到", EventStatus.UNRESOLVED),
+        ("投诉快递延迟", EventStatus.UNRESOLVED),
+        ("我的手机坏了", EventStatus.UNRESOLVED),
+        ("my order still hasn't arrived", EventStatus.UNRESOLVED),
+        ("the app keeps crashing", EventStatus.UNRESOLVED),
+        ("问题已经解决了", EventStatus.RESOLVED),
+        ("已经收到了", EventStatus.RESOLVED),
+        ("退款已经到账了", EventStatus.RESOLVED),
+        ("it's fixed now", EventStatus.RESOLVED),
+        ("I got my refund", EventStatus.RESOLVED),
+    ],
+)
+def test_complaints_and_their_resolution(extractor: RuleExtractor, text: str, status: EventStatus) -> None:
+    check(one(extractor, text), C.COMPLAINT, event_status=status, text=text)
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "session_only"),
+    [
+        ("本轮预算500元以内", "≤500元", True),
+        ("手机预算7000-12000元", "7000-12000元", False),
+        ("预算范围7000-12000元", "7000-12000元", False),
+        ("预算7000到1.2万", "7000-12000元", False),
+        ("预算5000左右", "≈5000元", False),
+        ("这次预算不超过3000块", "≤3000元", True),
+        ("my budget is under $500", "≤$500", False),
+        ("budget of $300-500", "$300-500", False),
+        ("for this order my budget is around 800 dollars", "≈$800", True),
+        ("my budget is 5000元", "5000元", False),
+    ],
+)
+def test_budgets_share_one_slot_and_one_normal_form(
+    extractor: RuleExtractor, text: str, value: str, session_only: bool
+) -> None:
+    check(one(extractor, text), C.BUDGET, slot="budget", value=value, session_only=session_only)
+
+
+def test_the_same_budget_said_twice_gives_the_same_slot_and_value(extractor: RuleExtractor) -> None:
+    a, b = one(extractor, "手机预算7000-12000元"), one(extractor, "预算范围7000-12000元")
+    assert (a.slot, a.value) == (b.slot, b.value) == ("budget", "7000-12000元")
+    assert "手机" in a.tags
+
+
+def test_budget_values_are_json_ready_strings() -> None:
+    assert budget_value("1.5万以内", "元") == "≤15000元"
+    assert budget_value("at least 3k euros") == "≥€3000"
+    assert budget_value("iPhone 16 预算8000", "元") == "8000元"
+    assert budget_value("no numbers here") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "when"),
+    [
+        ("要红色的", None),
+        ("需要明天送到", datetime(2024, 6, 15, tzinfo=TZ)),
+        ("需要包邮", None),
+        ("it must be under 2kg", None),
+        ("I need it by Friday", datetime(2024, 6, 14, tzinfo=TZ)),
+    ],
+)
+def test_conditions_of_the_task_are_for_this_session(
+    extractor: RuleExtractor, text: str, when: datetime | None
+) -> None:
+    check(one(extractor, text), C.CONDITION, session_only=True, event_time=when)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["我现在在地铁上", "我正在开车", "我在开会", "I'm on the train right now", "I'm driving right now"],
+)
+def test_one_off_context_is_for_this_session(extractor: RuleExtractor, text: str) -> None:
+    check(one(extractor, text), C.CONTEXT, session_only=True)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我今天有点烦",
+        "好累啊",
+        "好烦啊",
+        "I'm so tired today",
+        "I'm a bit annoyed today",
+        "ugh",
+        "so stressed",
+    ],
+)
+def test_passing_moods(extractor: RuleExtractor, text: str) -> None:
+    check(one(extractor, text), C.MOOD, text=text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "你好",
+        "哈哈",
+        "哈哈哈哈",
+        "谢谢",
+        "好的",
+        "嗯嗯",
+        "ok",
+        "thanks",
+        "Thank you!",
+        "how are you",
+        "good morning",
+        "👍",
+    ],
+)
+def test_small_talk_is_reported_so_it_can_be_discarded(extractor: RuleExtractor, text: str) -> None:
+    check(one(extractor, text), C.SMALLTALK)
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "value"),
+    [
+        ("我对花生过敏", "allergy", "花生"),
+        ("I'm allergic to peanuts", "allergy", "peanut"),
+        ("我有一只猫叫咪咪", "pet:cat", "咪咪"),
+        ("I have a dog named Rex", "pet:dog", "Rex"),
+        ("I have a dog", "pet:dog", None),
+        ("我最近在学 Python", "learning", "Python"),
+        ("I'm learning Japanese", "learning", "Japanese"),
+        ("我吃素", "diet", "vegetarian"),
+        ("I'm vegan", "diet", "vegan"),
+        ("我会说三种语言", None, None),
+        ("I speak three languages", None, None),
+    ],
+)
+def test_lasting_background_is_a_fact(
+    extractor: RuleExtractor, text: str, slot: str | None, value: str | None
+) -> None:
+    check(one(extractor, text), C.FACT, slot=slot, value=value)
+
+
+def test_a_negative_fact_has_negative_polarity(extractor: RuleExtractor) -> None:
+    check(one(extractor, "我不会游泳"), C.FACT, polarity=-1)
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("我可能下个月去日本", C.PLAN),
+        ("我好像对猫过敏", C.FACT),
+        ("我猜我更喜欢茶", C.PREFERENCE),
+        ("应该是住在上海吧", C.LOCATION),
+        ("maybe I'll move to Tokyo", C.PLAN),
+        ("I think I like jazz", C.PREFERENCE),
+        ("I guess I prefer tea", C.PREFERENCE),
+        ("probably I live in Berlin", C.LOCATION),
+    ],
+)
+def test_hedges_are_marked(extractor: RuleExtractor, text: str, category: Category) -> None:
+    check(one(extractor, text), category, hedged=True)
+
+
+def test_plain_statements_are_not_hedged(extractor: RuleExtractor) -> None:
+    assert not one(extractor, "我住在上海").hedged
+    assert not one(extractor, "I live in Berlin").hedged
+
+
+@pytest.mark.parametrize(
+    ("text", "shown", "category"),
+    [
+        ("记住，我不吃辣", "我不吃辣", C.DISLIKE),
+        ("请记下我住在上海", "我住在上海", C.LOCATION),
+        ("帮我记着：周五要交报告", "周五要交报告", C.PLAN),
+        ("记住我老婆叫小美", "我老婆叫小美", C.FAMILY),
+        ("remember that I'm allergic to nuts", "I'm allergic to nuts", C.FACT),
+        ("note that my wife is vegan", "my wife is vegan", C.FAMILY),
+        ("keep in mind I prefer email", "I prefer email", C.CONTACT),
+        ("Please remember: I'm vegan", "I'm vegan", C.FACT),
+    ],
+)
+def test_requests_to_remember_are_marked_and_the_rest_extracted(
+    extractor: RuleExtractor, text: str, shown: str, category: Category
+) -> None:
+    check(one(extractor, text), category, remember_request=True, text=shown)
+
+
+def test_a_standalone_remember_marks_the_rest_of_its_sentence_only(extractor: RuleExtractor) -> None:
+    found = extract(extractor, "记住：我不吃辣，也不吃香菜。我住在上海")
+    assert [c.remember_request for c in found] == [True, True, False]
+
+
+@pytest.mark.parametrize(
+    ("text", "categories"),
+    [
+        ("我最近在学 Python，每周三晚上上课", [C.FACT, C.ROUTINE]),
+        ("I love 火锅", [C.PREFERENCE]),
+        ("我prefer email", [C.CONTACT]),
+        ("我想买iPhone 16", [C.PLAN]),
+        ("你好，我叫阿白，我住在上海", [C.SMALLTALK, C.NAME, C.LOCATION]),
+        ("Hi, I'm Bob, I live in Berlin but I work in Paris", [C.SMALLTALK, C.NAME, C.LOCATION, C.LOCATION]),
+    ],
+)
+def test_mixed_and_multi_clause_messages(
+    extractor: RuleExtractor, text: str, categories: list[Category]
+) -> None:
+    assert [c.category for c in extract(extractor, text)] == categories
+
+
+def test_mixed_text_keeps_the_chinese_object(extractor: RuleExtractor) -> None:
+    check(one(extractor, "I love 火锅"), C.PREFERENCE, objects=["火锅"], slot="food")
+
+
+def test_the_learning_and_routine_of_a_mixed_message(extractor: RuleExtractor) -> None:
+    learning, routine = extract(extractor, "我最近在学 Python，每周三晚上上课")
+    check(learning, C.FACT, slot="learning", value="Python")
+    assert "Python" in learning.entities
+    check(routine, C.ROUTINE, slot="routine:上课", value="every wednesday evening")
+
+
+@pytest.mark.parametrize("role", ["assistant", "system"])
+def test_assistant_and_system_turns_are_extracted_but_not_explicit(
+    extractor: RuleExtractor, role: str
+) -> None:
+    c = one(extractor, "我叫客服小王", role=role)
+    check(c, C.NAME, role=role, explicit=False)
+
+
+@pytest.mark.parametrize("text", ["他喜欢咖啡", "你喜欢什么？", "我叫什么名字？", "She lives in Rome"])
+def test_other_peoples_statements_and_questions_say_nothing_about_the_user(
+    extractor: RuleExtractor, text: str
+) -> None:
+    assert extract(extractor, text) == []
+
+
+def test_placeholders_stay_opaque(extractor: RuleExtractor) -> None:
+    found = extract(extractor, "我的身份证号是[已隐藏:身份证号]，我住在上海")
+    assert found[-1].category is C.LOCATION
+    assert found[0].text == "我的身份证号是[已隐藏:身份证号]"
+    assert not any("身份证号" in e for c in found for e in c.entities)
+
+
+def test_candidates_carry_language_role_and_message_id(extractor: RuleExtractor) -> None:
+    zh, en = extract(extractor, "我住在上海。I love sushi")
+    assert (zh.lang, en.lang) == ("zh", "en")
+    assert {zh.message_id, en.message_id} == {"m1"}
+    assert {zh.role, en.role} == {"user"}
+
+
+def test_typographic_apostrophes_are_understood_and_kept(extractor: RuleExtractor) -> None:
+    check(one(extractor, "I’m a nurse"), C.JOB, value="nurse", text="I’m a nurse")
+
+
+@pytest.mark.parametrize(
+    ("text", "clauses"),
+    [
+        ("我喜欢美式、拿铁", ["我喜欢美式、拿铁"]),
+        ("I like coffee, tea and juice", ["I like coffee, tea and juice"]),
+        ("June 10, 2024 was great", ["June 10, 2024 was great"]),
+        ("价格7,000元", ["价格7,000元"]),
+        ("我喜欢咖啡但是不喜欢茶", ["我喜欢咖啡", "不喜欢茶"]),
+        ("I like tea but I hate coffee", ["I like tea", "I hate coffee"]),
+        ("It costs 2.5 dollars. Mr. Smith agreed", ["It costs 2.5 dollars", "Mr. Smith agreed"]),
+        ("会议9:30开始", ["会议9:30开始"]),
+    ],
+)
+def test_clause_splitting_keeps_lists_numbers_and_dates_whole(text: str, clauses: list[str]) -> None:
+    assert [c.text for c in split_clauses(text)] == clauses
+
+
+def test_questions_are_recognised_by_punctuation_and_particles() -> None:
+    assert [c.question for c in split_clauses("我住在上海。你呢？能包邮吗")] == [False, True, True]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "   ",
+        "。。。！！？？",
+        "...",
+        "，，，",
+        "😀😀😀",
+        "\x00\x01\x02\x7f",
+        "a\x00b",
+        "[已隐藏:身份证号]",
+        "我" * 3000,
+        "a" * 50_000,
+        ("我最近开始喝冷萃了，不喝美式了。I switched to cold brew, no more americanos! " * 700)[:50_000],
+        "预算" * 25_000,
+        "上周明天" * 12_500,
+        "🙂 我叫阿白 🙂",
+    ],
+    ids=[
+        "empty",
+        "spaces",
+        "zh-punctuation",
+        "dots",
+        "commas",
+        "emoji",
+        "control",
+        "embedded-nul",
+        "placeholder",
+        "long-run",
+        "50kb-letters",
+        "50kb-mixed",
+        "50kb-budget",
+        "50kb-times",
+        "emoji-around",
+    ],
+)
+def test_odd_input_returns_a_list_without_crashing(extractor: RuleExtractor, text: str) -> None:
+    found = extract(extractor, text)
+    assert isinstance(found, list)
+    assert all(isinstance(c, Candidate) and c.text.strip() for c in found)
+
+
+def test_punctuation_only_yields_nothing(extractor: RuleExtractor) -> None:
+    assert extract(extractor, "。。。！！？？") == []
+    assert extract(extractor, "") == []
+
+
+def test_a_three_clause_message_is_fast_once_jieba_is_warm(extractor: RuleExtractor) -> None:
+    message = Message("user", "我叫阿白，平时喜欢喝美式，周末别给我打电话", NOW)
+    extractor.extract(message)
+    start = time.perf_counter()
+    for _ in range(20):
+        extractor.extract(message)
+    assert (time.perf_counter() - start) / 20 < 0.005

@@ -1,0 +1,187 @@
+"""The write path end to end on the embedded store: what is remembered, where, and why."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import T0, days
+from memlane import Action, Kind, Memory
+
+
+def actions(result: object) -> list[str]:
+    return [d.action.value for d in result.decisions]  # type: ignore[attr-defined]
+
+
+def test_name_drink_and_meeting_are_remembered_and_recalled_in_a_new_session(mem: Memory) -> None:
+    mem.add("我叫阿白，平时喜欢喝美式，工作日早上9点开会。", user_id="u1", session_id="s1", at=T0)
+    assert mem.profile("u1")["name"] == "阿白"
+    texts = [m.text for m in mem.list("u1")]
+    assert any("美式" in t for t in texts)
+    assert any("开会" in t for t in texts)
+
+    hits = mem.search("帮我推荐明天早上的饮料", user_id="u1", limit=5, now=days(1))
+    top = " ".join(h.memory.text for h in hits[:3])
+    assert "美式" in top
+    assert any("开会" in h.memory.text for h in hits)
+
+
+def test_english_name_drink_and_meeting_are_remembered_and_recalled(mem: Memory) -> None:
+    mem.add(
+        "My name is Alex. I love americanos, and I have a meeting every weekday at 9am.", user_id="u1", at=T0
+    )
+    assert mem.profile("u1")["name"] == "Alex"
+    hits = mem.search("suggest a drink for tomorrow morning", user_id="u1", limit=5, now=days(1))
+    assert any("americano" in h.memory.text.lower() for h in hits[:3])
+    assert any("meeting" in h.memory.text.lower() for h in hits)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("客服回复简洁一点，优先邮件联系，周末别给我打电话。", id="zh"),
+        pytest.param(
+            "Keep answers short, email me rather than call, and don't call me on weekends.", id="en"
+        ),
+    ],
+)
+def test_contact_and_style_preferences_fill_profile_slots(mem: Memory, text: str) -> None:
+    mem.add(text, user_id="u1", at=T0)
+    profile = mem.profile("u1")
+    assert profile["response_style"] == "concise"
+    assert profile["preferred_channel"] == "email"
+    assert profile["no_call_on_weekends"] is True
+
+
+@pytest.mark.parametrize("text", ["我今天有点烦", "I'm a bit annoyed today"])
+def test_a_passing_mood_is_not_remembered(mem: Memory, text: str) -> None:
+    result = mem.add(text, user_id="u1", session_id="s1", at=T0)
+    assert actions(result) == ["discard"]
+    assert result.decisions[0].reason
+    assert mem.list("u1") == []
+
+
+@pytest.mark.parametrize("text", ["我现在在地铁上", "I'm on the train right now"])
+def test_one_off_context_stays_in_the_session(mem: Memory, text: str) -> None:
+    result = mem.add(text, user_id="u1", session_id="s1", at=T0)
+    assert actions(result) == ["session"]
+    assert mem.list("u1") == []
+    session = mem.session("u1", "s1", now=T0)
+    assert session is not None
+    assert session.notes
+
+
+@pytest.mark.parametrize(
+    ("text", "value_part"),
+    [("本轮预算500元以内", "500"), ("My budget this time is under $500", "500")],
+    ids=["zh", "en"],
+)
+def test_a_budget_for_this_round_is_a_session_slot(mem: Memory, text: str, value_part: str) -> None:
+    result = mem.add(text, user_id="u1", session_id="s1", at=T0)
+    assert actions(result) == ["session"]
+    assert mem.list("u1") == []
+    session = mem.session("u1", "s1", now=T0)
+    assert session is not None
+    assert value_part in str(session.slots["budget"])
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "old", "new", "query"),
+    [
+        pytest.param(
+            "我喜欢美式", "我最近开始喝冷萃了，不喝美式了", "美式", "冷萃", "我平时喝什么咖啡", id="zh"
+        ),
+        pytest.param(
+            "I like americano",
+            "I switched to cold brew, I don't drink americano anymore",
+            "americano",
+            "cold brew",
+            "what coffee do I drink",
+            id="en",
+        ),
+    ],
+)
+def test_a_changed_preference_supersedes_the_old_one_and_keeps_history(
+    mem: Memory, before: str, after: str, old: str, new: str, query: str
+) -> None:
+    first = mem.add(before, user_id="u1", at=T0).memories[0]
+    mem.add(after, user_id="u1", at=days(30))
+
+    old_item = mem.get(first.id)
+    assert old_item.status.value == "superseded"
+    assert old_item.superseded_by is not None
+    replacement = mem.get(old_item.superseded_by)
+    assert replacement.supersedes == first.id
+
+    hits = mem.search(query, user_id="u1", limit=3, include_log=False, now=days(31))
+    assert any(new in h.memory.text.lower() for h in hits[:2])
+    assert all(h.memory.id != first.id for h in hits)
+    ops = [r.op for r in mem.history(first.id)]
+    assert ops == ["add", "supersede"]
+
+
+def test_assistant_turns_never_become_user_facts(mem: Memory) -> None:
+    result = mem.add(
+        [{"role": "assistant", "content": "你平时喜欢喝美式吧？"}, {"role": "user", "content": "嗯"}],
+        user_id="u1",
+        at=T0,
+    )
+    assert all(d.action is Action.DISCARD for d in result.decisions)
+    assert mem.list("u1") == []
+
+
+@pytest.mark.parametrize("text", ["我可能喜欢喝拿铁吧", "I guess I maybe like lattes"])
+def test_a_guess_is_not_stored_long_term(mem: Memory, text: str) -> None:
+    result = mem.add(text, user_id="u1", session_id="s1", at=T0)
+    assert Action.SEMANTIC not in [d.action for d in result.decisions]
+    assert mem.list("u1") == []
+
+
+def test_the_same_fact_twice_merges_and_strengthens(mem: Memory) -> None:
+    first = mem.add("我喜欢喝美式", user_id="u1", at=T0).memories[0]
+    second = mem.add("我喜欢喝美式。", user_id="u1", at=days(3))
+    assert second.memories[0].id == first.id
+    assert "merged" in second.decisions[0].outcome
+    assert len(mem.list("u1")) == 1
+    merged = mem.get(first.id)
+    assert merged.importance > first.importance
+    assert len(merged.provenance) == 2
+
+
+def test_seed_profile_lines_merge_to_at_most_ten_items(mem: Memory, seed_lines: list[str]) -> None:
+    for i, line in enumerate(seed_lines):
+        mem.add(line, user_id="u1", at=days(i))
+    active = mem.list("u1")
+    assert len(active) <= 10, [m.text for m in active]
+    budgets = [m for m in active if "预算" in m.text]
+    assert len(budgets) == 1
+
+
+def test_mixed_language_message_is_understood(mem: Memory) -> None:
+    mem.add("我prefer email联系，I love 火锅", user_id="u1", at=T0)
+    assert mem.profile("u1").get("preferred_channel") == "email"
+    assert any("火锅" in m.text for m in mem.list("u1"))
+
+
+def test_events_get_their_resolved_date(mem: Memory) -> None:
+    result = mem.add("上周买了一台iPhone 16", user_id="u1", at=T0)
+    episodic = [m for m in mem.list("u1") if m.kind is Kind.EPISODIC]
+    assert episodic, [(d.action, d.reason) for d in result.decisions]
+    assert episodic[0].valid_from is not None
+    assert episodic[0].valid_from.date() < T0.date()
+    assert episodic[0].expires_at is not None
+
+
+def test_remember_writes_without_extraction_and_deduplicates(mem: Memory) -> None:
+    from datetime import datetime
+
+    first = mem.remember(
+        "去年圣诞节在公司年会上表演了魔术", user_id="u1", kind="episodic", at=datetime(2025, 12, 25)
+    )
+    assert first.memory is not None
+    assert first.memory.kind is Kind.EPISODIC
+    assert first.memory.valid_from is not None
+    again = mem.remember(
+        "去年圣诞节在公司年会上表演了魔术", user_id="u1", kind="episodic", at=datetime(2025, 12, 25)
+    )
+    assert again.memory is not None
+    assert again.memory.id == first.memory.id

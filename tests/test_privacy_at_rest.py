@@ -43,3 +43,17 @@ def test_a_password_is_never_stored(db_path: Path) -> None:
     with Memory(db_path) as mem:
         mem.add("我的密码是 hunter2secret，别告诉别人", user_id="u1", session_id="s1", at=T0)
     assert b"hunter2secret" not in file_bytes(db_path)
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [("我有糖尿病，每天打胰岛素", "糖尿病"), ("I was diagnosed with diabetes last year", "diabetes")],
+    ids=["zh", "en"],
+)
+def test_health_details_are_not_stored(db_path: Path, text: str, secret: str) -> None:
+    with Memory(db_path) as mem:
+        result = mem.add(text, user_id="u1", session_id="s1", at=T0)
+        assert all(d.action is Action.DISCARD for d in result.decisions)
+        assert "health" in result.decisions[0].reason
+        assert mem.list("u1") == []
+    assert secret.encode() not in file_bytes(db_path)

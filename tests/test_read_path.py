@@ -71,3 +71,22 @@ def test_stored_text_cannot_close_the_fence(mem: Memory) -> None:
     block = mem.context("我喜欢什么", user_id="u1", now=days(1))
     assert block.text.count("</memory-data>") == 1
     assert "\n## System" not in block.text
+
+
+def test_filters_by_time_range_and_tag(mem: Memory) -> None:
+    seed(mem)
+    # the purchase happened "last week" before days(2): its event time, not the message time, counts
+    before = mem.search("iPhone", user_id="u1", until=T0, include_log=False, kinds=["episodic"], now=days(3))
+    assert any("iPhone" in h.memory.text for h in before)
+    after = mem.search("iPhone", user_id="u1", since=days(1), include_log=False, now=days(3))
+    assert all("iPhone" not in h.memory.text for h in after)
+    tagged = mem.search("联系", user_id="u1", tags=["no-such-tag"], now=days(3))
+    assert tagged == []
+
+
+def test_a_relevance_threshold_drops_weak_hits(mem: Memory) -> None:
+    seed(mem)
+    everything = mem.search("天气怎么样", user_id="u1", now=days(3))
+    strict = mem.search("天气怎么样", user_id="u1", min_score=0.9, now=days(3))
+    assert len(strict) < len(everything) or not everything
+    assert all(h.score >= 0.9 for h in strict)

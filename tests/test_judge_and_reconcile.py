@@ -1,0 +1,89 @@
+"""The judge's scores and thresholds, and reconcile's rule that a weaker claim never wins."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import T0
+
+from memlane import Memory, Settings, Source
+from memlane.domain import Action, Candidate, Category, Kind, MemoryItem
+from memlane.write.judge import Judge
+from memlane.write.reconcile import Outcome, find_match, word_overlap
+
+
+def judge(**settings: float) -> Judge:
+    return Judge(Settings(**settings))
+
+
+def test_every_decision_has_scores_in_range_and_a_reason() -> None:
+    for category in Category:
+        decision = judge().decide(Candidate(text="x", category=category), T0)
+        assert decision.reason
+        for score in (decision.importance, decision.confidence, decision.stability, decision.sensitivity):
+            assert 0.0 <= score <= 1.0
+
+
+def test_the_write_threshold_is_configurable() -> None:
+    preference = Candidate(text="我喜欢喝美式", category=Category.PREFERENCE)
+    assert judge().decide(preference, T0).action is Action.SEMANTIC
+    strict = judge(write_threshold=0.9).decide(preference, T0)
+    assert strict.action is Action.SESSION
+    assert "below the threshold" in strict.reason
+
+
+def test_expiry_follows_the_class() -> None:
+    plan = judge().decide(Candidate(text="下个月去日本", category=Category.PLAN), T0)
+    event = judge().decide(Candidate(text="上周去了医院", category=Category.EVENT), T0)
+    preference = judge().decide(Candidate(text="我喜欢喝茶", category=Category.PREFERENCE), T0)
+    assert plan.expires_at is not None
+    assert (plan.expires_at - T0).days == 30
+    assert event.expires_at is not None
+    assert (event.expires_at - T0).days == 90
+    assert preference.expires_at is None
+
+
+def test_asking_to_remember_lifts_importance() -> None:
+    plain = judge().decide(Candidate(text="x", category=Category.FACT), T0)
+    asked = judge().decide(Candidate(text="x", category=Category.FACT, remember_request=True), T0)
+    assert asked.importance > plain.importance
+
+
+def test_settings_come_from_the_environment_when_memory_is_built(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMLANE_WRITE_THRESHOLD", "0.95")
+    mem = Memory(":memory:")
+    assert mem.settings.write_threshold == 0.95
+    result = mem.add("我喜欢喝美式", user_id="u1", at=T0)
+    assert result.decisions[0].action is Action.SESSION
+    mem.close()
+
+
+def test_an_inferred_claim_does_not_overwrite_an_explicit_one(mem: Memory) -> None:
+    mem.add("我住在上海", user_id="u1", at=T0)
+    explicit = mem.list("u1")[0]
+    guess = MemoryItem(
+        user_id="u1",
+        text="住在杭州",
+        kind=Kind.PROFILE,
+        category=Category.LOCATION,
+        slot=explicit.slot,
+        value="杭州",
+        source=Source.INFERRED,
+        confidence=0.6,
+        embedding=mem.embedder.embed_passages(["住在杭州"])[0].tolist(),
+    )
+    match = find_match(mem.store, guess, [], mem.settings.duplicate_similarity)
+    assert match.outcome is Outcome.WEAKER
+    assert match.existing[0].id == explicit.id
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        ("关注游戏性能", "关注手机游戏性能", True),
+        ("I love americanos", "I like americano", True),
+        ("我喜欢喝美式", "我喜欢喝茶", False),
+        ("对手机防抖功能感兴趣", "对三星手机感兴趣", False),
+    ],
+)
+def test_near_duplicates_need_shared_content_words(a: str, b: str, same: bool) -> None:
+    assert (word_overlap(a, b) >= 0.6) is same

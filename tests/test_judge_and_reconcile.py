@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from conftest import T0
 
+from conftest import T0
 from memlane import Memory, Settings, Source
 from memlane.domain import Action, Candidate, Category, Kind, MemoryItem
 from memlane.write.judge import Judge

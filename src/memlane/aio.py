@@ -50,6 +50,10 @@ class AsyncMemory:
     forget = _in_thread(Memory.forget)
     export = _in_thread(Memory.export)
     maintain = _in_thread(Memory.maintain)
+    end_session = _in_thread(Memory.end_session)
+    feedback = _in_thread(Memory.feedback)
+    stale = _in_thread(Memory.stale)
+    user_summary = _in_thread(Memory.user_summary)
     close = _in_thread(Memory.close)
 
     async def __aenter__(self) -> AsyncMemory:

@@ -37,6 +37,7 @@ from memlane.domain import (
 from memlane.embed import Embedder, create_embedder
 from memlane.errors import InvalidInput, NotFound
 from memlane.lifecycle.edit import Editor
+from memlane.lifecycle.feedback import Feedback
 from memlane.lifecycle.maintain import Maintenance, MaintenanceReport
 from memlane.read.context import assemble
 from memlane.read.search import Searcher, SearchOptions
@@ -93,7 +94,8 @@ class Memory:
         )
         self._search = Searcher(store, self.embedder)
         self._edit = Editor(store, sessions, self.embedder, settings)
-        self._maintenance = Maintenance(store, sessions, settings)
+        self._maintenance = Maintenance(store, sessions, self.embedder, settings)
+        self._feedback = Feedback(store)
 
     # -- write ------------------------------------------------------------------------------------
 
@@ -194,7 +196,11 @@ class Memory:
         if session is not None:  # turns of this session are shown as turns, not again as log hits
             shown = {t.message_id for t in session.turns}
             hits = [h for h in hits if h.memory.kind is not Kind.LOG or not shown & set(h.memory.provenance)]
-        return assemble(detect(text), self.profile(uid), session, hits, budget)
+        portrait = self._maintenance.portrait.current(uid)
+        summary = portrait.text if portrait is not None else ""
+        return assemble(
+            detect(text), self.profile(uid), session, hits, budget, summary, self.settings.summary_tokens
+        )
 
     def profile(self, user_id: str) -> dict[str, Any]:
         """The user's profile: slot → current value."""
@@ -258,9 +264,46 @@ class Memory:
         """Everything held about the user, as JSON-ready data."""
         return self._edit.export(self._user(user_id), utcnow())
 
-    def maintain(self, now: datetime | None = None) -> MaintenanceReport:
-        """Run the lifecycle jobs that are due at ``now``: expiry of memories, log retention, sessions."""
-        return self._maintenance.run(validate.when(now, utcnow()))
+    def maintain(self, now: datetime | None = None, *, user_id: str | None = None) -> MaintenanceReport:
+        """Run the lifecycle jobs due at ``now`` (for one user, or all): end idle sessions, merge
+        repeated events into trends, compress old events, expire, decay, rebuild the user summary.
+        """
+        uid = self._user(user_id) if user_id is not None else None
+        return self._maintenance.run(validate.when(now, utcnow()), uid)
+
+    def end_session(self, user_id: str, session_id: str, *, at: datetime | None = None) -> list[MemoryItem]:
+        """End a conversation now: write its episode summary, promote repeated conditions, drop its
+        temporary slots. Returns the memories written.
+        """
+        uid = self._user(user_id)
+        sid = validate.identifier(session_id, "session_id", self.settings)
+        session = next((s for s in self.sessions.list_sessions(uid, None) if s.id == sid), None)
+        if session is None:
+            raise NotFound(f"no session {session_id!r}")
+        return self._maintenance.closer.end(session, validate.when(at, utcnow()))
+
+    def feedback(
+        self,
+        memory_id: str,
+        verdict: str,
+        *,
+        note: str | None = None,
+        user_id: str | None = None,
+        at: datetime | None = None,
+    ) -> MemoryItem:
+        """Tell memlane how a memory served: ``"helpful"`` strengthens it, ``"outdated"`` expires it,
+        ``"wrong"`` supersedes it and lowers trust in what came from the same message.
+        """
+        uid, mid = self._owner(memory_id, user_id)
+        return self._feedback.apply(uid, mid, verdict, note, validate.when(at, utcnow()))
+
+    def stale(self, user_id: str, *, now: datetime | None = None) -> list[MemoryItem]:
+        """Long-lived preferences not confirmed for a while: worth asking the user about again."""
+        return self._maintenance.decay.stale(self._user(user_id), validate.when(now, utcnow()))
+
+    def user_summary(self, user_id: str) -> MemoryItem | None:
+        """The rolling portrait of the user (rebuilt by :meth:`maintain`), if there is one."""
+        return self._maintenance.portrait.current(self._user(user_id))
 
     def close(self) -> None:
         """Release the store's connections."""

@@ -42,8 +42,22 @@ class Settings(BaseSettings):
         default=0.93, gt=0.0, le=1.0, description="cosine for near duplicates"
     )
 
+    # lifecycle
+    compress_after_days: int = Field(default=90, gt=0, description="age at which raw events are compressed")
+    trend_min_events: int = Field(default=3, ge=2, description="similar events that make a trend")
+    decay_grace_days: int = Field(default=30, ge=0, description="unrecalled time before importance decays")
+    decay_half_life_days: float = Field(default=180.0, gt=0, description="half-life of unrecalled importance")
+    archive_floor: float = Field(
+        default=0.3, ge=0.0, le=1.0, description="importance below which items archive"
+    )
+    stale_after_days: int = Field(default=180, gt=0, description="age of last verification to ask again")
+    summary_tokens: int = Field(default=120, gt=0, description="token budget of the user summary in context")
+
     # sessions
     session_ttl_hours: float = Field(default=24.0, gt=0, description="idle time after which a session ends")
+    session_grace_hours: float = Field(
+        default=72.0, ge=0, description="how long an ended session stays readable before it is purged"
+    )
     session_turns: int = Field(default=20, gt=0, description="recent turns kept per session")
 
     # the read path

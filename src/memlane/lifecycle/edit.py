@@ -18,7 +18,7 @@ from memlane.privacy import sensitive
 from memlane.settings import Settings
 from memlane.store import MemoryQuery, MemoryStore, SessionStore
 from memlane.store.codec import session_to_json
-from memlane.text.keywords import index_text
+from memlane.store.tokens import tokens_for
 
 EXPORT_VERSION = 1
 _ALL = (Status.ACTIVE, Status.SUPERSEDED, Status.EXPIRED, Status.ARCHIVED, Status.DELETED)
@@ -52,7 +52,7 @@ class Editor:
         item.updated_at = at
         item.last_verified_at = at
         with self.store.transaction(user_id):
-            self.store.put(item, index_text(item.text))
+            self.store.put(item, tokens_for(item))
             self._record(user_id, memory_id, "update", at, "corrected by the user", before, item.text)
         return item
 

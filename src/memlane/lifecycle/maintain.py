@@ -1,61 +1,106 @@
-"""Periodic maintenance: everything that is due at ``now`` expires.
+"""Periodic maintenance: everything that is due at ``now``, for every user, in a safe order.
+
+1. sessions idle past their TTL end: episode summary, promotion of repeated conditions;
+2. repeated similar events merge into trends, old raw events compress into monthly summaries
+   (before expiry, so that an event past its expiry is summarised rather than lost);
+3. memories past ``expires_at`` expire; log turns past retention are deleted;
+4. what is never recalled decays, and archives below the floor;
+5. the rolling user summary is rebuilt if anything it draws on changed.
 
 Time comes only from ``now`` (never the wall clock), so tests can simulate years in seconds.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from memlane.domain import Actor, HistoryRecord, Kind, Status
+from memlane.embed import Embedder
+from memlane.lifecycle.consolidate import Consolidator
+from memlane.lifecycle.decay import Decay
+from memlane.lifecycle.portrait import Portrait
+from memlane.lifecycle.sessions import SessionCloser
 from memlane.settings import Settings
 from memlane.store import MemoryQuery, MemoryStore, SessionStore
-from memlane.text.keywords import index_text
+from memlane.store.tokens import tokens_for
 
 
 @dataclass
 class MaintenanceReport:
-    """What one maintenance run changed."""
+    """What one maintenance run changed, summed over users."""
 
+    sessions_ended: int = 0
+    merged: int = 0
+    compressed: int = 0
     expired: int = 0
+    archived: int = 0
     log_dropped: int = 0
     sessions_dropped: int = 0
+    portraits: int = 0
+    stale: dict[str, list[str]] = field(default_factory=dict)  # user -> ids of preferences to confirm
 
 
 class Maintenance:
     """The lifecycle jobs over every user of a store."""
 
-    def __init__(self, store: MemoryStore, sessions: SessionStore, settings: Settings) -> None:
+    def __init__(
+        self, store: MemoryStore, sessions: SessionStore, embedder: Embedder, settings: Settings
+    ) -> None:
         self.store = store
         self.sessions = sessions
         self.settings = settings
+        self.closer = SessionCloser(store, sessions, embedder)
+        self.consolidator = Consolidator(store, embedder, settings)
+        self.decay = Decay(store, settings)
+        self.portrait = Portrait(store, embedder)
 
-    def run(self, now: datetime) -> MaintenanceReport:
-        """Expire memories past ``expires_at``, drop log turns past retention and sessions past TTL."""
+    def run(self, now: datetime, user_id: str | None = None) -> MaintenanceReport:
+        """Run every job that is due, for one user or all of them."""
         report = MaintenanceReport()
-        for user_id in list(self.store.users()):
-            due = self.store.query(user_id, MemoryQuery(expires_before=now))
-            logs = [m.id for m in due if m.kind is Kind.LOG]
-            with self.store.transaction(user_id):
-                if logs:
-                    report.log_dropped += self.store.delete(user_id, logs)
-                for item in due:
-                    if item.kind is Kind.LOG:
-                        continue
-                    item.status = Status.EXPIRED
-                    item.updated_at = now
-                    self.store.put(item, index_text(item.text))
-                    self.store.add_history(
-                        HistoryRecord(
-                            user_id=user_id,
-                            target_id=item.id,
-                            op="expire",
-                            at=now,
-                            actor=Actor.SYSTEM,
-                            reason=f"expired on {item.expires_at.date() if item.expires_at else now.date()}",
-                        )
-                    )
-                    report.expired += 1
-        report.sessions_dropped = self.sessions.purge_sessions(now)
+        for uid in [user_id] if user_id is not None else list(self.store.users()):
+            self._user(uid, now, report)
+        report.sessions_dropped += self.sessions.purge_sessions(now)
         return report
+
+    def _user(self, user_id: str, now: datetime, report: MaintenanceReport) -> None:
+        for session in self.sessions.list_sessions(user_id, None):
+            if session.expires_at is not None and session.expires_at <= now:
+                self.closer.end(session, now)
+                report.sessions_ended += 1
+        merged, compressed = self.consolidator.run(user_id, now)
+        report.merged += merged
+        report.compressed += compressed
+        self._expire(user_id, now, report)
+        report.archived += self.decay.run(user_id, now)
+        before = self.portrait.current(user_id)
+        after = self.portrait.rebuild(user_id, now)
+        report.portraits += after is not None and (before is None or after.id != before.id)
+        stale = self.decay.stale(user_id, now)
+        if stale:
+            report.stale[user_id] = [m.id for m in stale]
+
+    def _expire(self, user_id: str, now: datetime, report: MaintenanceReport) -> None:
+        due = self.store.query(user_id, MemoryQuery(expires_before=now))
+        logs = [m.id for m in due if m.kind is Kind.LOG]
+        with self.store.transaction(user_id):
+            if logs:
+                report.log_dropped += self.store.delete(user_id, logs)
+            for item in due:
+                if item.kind is Kind.LOG:
+                    continue
+                item.status = Status.EXPIRED
+                item.updated_at = now
+                self.store.put(item, tokens_for(item))
+                when = item.expires_at.date() if item.expires_at else now.date()
+                self.store.add_history(
+                    HistoryRecord(
+                        user_id=user_id,
+                        target_id=item.id,
+                        op="expire",
+                        at=now,
+                        actor=Actor.SYSTEM,
+                        reason=f"expired on {when}",
+                    )
+                )
+                report.expired += 1

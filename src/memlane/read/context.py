@@ -27,6 +27,7 @@ _HEADER = {
 }
 _TITLES = {
     "en": {
+        "portrait": "Who the user is",
         "profile": "Profile",
         "session": "This conversation",
         "memories": "Relevant memories",
@@ -35,6 +36,7 @@ _TITLES = {
         "conditions": "Conditions",
     },
     "zh": {
+        "portrait": "用户概况",
         "profile": "用户档案",
         "session": "本次对话",
         "memories": "相关记忆",
@@ -82,6 +84,8 @@ def assemble(
     session: Session | None,
     hits: list[Hit],
     max_tokens: int,
+    summary: str = "",
+    summary_tokens: int = 120,
 ) -> ContextBlock:
     """The context block for one prompt; entries that do not fit the budget are left out whole."""
     titles = _TITLES.get(lang, _TITLES["en"])
@@ -89,6 +93,10 @@ def assemble(
     budget.take(_HEADER.get(lang, _HEADER["en"]))
     budget.take(_OPEN)
     budget.limit -= estimate_tokens(_CLOSE) + 1  # the fence always closes
+
+    if summary and estimate_tokens(summary) <= summary_tokens:
+        budget.take(f"## {titles['portrait']}")
+        budget.take(quote(summary))
 
     if profile and budget.take(f"## {titles['profile']}"):
         for slot, value in profile.items():

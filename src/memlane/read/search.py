@@ -10,6 +10,7 @@ from datetime import datetime
 
 from memlane.domain import Hit, Kind, MemoryItem
 from memlane.embed import Embedder
+from memlane.lifecycle.portrait import SLOT
 from memlane.store import MemoryQuery, MemoryStore
 from memlane.text.keywords import query_tokens
 
@@ -20,6 +21,8 @@ _VECTOR_SPAN = 0.17
 _BM25_HALF = 4.0
 _LOG_WEIGHT = 0.85  # a raw turn ranks a little below a memory that says the same thing
 _RECENCY_HALF_LIFE_DAYS = 180.0
+# a hit this relevant counts as a recall (access count, last accessed); weaker ones are only listed
+_RECALLED = 0.3
 
 
 @dataclass(frozen=True)
@@ -73,11 +76,19 @@ class Searcher:
             by_id.setdefault(hit.id, {})
             by_id[hit.id].update(similarity=hit.score, vector_rank=rank + 1)
         items = {m.id: m for m in self.store.get_many(user_id, list(by_id))}
-        hits = [self._score(items[i], parts, now) for i, parts in by_id.items() if i in items]
+        # the user summary is injected by context() on its own; as a search hit it would crowd out evidence
+        hits = [
+            self._score(items[i], parts, now)
+            for i, parts in by_id.items()
+            if i in items and items[i].slot != SLOT
+        ]
         hits = [h for h in hits if h.explain["relevance"] > 0 and h.score >= options.min_score]
         hits.sort(key=lambda h: h.score, reverse=True)
         hits = _collapse_log(hits)[: options.limit]
-        self.store.touch(user_id, [h.memory.id for h in hits if h.memory.kind is not Kind.LOG], now)
+        recalled = [
+            h.memory.id for h in hits if h.memory.kind is not Kind.LOG and h.explain["relevance"] >= _RECALLED
+        ]
+        self.store.touch(user_id, recalled, now)
         return hits
 
     @staticmethod

@@ -30,7 +30,7 @@ from memlane.embed import Embedder
 from memlane.privacy import sensitive
 from memlane.settings import Settings
 from memlane.store import MemoryStore, SessionStore
-from memlane.text.keywords import index_text
+from memlane.store.tokens import tokens_for
 from memlane.text.lang import detect, normalize
 from memlane.write.extract import Extractor
 from memlane.write.judge import Judge
@@ -176,7 +176,8 @@ class WritePath:
             updated_at=at,
             last_verified_at=at,
             expires_at=decision.expires_at,
-            valid_from=c.event_time,
+            # an event told without a date happened around the time it was told
+            valid_from=c.event_time or (at if decision.action is Action.EPISODIC else None),
             provenance=[c.message_id] if c.message_id else [],
             reason=decision.reason,
             embedding=vector,
@@ -195,7 +196,7 @@ class WritePath:
                 decision.outcome = f"superseded {', '.join(m.id for m in match.existing)}: {match.why}"
             else:
                 decision.outcome = "new"
-            self.store.put(item, index_text(item.text))
+            self.store.put(item, tokens_for(item))
             self._history(item, "add", at, after=item.text, reason=decision.reason)
             decision.memory = item
         if decision.memory is not None and decision.action is Action.PROFILE and c.slot:
@@ -216,7 +217,7 @@ class WritePath:
         if len(normalize(item.text)) > len(normalize(old.text)):
             # keep the more specific wording ("关注iPhone游戏性能" over "关注游戏性能")
             old.text, old.embedding = item.text, item.embedding
-        self.store.put(old, index_text(old.text))
+        self.store.put(old, tokens_for(old))
         self._history(old, "merge", at, before=before, after=old.text, reason=match.why)
         return old
 
@@ -226,7 +227,7 @@ class WritePath:
             old.superseded_by = item.id
             old.valid_to = at
             old.updated_at = at
-            self.store.put(old, index_text(old.text))
+            self.store.put(old, tokens_for(old))
             self._history(old, "supersede", at, before=old.text, after=item.text, reason=match.why)
         item.supersedes = match.existing[0].id
 
@@ -280,7 +281,7 @@ class WritePath:
             reason="conversation log",
             embedding=vector,
         )
-        self.store.put(item, index_text(item.text))
+        self.store.put(item, tokens_for(item))
 
     def _history(
         self,

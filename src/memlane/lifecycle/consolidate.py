@@ -1,0 +1,208 @@
+"""Consolidation of episodic memory: repeated similar events become one trend memory, and old raw
+events are compressed into period (monthly) summaries that keep provenance, dates and open issues.
+
+Both are extractive (no LLM): the trend is named by its most typical event, a period summary lists
+its events with their dates and status. The originals are archived (out of every index), and history
+says where each went.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from datetime import datetime, timedelta
+
+import numpy as np
+
+from memlane.domain import Actor, Category, EventStatus, HistoryRecord, Kind, MemoryItem, Source, Status
+from memlane.embed import Embedder
+from memlane.settings import Settings
+from memlane.store import MemoryQuery, MemoryStore
+from memlane.store.tokens import tokens_for
+from memlane.text.lang import detect
+from memlane.write.reconcile import word_overlap
+
+_TREND_SIMILARITY = 0.88
+_TREND_OVERLAP = 0.5
+_DATE_SUFFIX = re.compile(r"\s*[（(]\d{4}-\d{2}-\d{2}[)）]\s*$")
+
+
+def _when(item: MemoryItem) -> datetime:
+    when = item.valid_from or item.created_at
+    assert when is not None
+    return when
+
+
+def _plain(text: str) -> str:
+    return _DATE_SUFFIX.sub("", text)
+
+
+def _open(items: list[MemoryItem]) -> bool:
+    latest = max(items, key=_when)
+    return latest.event_status is EventStatus.UNRESOLVED
+
+
+class Consolidator:
+    """Trends and period summaries for one store."""
+
+    def __init__(self, store: MemoryStore, embedder: Embedder, settings: Settings) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.settings = settings
+
+    def run(self, user_id: str, now: datetime) -> tuple[int, int]:
+        """Merge repeated events into trends, then compress old events; returns (merged, compressed)."""
+        events = self.store.query(user_id, MemoryQuery(kinds=(Kind.EPISODIC,), newest_first=False))
+        merged = self._trends(user_id, events, now)
+        cutoff = now - timedelta(days=self.settings.compress_after_days)
+        old = [
+            m
+            for m in self.store.query(user_id, MemoryQuery(kinds=(Kind.EPISODIC,), newest_first=False))
+            # plans are intentions, not records: they expire rather than compress
+            if m.category is not Category.PLAN
+            and (_when(m) <= cutoff or (m.expires_at is not None and m.expires_at <= now))
+        ]
+        return merged, self._compress(user_id, old, now)
+
+    # -- trends -----------------------------------------------------------------------------------
+
+    def _trends(self, user_id: str, events: list[MemoryItem], now: datetime) -> int:
+        groups = self._groups([e for e in events if e.embedding is not None])
+        merged = 0
+        for group in groups:
+            if len(group) < self.settings.trend_min_events:
+                continue
+            self._write_trend(user_id, group, now)
+            merged += len(group)
+        return merged
+
+    def _groups(self, events: list[MemoryItem]) -> list[list[MemoryItem]]:
+        """Greedy clusters of events that say the same thing (close embedding and shared words)."""
+        if not events:
+            return []
+        matrix = np.asarray([e.embedding for e in events], dtype=np.float32)
+        sims = matrix @ matrix.T
+        taken: set[int] = set()
+        groups: list[list[MemoryItem]] = []
+        for i in range(len(events)):
+            if i in taken:
+                continue
+            members = [i]
+            for j in range(i + 1, len(events)):
+                if j in taken or sims[i, j] < _TREND_SIMILARITY:
+                    continue
+                if word_overlap(_plain(events[i].text), _plain(events[j].text)) >= _TREND_OVERLAP:
+                    members.append(j)
+            if len(members) > 1:
+                taken.update(members)
+                groups.append([events[k] for k in members])
+        return groups
+
+    def _write_trend(self, user_id: str, group: list[MemoryItem], now: datetime) -> None:
+        matrix = np.asarray([e.embedding for e in group], dtype=np.float32)
+        typical = group[int(np.argmax((matrix @ matrix.T).sum(axis=1)))]
+        first, last = min(map(_when, group)), max(map(_when, group))
+        topic = _plain(typical.text)
+        span = f"{first:%Y-%m}" if first.strftime("%Y-%m") == last.strftime("%Y-%m") else None
+        if detect(topic) == "zh":
+            period = span or f"{first:%Y-%m} 至 {last:%Y-%m}"
+            text = f"用户多次提到「{topic}」：{len(group)} 次，{period}"
+        else:
+            period = span or f"{first:%Y-%m} to {last:%Y-%m}"
+            text = f"Repeatedly ({len(group)} times, {period}): {topic}"
+        trend = self._derived(user_id, text, group, now, Kind.SEMANTIC, typical.category, "trend")
+        trend.event_status = EventStatus.UNRESOLVED if _open(group) else typical.event_status
+        self._replace(group, trend, now, "merged into a trend")
+
+    # -- compression ------------------------------------------------------------------------------
+
+    def _compress(self, user_id: str, old: list[MemoryItem], now: datetime) -> int:
+        by_month: dict[str, list[MemoryItem]] = defaultdict(list)
+        for item in old:
+            by_month[f"{_when(item):%Y-%m}"].append(item)
+        for month, items in sorted(by_month.items()):
+            items.sort(key=_when)
+            zh = detect(" ".join(m.text for m in items)) == "zh"
+            parts = []
+            for m in items:
+                status = ""
+                if m.event_status is EventStatus.UNRESOLVED:
+                    status = "，未解决" if zh else ", unresolved"
+                parts.append(
+                    f"{_plain(m.text)}（{_when(m):%m-%d}{status}）"
+                    if zh
+                    else f"{_plain(m.text)} ({_when(m):%m-%d}{status})"
+                )
+            text = (
+                (f"{month} 的事件：" + "；".join(parts))
+                if zh
+                else (f"Events of {month}: " + "; ".join(parts))
+            )
+            summary = self._derived(user_id, text, items, now, Kind.SUMMARY, Category.EVENT, "period-summary")
+            summary.valid_to = max(map(_when, items))
+            summary.event_status = (
+                EventStatus.UNRESOLVED
+                if any(m.event_status is EventStatus.UNRESOLVED for m in items)
+                else None
+            )
+            self._replace(items, summary, now, f"compressed into the summary of {month}")
+        return len(old)
+
+    # -- shared -----------------------------------------------------------------------------------
+
+    def _derived(
+        self,
+        user_id: str,
+        text: str,
+        sources: list[MemoryItem],
+        now: datetime,
+        kind: Kind,
+        category: Category,
+        tag: str,
+    ) -> MemoryItem:
+        return MemoryItem(
+            user_id=user_id,
+            text=text,
+            kind=kind,
+            category=category,
+            tags=list(dict.fromkeys([tag, *(t for m in sources for t in m.tags)])),
+            entities=list(dict.fromkeys(e for m in sources for e in m.entities)),
+            importance=round(min(1.0, max(m.importance for m in sources) + 0.05), 3),
+            confidence=max(m.confidence for m in sources),
+            stability=0.6,
+            source=Source.INFERRED,
+            created_at=now,
+            updated_at=now,
+            last_verified_at=now,
+            valid_from=min(map(_when, sources)),
+            valid_to=max(map(_when, sources)),
+            provenance=list(dict.fromkeys(p for m in sources for p in m.provenance)),
+            reason=f"{tag} of {len(sources)} memories",
+            embedding=self.embedder.embed_passages([text])[0].tolist(),
+        )
+
+    def _replace(self, sources: list[MemoryItem], derived: MemoryItem, now: datetime, why: str) -> None:
+        with self.store.transaction(derived.user_id):
+            self.store.put(derived, tokens_for(derived))
+            self._record(derived.user_id, derived.id, "add", now, derived.reason, derived.text)
+            for m in sources:
+                m.status = Status.ARCHIVED
+                m.superseded_by = derived.id
+                m.updated_at = now
+                self.store.put(m, tokens_for(m))
+                self._record(m.user_id, m.id, "archive", now, why, None)
+
+    def _record(
+        self, user_id: str, target: str, op: str, at: datetime, reason: str, after: str | None
+    ) -> None:
+        self.store.add_history(
+            HistoryRecord(
+                user_id=user_id,
+                target_id=target,
+                op=op,
+                at=at,
+                actor=Actor.SYSTEM,
+                reason=reason,
+                after=after,
+            )
+        )

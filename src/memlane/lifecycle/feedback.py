@@ -1,0 +1,62 @@
+"""Feedback on a recalled memory: helpful strengthens it, outdated expires it, wrong supersedes it
+and lowers trust in the other memories that came from the same message.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from memlane.domain import Actor, HistoryRecord, Kind, MemoryItem, Status
+from memlane.errors import InvalidInput, NotFound
+from memlane.store import MemoryQuery, MemoryStore
+from memlane.store.tokens import tokens_for
+
+VERDICTS = ("helpful", "wrong", "outdated")
+_TRUST_PENALTY = 0.8
+
+
+class Feedback:
+    """Applies a user's or an application's verdict on one memory."""
+
+    def __init__(self, store: MemoryStore) -> None:
+        self.store = store
+
+    def apply(self, user_id: str, memory_id: str, verdict: str, note: str | None, at: datetime) -> MemoryItem:
+        """Record the verdict and change the memory accordingly; returns the memory as it now is."""
+        if verdict not in VERDICTS:
+            raise InvalidInput(f"feedback must be one of {', '.join(VERDICTS)}, not {verdict!r}")
+        item = self.store.get(user_id, memory_id)
+        if item is None or item.kind is Kind.LOG:
+            raise NotFound(f"no memory {memory_id!r}")
+        reason = f"feedback: {verdict}" + (f" ({note})" if note else "")
+        with self.store.transaction(user_id):
+            if verdict == "helpful":
+                item.importance = round(min(1.0, item.importance + 0.1), 3)
+                item.confidence = round(min(1.0, item.confidence + 0.05), 3)
+                item.last_verified_at = at
+            elif verdict == "outdated":
+                item.status = Status.EXPIRED
+                item.valid_to = at
+            else:
+                item.status = Status.SUPERSEDED
+                item.confidence = 0.0
+                item.valid_to = at
+                self._distrust_siblings(item, at)
+            item.updated_at = at
+            self.store.put(item, tokens_for(item))
+            self.store.add_history(
+                HistoryRecord(
+                    user_id=user_id, target_id=item.id, op="feedback", at=at, actor=Actor.USER, reason=reason
+                )
+            )
+        return item
+
+    def _distrust_siblings(self, wrong: MemoryItem, at: datetime) -> None:
+        """Memories extracted from the same message as a wrong one are less certain too."""
+        for source in wrong.provenance:
+            for sibling in self.store.query(wrong.user_id, MemoryQuery(provenance=source)):
+                if sibling.id == wrong.id or sibling.kind is Kind.LOG:
+                    continue
+                sibling.confidence = round(sibling.confidence * _TRUST_PENALTY, 3)
+                sibling.updated_at = at
+                self.store.put(sibling, tokens_for(sibling))

@@ -1,0 +1,110 @@
+"""The rolling user summary: a short portrait of the user (who they are, stable preferences and
+constraints, open issues) rebuilt from the active memories, versioned, with provenance.
+
+Without an LLM it is templated and extractive. Each rebuild that changes the text supersedes the
+previous version, so history shows how the portrait evolved; an unchanged portrait is left alone.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from memlane.domain import Actor, Category, EventStatus, HistoryRecord, Kind, MemoryItem, Source, Status
+from memlane.embed import Embedder
+from memlane.store import MemoryQuery, MemoryStore
+from memlane.store.tokens import tokens_for
+from memlane.text.lang import detect
+
+SLOT = "user_summary"
+_PREFS = (Category.PREFERENCE, Category.DISLIKE, Category.CONSTRAINT, Category.ROUTINE, Category.FAMILY)
+_LABELS = {
+    "zh": {"who": "用户", "prefs": "偏好与习惯", "open": "未解决", "sep": "；", "end": "。"},
+    "en": {"who": "User", "prefs": "Preferences and habits", "open": "Open issues", "sep": "; ", "end": ". "},
+}
+_MAX_PREFS = 8
+_MAX_OPEN = 3
+
+
+def _show(value: object) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+class Portrait:
+    """Builds and stores the user summary."""
+
+    def __init__(self, store: MemoryStore, embedder: Embedder) -> None:
+        self.store = store
+        self.embedder = embedder
+
+    def current(self, user_id: str) -> MemoryItem | None:
+        """The latest portrait, if one was built."""
+        found = self.store.query(user_id, MemoryQuery(kinds=(Kind.SUMMARY,), slot=SLOT, limit=1))
+        return found[0] if found else None
+
+    def compose(self, user_id: str) -> tuple[str, list[str]]:
+        """The portrait text and the ids of the memories it was built from."""
+        active = self.store.query(user_id, MemoryQuery(kinds=(Kind.SEMANTIC, Kind.EPISODIC)))
+        profile = self.store.slots(user_id)
+        if not active and not profile:
+            return "", []
+        lang = detect(" ".join(m.text for m in active[:20]) or " ".join(_show(v.value) for v in profile))
+        words = _LABELS[lang]
+        prefs = sorted((m for m in active if m.category in _PREFS), key=lambda m: (-m.importance, m.text))[
+            :_MAX_PREFS
+        ]
+        open_issues = [m for m in active if m.event_status is EventStatus.UNRESOLVED][:_MAX_OPEN]
+        parts = []
+        if profile:
+            parts.append(words["who"] + ": " + ", ".join(f"{v.slot}={_show(v.value)}" for v in profile))
+        if prefs:
+            parts.append(words["prefs"] + ": " + words["sep"].join(m.text for m in prefs))
+        if open_issues:
+            parts.append(words["open"] + ": " + words["sep"].join(m.text for m in open_issues))
+        sources = [v.memory_id for v in profile if v.memory_id] + [m.id for m in (*prefs, *open_issues)]
+        return words["end"].join(parts).strip(), sources
+
+    def rebuild(self, user_id: str, now: datetime) -> MemoryItem | None:
+        """Store a new version when the portrait changed; returns the current portrait."""
+        text, sources = self.compose(user_id)
+        old = self.current(user_id)
+        if not text or (old is not None and old.text == text):
+            return old
+        item = MemoryItem(
+            user_id=user_id,
+            text=text,
+            kind=Kind.SUMMARY,
+            category=Category.FACT,
+            tags=["user-summary"],
+            importance=0.9,
+            confidence=0.8,
+            stability=0.5,
+            source=Source.INFERRED,
+            slot=SLOT,
+            created_at=now,
+            updated_at=now,
+            last_verified_at=now,
+            provenance=sources,
+            reason="rolling summary of the user, rebuilt from active memories",
+            embedding=self.embedder.embed_passages([text])[0].tolist(),
+            supersedes=old.id if old else None,
+        )
+        with self.store.transaction(user_id):
+            if old is not None:
+                old.status, old.superseded_by, old.updated_at = Status.SUPERSEDED, item.id, now
+                self.store.put(old, tokens_for(old))
+            self.store.put(item, tokens_for(item))
+            self.store.add_history(
+                HistoryRecord(
+                    user_id=user_id,
+                    target_id=item.id,
+                    op="add",
+                    at=now,
+                    actor=Actor.SYSTEM,
+                    reason=item.reason,
+                    before=old.text if old else None,
+                    after=text,
+                )
+            )
+        return item

@@ -1,0 +1,135 @@
+"""Ending a session: write an episode summary with provenance to its turns, drop its temporary slots,
+and promote the session facts that proved stable (stated again in a later session).
+
+A session ends explicitly (``Memory.end_session``) or when maintenance finds it idle past its TTL.
+Without an LLM the summary is extractive: what the judge kept during the session, in order.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from memlane.domain import Actor, Category, HistoryRecord, Kind, MemoryItem, Session, Source
+from memlane.embed import Embedder
+from memlane.store import MemoryQuery, MemoryStore, SessionStore
+from memlane.store.tokens import tokens_for
+from memlane.text.lang import detect, normalize
+
+# tags that mark what a session summary holds, so a later session can recognise a repeated condition
+_NOTE_TAG = "session-note:"
+
+
+def _notes(session: Session) -> list[str]:
+    slots = [f"{slot}={value}" for slot, value in session.slots.items()]
+    return [*slots, *session.notes]
+
+
+def summary_text(session: Session) -> str:
+    """The extractive episode summary of a session, in the language of its turns."""
+    kept = [line for line in session.summary.split("\n") if line]
+    if not kept:
+        return ""
+    day = session.created_at.date().isoformat()
+    sample = " ".join(t.content for t in session.turns[-5:]) or " ".join(kept)
+    if detect(sample) == "zh":
+        return f"{day} 的对话：" + "；".join(kept)
+    return f"Conversation on {day}: " + "; ".join(kept)
+
+
+class SessionCloser:
+    """Turns a finished session into long-term memory."""
+
+    def __init__(self, store: MemoryStore, sessions: SessionStore, embedder: Embedder) -> None:
+        self.store = store
+        self.sessions = sessions
+        self.embedder = embedder
+
+    def end(self, session: Session, at: datetime) -> list[MemoryItem]:
+        """Summarise and promote; the session itself is removed. Returns the memories written."""
+        written: list[MemoryItem] = []
+        text = summary_text(session)
+        with self.store.transaction(session.user_id):
+            if text:
+                written.append(self._summary(session, text, at))
+            written.extend(self._promote(session, at))
+        self.sessions.delete_session(session.user_id, session.id)
+        return written
+
+    def _summary(self, session: Session, text: str, at: datetime) -> MemoryItem:
+        item = MemoryItem(
+            user_id=session.user_id,
+            text=text,
+            kind=Kind.SUMMARY,
+            category=Category.EVENT,
+            tags=["session-summary", *(_NOTE_TAG + n for n in _notes(session))],
+            importance=0.6,
+            confidence=0.9,
+            stability=0.4,
+            source=Source.INFERRED,
+            session_id=session.id,
+            created_at=at,
+            updated_at=at,
+            last_verified_at=at,
+            valid_from=session.created_at,
+            valid_to=session.updated_at,
+            provenance=[t.message_id for t in session.turns],
+            reason="summary of a finished conversation",
+            embedding=self.embedder.embed_passages([text])[0].tolist(),
+        )
+        self.store.put(item, tokens_for(item))
+        self._record(item, "add", at, item.reason)
+        return item
+
+    def _promote(self, session: Session, at: datetime) -> list[MemoryItem]:
+        """A temporary condition stated again in a later session is lasting: keep it long-term."""
+        earlier = self.store.query(
+            session.user_id,
+            MemoryQuery(kinds=(Kind.SUMMARY,), tags=tuple(_NOTE_TAG + n for n in _notes(session))),
+        )
+        seen = {t.removeprefix(_NOTE_TAG) for m in earlier if m.session_id != session.id for t in m.tags}
+        promoted: list[MemoryItem] = []
+        for note in _notes(session):
+            if note not in seen:
+                continue
+            slot, _, value = note.partition("=")
+            text = f"{slot}: {value}" if value else note
+            known = MemoryQuery(slot=slot, limit=1) if value else MemoryQuery(norm=normalize(text), limit=1)
+            if self.store.query(session.user_id, known):
+                continue  # already long-term
+            item = MemoryItem(
+                user_id=session.user_id,
+                text=text,
+                kind=Kind.SEMANTIC,
+                category=Category.CONDITION,
+                tags=["promoted"],
+                importance=0.7,
+                confidence=0.8,
+                stability=0.6,
+                source=Source.INFERRED,
+                session_id=session.id,
+                slot=slot if value else None,
+                value=value or None,
+                created_at=at,
+                updated_at=at,
+                last_verified_at=at,
+                provenance=[t.message_id for t in session.turns],
+                reason="stated again in more than one conversation: kept long-term",
+                embedding=self.embedder.embed_passages([text])[0].tolist(),
+            )
+            self.store.put(item, tokens_for(item))
+            self._record(item, "add", at, item.reason)
+            promoted.append(item)
+        return promoted
+
+    def _record(self, item: MemoryItem, op: str, at: datetime, reason: str) -> None:
+        self.store.add_history(
+            HistoryRecord(
+                user_id=item.user_id,
+                target_id=item.id,
+                op=op,
+                at=at,
+                actor=Actor.SYSTEM,
+                reason=reason,
+                after=item.text,
+            )
+        )

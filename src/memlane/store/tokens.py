@@ -1,0 +1,13 @@
+"""The keyword tokens a record is indexed under: none unless it is active, so that a superseded,
+expired or archived record leaves the keyword index the moment its status changes.
+"""
+
+from __future__ import annotations
+
+from memlane.domain import MemoryItem, Status
+from memlane.text.keywords import index_text
+
+
+def tokens_for(item: MemoryItem) -> str:
+    """Space-joined index tokens of an active record's text, or ``""``."""
+    return index_text(item.text) if item.status is Status.ACTIVE else ""

@@ -1,0 +1,152 @@
+"""Lifecycle rules over months, each with a controlled clock: session end, trends, compression,
+decay, stale preferences, the rolling user summary, and feedback.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import T0, days
+from memlane import InvalidInput, Kind, Memory, NotFound, Status
+
+
+def test_ending_a_session_writes_a_summary_with_provenance_and_drops_its_slots(mem: Memory) -> None:
+    first = mem.add("我喜欢喝美式", user_id="u1", session_id="s1", at=T0)
+    second = mem.add("本轮预算500元以内", user_id="u1", session_id="s1", at=days(0.01))
+    written = mem.end_session("u1", "s1", at=days(0.02))
+    summary = next(m for m in written if m.kind is Kind.SUMMARY)
+    assert "美式" in summary.text
+    assert "500" in summary.text
+    assert set(summary.provenance) == {*first.message_ids, *second.message_ids}
+    assert mem.session("u1", "s1", now=days(0.02)) is None
+    with pytest.raises(NotFound):
+        mem.end_session("u1", "s1")
+
+
+def test_an_idle_session_ends_during_maintenance(mem: Memory) -> None:
+    mem.add("I like green tea", user_id="u1", session_id="s1", at=T0)
+    assert mem.maintain(now=days(0.5)).sessions_ended == 0
+    assert mem.maintain(now=days(2)).sessions_ended == 1
+    assert mem.list("u1", kinds=["summary"])
+
+
+def test_a_condition_stated_in_two_sessions_is_promoted_to_long_term(mem: Memory) -> None:
+    mem.add("本轮预算500元以内", user_id="u1", session_id="s1", at=T0)
+    assert mem.end_session("u1", "s1", at=days(0.1))[-1].kind is Kind.SUMMARY
+    mem.add("这次预算还是500元以内", user_id="u1", session_id="s2", at=days(3))
+    written = mem.end_session("u1", "s2", at=days(3.1))
+    promoted = [m for m in written if m.kind is Kind.SEMANTIC]
+    assert promoted
+    assert promoted[0].slot == "budget"
+    assert "stated again" in promoted[0].reason
+
+
+def complaints(mem: Memory, texts: list[str], start_day: float = 0.0, gap: float = 30.0) -> None:
+    for i, text in enumerate(texts):
+        mem.add(text, user_id="u1", at=days(start_day + i * gap))
+
+
+def test_repeated_similar_complaints_merge_into_a_trend(mem: Memory) -> None:
+    complaints(mem, ["快递又延迟了，物流太慢", "物流太慢了，快递延迟好几天", "快递延迟，物流慢得离谱"])
+    before = mem.list("u1", kinds=["episodic"])
+    assert len(before) == 3
+    report = mem.maintain(now=days(61))
+    assert report.merged == 3
+    trend = next(m for m in mem.list("u1") if "trend" in m.tags)
+    assert "3 次" in trend.text
+    assert "2025-03" in trend.text
+    assert "至" in trend.text
+    assert set(trend.provenance) == {p for m in before for p in m.provenance}
+    for old in before:
+        assert mem.get(old.id).status is Status.ARCHIVED
+        assert mem.history(old.id)[-1].op == "archive"
+    hits = mem.search("物流", user_id="u1", include_log=False, now=days(61))
+    assert [h.memory.id for h in hits] == [trend.id]
+
+
+def test_old_events_are_compressed_into_a_monthly_summary_keeping_dates_and_status(mem: Memory) -> None:
+    mem.add("上周买了一台iPhone 16", user_id="u1", at=T0)
+    mem.add("我的订单到现在还没到", user_id="u1", at=days(2))
+    report = mem.maintain(now=days(120))
+    assert report.compressed == 2
+    # one summary per month of event time: the purchase was "last week", in February
+    summaries = {m.text[:7]: m for m in mem.list("u1") if "period-summary" in m.tags}
+    assert sorted(summaries) == ["2025-02", "2025-03"]
+    assert "iPhone" in summaries["2025-02"].text
+    assert "未解决" in summaries["2025-03"].text
+    assert summaries["2025-03"].event_status is not None
+    assert summaries["2025-03"].event_status.value == "unresolved"
+    assert summaries["2025-02"].event_status is None
+    assert mem.list("u1", kinds=["episodic"]) == []
+    hits = mem.search("iPhone", user_id="u1", include_log=False, now=days(120))
+    assert hits
+    assert all(h.memory.kind is not Kind.EPISODIC for h in hits)
+
+
+def test_unrecalled_memories_decay_and_archive_but_recalled_ones_stay(mem: Memory) -> None:
+    forgotten = mem.add("我有一辆自行车", user_id="u1", at=T0).memories[0]
+    used = mem.add("我喜欢喝美式", user_id="u1", at=T0).memories[0]
+    for month in range(1, 37):
+        mem.search("美式咖啡", user_id="u1", include_log=False, now=days(30 * month))
+        mem.maintain(now=days(30 * month + 1))
+    assert mem.get(forgotten.id).status is Status.ARCHIVED
+    assert mem.get(used.id).status is Status.ACTIVE
+    assert any(r.op == "archive" for r in mem.history(forgotten.id))
+
+
+def test_decay_does_not_depend_on_how_often_maintenance_runs(tmp_path: Path) -> None:
+    results = []
+    for step in (1, 30, 360):
+        with Memory(tmp_path / f"m{step}.db") as mem:
+            item = mem.add("我有一辆自行车", user_id="u1", at=T0).memories[0]
+            for day in range(step, 361, step):
+                mem.maintain(now=days(day))
+            results.append(mem.get(item.id).importance)
+    assert max(results) - min(results) < 0.01, results
+
+
+def test_old_unconfirmed_preferences_are_listed_to_ask_again(mem: Memory) -> None:
+    item = mem.add("我喜欢喝美式", user_id="u1", at=T0).memories[0]
+    assert mem.stale("u1", now=days(30)) == []
+    assert [m.id for m in mem.stale("u1", now=days(200))] == [item.id]
+    mem.add("我喜欢喝美式", user_id="u1", at=days(200))  # said again: confirmed
+    assert mem.stale("u1", now=days(201)) == []
+
+
+def test_the_user_summary_is_rebuilt_versioned_and_placed_first_in_context(mem: Memory) -> None:
+    mem.add("我叫阿白，平时喜欢喝美式，周末别给我打电话。", user_id="u1", at=T0)
+    mem.maintain(now=days(1))
+    first = mem.user_summary("u1")
+    assert first is not None
+    assert "阿白" in first.text
+    assert "美式" in first.text
+    mem.add("我最近开始喝冷萃了，不喝美式了", user_id="u1", at=days(5))
+    mem.maintain(now=days(6))
+    second = mem.user_summary("u1")
+    assert second is not None
+    assert second.id != first.id
+    assert "冷萃" in second.text
+    assert second.supersedes == first.id
+    assert mem.get(first.id).status is Status.SUPERSEDED
+    block = mem.context("推荐饮料", user_id="u1", now=days(6))
+    body = block.text.split("<memory-data>", 1)[1]
+    assert body.lstrip().startswith("## 用户概况")
+    assert all(h.memory.id != second.id for h in mem.search("冷萃", user_id="u1", now=days(6)))
+
+
+def test_feedback_helpful_outdated_and_wrong(mem: Memory) -> None:
+    result = mem.add("我住在上海，我喜欢喝美式，我有一只猫", user_id="u1", at=T0)
+    city, coffee, cat = (d.memory for d in result.decisions)
+    assert None not in (city, coffee, cat)
+    helped = mem.feedback(coffee.id, "helpful", at=days(1))
+    assert helped.importance > coffee.importance
+    assert mem.feedback(cat.id, "outdated", at=days(2)).status is Status.EXPIRED
+    wrong = mem.feedback(city.id, "wrong", note="moved years ago", at=days(3))
+    assert wrong.status is Status.SUPERSEDED
+    assert mem.get(coffee.id).confidence < helped.confidence  # same message, less trusted now
+    assert mem.history(city.id)[-1].reason == "feedback: wrong (moved years ago)"
+    assert all(h.memory.id != cat.id for h in mem.search("猫", user_id="u1", include_log=False, now=days(3)))
+    with pytest.raises(InvalidInput, match="feedback"):
+        mem.feedback(coffee.id, "meh")

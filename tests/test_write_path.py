@@ -185,3 +185,21 @@ def test_remember_writes_without_extraction_and_deduplicates(mem: Memory) -> Non
     )
     assert again.memory is not None
     assert again.memory.id == first.memory.id
+
+
+@pytest.mark.parametrize(
+    ("complaint", "resolution"),
+    [
+        ("上周买的耳机到现在还没到，物流太慢了", "问题解决了"),
+        ("my order still hasn't arrived", "it's fixed now, thanks"),
+    ],
+    ids=["zh", "en"],
+)
+def test_a_resolution_closes_the_open_complaint(mem: Memory, complaint: str, resolution: str) -> None:
+    opened = mem.add(complaint, user_id="u1", at=T0).memories[0]
+    result = mem.add(resolution, user_id="u1", at=days(10))
+    closed = mem.get(opened.id)
+    assert closed.event_status is not None
+    assert closed.event_status.value == "resolved"
+    assert any("resolved" in d.outcome for d in result.decisions)
+    assert [r.op for r in mem.history(opened.id)] == ["add", "resolve"]

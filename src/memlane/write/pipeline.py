@@ -16,6 +16,7 @@ from memlane.domain import (
     Candidate,
     Category,
     Decision,
+    EventStatus,
     HistoryRecord,
     Kind,
     MemoryItem,
@@ -186,6 +187,9 @@ class WritePath:
         if match.outcome is Outcome.MERGE:
             decision.memory = self._merge(match, item, at)
             decision.outcome = f"merged into {match.existing[0].id}: {match.why}"
+        elif match.outcome is Outcome.RESOLVE:
+            decision.memory = self._resolve(match, item, at)
+            decision.outcome = f"resolved {match.existing[0].id}: {match.why}"
         elif match.outcome is Outcome.WEAKER:
             decision.action = Action.DISCARD
             decision.reason = f"a weaker claim than an existing one: {match.why}"
@@ -219,6 +223,19 @@ class WritePath:
             old.text, old.embedding = item.text, item.embedding
         self.store.put(old, tokens_for(old))
         self._history(old, "merge", at, before=before, after=old.text, reason=match.why)
+        return old
+
+    def _resolve(self, match: Match, item: MemoryItem, at: datetime) -> MemoryItem:
+        old = match.existing[0]
+        before = old.text
+        old.event_status = EventStatus.RESOLVED
+        # the resolution joins the complaint's text, so the memory reads as the whole story
+        old.text = f"{old.text}（{item.text}）" if detect(item.text) == "zh" else f"{old.text} ({item.text})"
+        old.provenance = list(dict.fromkeys([*old.provenance, *item.provenance]))
+        old.updated_at = at
+        old.valid_to = at
+        self.store.put(old, tokens_for(old))
+        self._history(old, "resolve", at, before=before, after=old.text, reason=match.why)
         return old
 
     def _supersede(self, match: Match, item: MemoryItem, at: datetime) -> None:

@@ -9,15 +9,19 @@ supersedes the old item, which stays in history; a weaker claim never overwrites
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 from enum import Enum
 
 import numpy as np
 
-from memlane.domain import Category, Kind, MemoryItem, Source
+from memlane.domain import Category, EventStatus, Kind, MemoryItem, Source
 from memlane.store import MemoryQuery, MemoryStore
 from memlane.text.keywords import content_words
 from memlane.text.lang import normalize
 
+# how far back a resolution looks for the complaint it settles, and how close a named one must be
+_RESOLVE_WINDOW_DAYS = 60
+_RESOLVE_SIMILARITY = 0.85
 # share of content words two near duplicates must have in common
 _MIN_OVERLAP = 0.6
 # slots that hold many values at once: liking tea does not contradict liking coffee
@@ -29,6 +33,7 @@ class Outcome(str, Enum):
     MERGE = "merge"
     SUPERSEDE = "supersede"
     WEAKER = "weaker"
+    RESOLVE = "resolve"
 
 
 @dataclass
@@ -67,6 +72,35 @@ def word_overlap(a: str, b: str) -> float:
         )
 
     return sum(found(w) for w in small) / len(small)
+
+
+def _resolved_complaint(store: MemoryStore, item: MemoryItem) -> MemoryItem | None:
+    """The open complaint a resolution refers to: the most similar one when the resolution names its
+    subject ("耳机收到了"), else the most recent one within the window ("问题解决了").
+    """
+    open_ones = [
+        m
+        for m in store.query(
+            item.user_id, MemoryQuery(kinds=(Kind.EPISODIC,), categories=(Category.COMPLAINT.value,))
+        )
+        if m.event_status is EventStatus.UNRESOLVED
+    ]
+    if item.created_at is not None:
+        horizon = item.created_at - timedelta(days=_RESOLVE_WINDOW_DAYS)
+        open_ones = [m for m in open_ones if (m.created_at or horizon) >= horizon]
+    if not open_ones:
+        return None
+    if item.embedding is not None:
+        vector = np.asarray(item.embedding, dtype=np.float32)
+        scored = [
+            (float(np.dot(np.asarray(m.embedding, dtype=np.float32), vector)), m)
+            for m in open_ones
+            if m.embedding
+        ]
+        best = max(scored, key=lambda pair: pair[0], default=None)
+        if best is not None and best[0] >= _RESOLVE_SIMILARITY and word_overlap(best[1].text, item.text) > 0:
+            return best[1]
+    return open_ones[0]  # newest first
 
 
 def _weaker(new: MemoryItem, old: MemoryItem) -> bool:
@@ -110,6 +144,11 @@ def find_match(store: MemoryStore, item: MemoryItem, objects: list[str], thresho
                 return Match(Outcome.WEAKER, [strongest], 0.0, "an explicit statement says otherwise")
             names = ", ".join(sorted(wanted & set().union(*(_objects(m) for m in flipped))))
             return Match(Outcome.SUPERSEDE, flipped, 0.0, f"the user changed their mind about {names}")
+
+    if item.category is Category.COMPLAINT and item.event_status is EventStatus.RESOLVED:
+        solved = _resolved_complaint(store, item)
+        if solved is not None:
+            return Match(Outcome.RESOLVE, [solved], 0.0, "the problem the user reported is solved")
 
     if item.embedding is None:
         return Match(Outcome.NEW, [])

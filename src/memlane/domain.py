@@ -88,6 +88,7 @@ class Category(_Text):
     MOOD = "mood"  # a passing feeling
     CONTEXT = "context"  # one-off situation: where I am right now
     SMALLTALK = "smalltalk"
+    REQUEST = "request"  # asks the assistant to do something: 帮我查天气 / recommend a film
     SENSITIVE = "sensitive"  # ID/bank numbers, secrets, health details
 
 

@@ -79,7 +79,7 @@ class Memory:
         if path is not None:
             settings = settings.model_copy(update={"path": str(path)})
         self.settings = settings
-        self.embedder = embedder or create_embedder(settings.embedder)
+        self.embedder = embedder or create_embedder(settings)
         if store is None:
             store, opened_sessions = open_stores(settings, self.embedder.dim)
             sessions = sessions or opened_sessions

@@ -29,6 +29,7 @@ class Settings(BaseSettings):
     store: str | None = Field(default=None, description="long-term store URL; None means the SQLite file")
     sessions: str | None = Field(default=None, description="session store URL; None means the main store")
     embedder: str = Field(default="e5", description="'e5' (bundled multilingual-e5-small) or 'hash'")
+    embed_threads: int = Field(default=1, ge=1, le=64, description="CPU threads of the bundled embedder")
 
     # the judge
     write_threshold: float = Field(default=0.65, ge=0.0, le=1.0, description="min importance for long-term")

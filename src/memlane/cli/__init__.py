@@ -273,3 +273,8 @@ def maintain(ctx: click.Context, now: str | None) -> None:
     with _memory(ctx) as mem:
         report = mem.maintain(now=_parse_time(now))
     _dump(report.__dict__)
+
+
+from memlane.cli.simulate import simulate  # noqa: E402  (registered last: the command lives in its own module)
+
+main.add_command(simulate)

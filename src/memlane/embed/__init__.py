@@ -3,7 +3,7 @@
 A backend implements :meth:`Embedder.embed_batch`; the base class derives the rest. Built-in
 backends register in :data:`EMBEDDERS` the same way a third-party one would::
 
-    EMBEDDERS["mine"] = MyEmbedder        # then Settings(embedder="mine")
+    EMBEDDERS["mine"] = lambda settings: MyEmbedder()   # then Settings(embedder="mine")
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from memlane.errors import ConfigurationError
+from memlane.settings import Settings
 
 Vector = npt.NDArray[np.float32]
 
@@ -45,26 +46,26 @@ class Embedder(ABC):
         return self.embed_batch(texts, query=False)
 
 
-def _e5() -> Embedder:
+def _e5(settings: Settings) -> Embedder:
     from memlane.embed.e5 import E5Embedder
 
-    return E5Embedder()
+    return E5Embedder(threads=settings.embed_threads)
 
 
-def _hashing() -> Embedder:
+def _hashing(settings: Settings) -> Embedder:
     from memlane.embed.hashing import HashingEmbedder
 
     return HashingEmbedder()
 
 
-EMBEDDERS: dict[str, Callable[[], Embedder]] = {"e5": _e5, "hash": _hashing}
+EMBEDDERS: dict[str, Callable[[Settings], Embedder]] = {"e5": _e5, "hash": _hashing}
 
 
-def create_embedder(name: str) -> Embedder:
-    """The embedder registered under ``name``."""
+def create_embedder(settings: Settings) -> Embedder:
+    """The embedder that ``settings.embedder`` names."""
     try:
-        factory = EMBEDDERS[name]
+        factory = EMBEDDERS[settings.embedder]
     except KeyError:
         known = ", ".join(sorted(EMBEDDERS))
-        raise ConfigurationError(f"unknown embedder {name!r}; known: {known}") from None
-    return factory()
+        raise ConfigurationError(f"unknown embedder {settings.embedder!r}; known: {known}") from None
+    return factory(settings)

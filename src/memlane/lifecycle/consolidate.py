@@ -24,6 +24,7 @@ from memlane.write.reconcile import word_overlap
 
 _TREND_SIMILARITY = 0.88
 _TREND_OVERLAP = 0.5
+_MAX_POINTS = 30  # a digest lists at most this many points
 _DATE_SUFFIX = re.compile(r"\s*[（(]\d{4}-\d{2}-\d{2}[)）]\s*$")
 
 
@@ -35,6 +36,13 @@ def _when(item: MemoryItem) -> datetime:
 
 def _plain(text: str) -> str:
     return _DATE_SUFFIX.sub("", text)
+
+
+def _by_month(items: list[MemoryItem]) -> list[tuple[str, list[MemoryItem]]]:
+    groups: dict[str, list[MemoryItem]] = defaultdict(list)
+    for item in sorted(items, key=_when):
+        groups[f"{_when(item):%Y-%m}"].append(item)
+    return sorted(groups.items())
 
 
 def _open(items: list[MemoryItem]) -> bool:
@@ -62,7 +70,12 @@ class Consolidator:
             if m.category is not Category.PLAN
             and (_when(m) <= cutoff or (m.expires_at is not None and m.expires_at <= now))
         ]
-        return merged, self._compress(user_id, old, now)
+        sessions = [
+            m
+            for m in self.store.query(user_id, MemoryQuery(kinds=(Kind.SUMMARY,), tags=("session-summary",)))
+            if _when(m) <= cutoff
+        ]
+        return merged, self._compress(user_id, old, now) + self._compress_sessions(user_id, sessions, now)
 
     # -- trends -----------------------------------------------------------------------------------
 
@@ -117,36 +130,63 @@ class Consolidator:
     # -- compression ------------------------------------------------------------------------------
 
     def _compress(self, user_id: str, old: list[MemoryItem], now: datetime) -> int:
-        by_month: dict[str, list[MemoryItem]] = defaultdict(list)
-        for item in old:
-            by_month[f"{_when(item):%Y-%m}"].append(item)
-        for month, items in sorted(by_month.items()):
-            items.sort(key=_when)
+        """Old events join their month's event digest, each with its date and open status."""
+        for month, items in _by_month(old):
             zh = detect(" ".join(m.text for m in items)) == "zh"
             parts = []
             for m in items:
-                status = ""
-                if m.event_status is EventStatus.UNRESOLVED:
-                    status = "，未解决" if zh else ", unresolved"
-                parts.append(
-                    f"{_plain(m.text)}（{_when(m):%m-%d}{status}）"
-                    if zh
-                    else f"{_plain(m.text)} ({_when(m):%m-%d}{status})"
-                )
-            text = (
-                (f"{month} 的事件：" + "；".join(parts))
-                if zh
-                else (f"Events of {month}: " + "; ".join(parts))
-            )
-            summary = self._derived(user_id, text, items, now, Kind.SUMMARY, Category.EVENT, "period-summary")
-            summary.valid_to = max(map(_when, items))
-            summary.event_status = (
-                EventStatus.UNRESOLVED
-                if any(m.event_status is EventStatus.UNRESOLVED for m in items)
-                else None
-            )
-            self._replace(items, summary, now, f"compressed into the summary of {month}")
+                open_ = m.event_status is EventStatus.UNRESOLVED
+                note = f"{_when(m):%m-%d}" + (("，未解决" if zh else ", unresolved") if open_ else "")
+                parts.append(f"{_plain(m.text)}（{note}）" if zh else f"{_plain(m.text)} ({note})")
+            title = f"{month} 的事件" if zh else f"Events of {month}"
+            self._digest(user_id, f"events:{month}", title, parts, items, now, zh)
         return len(old)
+
+    def _compress_sessions(self, user_id: str, old: list[MemoryItem], now: datetime) -> int:
+        """Old session summaries join their month's digest of conversation points."""
+        for month, items in _by_month(old):
+            points = [
+                p.strip()
+                for m in items
+                for p in re.split(r"[；;]", re.split(r"[：:]", m.text, maxsplit=1)[-1])
+                if p.strip()
+            ]
+            zh = detect(" ".join(points)) == "zh"
+            title = f"{month} 的对话要点" if zh else f"Conversations of {month}"
+            self._digest(user_id, f"sessions:{month}", title, points, items, now, zh)
+        return len(old)
+
+    def _digest(
+        self,
+        user_id: str,
+        key: str,
+        title: str,
+        parts: list[str],
+        sources: list[MemoryItem],
+        now: datetime,
+        zh: bool,
+    ) -> None:
+        """Create the period digest ``key`` or extend the existing one: one digest per month and type."""
+        tag = f"period:{key}"
+        existing = self.store.query(user_id, MemoryQuery(kinds=(Kind.SUMMARY,), tags=(tag,), limit=1))
+        if existing:
+            body = re.split(r"[：:]", existing[0].text, maxsplit=1)[-1]
+            parts = [p for p in re.split(r"[；;] ?", body) if p] + parts
+        parts = list(dict.fromkeys(parts))[:_MAX_POINTS]
+        text = f"{title}：" + "；".join(parts) if zh else f"{title}: " + "; ".join(parts)
+        digest = self._derived(
+            user_id, text, [*existing, *sources], now, Kind.SUMMARY, Category.EVENT, "period-summary"
+        )
+        digest.tags.append(tag)
+        digest.event_status = (
+            EventStatus.UNRESOLVED if any(m.event_status is EventStatus.UNRESOLVED for m in sources) else None
+        )
+        if existing:
+            digest.id = existing[0].id  # the same digest, grown: history shows each extension
+            digest.created_at = existing[0].created_at
+            if existing[0].event_status is EventStatus.UNRESOLVED:
+                digest.event_status = EventStatus.UNRESOLVED
+        self._replace(sources, digest, now, f"compressed into the digest {key}")
 
     # -- shared -----------------------------------------------------------------------------------
 
@@ -165,7 +205,10 @@ class Consolidator:
             text=text,
             kind=kind,
             category=category,
-            tags=list(dict.fromkeys([tag, *(t for m in sources for t in m.tags)])),
+            # a digest is not itself a session summary: it must not be compressed again
+            tags=list(
+                dict.fromkeys([tag, *(t for m in sources for t in m.tags if not t.startswith("session-"))])
+            ),
             entities=list(dict.fromkeys(e for m in sources for e in m.entities)),
             importance=round(min(1.0, max(m.importance for m in sources) + 0.05), 3),
             confidence=max(m.confidence for m in sources),
@@ -183,8 +226,11 @@ class Consolidator:
 
     def _replace(self, sources: list[MemoryItem], derived: MemoryItem, now: datetime, why: str) -> None:
         with self.store.transaction(derived.user_id):
+            grown = self.store.get(derived.user_id, derived.id) is not None
             self.store.put(derived, tokens_for(derived))
-            self._record(derived.user_id, derived.id, "add", now, derived.reason, derived.text)
+            self._record(
+                derived.user_id, derived.id, "update" if grown else "add", now, derived.reason, derived.text
+            )
             for m in sources:
                 m.status = Status.ARCHIVED
                 m.superseded_by = derived.id

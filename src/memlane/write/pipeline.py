@@ -349,7 +349,14 @@ class WritePath:
                 session.slots[c.slot] = c.value
             elif c.text not in session.notes:
                 session.notes.append(c.text)
-        kept = [d.text for d in decisions if d.action is not Action.DISCARD]
+        # what the episode summary will say: new long-term facts and this task's conditions, not a fact
+        # merely restated, and not one-off context
+        kept = [
+            d.text
+            for d in decisions
+            if (d.action in _KIND_OF_ACTION and not d.outcome.startswith("merged"))
+            or (d.action is Action.SESSION and d.candidate is not None and d.candidate.slot)
+        ]
         if kept:
             lines = [line for line in session.summary.split("\n") if line] + kept
             session.summary = "\n".join(list(dict.fromkeys(lines))[-12:])

@@ -18,7 +18,7 @@ from memlane.text.timeparse import find_times, recurrence
 
 from . import rules_en, rules_zh
 from .clauses import Clause, split_clauses
-from .lexicon import HEDGE, LASTING, LAUGHTER, SESSION_ONLY, SMALLTALK, topic_tags, words
+from .lexicon import HEDGE, LASTING, LAUGHTER, REQUEST, SESSION_ONLY, SMALLTALK, topic_tags, words
 from .rule import Context, Draft, Rule, first_match
 
 _RULES: dict[str, Sequence[Rule]] = {"zh": rules_zh.RULES, "en": rules_en.RULES}
@@ -141,6 +141,18 @@ def _tags(draft: Draft, text: str) -> list[str]:
     return list(dict.fromkeys(tags))[:_MAX_TAGS]
 
 
+# what a clause phrased as a request to the assistant is not
+_NOT_WHEN_ASKED = {
+    Category.PLAN,
+    Category.EVENT,
+    Category.FACT,
+    Category.CONDITION,
+    Category.CONTEXT,
+    Category.PREFERENCE,
+    Category.SMALLTALK,
+}
+
+
 class RuleExtractor:
     """Finds candidate memories in Chinese, English and mixed messages with rules; no model, no network.
 
@@ -174,10 +186,15 @@ class RuleExtractor:
                 question=clause.question,
             )
             draft = _draft(ctx)
+            asked = not clause.remember and REQUEST.search(text) is not None
+            if asked and (draft is None or draft.category in _NOT_WHEN_ASKED):
+                # "帮我看看明天的天气" names a time but is no plan of the user's; how the user wants
+                # to be answered or contacted ("please keep it short") stays what it is
+                draft = Draft(category=Category.REQUEST)
         if draft is None or draft.category is None:
             return None
         entities = list(draft.entities)
-        if draft.category is not Category.SMALLTALK:
+        if draft.category not in (Category.SMALLTALK, Category.REQUEST):
             entities += _zh_entities(ctx) if lang == "zh" else _en_entities(text)
         one_off = SESSION_ONLY.search(text) is not None and LASTING.search(text) is None
         return Candidate(

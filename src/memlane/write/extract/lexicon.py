@@ -34,6 +34,16 @@ SMALLTALK = frozenset(
 )
 LAUGHTER = re.compile(r"(?:哈|呵|嘿|嘻|ha|he|hi|lo+l|xd|lmao)+", re.IGNORECASE)
 
+# A clause that asks the assistant to do something says nothing lasting about the user, even when it
+# names a time ("帮我看看明天的天气" is not a plan of the user's).
+REQUEST = re.compile(
+    r"^(?:请|麻烦你?|能不能|能否|可不可以|可以)?(?:帮我|帮忙|给我|替我|为我)?"
+    r"(?:推荐|查一?下|查查|看看|看一下|搜一?下|找一?下|订一?下|预订|预约|提醒我|告诉我|讲讲|写一?[个篇首])"
+    r"|^(?:请|麻烦你?)?(?:帮我|帮忙)"
+    r"|(?i:^(?:(?:can|could|would|will)\s+you|please(?!\s+(?:don'?t|do\s+not|never|stop))|help\s+me|recommend|suggest|tell\s+me|show\s+me|find\s+me"
+    r"|remind\s+me|book|what\s+should\s+i|which\s+\w+\s+should\s+i)\b)"
+)
+
 HEDGE = re.compile(
     r"可能|也许|大概|好像|我猜|应该是|或许|估计|似乎|说不定|不确定|貌似|我觉得"
     r"|(?i:\b(?:maybe|perhaps|i\s+think|i\s+guess|probably|possibly|i\s+suppose|i\s+believe|not\s+sure"

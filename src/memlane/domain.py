@@ -89,6 +89,7 @@ class Category(_Text):
     CONTEXT = "context"  # one-off situation: where I am right now
     SMALLTALK = "smalltalk"
     REQUEST = "request"  # asks the assistant to do something: 帮我查天气 / recommend a film
+    FORGET = "forget"  # withdraws consent: 别记这个 / don't remember that / forget what I just said
     SENSITIVE = "sensitive"  # ID/bank numbers, secrets, health details
 
 

@@ -89,11 +89,11 @@ class Memory:
         self.store: MemoryStore = store
         self.sessions: SessionStore = sessions
         self.judge = Judge(settings)
+        self._edit = Editor(store, sessions, self.embedder, settings)
         self._write = WritePath(
-            store, sessions, self.embedder, extractor or RuleExtractor(), self.judge, settings
+            store, sessions, self.embedder, extractor or RuleExtractor(), self.judge, settings, self._edit
         )
         self._search = Searcher(store, self.embedder)
-        self._edit = Editor(store, sessions, self.embedder, settings)
         self._maintenance = Maintenance(store, sessions, self.embedder, settings)
         self._feedback = Feedback(store)
 

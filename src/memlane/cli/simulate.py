@@ -64,19 +64,8 @@ def simulate(days: int, seed: int, json_out: Path | None, plot_out: Path | None)
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task("simulating days", total=days)
         result = run_simulation(days=days, seed=seed, on_day=lambda _: progress.advance(task))
-    table = Table(
-        "month",
-        "messages",
-        "active",
-        "profile",
-        "semantic",
-        "episodic",
-        "summary",
-        "expired",
-        "merged",
-        "compressed",
-        "archived",
-    )
+    # short headers: the table must fit an 80-column terminal or a log file
+    table = Table("month", "msgs", "active", "prof", "sem", "epi", "summ", "exp", "merg", "comp", "arch")
     for m in result["months"]:
         kinds = m["active_by_kind"]
         table.add_row(

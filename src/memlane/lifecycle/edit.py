@@ -77,6 +77,49 @@ class Editor:
             self._drop_slot_values(user_id, {m.id for m in items})
         return count
 
+    def forget_messages(
+        self, user_id: str, message_ids: Sequence[str], at: datetime, reason: str
+    ) -> set[str]:
+        """Withdraw messages: what came only from them is deleted (with their log turns), what also
+        came from other messages loses them as a source, and what a deleted memory had superseded is
+        active again. Returns the texts of the deleted memories.
+        """
+        if not message_ids:
+            return set()
+        gone_ids = set(message_ids)
+        found = {
+            m.id: m
+            for mid in message_ids
+            for m in self.store.query(user_id, MemoryQuery(provenance=mid, statuses=_ALL))
+        }
+        whole = [m for m in found.values() if set(m.provenance) <= gone_ids]
+        with self.store.transaction(user_id):
+            for m in found.values():
+                if m in whole:
+                    continue
+                m.provenance = [p for p in m.provenance if p not in gone_ids]
+                m.updated_at = at
+                self.store.put(m, tokens_for(m))
+                self._record(user_id, m.id, "update", at, f"{reason}: one source withdrawn", None, None)
+            self.store.delete(user_id, [m.id for m in whole])
+            self.store.scrub_history(user_id, [m.id for m in whole])
+            memories = [m for m in whole if m.kind is not Kind.LOG]
+            for m in memories:
+                self._record(user_id, m.id, "delete", at, reason, None, None)
+                self._restore_superseded(m, at, reason)
+            self._drop_slot_values(user_id, {m.id for m in memories})
+        return {m.text for m in memories}
+
+    def _restore_superseded(self, deleted: MemoryItem, at: datetime, reason: str) -> None:
+        old = self.store.get(deleted.user_id, deleted.supersedes) if deleted.supersedes else None
+        if old is None or old.status is not Status.SUPERSEDED or old.superseded_by != deleted.id:
+            return
+        old.status, old.superseded_by, old.valid_to, old.updated_at = Status.ACTIVE, None, None, at
+        self.store.put(old, tokens_for(old))
+        self._record(
+            deleted.user_id, old.id, "restore", at, f"{reason}: what replaced it was withdrawn", None, None
+        )
+
     def forget_tags(self, user_id: str, tags: list[str], at: datetime) -> int:
         """Delete every memory carrying any of ``tags``."""
         items = self.store.query(user_id, MemoryQuery(tags=tuple(tags), statuses=_ALL))

@@ -50,6 +50,7 @@ POLICIES: dict[Category, Policy] = {
     ),
     Category.MOOD: P(Action.DISCARD, 0.2, 0.1, "session", "a passing mood"),
     Category.SMALLTALK: P(Action.DISCARD, 0.05, 0.0, "session", "small talk"),
+    Category.FORGET: P(Action.DISCARD, 0.0, 0.0, "session", "the user asked not to remember this"),
     Category.REQUEST: P(
         Action.DISCARD, 0.1, 0.0, "session", "a request to the assistant, not a fact about the user"
     ),

@@ -28,9 +28,10 @@ from memlane.domain import (
     Turn,
 )
 from memlane.embed import Embedder
-from memlane.privacy import sensitive
+from memlane.lifecycle.edit import Editor
+from memlane.privacy import injection, sensitive
 from memlane.settings import Settings
-from memlane.store import MemoryStore, SessionStore
+from memlane.store import MemoryQuery, MemoryStore, SessionStore
 from memlane.store.tokens import tokens_for
 from memlane.text.lang import detect, normalize
 from memlane.write.extract import Extractor
@@ -43,6 +44,8 @@ _KIND_OF_ACTION = {
     Action.PROFILE: Kind.PROFILE,
 }
 _DATED = {Category.EVENT, Category.PLAN, Category.COMPLAINT}
+# a message made only of these says nothing but the withdrawal itself
+_TRIVIAL = {Category.FORGET, Category.SMALLTALK, Category.REQUEST}
 
 
 def dated_text(candidate: Candidate) -> str:
@@ -64,6 +67,7 @@ class WritePath:
         extractor: Extractor,
         judge: Judge,
         settings: Settings,
+        editor: Editor,
     ) -> None:
         self.store = store
         self.sessions = sessions
@@ -71,40 +75,21 @@ class WritePath:
         self.extractor = extractor
         self.judge = judge
         self.settings = settings
+        self.editor = editor
 
     def add(self, user_id: str, session_id: str | None, messages: Sequence[Message]) -> list[Decision]:
         """Process ``messages`` (already validated, in time order) and return one decision per candidate."""
         redacted = [self._redact(m) for m in messages]
-        candidates: list[Candidate] = []
-        for message in redacted:
-            found = self.extractor.extract(message)
-            hidden = sensitive.kinds(message.content)
-            for c in found:
-                c.sensitive = sorted(set(c.sensitive) | set(sensitive.kinds(c.text)))
-            if hidden and not any(c.sensitive for c in found):
-                # the sensitive clause said nothing else worth a candidate: still tell the caller
-                found.append(
-                    Candidate(
-                        text=message.content,
-                        category=Category.SENSITIVE,
-                        lang=detect(message.content),
-                        sensitive=hidden,
-                        role=message.role,
-                        message_id=message.id,
-                    )
-                )
-            candidates.extend(found)
-
+        candidates = [c for m in redacted for c in self._candidates(m)]
         at = messages[-1].at
         decisions = [self.judge.decide(c, self._time_of(c, redacted)) for c in candidates]
+        withdrawn, earlier = self._withdrawals(user_id, session_id, redacted, decisions)
         keep = [d for d in decisions if d.action in _KIND_OF_ACTION]
         for d in keep:
             if d.candidate is not None:
                 d.text = dated_text(d.candidate)
-        log = [m for m in redacted if self.settings.keep_log and m.content.strip()]
-        vectors = self.embedder.embed_passages(
-            [dated_text(d.candidate) for d in keep if d.candidate] + [self._log_text(m) for m in log]
-        )
+        log = [m for m in redacted if self.settings.keep_log and m.id not in withdrawn]
+        vectors = self.embedder.embed_passages([d.text for d in keep] + [self._log_text(m) for m in log])
 
         with self.store.transaction(user_id):
             for decision, vector in zip(keep, vectors[: len(keep)], strict=True):
@@ -112,8 +97,79 @@ class WritePath:
                 self._store(user_id, session_id, decision, vector.tolist(), when)
             for message, vector in zip(log, vectors[len(keep) :], strict=True):
                 self._log(user_id, session_id, message, vector.tolist())
-        self._update_session(user_id, session_id, redacted, decisions, at)
+            gone = self.editor.forget_messages(user_id, earlier, at, "the user asked not to remember it")
+        kept = [m for m in redacted if m.id not in withdrawn]
+        self._update_session(user_id, session_id, kept, decisions, at, withdrawn | set(earlier), gone)
         return decisions
+
+    def _candidates(self, message: Message) -> list[Candidate]:
+        found = self.extractor.extract(message)
+        if injection.kinds(message.content):
+            for c in found:
+                c.tags.append(injection.FLAG)
+        hidden = sensitive.kinds(message.content)
+        for c in found:
+            c.sensitive = sorted(set(c.sensitive) | set(sensitive.kinds(c.text)))
+        if hidden and not any(c.sensitive for c in found):
+            # the sensitive clause said nothing else worth a candidate: still tell the caller
+            found.append(
+                Candidate(
+                    text=message.content,
+                    category=Category.SENSITIVE,
+                    lang=detect(message.content),
+                    sensitive=hidden,
+                    role=message.role,
+                    message_id=message.id,
+                )
+            )
+        return found
+
+    def _withdrawals(
+        self, user_id: str, session_id: str | None, messages: Sequence[Message], decisions: list[Decision]
+    ) -> tuple[set[str], list[str]]:
+        """Honour "别记这个 / don't remember that": nothing of the withdrawing message is kept, and a
+        message that says only that withdraws the user's previous message. Returns the ids of messages
+        of this call that keep nothing, and of earlier messages to forget.
+        """
+        asking = {
+            d.candidate.message_id
+            for d in decisions
+            if d.candidate is not None
+            and d.candidate.message_id is not None
+            and d.candidate.category is Category.FORGET
+            and d.candidate.role == "user"
+        }
+        if not asking:
+            return set(), []
+        withdrawn = set(asking)
+        earlier: list[str] = []
+        for i, message in enumerate(messages):
+            if message.id not in asking:
+                continue
+            said = [d for d in decisions if d.candidate is not None and d.candidate.message_id == message.id]
+            if all(d.candidate is not None and d.candidate.category in _TRIVIAL for d in said):
+                previous = [m for m in messages[:i] if m.role == "user"]
+                if previous:
+                    withdrawn.add(previous[-1].id)
+                else:
+                    last = self._last_user_message(user_id, session_id, message.at)
+                    earlier += [last] if last else []
+        for d in decisions:
+            c = d.candidate
+            if c is not None and c.message_id in withdrawn and c.category is not Category.FORGET:
+                d.action = Action.DISCARD
+                d.reason = "the user asked not to remember this"
+        return withdrawn, earlier
+
+    def _last_user_message(self, user_id: str, session_id: str | None, before: datetime) -> str | None:
+        session = self.sessions.get_session(user_id, session_id, before) if session_id else None
+        if session is not None:
+            turns = [t for t in session.turns if t.role == "user"]
+            return turns[-1].message_id if turns else None
+        for item in self.store.query(user_id, MemoryQuery(kinds=(Kind.LOG,), limit=10)):
+            if "role:user" in item.tags and item.provenance:
+                return item.provenance[0]
+        return None
 
     def remember(
         self, user_id: str, session_id: str | None, message: Message, candidate: Candidate, action: Action
@@ -122,6 +178,8 @@ class WritePath:
         redacted = self._redact(message)
         candidate.text = redacted.content
         candidate.sensitive = sensitive.kinds(redacted.content)
+        if injection.kinds(redacted.content):
+            candidate.tags.append(injection.FLAG)
         decision = self.judge.decide(candidate, message.at)
         if decision.action is Action.DISCARD:
             return decision
@@ -285,7 +343,7 @@ class WritePath:
             text=self._log_text(message),
             kind=Kind.LOG,
             category=Category.FACT,
-            tags=[f"role:{message.role}"],
+            tags=[f"role:{message.role}", *([injection.FLAG] if injection.kinds(message.content) else [])],
             importance=0.3,
             confidence=0.5,
             source=Source.OBSERVED,
@@ -332,6 +390,8 @@ class WritePath:
         messages: Sequence[Message],
         decisions: list[Decision],
         at: datetime,
+        forgotten: set[str],
+        forgotten_texts: set[str],
     ) -> None:
         if session_id is None:
             return
@@ -340,7 +400,9 @@ class WritePath:
             id=session_id, user_id=user_id, created_at=at, updated_at=at
         )
         session.turns.extend(Turn(role=m.role, content=m.content, at=m.at, message_id=m.id) for m in messages)
-        session.turns = session.turns[-self.settings.session_turns :]
+        session.turns = [t for t in session.turns if t.message_id not in forgotten][
+            -self.settings.session_turns :
+        ]
         for d in decisions:
             c = d.candidate
             if d.action is not Action.SESSION or c is None:
@@ -357,9 +419,8 @@ class WritePath:
             if (d.action in _KIND_OF_ACTION and not d.outcome.startswith("merged"))
             or (d.action is Action.SESSION and d.candidate is not None and d.candidate.slot)
         ]
-        if kept:
-            lines = [line for line in session.summary.split("\n") if line] + kept
-            session.summary = "\n".join(list(dict.fromkeys(lines))[-12:])
+        lines = [line for line in session.summary.split("\n") if line and line not in forgotten_texts] + kept
+        session.summary = "\n".join(list(dict.fromkeys(lines))[-12:])
         session.updated_at = at
         session.expires_at = at + ttl
         self.sessions.save_session(session)

@@ -18,7 +18,7 @@ from memlane.text.timeparse import find_times, recurrence
 
 from . import rules_en, rules_zh
 from .clauses import Clause, split_clauses
-from .lexicon import HEDGE, LASTING, LAUGHTER, REQUEST, SESSION_ONLY, SMALLTALK, topic_tags, words
+from .lexicon import FORGET, HEDGE, LASTING, LAUGHTER, REQUEST, SESSION_ONLY, SMALLTALK, topic_tags, words
 from .rule import Context, Draft, Rule, first_match
 
 _RULES: dict[str, Sequence[Rule]] = {"zh": rules_zh.RULES, "en": rules_en.RULES}
@@ -172,8 +172,11 @@ class RuleExtractor:
         shown = clause.text
         text = shown.replace("’", "'")  # rules expect a plain apostrophe (I’m from a phone keyboard)
         lang = detect(text)
-        if _is_smalltalk(text):
-            draft: Draft | None = Draft(category=Category.SMALLTALK)
+        if FORGET.search(text):
+            draft: Draft | None = Draft(category=Category.FORGET)
+            ctx = Context(text, lang, message.at)
+        elif _is_smalltalk(text):
+            draft = Draft(category=Category.SMALLTALK)
             ctx = Context(text, lang, message.at)
         else:
             ctx = Context(
@@ -194,7 +197,7 @@ class RuleExtractor:
         if draft is None or draft.category is None:
             return None
         entities = list(draft.entities)
-        if draft.category not in (Category.SMALLTALK, Category.REQUEST):
+        if draft.category not in (Category.SMALLTALK, Category.REQUEST, Category.FORGET):
             entities += _zh_entities(ctx) if lang == "zh" else _en_entities(text)
         one_off = SESSION_ONLY.search(text) is not None and LASTING.search(text) is None
         return Candidate(

@@ -34,6 +34,17 @@ SMALLTALK = frozenset(
 )
 LAUGHTER = re.compile(r"(?:哈|呵|嘿|嘻|ha|he|hi|lo+l|xd|lmao)+", re.IGNORECASE)
 
+# The user withdrawing consent for what they just said (not 别忘了 / don't forget, which asks the opposite).
+FORGET = re.compile(
+    r"(?:别|不要|不用|请勿|千万别)(?:帮我)?(?:记|记住|记下来?|记录|保存|存)(?:这个|这些|这条|这句|刚才的?|那个|了|哦|啊)?(?:$|[，,。！!]|话)"
+    r"|(?:这个|这些|这条|这句|刚才的?|那个|上面的?)(?:话)?(?:别|不要|不用)(?:记|记住|记下来?|记录|保存|存)"
+    r"|(?:忘掉|忘了|忘记|删掉|删除|撤回)(?:我)?(?:刚才|刚刚|之前|上面|前面)(?:说|讲|发)的?(?:话|内容|那句)?"
+    # English only as a whole imperative clause: "I don't remember that movie" is no such request
+    r"|(?i:^(?:please\s+|pls\s+)?(?:(?:don'?t|do\s+not)\s+(?:remember|save|store|record)\s+(?:that|this|it)"
+    r"|forget\s+(?:what\s+i\s+(?:just\s+)?(?:said|told\s+you|wrote)|that|this|it|everything\s+i\s+just\s+said)"
+    r"|strike\s+that|scratch\s+that)(?:\s+please)?\W*$)"
+)
+
 # A clause that asks the assistant to do something says nothing lasting about the user, even when it
 # names a time ("帮我看看明天的天气" is not a plan of the user's).
 REQUEST = re.compile(

@@ -1,0 +1,67 @@
+"""Consent: "别记这个 / don't remember that" removes what was just said, from every table and index."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import T0, days
+from memlane import Action, Memory
+
+
+@pytest.mark.parametrize(
+    ("said", "withdraw", "secret"),
+    [
+        ("我养了一只蜥蜴叫阿飞", "别记这个", "蜥蜴"),
+        ("I keep a pet iguana called Ziggy", "don't remember that", "iguana"),
+        ("我在考虑辞职去开咖啡馆", "忘掉我刚才说的", "咖啡馆"),
+        ("I'm thinking of quitting to open a bakery", "forget what I just said", "bakery"),
+    ],
+    ids=["zh-bie-ji", "en-dont-remember", "zh-wang-diao", "en-forget"],
+)
+def test_withdrawing_the_previous_message_removes_it_everywhere(
+    db_path: Path, said: str, withdraw: str, secret: str
+) -> None:
+    with Memory(db_path) as mem:
+        mem.add(said, user_id="u1", session_id="s1", at=T0)
+        result = mem.add(withdraw, user_id="u1", session_id="s1", at=days(0.001))
+        assert [d.action for d in result.decisions] == [Action.DISCARD]
+        assert mem.list("u1", include_log=True) == []
+        assert mem.search(secret, user_id="u1", now=days(0.01)) == []
+        session = mem.session("u1", "s1", now=days(0.01))
+        assert session is not None
+        assert all(secret not in t.content for t in session.turns)
+        assert secret not in session.summary
+        assert secret not in str(mem.export("u1"))
+
+
+def test_a_message_that_withdraws_itself_keeps_nothing(mem: Memory) -> None:
+    result = mem.add("我住在深圳，这个别记", user_id="u1", session_id="s1", at=T0)
+    assert all(d.action is Action.DISCARD for d in result.decisions)
+    assert mem.list("u1", include_log=True) == []
+    assert mem.profile("u1") == {}
+
+
+def test_withdrawing_a_change_brings_back_what_it_replaced(mem: Memory) -> None:
+    mem.add("我住在上海", user_id="u1", session_id="s1", at=T0)
+    mem.add("我搬到杭州了", user_id="u1", session_id="s1", at=days(1))
+    assert mem.profile("u1")["home_city"] == "杭州"
+    mem.add("别记这个", user_id="u1", session_id="s1", at=days(1.001))
+    assert mem.profile("u1")["home_city"] == "上海"
+    assert [m.text for m in mem.list("u1")] == ["我住在上海"]
+
+
+def test_a_fact_also_said_earlier_survives_withdrawing_the_repeat(mem: Memory) -> None:
+    first = mem.add("我喜欢喝美式", user_id="u1", session_id="s1", at=T0).memories[0]
+    mem.add("我喜欢喝美式", user_id="u1", session_id="s2", at=days(3))
+    mem.add("别记这个", user_id="u1", session_id="s2", at=days(3.001))
+    kept = mem.get(first.id)
+    assert len(kept.provenance) == 1
+    assert mem.history(first.id)[-1].reason.endswith("one source withdrawn")
+
+
+def test_without_a_session_the_latest_user_message_is_withdrawn(mem: Memory) -> None:
+    mem.add("I collect vintage typewriters", user_id="u1", at=T0)
+    mem.add("scratch that", user_id="u1", at=days(0.01))
+    assert mem.list("u1", include_log=True) == []

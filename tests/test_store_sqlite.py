@@ -7,10 +7,14 @@ import sqlite3
 import threading
 from pathlib import Path
 
+import numpy as np
+import pytest
+
 from conftest import T0, days
 from memlane import Memory
-from memlane.domain import Kind, MemoryItem
+from memlane.domain import Kind, MemoryItem, Status
 from memlane.store import MemoryQuery
+from memlane.store.sql import rarest_within
 from memlane.store.sqlite import SQLiteStore
 from memlane.store.sqlite.migrations import MIGRATIONS, migrate
 
@@ -37,8 +41,6 @@ def test_store_queries_never_cross_users(db_path: Path) -> None:
     assert store.get_many("bob", [item.id]) == []
     assert store.query("bob", MemoryQuery()) == []
     assert store.keyword_search("bob", ["tea"], MemoryQuery(), 10) == []
-    import numpy as np
-
     assert store.vector_search("bob", np.array([1, 0, 0], dtype=np.float32), MemoryQuery(), 10) == []
     assert store.delete("bob", [item.id]) == 0
     # an upsert under another user's name must not take the row over
@@ -102,3 +104,84 @@ def test_vector_cache_follows_updates_and_deletes(mem: Memory) -> None:
     assert hits[0].memory.text == "我喜欢喝绿茶"
     mem.delete(item.id)
     assert mem.search("绿茶", user_id="u1", include_log=False, now=days(1)) == []
+
+
+def _random_unit(rng: np.random.Generator, dim: int = 8) -> list[float]:
+    v = rng.standard_normal(dim)
+    return (v / np.linalg.norm(v)).tolist()
+
+
+def test_the_vector_index_agrees_with_brute_force_through_writes_and_deletes(db_path: Path) -> None:
+    rng = np.random.default_rng(7)
+    store = SQLiteStore(db_path, dim=8)
+    items: dict[str, MemoryItem] = {}
+    for step in range(400):  # enough rows to grow the matrix several times and to remove from its middle
+        roll = rng.random()
+        if roll < 0.6 or len(items) < 5:
+            kind = Kind.SEMANTIC if rng.random() < 0.7 else Kind.EPISODIC
+            item = MemoryItem(user_id="u1", text=f"m{step}", kind=kind, embedding=_random_unit(rng))
+        else:
+            item = items[list(items)[int(rng.integers(len(items)))]]
+            if roll < 0.75:
+                item.embedding = _random_unit(rng)
+            elif roll < 0.9:
+                item.status = Status.SUPERSEDED if item.status is Status.ACTIVE else Status.ACTIVE
+            else:
+                store.delete("u1", [item.id])
+                del items[item.id]
+                continue
+        store.put(item, item.text)
+        items[item.id] = item
+        if step % 40 == 0:
+            query = np.array(_random_unit(rng), dtype=np.float32)
+            for kinds in ((), (Kind.EPISODIC,)):
+                live = [
+                    m
+                    for m in items.values()
+                    if m.status is Status.ACTIVE and (not kinds or m.kind in kinds) and m.embedding
+                ]
+                expected = sorted(live, key=lambda m: -float(np.dot(m.embedding, query)))[:5]  # type: ignore[arg-type]
+                found = store.vector_search("u1", query, MemoryQuery(kinds=kinds), 5)
+                assert [f.id for f in found] == [m.id for m in expected]
+    store.close()
+
+
+def test_a_delete_through_another_connection_reaches_the_vector_cache(db_path: Path) -> None:
+    reader, writer = SQLiteStore(db_path, dim=3), SQLiteStore(db_path, dim=3)
+    keep = MemoryItem(user_id="u1", text="keep", kind=Kind.SEMANTIC, embedding=[1.0, 0.0, 0.0])
+    gone = MemoryItem(user_id="u1", text="gone", kind=Kind.SEMANTIC, embedding=[0.0, 1.0, 0.0])
+    writer.put(keep, "keep")
+    writer.put(gone, "gone")
+    query = np.array([0.6, 0.8, 0.0], dtype=np.float32)
+    assert [h.id for h in reader.vector_search("u1", query, MemoryQuery(), 5)] == [gone.id, keep.id]
+    writer.delete("u1", [gone.id])
+    assert [h.id for h in reader.vector_search("u1", query, MemoryQuery(), 5)] == [keep.id]
+    reader.close()
+    writer.close()
+
+
+@pytest.mark.parametrize(
+    ("documents", "expected"),
+    [
+        pytest.param({"tea": 10, "like": 900}, ["like", "tea"], id="all-within-budget"),
+        pytest.param({"tea": 10, "like": 5000}, ["tea"], id="common-word-left-out"),
+        pytest.param({"tea": 6000, "like": 9000}, ["tea"], id="rarest-kept-even-over-budget"),
+        pytest.param({}, ["like", "tea"], id="unknown-words-are-rare"),
+    ],
+)
+def test_keyword_search_matches_the_rarest_words_within_a_budget(
+    documents: dict[str, float], expected: list[str]
+) -> None:
+    assert rarest_within(["like", "tea"], documents, budget=4000) == expected
+
+
+def test_keyword_search_ranks_inside_the_index_then_applies_the_filters(db_path: Path) -> None:
+    store = SQLiteStore(db_path, dim=3)
+    for i in range(250):  # more than the index pre-ranks, and all better matches than the memory below
+        store.put(MemoryItem(user_id="u1", text=f"tea {i}", kind=Kind.LOG), "tea tea")
+    semantic = MemoryItem(user_id="u1", text="tea", kind=Kind.SEMANTIC)
+    store.put(semantic, "tea")
+    found = store.keyword_search("u1", ["tea"], MemoryQuery(kinds=(Kind.SEMANTIC,)), 10)
+    assert [(f.id, f.terms) for f in found] == [(semantic.id, ["tea"])]
+    assert len(store.keyword_search("u1", ["tea"], MemoryQuery(), 10)) == 10
+    store.close()

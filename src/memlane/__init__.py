@@ -39,6 +39,7 @@ from memlane.errors import (
     TextTooLong,
 )
 from memlane.lifecycle.maintain import MaintenanceReport
+from memlane.lifecycle.portability import RestoreReport
 from memlane.memory import Memory
 from memlane.settings import Settings
 
@@ -61,6 +62,7 @@ __all__ = [
     "Memory",
     "MemoryItem",
     "NotFound",
+    "RestoreReport",
     "Session",
     "Settings",
     "SlotVersion",

@@ -49,6 +49,7 @@ class AsyncMemory:
     delete = _in_thread(Memory.delete)
     forget = _in_thread(Memory.forget)
     export = _in_thread(Memory.export)
+    restore = _in_thread(Memory.restore)
     maintain = _in_thread(Memory.maintain)
     end_session = _in_thread(Memory.end_session)
     feedback = _in_thread(Memory.feedback)

@@ -102,6 +102,17 @@ class EventStatus(_Text):
     DONE = "done"
 
 
+_TIME_FIELDS = (
+    "created_at",
+    "updated_at",
+    "last_accessed_at",
+    "last_verified_at",
+    "expires_at",
+    "valid_from",
+    "valid_to",
+)
+
+
 def new_id() -> str:
     """A new random identifier (32 hex characters)."""
     return uuid.uuid4().hex
@@ -155,6 +166,25 @@ class MemoryItem:
     provenance: list[str] = field(default_factory=list)  # message ids it came from
     reason: str = ""  # why the judge kept it
     embedding: list[float] | None = field(default=None, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> MemoryItem:
+        """The item :meth:`to_dict` described (unknown keys are an error, missing ones take defaults)."""
+        fields = dict(data)
+        kinds = {
+            "kind": Kind,
+            "category": Category,
+            "source": Source,
+            "status": Status,
+            "event_status": EventStatus,
+        }
+        for key, enum in kinds.items():
+            if fields.get(key) is not None:
+                fields[key] = enum(fields[key])
+        for key in _TIME_FIELDS:
+            if fields.get(key) is not None:
+                fields[key] = datetime.fromisoformat(fields[key])
+        return cls(**fields)
 
     def to_dict(self) -> dict[str, Any]:
         """The item as JSON-ready data (times as ISO 8601, no embedding)."""

@@ -11,10 +11,10 @@ the stores, and :class:`AsyncMemory` offers the same methods as coroutines.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memlane import validate
 from memlane.clock import utcnow
@@ -39,6 +39,7 @@ from memlane.errors import InvalidInput, NotFound
 from memlane.lifecycle.edit import Editor
 from memlane.lifecycle.feedback import Feedback
 from memlane.lifecycle.maintain import Maintenance, MaintenanceReport
+from memlane.lifecycle.portability import RestoreReport, export_user, restore_user
 from memlane.read.context import assemble
 from memlane.read.search import Searcher, SearchOptions
 from memlane.settings import Settings
@@ -49,6 +50,9 @@ from memlane.write.extract import Extractor, RuleExtractor
 from memlane.write.judge import Judge
 from memlane.write.pipeline import WritePath
 
+if TYPE_CHECKING:
+    from memlane.llm import ChatClient
+
 _CATEGORY_OF_KIND = {"semantic": Category.FACT, "episodic": Category.EVENT, "profile": Category.FACT}
 
 
@@ -58,7 +62,9 @@ class Memory:
     ``Memory()`` keeps one SQLite file in the user's data directory; ``Memory("x.db")`` or
     ``Memory(":memory:")`` chooses another. Keyword arguments override :class:`Settings` fields
     (which otherwise come from ``MEMLANE_*`` environment variables). Ports can be injected:
-    ``store=``, ``sessions=``, ``embedder=``, ``extractor=``.
+    ``store=``, ``sessions=``, ``embedder=``, ``extractor=``; ``llm=`` (a :class:`memlane.llm.ChatClient`)
+    or ``llm_base_url=`` turns on the LLM extractor when no extractor is injected; ``store`` and
+    ``sessions`` also take URLs: ``Memory(store="postgresql://...", sessions="redis://...")``.
     """
 
     def __init__(
@@ -66,10 +72,11 @@ class Memory:
         path: str | Path | None = None,
         *,
         settings: Settings | None = None,
-        store: MemoryStore | None = None,
-        sessions: SessionStore | None = None,
+        store: MemoryStore | str | None = None,
+        sessions: SessionStore | str | None = None,
         embedder: Embedder | None = None,
         extractor: Extractor | None = None,
+        llm: ChatClient | None = None,
         **overrides: Any,
     ) -> None:
         if settings is None:
@@ -80,15 +87,15 @@ class Memory:
             settings = settings.model_copy(update={"path": str(path)})
         self.settings = settings
         self.embedder = embedder or create_embedder(settings)
-        if store is None:
-            store, opened_sessions = open_stores(settings, self.embedder.dim)
-            sessions = sessions or opened_sessions
-        elif sessions is None:
-            raise InvalidInput("a custom store needs a session store too (sessions=...)")
-        assert sessions is not None
-        self.store: MemoryStore = store
-        self.sessions: SessionStore = sessions
+        self.store: MemoryStore
+        self.sessions: SessionStore
+        self.store, self.sessions = open_stores(settings, self.embedder.dim, store=store, sessions=sessions)
+        store, sessions = self.store, self.sessions
         self.judge = Judge(settings)
+        if extractor is None and (llm is not None or settings.llm_base_url):
+            from memlane.llm import ChatClient, LLMExtractor  # imported only when an LLM is configured
+
+            extractor = LLMExtractor(llm or ChatClient.from_settings(settings), RuleExtractor())
         self._edit = Editor(store, sessions, self.embedder, settings)
         self._write = WritePath(
             store, sessions, self.embedder, extractor or RuleExtractor(), self.judge, settings, self._edit
@@ -261,8 +268,15 @@ class Memory:
         return self._edit.forget_tags(uid, list(tags), when)
 
     def export(self, user_id: str) -> dict[str, Any]:
-        """Everything held about the user, as JSON-ready data."""
-        return self._edit.export(self._user(user_id), utcnow())
+        """Everything held about the user as one JSON-ready document (schema: docs/privacy.md)."""
+        return export_user(self.store, self.sessions, self._user(user_id), utcnow())
+
+    def restore(self, document: Mapping[str, Any], *, user_id: str | None = None) -> RestoreReport:
+        """Load an :meth:`export` document into this store (under ``user_id`` if given), keeping ids,
+        times, history and profile versions. The user's scope must be empty.
+        """
+        uid = self._user(user_id) if user_id is not None else None
+        return restore_user(self.store, self.sessions, self.embedder, document, uid)
 
     def maintain(self, now: datetime | None = None, *, user_id: str | None = None) -> MaintenanceReport:
         """Run the lifecycle jobs due at ``now`` (for one user, or all): end idle sessions, merge
@@ -306,10 +320,13 @@ class Memory:
         return self._maintenance.portrait.current(self._user(user_id))
 
     def close(self) -> None:
-        """Release the store's connections."""
+        """Release the store's connections (and an LLM client's, when one is in use)."""
         self.store.close()
         if id(self.sessions) != id(self.store):
             self.sessions.close()
+        close_extractor = getattr(self._write.extractor, "close", None)
+        if callable(close_extractor):
+            close_extractor()
 
     def __enter__(self) -> Memory:
         return self

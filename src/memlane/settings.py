@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import platformdirs
-from pydantic import Field
+from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -65,6 +65,14 @@ class Settings(BaseSettings):
     search_limit: int = Field(default=10, gt=0, le=1000)
     min_score: float = Field(default=0.0, ge=0.0, le=1.0, description="relevance threshold for search hits")
     context_tokens: int = Field(default=800, gt=0, description="default token budget of a context block")
+
+    # the LLM stages (off unless llm_base_url is set); any OpenAI-compatible endpoint, see docs/llm.md
+    llm_base_url: str | None = Field(default=None, description="OpenAI-compatible base URL, e.g. .../v1")
+    llm_model: str | None = Field(default=None, description="model name at that endpoint")
+    llm_api_key: SecretStr | None = Field(default=None, description="API key; local servers need none")
+    llm_timeout: float = Field(default=30.0, gt=0, description="seconds to wait for one LLM response")
+    llm_max_retries: int = Field(default=2, ge=0, le=10, description="retries on 429, 5xx and timeouts")
+    llm_concurrency: int = Field(default=4, ge=1, le=64, description="LLM requests in flight at once")
 
     # input limits
     max_text_chars: int = Field(default=100_000, gt=0, description="longest message accepted")

@@ -275,6 +275,12 @@ def maintain(ctx: click.Context, now: str | None) -> None:
     _dump(report.__dict__)
 
 
-from memlane.cli.simulate import simulate  # noqa: E402  (registered last: the command lives in its own module)
+from memlane.cli.eval import eval_group  # noqa: E402  (registered last: the group lives in its own module)
+
+main.add_command(eval_group)
+from memlane.cli.simulate import simulate  # noqa: E402
 
 main.add_command(simulate)
+from memlane.cli.bench import bench  # noqa: E402  (registered last: the group lives in its own module)
+
+main.add_command(bench)

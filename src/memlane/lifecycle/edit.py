@@ -6,10 +6,8 @@ remains), and removes profile values it supported, so that no copy of the delete
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
 from memlane.domain import Actor, HistoryRecord, Kind, MemoryItem, Source, Status
 from memlane.embed import Embedder
@@ -17,10 +15,8 @@ from memlane.errors import InvalidInput, NotFound
 from memlane.privacy import sensitive
 from memlane.settings import Settings
 from memlane.store import MemoryQuery, MemoryStore, SessionStore
-from memlane.store.codec import session_to_json
 from memlane.store.tokens import tokens_for
 
-EXPORT_VERSION = 1
 _ALL = (Status.ACTIVE, Status.SUPERSEDED, Status.EXPIRED, Status.ARCHIVED, Status.DELETED)
 
 
@@ -132,28 +128,6 @@ class Editor:
         count = self.store.delete_user(user_id)
         self.sessions.delete_sessions(user_id)
         return count
-
-    def export(self, user_id: str, now: datetime) -> dict[str, Any]:
-        """Everything held about the user as one JSON-ready document."""
-        records = self.store.query(user_id, MemoryQuery(statuses=_ALL, newest_first=False))
-        return {
-            "format": "memlane.export",
-            "version": EXPORT_VERSION,
-            "user_id": user_id,
-            "exported_at": now.isoformat(),
-            "memories": [m.to_dict() for m in records if m.kind is not Kind.LOG],
-            "log": [m.to_dict() for m in records if m.kind is Kind.LOG],
-            "profile": {v.slot: v.value for v in self.store.slots(user_id)},
-            "profile_versions": [
-                {**v.__dict__, "created_at": v.created_at.isoformat()}
-                for v in self.store.slots(user_id, current_only=False)
-            ],
-            "sessions": [json.loads(session_to_json(s)) for s in self.sessions.list_sessions(user_id, None)],
-            "history": [
-                {**h.__dict__, "at": h.at.isoformat(), "actor": h.actor.value}
-                for h in self.store.history(user_id)
-            ],
-        }
 
     # -- helpers ----------------------------------------------------------------------------------
 

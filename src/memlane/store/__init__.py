@@ -2,7 +2,9 @@
 
 Every method takes the ``user_id`` it works for and never reads or changes another user's rows: user
 isolation is enforced here, below the API. Adapters live one per module or sub-package:
-``sqlite`` is the embedded default.
+``sqlite`` is the embedded default (both ports), ``postgres`` the server store (both ports) and
+``redis`` a session store; the two SQL adapters share their statements (``relational``, ``sql``), and
+``open`` picks adapters from URLs.
 """
 
 from __future__ import annotations

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -21,6 +20,13 @@ COLUMNS = (
     "updated_at last_accessed_at last_verified_at access_count expires_at valid_from valid_to "
     "supersedes superseded_by provenance reason embedding"
 ).split()
+
+
+class Row(Protocol):
+    """A result row addressed by column name (``sqlite3.Row`` or a psycopg ``dict_row``)."""
+
+    def __getitem__(self, key: str, /) -> Any: ...
+
 
 _TIMES = "created_at updated_at last_accessed_at last_verified_at expires_at valid_from valid_to".split()
 
@@ -70,7 +76,7 @@ def to_row(item: MemoryItem, tokens: str) -> dict[str, Any]:
     return row
 
 
-def from_row(row: Mapping[str, Any]) -> MemoryItem:
+def from_row(row: Row) -> MemoryItem:
     """The item a row of :data:`COLUMNS` holds."""
     blob = row["embedding"]
     item = MemoryItem(

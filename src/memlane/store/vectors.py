@@ -1,8 +1,12 @@
 """An in-process vector index: one user's active vectors as a float32 matrix, searched with numpy.
 
 Stores that cannot search vectors themselves (SQLite without extensions) keep one of these per user.
-It stays fresh across threads and processes by asking the store for rows changed since the last
-sequence number it saw, and reloads fully when rows disappeared (hard deletes).
+It stays fresh across threads and processes by asking the store for the rows changed (written or
+deleted) since the last sequence number it saw: a search costs one indexed query for the changes and
+one matrix-vector product, never a reload.
+
+The matrix grows geometrically, so adding a row is amortised O(1) rather than a copy of every vector;
+a row leaving the index (superseded, expired, deleted) is replaced by the last row.
 """
 
 from __future__ import annotations
@@ -16,17 +20,23 @@ import numpy.typing as npt
 
 Vector = npt.NDArray[np.float32]
 
-# (id, kind, active?, embedding bytes or None, seq)
+# (id, kind, active?, embedding bytes or None, seq); a deleted row comes as inactive with no embedding
 Change = tuple[str, str, bool, bytes | None, int]
+
+_FIRST_CAPACITY = 64
 
 
 @dataclass
 class _UserVectors:
+    matrix: Vector
+    kinds: npt.NDArray[np.int16]
     ids: list[str] = field(default_factory=list)
-    kinds: list[str] = field(default_factory=list)
     rows: dict[str, int] = field(default_factory=dict)
-    matrix: Vector = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
     seq: int = -1
+
+    @property
+    def size(self) -> int:
+        return len(self.ids)
 
 
 class VectorIndex:
@@ -35,6 +45,9 @@ class VectorIndex:
     def __init__(self, dim: int) -> None:
         self._dim = dim
         self._users: dict[str, _UserVectors] = {}
+        self._kind_codes: dict[str, int] = {}
+        # held only for in-memory work, never while the change feed is read: a store may call search()
+        # while holding its own lock, and the feed takes that lock too
         self._lock = threading.Lock()
 
     def search(
@@ -44,19 +57,25 @@ class VectorIndex:
         kinds: Iterable[str],
         limit: int,
         changes: Callable[[int], list[Change]],
-        active_count: Callable[[], int],
     ) -> list[tuple[str, float]]:
         """The ``limit`` nearest active vectors of ``kinds`` (all kinds when empty), best first."""
         with self._lock:
-            state = self._refresh(user_id, changes, active_count)
-            if not state.ids:
+            state = self._users.get(user_id)
+            since = state.seq if state is not None else -1
+        updates = changes(since)
+        with self._lock:
+            state = self._users.get(user_id)
+            if state is None:
+                state = self._users[user_id] = self._empty()
+            self._apply(state, updates)
+            if not state.size:
                 return []
-            scores = state.matrix @ vector.astype(np.float32)
-            wanted = set(kinds)
+            scores = state.matrix[: state.size] @ vector.astype(np.float32)
+            wanted = list(kinds)
             if wanted:
-                mask = np.fromiter((k in wanted for k in state.kinds), dtype=bool, count=len(state.kinds))
-                scores = np.where(mask, scores, -np.inf)
-            top = min(limit, len(state.ids))
+                codes = [self._kind_codes[k] for k in wanted if k in self._kind_codes]
+                scores[~np.isin(state.kinds[: state.size], codes)] = -np.inf
+            top = min(limit, state.size)
             best = np.argpartition(-scores, top - 1)[:top]
             best = best[np.argsort(-scores[best])]
             return [(state.ids[i], float(scores[i])) for i in best if np.isfinite(scores[i])]
@@ -66,40 +85,56 @@ class VectorIndex:
         with self._lock:
             self._users.pop(user_id, None)
 
-    def _refresh(
-        self, user_id: str, changes: Callable[[int], list[Change]], active_count: Callable[[], int]
-    ) -> _UserVectors:
-        state = self._users.get(user_id)
-        if state is None:
-            state = self._users[user_id] = _UserVectors(matrix=np.zeros((0, self._dim), dtype=np.float32))
-        updates = changes(state.seq)
-        if updates:
-            self._apply(state, updates)
-        if len(state.ids) != active_count():
-            # rows vanished without a change record (hard deletes): rebuild from scratch
-            state = self._users[user_id] = _UserVectors(matrix=np.zeros((0, self._dim), dtype=np.float32))
-            self._apply(state, changes(-1))
-        return state
+    def _empty(self) -> _UserVectors:
+        return _UserVectors(
+            matrix=np.zeros((_FIRST_CAPACITY, self._dim), dtype=np.float32),
+            kinds=np.zeros(_FIRST_CAPACITY, dtype=np.int16),
+        )
+
+    def _code(self, kind: str) -> int:
+        return self._kind_codes.setdefault(kind, len(self._kind_codes))
 
     def _apply(self, state: _UserVectors, updates: list[Change]) -> None:
-        drop: set[str] = set()
-        add: dict[str, tuple[str, Vector]] = {}
-        for memory_id, kind, active, blob, seq in updates:
-            state.seq = max(state.seq, seq)
+        # Two searches may read the feed concurrently and apply in either order; the later read is a
+        # superset of the earlier one, so anything at or below the seq already applied is stale.
+        fresh = [u for u in updates if u[4] > state.seq]
+        for memory_id, kind, active, blob, seq in sorted(fresh, key=lambda u: u[4]):
             if active and blob:
-                add[memory_id] = (kind, np.frombuffer(blob, dtype=np.float32))
-                drop.discard(memory_id)
+                self._put(state, memory_id, kind, np.frombuffer(blob, dtype=np.float32))
             else:
-                add.pop(memory_id, None)
-                drop.add(memory_id)
-        replaced = drop | (add.keys() & state.rows.keys())
-        if replaced:
-            keep = [i for i, mid in enumerate(state.ids) if mid not in replaced]
-            state.ids = [state.ids[i] for i in keep]
-            state.kinds = [state.kinds[i] for i in keep]
-            state.matrix = state.matrix[keep]
-        if add:
-            state.ids.extend(add)
-            state.kinds.extend(kind for kind, _ in add.values())
-            state.matrix = np.vstack([state.matrix, np.stack([vec for _, vec in add.values()])])
-        state.rows = {mid: i for i, mid in enumerate(state.ids)}
+                self._drop(state, memory_id)
+            state.seq = seq
+
+    def _put(self, state: _UserVectors, memory_id: str, kind: str, vector: Vector) -> None:
+        row = state.rows.get(memory_id)
+        if row is None:
+            row = state.size
+            if row == len(state.matrix):
+                self._grow(state)
+            state.ids.append(memory_id)
+            state.rows[memory_id] = row
+        state.matrix[row] = vector
+        state.kinds[row] = self._code(kind)
+
+    @staticmethod
+    def _drop(state: _UserVectors, memory_id: str) -> None:
+        row = state.rows.pop(memory_id, None)
+        if row is None:
+            return
+        last = state.size - 1
+        if row != last:
+            moved = state.ids[last]
+            state.ids[row] = moved
+            state.rows[moved] = row
+            state.matrix[row] = state.matrix[last]
+            state.kinds[row] = state.kinds[last]
+        state.ids.pop()
+
+    @staticmethod
+    def _grow(state: _UserVectors) -> None:
+        capacity = 2 * len(state.matrix)
+        matrix = np.zeros((capacity, state.matrix.shape[1]), dtype=np.float32)
+        matrix[: state.size] = state.matrix[: state.size]
+        kinds = np.zeros(capacity, dtype=np.int16)
+        kinds[: state.size] = state.kinds[: state.size]
+        state.matrix, state.kinds = matrix, kinds

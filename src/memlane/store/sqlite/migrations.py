@@ -147,11 +147,44 @@ def m003_create_sessions(db: sqlite3.Connection) -> None:
     )
 
 
+def m004_log_deletions(db: sqlite3.Connection) -> None:
+    # The change feed that keeps each process's vector cache fresh must report deletions too, or a
+    # cache only learns of them by recounting the user's rows on every search (slow at 100k rows).
+    # Keyed by the scope token rather than the user id, so a forgotten user's id is not kept here.
+    db.execute(
+        """
+        CREATE TABLE memory_deletions (
+            scope TEXT NOT NULL,
+            memory_id TEXT NOT NULL,
+            seq INTEGER NOT NULL
+        )
+        """
+    )
+    db.execute("CREATE INDEX memory_deletions_scope_seq ON memory_deletions(scope, seq)")
+    db.execute(
+        """
+        CREATE TRIGGER memories_deleted AFTER DELETE ON memories BEGIN
+            UPDATE counters SET value = value + 1 WHERE name = 'seq';
+            INSERT INTO memory_deletions
+            VALUES (old.scope, old.id, (SELECT value FROM counters WHERE name = 'seq'));
+        END
+        """
+    )
+
+
+def m005_count_keyword_documents(db: sqlite3.Connection) -> None:
+    # how many documents hold each token, read before a keyword search to leave out the words so
+    # common that scoring them would touch tens of thousands of rows (see SQLiteStore.keyword_search)
+    db.execute("CREATE VIRTUAL TABLE memories_vocab USING fts5vocab(memories_fts, 'col')")
+
+
 Migration = Callable[[sqlite3.Connection], None]
 MIGRATIONS: list[Migration] = [
     m001_create_memories,
     m002_create_profile_and_history,
     m003_create_sessions,
+    m004_log_deletions,
+    m005_count_keyword_documents,
 ]
 
 

@@ -1,0 +1,138 @@
+"""``memlane eval``: benchmarks over public data sets, a thin shell over :mod:`memlane.eval`.
+
+``memlane eval locomo`` ingests every LoCoMo conversation into a fresh temporary database, asks each
+scorable question and prints evidence recall, store size and latencies.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from memlane.errors import MemlaneError
+
+DEFAULT_DATA = Path("..") / "shared" / "bench" / "locomo" / "locomo10.json"
+"""Where the LoCoMo file lives, relative to the project root."""
+
+
+def default_data() -> Path:
+    """The LoCoMo file next to the project: found from the current directory's project root, or from
+    the source checkout memlane runs from; the first of those candidates when neither has it.
+    """
+    cwd = Path.cwd().resolve()
+    projects = [p for p in (cwd, *cwd.parents) if (p / "pyproject.toml").exists()]
+    checkout = Path(__file__).resolve().parents[3]
+    roots = [*projects[:1], *([checkout] if (checkout / "pyproject.toml").exists() else []), cwd]
+    for root in roots:
+        candidate = (root / DEFAULT_DATA).resolve()
+        if candidate.exists():
+            return candidate
+    return (roots[0] / DEFAULT_DATA).resolve()
+
+
+def _fail(message: str) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(2)
+
+
+@click.group(name="eval")
+def eval_group() -> None:
+    """Measure memlane on public benchmarks (nothing is written to your memory database)."""
+
+
+@eval_group.command()
+@click.option("--data", type=click.Path(dir_okay=False, path_type=Path), help="LoCoMo-format JSON file.")
+@click.option(
+    "--split",
+    type=click.Choice(["all", "dev", "test"]),
+    default="all",
+    show_default=True,
+    help="dev: the first 3 conversations (for tuning); test: the others.",
+)
+@click.option("--conversations", type=click.IntRange(min=1), help="Use only the first N conversations.")
+@click.option("--limit", type=click.IntRange(min=1), help="Ask at most N questions per conversation.")
+@click.option(
+    "--json",
+    "json_out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the numbers as JSON (and a PNG plot next to it).",
+)
+@click.option(
+    "--plot", "plot_out", type=click.Path(dir_okay=False, path_type=Path), help="PNG of R@k curves."
+)
+@click.option("--details", is_flag=True, help="Add every question's evidence ranks and top hits to the JSON.")
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Keep the benchmark's memories in this new SQLite file (default: a temporary one).",
+)
+@click.option(
+    "--context-tokens",
+    type=click.IntRange(min=1),
+    default=800,
+    show_default=True,
+    help="Token budget of the context() block measured for each question.",
+)
+def locomo(
+    data: Path | None,
+    split: str,
+    conversations: int | None,
+    limit: int | None,
+    json_out: Path | None,
+    plot_out: Path | None,
+    details: bool,
+    db: Path | None,
+    context_tokens: int,
+) -> None:
+    """Turn-level evidence recall on LoCoMo: R@1/5/10/25/50 overall and per category, with costs."""
+    from memlane.eval import dataset, locomo, report
+
+    path = data or default_data()
+    if not path.is_file():
+        _fail(f"no LoCoMo data at {path} (pass --data PATH)")
+    console = Console()
+    if not console.is_terminal:  # rich assumes 80 columns for a pipe, too narrow for the store table
+        console = Console(width=140)
+    try:
+        samples = dataset.load(path)
+        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+        with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+            run = locomo.evaluate(
+                samples,
+                db=db,
+                split=split,
+                conversations=conversations,
+                limit=limit,
+                context_tokens=context_tokens,
+                progress=progress,
+            )
+    except MemlaneError as exc:
+        _fail(str(exc))
+        return
+    sha256 = hashlib.sha256(path.read_bytes()).hexdigest()
+    full = split == "all" and conversations is None and limit is None
+    if full and sha256 == dataset.LOCOMO_SHA256 and len(run.answers) != dataset.SCORABLE_QUESTIONS:
+        raise RuntimeError(f"{len(run.answers)} scorable questions, expected {dataset.SCORABLE_QUESTIONS}")
+    summary = report.summary(run, data=str(path), sha256=sha256, context_max_tokens=context_tokens)
+    console.print(
+        f"{summary['questions']} scorable questions from {len(run.stored)} conversations "
+        f"(split {split}) of {path.name}"
+    )
+    for table in (report.recall_table(summary), report.store_table(summary), report.cost_table(summary)):
+        console.print(table)
+    if json_out is not None:
+        document = summary | ({"details": report.details(run)} if details else {})
+        json_out.write_text(json.dumps(document, ensure_ascii=False, indent=2), encoding="utf-8")
+        console.print(f"wrote {json_out}")
+        plot_out = plot_out or json_out.with_suffix(".png")
+    if plot_out is not None:
+        try:
+            console.print(f"wrote {report.plot(summary, plot_out)}")
+        except ImportError:  # matplotlib comes with the dev extra only
+            console.print("no plot: matplotlib is not installed (pip install 'memlane[dev]')")

@@ -1,0 +1,195 @@
+"""Export and restore: everything held about one user as one JSON document, and back into any store.
+
+The document (``format: "memlane.export"``, ``version: 1``; described in docs/privacy.md) keeps ids,
+times, statuses, provenance, history and every profile version, so a restore into another store (a
+backup, or a move from SQLite to PostgreSQL) gives the same memory. Embeddings and keyword tokens are
+not exported: they are derived, and recomputed on restore.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from memlane.domain import Actor, HistoryRecord, MemoryItem, Session, SlotVersion, Status, Turn
+from memlane.embed import Embedder
+from memlane.errors import InvalidInput
+from memlane.store import MemoryQuery, MemoryStore, SessionStore
+from memlane.store.tokens import tokens_for
+
+FORMAT = "memlane.export"
+VERSION = 1
+_ALL = tuple(Status)
+
+
+@dataclass
+class RestoreReport:
+    """What a restore wrote."""
+
+    user_id: str
+    memories: int
+    log: int
+    profile_versions: int
+    sessions: int
+    history: int
+
+
+def _iso(value: datetime | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def _time(value: Any, where: str) -> datetime:
+    try:
+        return datetime.fromisoformat(str(value))
+    except ValueError:
+        raise InvalidInput(f"{where}: {value!r} is not an ISO 8601 time") from None
+
+
+def export_user(store: MemoryStore, sessions: SessionStore, user_id: str, now: datetime) -> dict[str, Any]:
+    """The export document of one user."""
+    records = store.query(user_id, MemoryQuery(statuses=_ALL, newest_first=False))
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "user_id": user_id,
+        "exported_at": now.isoformat(),
+        "memories": [m.to_dict() for m in records if m.kind.value != "log"],
+        "log": [m.to_dict() for m in records if m.kind.value == "log"],
+        "profile": {v.slot: v.value for v in store.slots(user_id)},
+        "profile_versions": [
+            {**v.__dict__, "created_at": v.created_at.isoformat()}
+            for v in store.slots(user_id, current_only=False)
+        ],
+        "sessions": [_session_dict(s) for s in sessions.list_sessions(user_id, None)],
+        "history": [
+            {**h.__dict__, "at": h.at.isoformat(), "actor": h.actor.value} for h in store.history(user_id)
+        ],
+    }
+
+
+def _session_dict(session: Session) -> dict[str, Any]:
+    return {
+        "id": session.id,
+        "created_at": session.created_at.isoformat(),
+        "updated_at": session.updated_at.isoformat(),
+        "expires_at": _iso(session.expires_at),
+        "summary": session.summary,
+        "slots": session.slots,
+        "notes": session.notes,
+        "turns": [
+            {"role": t.role, "content": t.content, "at": t.at.isoformat(), "message_id": t.message_id}
+            for t in session.turns
+        ],
+    }
+
+
+def restore_user(
+    store: MemoryStore,
+    sessions: SessionStore,
+    embedder: Embedder,
+    document: Mapping[str, Any],
+    user_id: str | None = None,
+) -> RestoreReport:
+    """Load an export document (under its own user id, or ``user_id``) into an empty scope."""
+    if not isinstance(document, Mapping) or document.get("format") != FORMAT:
+        raise InvalidInput(f"not a memlane export: expected format {FORMAT!r}")
+    if document.get("version") != VERSION:
+        raise InvalidInput(
+            f"unsupported export version {document.get('version')!r}; this memlane reads {VERSION}"
+        )
+    uid = user_id or document.get("user_id")
+    if not isinstance(uid, str) or not uid:
+        raise InvalidInput("the export names no user_id; pass user_id=")
+    if store.count(uid, MemoryQuery(statuses=_ALL)) or store.slots(uid, current_only=False):
+        raise InvalidInput(
+            f"user {uid!r} already has memories; forget them first or restore under another user_id"
+        )
+    items = [_memory(raw, uid, f"memories[{i}]") for i, raw in enumerate(document.get("memories", []))]
+    log = [_memory(raw, uid, f"log[{i}]") for i, raw in enumerate(document.get("log", []))]
+    versions = [
+        _version(raw, uid, f"profile_versions[{i}]")
+        for i, raw in enumerate(document.get("profile_versions", []))
+    ]
+    talks = [_session(raw, uid, f"sessions[{i}]") for i, raw in enumerate(document.get("sessions", []))]
+    history = [_history(raw, uid, f"history[{i}]") for i, raw in enumerate(document.get("history", []))]
+    everything = [*items, *log]
+    vectors = embedder.embed_passages([m.text for m in everything])
+    with store.transaction(uid):
+        for item, vector in zip(everything, vectors, strict=True):
+            item.embedding = vector.tolist()
+            store.put(item, tokens_for(item))
+        # the current version last: storing a version makes it the current one
+        for version in sorted(versions, key=lambda v: (v.current, v.slot, v.version)):
+            store.put_slot(version)
+        for record in history:
+            store.add_history(record)
+    for session in talks:
+        sessions.save_session(session)
+    return RestoreReport(uid, len(items), len(log), len(versions), len(talks), len(history))
+
+
+def _memory(raw: Any, user_id: str, where: str) -> MemoryItem:
+    if not isinstance(raw, Mapping):
+        raise InvalidInput(f"{where} must be an object")
+    try:
+        return MemoryItem.from_dict({**raw, "user_id": user_id})
+    except (KeyError, TypeError, ValueError) as exc:
+        raise InvalidInput(f"{where}: {exc}") from None
+
+
+def _version(raw: Any, user_id: str, where: str) -> SlotVersion:
+    try:
+        return SlotVersion(
+            user_id=user_id,
+            slot=str(raw["slot"]),
+            value=raw["value"],
+            version=int(raw["version"]),
+            created_at=_time(raw["created_at"], where),
+            memory_id=raw.get("memory_id"),
+            message_ids=list(raw.get("message_ids", [])),
+            current=bool(raw.get("current", False)),
+            reason=str(raw.get("reason", "")),
+        )
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise InvalidInput(f"{where}: {exc}") from None
+
+
+def _session(raw: Any, user_id: str, where: str) -> Session:
+    try:
+        return Session(
+            id=str(raw["id"]),
+            user_id=user_id,
+            created_at=_time(raw["created_at"], where),
+            updated_at=_time(raw["updated_at"], where),
+            expires_at=_time(raw["expires_at"], where) if raw.get("expires_at") else None,
+            summary=str(raw.get("summary", "")),
+            slots=dict(raw.get("slots", {})),
+            notes=list(raw.get("notes", [])),
+            turns=[
+                Turn(
+                    role=t["role"], content=t["content"], at=_time(t["at"], where), message_id=t["message_id"]
+                )
+                for t in raw.get("turns", [])
+            ],
+        )
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise InvalidInput(f"{where}: {exc}") from None
+
+
+def _history(raw: Any, user_id: str, where: str) -> HistoryRecord:
+    try:
+        return HistoryRecord(
+            id=str(raw["id"]),
+            user_id=user_id,
+            target_id=str(raw["target_id"]),
+            op=str(raw["op"]),
+            at=_time(raw["at"], where),
+            actor=Actor(raw.get("actor", "system")),
+            reason=str(raw.get("reason", "")),
+            before=raw.get("before"),
+            after=raw.get("after"),
+        )
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise InvalidInput(f"{where}: {exc}") from None

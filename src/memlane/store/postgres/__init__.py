@@ -1,0 +1,264 @@
+"""The server store: PostgreSQL with pgvector holds memories, the log, profile, history and (unless
+Redis does) sessions, for any number of application processes.
+
+::
+
+    store = PostgresStore("postgresql://memlane@db/memlane")
+    Memory(store="postgresql://memlane@db/memlane")          # the same, through the facade
+
+- Connections come from a ``psycopg_pool.ConnectionPool``; each statement outside a transaction runs
+  in autocommit on whichever connection is free.
+- ``transaction(user_id)`` pins one connection to the calling thread and takes
+  ``pg_advisory_xact_lock`` on the user, so concurrent read-modify-writes for one user (the
+  write path's reconcile step) run one after another, in any number of processes, while different
+  users proceed in parallel.
+- Every driver error is translated at this boundary into :class:`~memlane.errors.StoreUnavailable`;
+  a transaction that fails is rolled back whole.
+"""
+
+from __future__ import annotations
+
+import struct
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+import psycopg
+from psycopg.adapt import Buffer, Dumper, Loader
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
+from psycopg.pq import Format
+from psycopg.rows import dict_row
+from psycopg.types import TypeInfo
+from psycopg.types.string import TextLoader
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from memlane.domain import MemoryItem
+from memlane.errors import ConfigurationError, StoreUnavailable
+from memlane.store import MemoryQuery, ScoredId, Vector
+from memlane.store.codec import COLUMNS, Row
+from memlane.store.postgres.migrations import migrate
+from memlane.store.postgres.search import ESTIMATE_SQL, keyword_sql, score_keywords, vector_sql
+from memlane.store.relational import SQLStore
+from memlane.store.sql import POSTGRES, rarest_within
+
+# first key of the per-user transaction locks (pg_advisory_xact_lock(int, int)): keeps them apart from
+# other applications' advisory locks in the same database
+_USER_LOCKS = 0x6D6C
+# HNSW candidate list: above the read path's 50 candidates per index, so one pass usually suffices
+_EF_SEARCH = 100
+_EMBEDDING = COLUMNS.index("embedding")
+_ESTIMATES_TTL = 60.0
+
+_Errors = (psycopg.Error, PoolTimeout)
+
+# -- adapters: float32 arrays to and from pgvector's vector, jsonb read back as its text, so that rows
+# come back in the shape memlane.store.codec reads for SQLite too ---------------------------------------
+
+_HEADER = struct.Struct(">HH")  # vector's binary form: dimensions, unused, then big-endian float4s
+
+
+class _VectorBinaryDumper(Dumper):
+    """A float32 numpy array as a ``vector`` parameter, in pgvector's binary wire format."""
+
+    format = Format.BINARY
+
+    def dump(self, obj: Any) -> Buffer:
+        values = np.asarray(obj, dtype=">f4").ravel()
+        return _HEADER.pack(len(values), 0) + values.tobytes()
+
+
+class _VectorTextLoader(Loader):
+    """A ``vector`` result (``[0.1,0.2,...]``) as native float32 bytes, as SQLite stores embeddings."""
+
+    def load(self, data: Buffer) -> bytes:
+        text = bytes(data)[1:-1].decode("ascii")
+        return np.array(text.split(","), dtype=np.float32).tobytes()
+
+
+class _VectorBinaryLoader(Loader):
+    """The same from the binary form, which the store asks for: no text to parse."""
+
+    format = Format.BINARY
+
+    def load(self, data: Buffer) -> bytes:
+        return np.frombuffer(bytes(data), dtype=">f4", offset=_HEADER.size).astype(np.float32).tobytes()
+
+
+class _JsonbBinaryTextLoader(Loader):
+    """A binary ``jsonb`` result as its JSON text (the binary form is a version byte, then the text)."""
+
+    format = Format.BINARY
+
+    def load(self, data: Buffer) -> str:
+        return bytes(data)[1:].decode("utf-8")
+
+
+def register_types(conn: psycopg.Connection[Any]) -> None:
+    """Teach ``conn`` the vector type (the extension must exist) and to read jsonb as text."""
+    info = TypeInfo.fetch(conn, "vector")
+    if info is None:
+        raise StoreUnavailable("the pgvector extension is not installed in this database")
+    dumper = type("VectorBinaryDumper", (_VectorBinaryDumper,), {"oid": info.oid})
+    conn.adapters.register_dumper(np.ndarray, dumper)
+    conn.adapters.register_loader(info.oid, _VectorTextLoader)
+    conn.adapters.register_loader(info.oid, _VectorBinaryLoader)
+    conn.adapters.register_loader("jsonb", TextLoader)
+    conn.adapters.register_loader("jsonb", _JsonbBinaryTextLoader)
+
+
+def safe_url(url: str) -> str:
+    """The connection string without its password, for messages and logs."""
+    try:
+        params = conninfo_to_dict(url)
+    except psycopg.ProgrammingError:
+        return "<unparseable PostgreSQL URL>"
+    params.pop("password", None)
+    return make_conninfo("", **params)
+
+
+class PostgresStore(SQLStore):
+    """Both storage ports on PostgreSQL + pgvector (``pool_size`` connections at most)."""
+
+    dialect = POSTGRES
+
+    def __init__(self, url: str, dim: int = 384, *, pool_size: int = 10, timeout: float = 10.0) -> None:
+        self.url = safe_url(url)
+        self._local = threading.local()
+        self._estimates: tuple[float, dict[str, float]] = (-_ESTIMATES_TTL - 1.0, {})
+        wait = max(1, int(timeout))
+        try:
+            with psycopg.connect(url, autocommit=True, connect_timeout=wait) as conn:
+                migrate(conn, dim)
+                self._check_dim(conn, dim)
+        except _Errors as exc:
+            raise StoreUnavailable(f"cannot open PostgreSQL store at {self.url}: {exc}") from exc
+        self._pool = ConnectionPool(
+            url,
+            min_size=1,
+            max_size=pool_size,
+            timeout=timeout,
+            open=False,
+            name="memlane",
+            kwargs={"autocommit": True, "row_factory": dict_row, "connect_timeout": wait},
+            configure=self._configure,
+        )
+        try:
+            self._pool.open(wait=True, timeout=timeout)
+        except _Errors as exc:
+            self._pool.close()
+            raise StoreUnavailable(f"cannot open PostgreSQL store at {self.url}: {exc}") from exc
+
+    @staticmethod
+    def _check_dim(conn: psycopg.Connection[Any], dim: int) -> None:
+        sql = "SELECT atttypmod FROM pg_attribute WHERE attrelid = 'memories'::regclass AND attname = %s"
+        row = conn.execute(sql, ("embedding",)).fetchone()
+        if row is not None and row[0] != dim:
+            raise ConfigurationError(
+                f"the store holds {row[0]}-dimensional vectors; the embedder makes {dim}"
+            )
+
+    @staticmethod
+    def _configure(conn: psycopg.Connection[Any]) -> None:
+        register_types(conn)
+        # relaxed_order: a filtered HNSW scan keeps going until LIMIT rows pass the filters (pgvector
+        # 0.8), instead of returning fewer; the store re-sorts the few rows that come out of order
+        conn.execute(f"SET hnsw.ef_search = {_EF_SEARCH}")
+        conn.execute("SET hnsw.iterative_scan = relaxed_order")
+
+    # -- plumbing ---------------------------------------------------------------------------------
+
+    @contextmanager
+    def _connection(self) -> Iterator[psycopg.Connection[Any]]:
+        pinned = getattr(self._local, "conn", None)
+        if pinned is not None:
+            yield pinned
+            return
+        with self._pool.connection() as conn:
+            yield conn
+
+    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        try:
+            with self._connection() as conn:
+                # binary results: embeddings arrive as floats, not as text to parse
+                rows: list[Row] = conn.execute(sql, params, binary=True).fetchall()
+                return rows
+        except _Errors as exc:
+            raise StoreUnavailable(f"PostgreSQL error ({self.url}): {exc}") from exc
+
+    def _write(self, sql: str, params: Sequence[Any] = ()) -> int:
+        try:
+            with self._connection() as conn:
+                return conn.execute(sql, params).rowcount
+        except _Errors as exc:
+            raise StoreUnavailable(f"PostgreSQL error ({self.url}): {exc}") from exc
+
+    @contextmanager
+    def transaction(self, user_id: str) -> Iterator[None]:
+        """One transaction on one connection, holding the user's advisory lock until it ends."""
+        pinned = getattr(self._local, "conn", None)
+        if pinned is not None:
+            if user_id not in self._local.users:
+                self._lock_user(pinned, user_id)
+            yield
+            return
+        try:
+            with self._pool.connection() as conn, conn.transaction():
+                self._local.conn, self._local.users = conn, set()
+                try:
+                    self._lock_user(conn, user_id)
+                    yield
+                finally:
+                    self._local.conn = None
+        except _Errors as exc:
+            raise StoreUnavailable(f"PostgreSQL transaction failed ({self.url}): {exc}") from exc
+
+    def _lock_user(self, conn: psycopg.Connection[Any], user_id: str) -> None:
+        try:
+            conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (_USER_LOCKS, user_id))
+        except _Errors as exc:
+            raise StoreUnavailable(f"PostgreSQL error ({self.url}): {exc}") from exc
+        self._local.users.add(user_id)
+
+    def _memory_params(self, item: MemoryItem, tokens: str) -> list[Any]:
+        params = super()._memory_params(item, tokens)
+        blob = params[_EMBEDDING]
+        params[_EMBEDDING] = np.frombuffer(blob, dtype=np.float32) if blob else None
+        return params
+
+    def close(self) -> None:
+        """Close every pooled connection."""
+        self._pool.close()
+
+    # -- the two searches -------------------------------------------------------------------------
+
+    def keyword_search(
+        self, user_id: str, tokens: Sequence[str], q: MemoryQuery, limit: int
+    ) -> list[ScoredId]:
+        """GIN-indexed match within the user's scope, BM25-scored like FTS5 (see :mod:`.search`)."""
+        terms = list(dict.fromkeys(t for t in tokens if t.strip()))
+        if not terms:
+            return []
+        wanted = terms if len(terms) == 1 else rarest_within(terms, self._documents(terms))
+        sql, params = keyword_sql(user_id, wanted, q, limit)
+        return score_keywords(wanted, terms, self._rows(sql, params), limit)
+
+    def _documents(self, terms: list[str]) -> dict[str, float]:
+        """How many rows hold each common term, as the planner's statistics estimate it (none before
+        the first ANALYZE, while the table is small): counting would cost what the budget saves. The
+        estimates change only with ANALYZE, so they are read at most once a minute.
+        """
+        fetched, estimates = self._estimates
+        if time.monotonic() - fetched > _ESTIMATES_TTL:
+            estimates = {r["term"]: float(r["docs"]) for r in self._rows(ESTIMATE_SQL)}
+            self._estimates = (time.monotonic(), estimates)
+        return estimates
+
+    def vector_search(self, user_id: str, vector: Vector, q: MemoryQuery, limit: int) -> list[ScoredId]:
+        """HNSW (cosine) search with the filters applied inside the index scan."""
+        sql, params = vector_sql(user_id, np.asarray(vector, dtype=np.float32), q, limit)
+        rows = self._rows(sql, params)
+        found = sorted(((float(1.0 - r["distance"]), str(r["id"])) for r in rows), reverse=True)
+        return [ScoredId(i, score) for score, i in found]

@@ -1,0 +1,227 @@
+"""Schema migrations for PostgreSQL: named, ordered functions, each in its own transaction.
+
+The same rules as the embedded store's: a released migration is never edited, a change is a new
+function appended to :data:`MIGRATIONS`, and ``schema_migrations`` records which have run. Every
+process that opens a store calls :func:`migrate`; a session-level advisory lock makes the others wait
+while one migrates, so any number of processes can start at once against a live database. A migration
+that indexes an existing large table should build with ``CREATE INDEX CONCURRENTLY`` (outside a
+transaction) so that writers are not blocked.
+
+Times are stored as epoch seconds (``double precision``) as in SQLite, so that the two stores share
+their row codec and every filter. The keyword index is ``to_tsvector('simple', ...)`` over the tokens
+the write path has already segmented (jieba for Chinese), so no Chinese parser extension is needed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import psycopg
+
+# pg_advisory_lock key for migrating (the single-bigint key space; user locks use the two-int space)
+MIGRATION_LOCK = 0x6D656D6C616E65  # "memlane"
+
+Connection = psycopg.Connection[Any]
+
+
+def m001_create_memories(db: Connection, dim: int) -> None:
+    db.execute("CREATE EXTENSION IF NOT EXISTS vector")
+    db.execute("CREATE SEQUENCE memlane_seq")
+    db.execute(
+        f"""
+        CREATE TABLE memories (
+            id text PRIMARY KEY,
+            user_id text NOT NULL,
+            agent_id text,
+            session_id text,
+            kind text NOT NULL,
+            category text NOT NULL,
+            text text NOT NULL,
+            norm text NOT NULL,
+            tokens text NOT NULL DEFAULT '',
+            scope text NOT NULL,
+            tags jsonb NOT NULL DEFAULT '[]',
+            entities jsonb NOT NULL DEFAULT '[]',
+            importance double precision NOT NULL,
+            confidence double precision NOT NULL,
+            stability double precision NOT NULL,
+            sensitivity double precision NOT NULL,
+            source text NOT NULL,
+            status text NOT NULL,
+            slot text,
+            value text,
+            polarity integer NOT NULL DEFAULT 1,
+            event_status text,
+            created_at double precision,
+            updated_at double precision,
+            last_accessed_at double precision,
+            last_verified_at double precision,
+            access_count integer NOT NULL DEFAULT 0,
+            expires_at double precision,
+            valid_from double precision,
+            valid_to double precision,
+            supersedes text,
+            superseded_by text,
+            provenance jsonb NOT NULL DEFAULT '[]',
+            reason text NOT NULL DEFAULT '',
+            embedding vector({int(dim)}),
+            seq bigint NOT NULL DEFAULT nextval('memlane_seq'),
+            -- the user's scope token leads the document, so that a keyword query ANDs it in and the
+            -- GIN index itself confines the match to one user (as the scope column does in SQLite)
+            tsv tsvector GENERATED ALWAYS AS (to_tsvector('simple', scope || ' ' || tokens)) STORED,
+            ntokens integer GENERATED ALWAYS AS
+                (coalesce(array_length(string_to_array(tokens, ' '), 1), 0)) STORED
+        )
+        """
+    )
+    db.execute("CREATE INDEX memories_user_status ON memories (user_id, status, kind)")
+    db.execute("CREATE INDEX memories_user_norm ON memories (user_id, norm)")
+    db.execute("CREATE INDEX memories_user_slot ON memories (user_id, slot)")
+    db.execute(
+        "CREATE INDEX memories_user_time ON memories (user_id, (COALESCE(valid_from, created_at)), seq)"
+    )
+    db.execute("CREATE INDEX memories_expiry ON memories (expires_at) WHERE expires_at IS NOT NULL")
+
+
+def m002_create_profile_and_history(db: Connection, dim: int) -> None:
+    db.execute(
+        """
+        CREATE TABLE profile_slots (
+            user_id text NOT NULL,
+            slot text NOT NULL,
+            version integer NOT NULL,
+            value text NOT NULL,
+            created_at double precision NOT NULL,
+            memory_id text,
+            message_ids text NOT NULL DEFAULT '[]',
+            current boolean NOT NULL,
+            reason text NOT NULL DEFAULT '',
+            PRIMARY KEY (user_id, slot, version)
+        )
+        """
+    )
+    db.execute(
+        """
+        CREATE TABLE history (
+            id text PRIMARY KEY,
+            user_id text NOT NULL,
+            target_id text NOT NULL,
+            op text NOT NULL,
+            at double precision NOT NULL,
+            actor text NOT NULL,
+            reason text NOT NULL DEFAULT '',
+            before text,
+            after text,
+            seq bigint NOT NULL DEFAULT nextval('memlane_seq')
+        )
+        """
+    )
+    db.execute("CREATE INDEX history_target ON history (user_id, target_id, seq)")
+    db.execute("CREATE INDEX history_target_only ON history (target_id)")
+
+
+def m003_create_sessions(db: Connection, dim: int) -> None:
+    db.execute(
+        """
+        CREATE TABLE sessions (
+            user_id text NOT NULL,
+            id text NOT NULL,
+            body text NOT NULL,
+            updated_at double precision NOT NULL,
+            expires_at double precision,
+            PRIMARY KEY (user_id, id)
+        )
+        """
+    )
+    db.execute("CREATE INDEX sessions_expiry ON sessions (expires_at) WHERE expires_at IS NOT NULL")
+
+
+def m004_create_search_indexes(db: Connection, dim: int) -> None:
+    db.execute("CREATE INDEX memories_keywords ON memories USING gin (tsv)")
+    db.execute("CREATE INDEX memories_embedding ON memories USING hnsw (embedding vector_cosine_ops)")
+
+
+def m005_count_keyword_statistics(db: Connection, dim: int) -> None:
+    # BM25 needs each user's document count and average length; counting them per query would scan
+    # all the user's rows, so statement-level triggers keep the totals as rows come and go.
+    db.execute(
+        """
+        CREATE TABLE keyword_stats (
+            user_id text PRIMARY KEY,
+            docs bigint NOT NULL,
+            tokens bigint NOT NULL
+        )
+        """
+    )
+    db.execute(
+        """
+        CREATE FUNCTION memlane_count_keywords() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF TG_OP = 'DELETE' THEN
+                UPDATE keyword_stats s SET docs = s.docs - g.docs, tokens = s.tokens - g.tokens
+                FROM (SELECT user_id, count(*) AS docs, sum(ntokens) AS tokens
+                      FROM old_rows GROUP BY user_id) g
+                WHERE s.user_id = g.user_id;
+            ELSIF TG_OP = 'INSERT' THEN
+                INSERT INTO keyword_stats (user_id, docs, tokens)
+                SELECT user_id, count(*), sum(ntokens) FROM new_rows GROUP BY user_id
+                ON CONFLICT (user_id) DO UPDATE SET docs = keyword_stats.docs + excluded.docs,
+                                                    tokens = keyword_stats.tokens + excluded.tokens;
+            ELSE
+                -- only a changed text moves the totals: a recall (access count) must not lock them
+                UPDATE keyword_stats s SET tokens = s.tokens + g.delta
+                FROM (SELECT n.user_id, sum(n.ntokens - o.ntokens) AS delta
+                      FROM new_rows n JOIN old_rows o ON o.id = n.id
+                      GROUP BY n.user_id HAVING sum(n.ntokens - o.ntokens) <> 0) g
+                WHERE s.user_id = g.user_id;
+            END IF;
+            RETURN NULL;
+        END
+        $$
+        """
+    )
+    for event, tables in (
+        ("INSERT", "NEW TABLE AS new_rows"),
+        ("UPDATE", "OLD TABLE AS old_rows NEW TABLE AS new_rows"),
+        ("DELETE", "OLD TABLE AS old_rows"),
+    ):
+        db.execute(
+            f"CREATE TRIGGER memories_keyword_stats_{event.lower()} AFTER {event} ON memories "
+            f"REFERENCING {tables} FOR EACH STATEMENT EXECUTE FUNCTION memlane_count_keywords()"
+        )
+
+
+Migration = Callable[[Connection, int], None]
+MIGRATIONS: list[Migration] = [
+    m001_create_memories,
+    m002_create_profile_and_history,
+    m003_create_sessions,
+    m004_create_search_indexes,
+    m005_count_keyword_statistics,
+]
+
+
+def migrate(db: Connection, dim: int) -> list[str]:
+    """Run the migrations that have not run yet, in order; returns their names.
+
+    ``db`` must be in autocommit mode: each migration runs in a transaction of its own.
+    """
+    db.execute("SELECT pg_advisory_lock(%s)", (MIGRATION_LOCK,))
+    try:
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz)"
+        )
+        done = {row[0] for row in db.execute("SELECT name FROM schema_migrations").fetchall()}
+        applied: list[str] = []
+        for migration in MIGRATIONS:
+            name = migration.__name__
+            if name in done:
+                continue
+            with db.transaction():
+                migration(db, dim)
+                db.execute("INSERT INTO schema_migrations VALUES (%s, now())", (name,))
+            applied.append(name)
+        return applied
+    finally:
+        db.execute("SELECT pg_advisory_unlock(%s)", (MIGRATION_LOCK,))

@@ -1,0 +1,236 @@
+"""The PostgreSQL store: migrations on a live database, user scoping, per-user serialisation, failures
+translated at the boundary, and the two indexes (GIN keywords scored like FTS5, HNSW vectors).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+
+import numpy as np
+import psycopg
+import pytest
+
+import stores
+from conftest import T0
+from memlane import ConfigurationError, Kind, Memory, MemoryItem, StoreUnavailable
+from memlane.store import MemoryQuery
+from memlane.store.postgres import PostgresStore, register_types, safe_url
+from memlane.store.postgres.migrations import MIGRATIONS, migrate
+from memlane.store.postgres.search import vector_sql
+from memlane.store.redis import RedisSessionStore
+from memlane.store.sqlite import SQLiteStore
+from memlane.text.keywords import index_text
+
+
+def unit(seed: int, dim: int = 384) -> list[float]:
+    v = np.random.default_rng(seed).standard_normal(dim).astype(np.float32)
+    return (v / np.linalg.norm(v)).tolist()
+
+
+def memory(user: str, text: str, seed: int = 0, kind: Kind = Kind.SEMANTIC) -> MemoryItem:
+    return MemoryItem(user_id=user, text=text, kind=kind, embedding=unit(seed))
+
+
+@pytest.fixture
+def store(pg_url: str) -> Iterator[PostgresStore]:
+    s = PostgresStore(pg_url)
+    yield s
+    s.close()
+
+
+def test_migrations_run_once_in_order_even_when_processes_race(pg_server: str) -> None:
+    with stores.postgres_database(pg_server) as url:
+        results: list[list[str]] = []
+
+        def run() -> None:
+            with psycopg.connect(url, autocommit=True) as conn:
+                results.append(migrate(conn, 384))
+
+        threads = [threading.Thread(target=run) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        names = [m.__name__ for m in MIGRATIONS]
+        assert sorted(results, key=len) == [[], [], [], names]
+        with psycopg.connect(url) as conn:
+            done = [
+                r[0] for r in conn.execute("SELECT name FROM schema_migrations ORDER BY applied_at, name")
+            ]
+        assert done == names
+
+
+def test_store_queries_never_cross_users(store: PostgresStore) -> None:
+    item = memory("alice", "likes tea", seed=1)
+    store.put(item, "like tea")
+    assert store.get("bob", item.id) is None
+    assert store.get_many("bob", [item.id]) == []
+    assert store.query("bob", MemoryQuery()) == []
+    assert store.keyword_search("bob", ["tea"], MemoryQuery(), 10) == []
+    assert store.vector_search("bob", np.array(unit(1), dtype=np.float32), MemoryQuery(), 10) == []
+    assert store.delete("bob", [item.id]) == 0
+    # an upsert under another user's name must not take the row over
+    store.put(MemoryItem(user_id="bob", text="mine now", kind=Kind.SEMANTIC, id=item.id), "mine")
+    kept = store.get("alice", item.id)
+    assert kept is not None
+    assert kept.text == "likes tea"
+    assert kept.embedding == pytest.approx(unit(1))
+
+
+def test_chinese_keywords_match_without_a_parser_extension(store: PostgresStore) -> None:
+    item = memory("u1", "我最近开始喝冷萃了", seed=2)
+    store.put(item, index_text(item.text))
+    store.put(memory("u1", "我住在上海", seed=3), index_text("我住在上海"))
+    found = store.keyword_search("u1", ["冷萃", "咖啡"], MemoryQuery(), 10)
+    assert [(h.id, h.terms) for h in found] == [(item.id, ["冷萃"])]
+    assert found[0].score > 0
+
+
+def test_keyword_scores_follow_fts5_bm25(store: PostgresStore) -> None:
+    docs = ["我喜欢喝美式咖啡", "美式咖啡和拿铁咖啡我都喝", "周末去上海看展", "咖啡馆在上海", "我不喝茶"]
+    embedded = SQLiteStore(":memory:")
+    for i, text in enumerate(docs):
+        item = memory("u1", text, seed=i)
+        store.put(item, index_text(text))
+        embedded.put(item, index_text(text))
+    for query in (["咖啡"], ["上海", "咖啡"], ["美式", "拿铁"]):
+        pg = store.keyword_search("u1", query, MemoryQuery(), 10)
+        lite = embedded.keyword_search("u1", query, MemoryQuery(), 10)
+        assert [h.id for h in pg] == [h.id for h in lite], query
+        # FTS5 counts the scope token in a document's length; the scores differ by that much only
+        assert [h.score for h in pg] == pytest.approx([h.score for h in lite], rel=0.15)
+    embedded.close()
+
+
+def test_keyword_statistics_follow_inserts_updates_and_deletes(store: PostgresStore, pg_url: str) -> None:
+    a, b = memory("u1", "一 二 三", seed=1), memory("u1", "四", seed=2)
+    store.put(a, "一 二 三")
+    store.put(b, "四")
+    store.put(memory("u2", "五", seed=3), "五")
+    a.text = "一 二"
+    store.put(a, "一 二")
+    store.touch("u1", [a.id], T0)
+    store.delete("u1", [b.id])
+    with psycopg.connect(pg_url) as conn:
+        stats = conn.execute("SELECT user_id, docs, tokens FROM keyword_stats ORDER BY user_id").fetchall()
+    assert stats == [("u1", 1, 2), ("u2", 1, 1)]
+
+
+def test_filtered_vector_search_can_use_the_hnsw_index(store: PostgresStore, pg_url: str) -> None:
+    for i in range(20):
+        store.put(memory("u1", f"fact {i}", seed=i, kind=Kind.EPISODIC if i % 5 else Kind.SEMANTIC), "")
+    q = MemoryQuery(kinds=(Kind.SEMANTIC,), categories=("fact",))
+    sql, params = vector_sql("u1", np.array(unit(0), dtype=np.float32), q, 3)
+    found = store.vector_search("u1", np.array(unit(0), dtype=np.float32), q, 3)
+    assert len(found) == 3
+    assert found[0].score == pytest.approx(1.0, abs=1e-5)
+    with psycopg.connect(pg_url) as conn:
+        register_types(conn)
+        conn.execute("SET enable_sort = off")  # a sort would hide whether the index can order the scan
+        plan = "\n".join(r[0] for r in conn.execute("EXPLAIN " + sql, params))
+    assert "memories_embedding" in plan
+
+
+def test_a_failed_transaction_writes_nothing(store: PostgresStore) -> None:
+    item = memory("u1", "半途而废", seed=1)
+
+    def write_then_fail() -> None:
+        with store.transaction("u1"):
+            store.put(item, "半途而废")
+            raise RuntimeError("the write path failed half way")
+
+    with pytest.raises(RuntimeError):
+        write_then_fail()
+    assert store.get("u1", item.id) is None
+
+
+def test_a_connection_lost_mid_transaction_is_store_unavailable_and_rolls_back(
+    store: PostgresStore, pg_url: str
+) -> None:
+    item = memory("u1", "断线", seed=1)
+
+    def write_while_the_server_drops_the_connection() -> None:
+        with store.transaction("u1"):
+            store.put(item, "断线")
+            with psycopg.connect(pg_url, autocommit=True) as admin:
+                admin.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND state = 'idle in transaction'"
+                )
+            store.put(memory("u1", "再写一条", seed=2), "再写")
+
+    with pytest.raises(StoreUnavailable, match="PostgreSQL"):
+        write_while_the_server_drops_the_connection()
+    assert store.get("u1", item.id) is None
+    store.put(item, "断线")  # the pool replaced the broken connection
+    assert store.get("u1", item.id) is not None
+
+
+def test_transactions_for_one_user_run_one_after_another(store: PostgresStore, pg_url: str) -> None:
+    order: list[str] = []
+    inside = threading.Event()
+    release = threading.Event()
+
+    def first() -> None:
+        with store.transaction("u1"):
+            order.append("first in")
+            inside.set()
+            release.wait()
+            order.append("first out")
+
+    def second() -> None:
+        with store.transaction("u1"):
+            order.append("second in")
+
+    a = threading.Thread(target=first)
+    a.start()
+    inside.wait()
+    b = threading.Thread(target=second)
+    b.start()
+    with psycopg.connect(pg_url, autocommit=True) as watcher:
+        for _ in range(3000):  # until the second transaction queues on the user's advisory lock
+            row = watcher.execute(
+                "SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database "
+                "WHERE l.locktype = 'advisory' AND NOT l.granted AND d.datname = current_database()"
+            ).fetchone()
+            if row and row[0]:
+                break
+            time.sleep(0.01)
+    with store.transaction("u2"):  # another user is not held up
+        order.append("other user")
+    release.set()
+    a.join()
+    b.join()
+    assert order == ["first in", "other user", "first out", "second in"]
+
+
+def test_an_unreachable_server_is_store_unavailable_without_the_password() -> None:
+    url = f"postgresql://memlane:s3cret@127.0.0.1:{stores.closed_port()}/memlane"
+    with pytest.raises(StoreUnavailable, match="cannot open PostgreSQL store") as caught:
+        PostgresStore(url, timeout=2)
+    assert "s3cret" not in str(caught.value)
+    assert "s3cret" not in safe_url(url)
+
+
+def test_a_store_refuses_an_embedder_of_another_dimension(pg_url: str) -> None:
+    PostgresStore(pg_url).close()  # created for 384-d vectors
+    with pytest.raises(ConfigurationError, match="384"):
+        PostgresStore(pg_url, dim=64)
+
+
+def test_the_environment_names_the_stores(
+    pg_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEMLANE_STORE", pg_url)
+    monkeypatch.setenv("MEMLANE_SESSIONS", redis_url)
+    with Memory() as mem:
+        assert isinstance(mem.store, PostgresStore)
+        assert isinstance(mem.sessions, RedisSessionStore)
+    monkeypatch.delenv("MEMLANE_SESSIONS")
+    with Memory() as mem:
+        assert mem.sessions is mem.store
+    monkeypatch.setenv("MEMLANE_STORE", "mysql://db/memlane")
+    with pytest.raises(ConfigurationError, match="mysql"):
+        Memory()

@@ -41,7 +41,7 @@ from memlane.lifecycle.feedback import Feedback
 from memlane.lifecycle.maintain import Maintenance, MaintenanceReport
 from memlane.lifecycle.portability import RestoreReport, export_user, restore_user
 from memlane.read.context import assemble
-from memlane.read.search import Searcher, SearchOptions
+from memlane.read.search import Searcher, SearchOptions, collapse_log
 from memlane.settings import Settings
 from memlane.store import MemoryQuery, MemoryStore, SessionStore
 from memlane.store.open import open_stores
@@ -199,7 +199,8 @@ class Memory:
             raise InvalidInput("max_tokens must be positive")
         when = validate.when(now, utcnow())
         session = self.session(uid, session_id, now=when) if session_id else None
-        hits = self._search.search(uid, text, self._search_options(limit), when)
+        # a log turn whose memory is already in the block would say the same thing twice
+        hits = collapse_log(self._search.search(uid, text, self._search_options(limit), when))
         if session is not None:  # turns of this session are shown as turns, not again as log hits
             shown = {t.message_id for t in session.turns}
             hits = [h for h in hits if h.memory.kind is not Kind.LOG or not shown & set(h.memory.provenance)]

@@ -90,3 +90,23 @@ def test_a_relevance_threshold_drops_weak_hits(mem: Memory) -> None:
     strict = mem.search("天气怎么样", user_id="u1", min_score=0.9, now=days(3))
     assert len(strict) < len(everything) or not everything
     assert all(h.score >= 0.9 for h in strict)
+
+
+def test_a_raw_turn_that_was_superseded_ranks_below_what_is_true_now(mem: Memory) -> None:
+    mem.add("我叫阿白，平时喜欢喝美式", user_id="u1", at=T0)
+    mem.add("我最近开始喝冷萃了，不喝美式了", user_id="u1", at=days(10))
+    hits = mem.search("我喜欢喝什么咖啡", user_id="u1", now=days(11))
+    old_turn = next(h for h in hits if h.memory.kind.value == "log" and "阿白" in h.memory.text)
+    assert "outdated" in old_turn.memory.tags
+    assert "superseded" in old_turn.explain["why"]
+    cold_brew = next(h for h in hits if "冷萃" in h.memory.text and h.memory.kind.value != "log")
+    assert cold_brew.score > old_turn.score
+
+
+def test_small_talk_turns_rank_below_turns_that_say_something(mem: Memory) -> None:
+    mem.add("哈哈，谢谢", user_id="u1", at=T0)
+    mem.add("我周末常去爬山", user_id="u1", at=T0)
+    hits = mem.search("周末", user_id="u1", now=days(1))
+    chatter = next(h for h in hits if h.memory.text.startswith("哈哈"))
+    assert "chatter" in chatter.memory.tags
+    assert hits[0].memory.text != chatter.memory.text

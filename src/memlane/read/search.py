@@ -12,6 +12,7 @@ from memlane.domain import Hit, Kind, MemoryItem
 from memlane.embed import Embedder
 from memlane.lifecycle.portrait import SLOT
 from memlane.store import MemoryQuery, MemoryStore
+from memlane.store.tokens import CHATTER, OUTDATED
 from memlane.text.keywords import query_tokens
 
 # e5 cosine similarities of unrelated texts sit near 0.75; relevance starts above this floor
@@ -24,6 +25,8 @@ _BM25_HALF = 4.0
 # weighted sum of normalised scores)
 _RRF_K = 5
 _PRIOR = 0.2  # share of the score that importance, confidence and recency may move
+_OUTDATED_WEIGHT = 0.5  # a raw turn whose memory was superseded
+_CHATTER_WEIGHT = 0.5  # a raw turn that was small talk only
 _RECENCY_HALF_LIFE_DAYS = 180.0
 # a hit this relevant counts as a recall (access count, last accessed); weaker ones are only listed
 _RECALLED = 0.3
@@ -119,6 +122,10 @@ class Searcher:
         fused = sum(1.0 / (_RRF_K + r) for r in ranks) * (_RRF_K + 1) / 2
         prior = (1 - _PRIOR) + _PRIOR * (item.importance + item.confidence + recency) / 3
         score = fused * prior
+        if OUTDATED in item.tags:
+            score *= _OUTDATED_WEIGHT
+        if CHATTER in item.tags:
+            score *= _CHATTER_WEIGHT
         why = []
         if terms:
             why.append("matched words: " + ", ".join(terms))
@@ -126,6 +133,8 @@ class Searcher:
             why.append(f"similar in meaning ({sim:.2f})")
         if item.kind is Kind.LOG:
             why.append("from the conversation log")
+        if OUTDATED in item.tags:
+            why.append("says something since superseded")
         explain = {
             "relevance": round(relevance, 4),
             "keyword": round(kw, 4),

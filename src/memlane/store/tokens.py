@@ -7,6 +7,11 @@ from __future__ import annotations
 from memlane.domain import MemoryItem, Status
 from memlane.text.keywords import index_text
 
+# tags on log turns that search ranks lower: a turn that said something since superseded, and a turn
+# that was small talk only
+OUTDATED = "outdated"
+CHATTER = "chatter"
+
 
 def tokens_for(item: MemoryItem) -> str:
     """Space-joined index tokens of an active record's text, or ``""``."""

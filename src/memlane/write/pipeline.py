@@ -32,7 +32,7 @@ from memlane.lifecycle.edit import Editor
 from memlane.privacy import injection, sensitive
 from memlane.settings import Settings
 from memlane.store import MemoryQuery, MemoryStore, SessionStore
-from memlane.store.tokens import tokens_for
+from memlane.store.tokens import CHATTER, OUTDATED, tokens_for
 from memlane.text.lang import detect, normalize
 from memlane.write.extract import Extractor
 from memlane.write.judge import Judge
@@ -98,8 +98,17 @@ class WritePath:
             for decision, vector in zip(keep, vectors[: len(keep)], strict=True):
                 when = self._time_of(decision.candidate, redacted) if decision.candidate else at
                 self._store(user_id, session_id, decision, vector.tolist(), when)
+            chatter = {
+                m.id
+                for m in log
+                if all(
+                    d.candidate is not None and d.candidate.category is Category.SMALLTALK
+                    for d in decisions
+                    if d.candidate is not None and d.candidate.message_id == m.id
+                )
+            }
             for message, vector in zip(log, vectors[len(keep) :], strict=True):
-                self._log(user_id, session_id, message, vector.tolist())
+                self._log(user_id, session_id, message, vector.tolist(), message.id in chatter)
             gone = self.editor.forget_messages(user_id, earlier, at, "the user asked not to remember it")
         kept = [m for m in redacted if m.id not in withdrawn]
         self._update_session(user_id, session_id, kept, decisions, at, withdrawn | set(earlier), gone)
@@ -326,7 +335,18 @@ class WritePath:
             old.updated_at = at
             self.store.put(old, tokens_for(old))
             self._history(old, "supersede", at, before=old.text, after=item.text, reason=match.why)
+            self._mark_log(old, OUTDATED)
         item.supersedes = match.existing[0].id
+
+    def _mark_log(self, memory: MemoryItem, tag: str) -> None:
+        """Tag the raw turns a memory came from: search ranks a turn that says something since
+        superseded below the memory that says what is true now.
+        """
+        for source in memory.provenance:
+            for turn in self.store.query(memory.user_id, MemoryQuery(kinds=(Kind.LOG,), provenance=source)):
+                if tag not in turn.tags:
+                    turn.tags.append(tag)
+                    self.store.put(turn, tokens_for(turn))
 
     def _set_slot(self, memory: MemoryItem, c: Candidate, at: datetime) -> None:
         assert c.slot is not None
@@ -359,13 +379,19 @@ class WritePath:
             )
         )
 
-    def _log(self, user_id: str, session_id: str | None, message: Message, vector: list[float]) -> None:
+    def _log(
+        self, user_id: str, session_id: str | None, message: Message, vector: list[float], chatter: bool
+    ) -> None:
         item = MemoryItem(
             user_id=user_id,
             text=self._log_text(message),
             kind=Kind.LOG,
             category=Category.FACT,
-            tags=[f"role:{message.role}", *([injection.FLAG] if injection.kinds(message.content) else [])],
+            tags=[
+                f"role:{message.role}",
+                *([injection.FLAG] if injection.kinds(message.content) else []),
+                *([CHATTER] if chatter else []),
+            ],
             importance=0.3,
             confidence=0.5,
             source=Source.OBSERVED,

@@ -75,3 +75,13 @@ def test_demo_runs_in_both_languages(run) -> None:  # type: ignore[no-untyped-de
         assert code == 0
         assert "profile" in out
         assert "<memory-data>" in out
+
+
+def test_maintain_runs_once_or_on_a_schedule(run) -> None:  # type: ignore[no-untyped-def]
+    run("add", "我喜欢喝美式", "--user", "u1", "--at", "2025-01-01T09:00:00")
+    code, out, _ = run("maintain", "--now", "2025-01-03T00:00:00")
+    assert code == 0
+    assert json.loads(out)["portraits"] == 1
+    code, out, _ = run("maintain", "--every", "1", "--runs", "2")
+    assert code == 0
+    assert out.count('"expired"') == 2

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from collections.abc import Callable
 from datetime import datetime
 from functools import wraps
@@ -266,13 +267,27 @@ def export(ctx: click.Context, user_id: str, output: str | None) -> None:
 
 @main.command()
 @click.option("--now", "now", help="Pretend it is this time (ISO 8601).")
+@click.option(
+    "--every",
+    type=click.FloatRange(min=1.0),
+    help="Keep running: maintain every this many seconds (a schedule for the embedded default).",
+)
+@click.option("--runs", type=click.IntRange(min=1), help="With --every: stop after this many runs.")
 @click.pass_context
 @_fail_cleanly
-def maintain(ctx: click.Context, now: str | None) -> None:
-    """Run the lifecycle jobs that are due: expiry, log retention, session TTL."""
+def maintain(ctx: click.Context, now: str | None, every: float | None, runs: int | None) -> None:
+    """Run the lifecycle jobs that are due: end idle sessions, merge trends, compress old events,
+    expire, decay, rebuild user summaries. With --every, keep doing so on a schedule.
+    """
     with _memory(ctx) as mem:
-        report = mem.maintain(now=_parse_time(now))
-    _dump(report.__dict__)
+        done = 0
+        while True:
+            report = mem.maintain(now=_parse_time(now))
+            _dump(report.__dict__)
+            done += 1
+            if every is None or (runs is not None and done >= runs):
+                return
+            time.sleep(every)
 
 
 from memlane.cli.eval import eval_group  # noqa: E402  (registered last: the group lives in its own module)

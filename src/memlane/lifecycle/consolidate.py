@@ -14,8 +14,9 @@ from datetime import datetime, timedelta
 
 import numpy as np
 
-from memlane.domain import Actor, Category, EventStatus, HistoryRecord, Kind, MemoryItem, Source, Status
+from memlane.domain import Category, EventStatus, Kind, MemoryItem, Source, Status
 from memlane.embed import Embedder
+from memlane.lifecycle.history import record
 from memlane.settings import Settings
 from memlane.store import MemoryQuery, MemoryStore
 from memlane.store.tokens import tokens_for
@@ -228,27 +229,11 @@ class Consolidator:
         with self.store.transaction(derived.user_id):
             grown = self.store.get(derived.user_id, derived.id) is not None
             self.store.put(derived, tokens_for(derived))
-            self._record(
-                derived.user_id, derived.id, "update" if grown else "add", now, derived.reason, derived.text
-            )
+            op = "update" if grown else "add"
+            record(self.store, derived.user_id, derived.id, op, now, derived.reason, after=derived.text)
             for m in sources:
                 m.status = Status.ARCHIVED
                 m.superseded_by = derived.id
                 m.updated_at = now
                 self.store.put(m, tokens_for(m))
-                self._record(m.user_id, m.id, "archive", now, why, None)
-
-    def _record(
-        self, user_id: str, target: str, op: str, at: datetime, reason: str, after: str | None
-    ) -> None:
-        self.store.add_history(
-            HistoryRecord(
-                user_id=user_id,
-                target_id=target,
-                op=op,
-                at=at,
-                actor=Actor.SYSTEM,
-                reason=reason,
-                after=after,
-            )
-        )
+                record(self.store, m.user_id, m.id, "archive", now, why)

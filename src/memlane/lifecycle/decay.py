@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from memlane.domain import Actor, Category, HistoryRecord, Kind, MemoryItem, Status
+from memlane.domain import Category, Kind, MemoryItem, Status
+from memlane.lifecycle.history import record
 from memlane.settings import Settings
 from memlane.store import MemoryQuery, MemoryStore
 from memlane.store.tokens import tokens_for
@@ -50,15 +51,13 @@ class Decay:
                 if item.importance < self.settings.archive_floor:
                     item.status = Status.ARCHIVED
                     archived += 1
-                    self.store.add_history(
-                        HistoryRecord(
-                            user_id=user_id,
-                            target_id=item.id,
-                            op="archive",
-                            at=now,
-                            actor=Actor.SYSTEM,
-                            reason=f"never recalled: importance {before:.2f} → {item.importance:.2f}",
-                        )
+                    record(
+                        self.store,
+                        user_id,
+                        item.id,
+                        "archive",
+                        now,
+                        f"never recalled: importance {before:.2f} → {item.importance:.2f}",
                     )
                 self.store.put(item, tokens_for(item))
         return archived

@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from memlane.domain import Actor, HistoryRecord, Kind, MemoryItem, Source, Status
+from memlane.domain import Actor, Kind, MemoryItem, Source, Status
 from memlane.embed import Embedder
 from memlane.errors import InvalidInput, NotFound
+from memlane.lifecycle.history import record
 from memlane.privacy import sensitive
 from memlane.settings import Settings
 from memlane.store import MemoryQuery, MemoryStore, SessionStore
@@ -49,7 +50,17 @@ class Editor:
         item.last_verified_at = at
         with self.store.transaction(user_id):
             self.store.put(item, tokens_for(item))
-            self._record(user_id, memory_id, "update", at, "corrected by the user", before, item.text)
+            record(
+                self.store,
+                user_id,
+                memory_id,
+                "update",
+                at,
+                "corrected by the user",
+                actor=Actor.USER,
+                before=before,
+                after=item.text,
+            )
         return item
 
     def delete(self, user_id: str, ids: Sequence[str], at: datetime, reason: str) -> int:
@@ -69,7 +80,7 @@ class Editor:
             count = self.store.delete(user_id, gone)
             self.store.scrub_history(user_id, gone)
             for item in items:
-                self._record(user_id, item.id, "delete", at, reason, None, None)
+                record(self.store, user_id, item.id, "delete", at, reason, actor=Actor.USER)
             self._drop_slot_values(user_id, {m.id for m in items})
         return count
 
@@ -96,12 +107,20 @@ class Editor:
                 m.provenance = [p for p in m.provenance if p not in gone_ids]
                 m.updated_at = at
                 self.store.put(m, tokens_for(m))
-                self._record(user_id, m.id, "update", at, f"{reason}: one source withdrawn", None, None)
+                record(
+                    self.store,
+                    user_id,
+                    m.id,
+                    "update",
+                    at,
+                    f"{reason}: one source withdrawn",
+                    actor=Actor.USER,
+                )
             self.store.delete(user_id, [m.id for m in whole])
             self.store.scrub_history(user_id, [m.id for m in whole])
             memories = [m for m in whole if m.kind is not Kind.LOG]
             for m in memories:
-                self._record(user_id, m.id, "delete", at, reason, None, None)
+                record(self.store, user_id, m.id, "delete", at, reason, actor=Actor.USER)
                 self._restore_superseded(m, at, reason)
             self._drop_slot_values(user_id, {m.id for m in memories})
         return {m.text for m in memories}
@@ -112,8 +131,14 @@ class Editor:
             return
         old.status, old.superseded_by, old.valid_to, old.updated_at = Status.ACTIVE, None, None, at
         self.store.put(old, tokens_for(old))
-        self._record(
-            deleted.user_id, old.id, "restore", at, f"{reason}: what replaced it was withdrawn", None, None
+        record(
+            self.store,
+            deleted.user_id,
+            old.id,
+            "restore",
+            at,
+            f"{reason}: what replaced it was withdrawn",
+            actor=Actor.USER,
         )
 
     def forget_tags(self, user_id: str, tags: list[str], at: datetime) -> int:
@@ -136,29 +161,6 @@ class Editor:
         if item is None or item.kind is Kind.LOG:
             raise NotFound(f"no memory {memory_id!r}")
         return item
-
-    def _record(
-        self,
-        user_id: str,
-        target: str,
-        op: str,
-        at: datetime,
-        reason: str,
-        before: str | None,
-        after: str | None,
-    ) -> None:
-        self.store.add_history(
-            HistoryRecord(
-                user_id=user_id,
-                target_id=target,
-                op=op,
-                at=at,
-                actor=Actor.USER,
-                reason=reason,
-                before=before,
-                after=after,
-            )
-        )
 
     def _drop_slot_values(self, user_id: str, memory_ids: set[str]) -> None:
         """Remove slot versions backed by deleted memories; the newest surviving version becomes current."""

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from memlane.domain import Actor, HistoryRecord, Kind, MemoryItem, Status
+from memlane.domain import Actor, Kind, MemoryItem, Status
 from memlane.errors import InvalidInput, NotFound
+from memlane.lifecycle.history import record
 from memlane.store import MemoryQuery, MemoryStore
 from memlane.store.tokens import tokens_for
 
@@ -44,11 +45,7 @@ class Feedback:
                 self._distrust_siblings(item, at)
             item.updated_at = at
             self.store.put(item, tokens_for(item))
-            self.store.add_history(
-                HistoryRecord(
-                    user_id=user_id, target_id=item.id, op="feedback", at=at, actor=Actor.USER, reason=reason
-                )
-            )
+            record(self.store, user_id, item.id, "feedback", at, reason, actor=Actor.USER)
         return item
 
     def _distrust_siblings(self, wrong: MemoryItem, at: datetime) -> None:

@@ -15,10 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from memlane.domain import Actor, HistoryRecord, Kind, Status
+from memlane.domain import Kind, Status
 from memlane.embed import Embedder
 from memlane.lifecycle.consolidate import Consolidator
 from memlane.lifecycle.decay import Decay
+from memlane.lifecycle.history import record
 from memlane.lifecycle.portrait import Portrait
 from memlane.lifecycle.sessions import SessionCloser
 from memlane.settings import Settings
@@ -93,14 +94,5 @@ class Maintenance:
                 item.updated_at = now
                 self.store.put(item, tokens_for(item))
                 when = item.expires_at.date() if item.expires_at else now.date()
-                self.store.add_history(
-                    HistoryRecord(
-                        user_id=user_id,
-                        target_id=item.id,
-                        op="expire",
-                        at=now,
-                        actor=Actor.SYSTEM,
-                        reason=f"expired on {when}",
-                    )
-                )
+                record(self.store, user_id, item.id, "expire", now, f"expired on {when}")
                 report.expired += 1

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from memlane.domain import Actor, Category, EventStatus, HistoryRecord, Kind, MemoryItem, Source, Status
+from memlane.domain import Category, EventStatus, Kind, MemoryItem, Source, Status
 from memlane.embed import Embedder
+from memlane.lifecycle.history import record
 from memlane.store import MemoryQuery, MemoryStore
 from memlane.store.tokens import tokens_for
 from memlane.text.lang import detect
@@ -95,16 +96,14 @@ class Portrait:
                 old.status, old.superseded_by, old.updated_at = Status.SUPERSEDED, item.id, now
                 self.store.put(old, tokens_for(old))
             self.store.put(item, tokens_for(item))
-            self.store.add_history(
-                HistoryRecord(
-                    user_id=user_id,
-                    target_id=item.id,
-                    op="add",
-                    at=now,
-                    actor=Actor.SYSTEM,
-                    reason=item.reason,
-                    before=old.text if old else None,
-                    after=text,
-                )
+            record(
+                self.store,
+                user_id,
+                item.id,
+                "add",
+                now,
+                item.reason,
+                before=old.text if old else None,
+                after=text,
             )
         return item

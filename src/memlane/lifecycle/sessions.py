@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from memlane.domain import Actor, Category, HistoryRecord, Kind, MemoryItem, Session, Source
+from memlane.domain import Category, Kind, MemoryItem, Session, Source
 from memlane.embed import Embedder
+from memlane.lifecycle.history import record
 from memlane.store import MemoryQuery, MemoryStore, SessionStore
 from memlane.store.tokens import tokens_for
 from memlane.text.lang import detect, normalize
@@ -122,14 +123,4 @@ class SessionCloser:
         return promoted
 
     def _record(self, item: MemoryItem, op: str, at: datetime, reason: str) -> None:
-        self.store.add_history(
-            HistoryRecord(
-                user_id=item.user_id,
-                target_id=item.id,
-                op=op,
-                at=at,
-                actor=Actor.SYSTEM,
-                reason=reason,
-                after=item.text,
-            )
-        )
+        record(self.store, item.user_id, item.id, op, at, reason, after=item.text)

@@ -12,12 +12,10 @@ from datetime import datetime, timedelta
 
 from memlane.domain import (
     Action,
-    Actor,
     Candidate,
     Category,
     Decision,
     EventStatus,
-    HistoryRecord,
     Kind,
     MemoryItem,
     Message,
@@ -29,6 +27,7 @@ from memlane.domain import (
 )
 from memlane.embed import Embedder
 from memlane.lifecycle.edit import Editor
+from memlane.lifecycle.history import record
 from memlane.privacy import injection, sensitive
 from memlane.settings import Settings
 from memlane.store import MemoryQuery, MemoryStore, SessionStore
@@ -367,16 +366,15 @@ class WritePath:
             )
         )
         before = repr(current[-1].value) if current else None
-        self.store.add_history(
-            HistoryRecord(
-                user_id=memory.user_id,
-                target_id=f"profile:{c.slot}",
-                op="update" if current else "add",
-                at=at,
-                reason=memory.reason,
-                before=before,
-                after=repr(c.value),
-            )
+        record(
+            self.store,
+            memory.user_id,
+            f"profile:{c.slot}",
+            "update" if current else "add",
+            at,
+            memory.reason,
+            before=before,
+            after=repr(c.value),
         )
 
     def _log(
@@ -416,18 +414,7 @@ class WritePath:
         after: str | None = None,
         reason: str = "",
     ) -> None:
-        self.store.add_history(
-            HistoryRecord(
-                user_id=item.user_id,
-                target_id=item.id,
-                op=op,
-                at=at,
-                actor=Actor.SYSTEM,
-                reason=reason,
-                before=before,
-                after=after,
-            )
-        )
+        record(self.store, item.user_id, item.id, op, at, reason, before=before, after=after)
 
     # -- short-term memory ------------------------------------------------------------------------
 

@@ -42,7 +42,7 @@ from memlane.store.codec import COLUMNS, Row
 from memlane.store.postgres.migrations import migrate
 from memlane.store.postgres.search import ESTIMATE_SQL, keyword_sql, score_keywords, vector_sql
 from memlane.store.relational import SQLStore
-from memlane.store.sql import POSTGRES, rarest_within
+from memlane.store.sql import POSTGRES, POSTINGS_BUDGET, rarest_within
 
 # first key of the per-user transaction locks (pg_advisory_xact_lock(int, int)): keeps them apart from
 # other applications' advisory locks in the same database
@@ -241,8 +241,10 @@ class PostgresStore(SQLStore):
         terms = list(dict.fromkeys(t for t in tokens if t.strip()))
         if not terms:
             return []
-        wanted = terms if len(terms) == 1 else rarest_within(terms, self._documents(terms))
-        sql, params = keyword_sql(user_id, wanted, q, limit)
+        documents = self._documents(terms)
+        wanted = rarest_within(terms, documents)
+        scoped = sum(documents.get(t, 0.0) for t in wanted) > POSTINGS_BUDGET
+        sql, params = keyword_sql(user_id, wanted, q, limit, scoped)
         return score_keywords(wanted, terms, self._rows(sql, params), limit)
 
     def _documents(self, terms: list[str]) -> dict[str, float]:

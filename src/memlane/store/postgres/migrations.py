@@ -75,6 +75,9 @@ def m001_create_memories(db: Connection, dim: int) -> None:
         )
         """
     )
+    # keep vectors inline: a 384-d vector (1.5 kB) in a wide row would otherwise go to TOAST, and every
+    # exact (sequential) vector scan would pay a TOAST fetch per row
+    db.execute("ALTER TABLE memories ALTER COLUMN embedding SET STORAGE PLAIN")
     db.execute("CREATE INDEX memories_user_status ON memories (user_id, status, kind)")
     db.execute("CREATE INDEX memories_user_norm ON memories (user_id, norm)")
     db.execute("CREATE INDEX memories_user_slot ON memories (user_id, slot)")
@@ -138,7 +141,8 @@ def m003_create_sessions(db: Connection, dim: int) -> None:
 
 
 def m004_create_search_indexes(db: Connection, dim: int) -> None:
-    db.execute("CREATE INDEX memories_keywords ON memories USING gin (tsv)")
+    # fastupdate off: GIN's pending list would be scanned by every search until a vacuum merged it
+    db.execute("CREATE INDEX memories_keywords ON memories USING gin (tsv) WITH (fastupdate = off)")
     db.execute("CREATE INDEX memories_embedding ON memories USING hnsw (embedding vector_cosine_ops)")
 
 

@@ -69,33 +69,39 @@ def _lexeme(term: str) -> str:
     return "'" + _SAFE_TERM.sub("", term) + "'"
 
 
-def keyword_sql(user_id: str, terms: Sequence[str], q: MemoryQuery, limit: int) -> tuple[str, list[Any]]:
+def keyword_sql(
+    user_id: str, terms: Sequence[str], q: MemoryQuery, limit: int, scoped: bool = False
+) -> tuple[str, list[Any]]:
     """One statement: the pre-ranked candidates, each row carrying the user's statistics.
 
-    Each match is written twice, with and without the user's scope token: for a user who holds most
-    of the table the planner can take the words' GIN entries alone, and for one among many the scoped
-    form lets GIN intersect them with the user's entry. Either way the other condition is a recheck.
+    The words' GIN entries find the matches and the user's rows are kept by a recheck, which the
+    postings budget bounds. When even the rarest word is over the budget (``scoped``), the user's
+    scope token is ANDed into the match, so that GIN intersects it with the user's own entry.
     """
     scope = _lexeme(scope_token(user_id))
     any_term = " | ".join(_lexeme(t) for t in terms)
     cond, params = where(POSTGRES, user_id, q)
-    matches = "tsv @@ to_tsquery('simple', %s) AND tsv @@ to_tsquery('simple', %s)"
-    df = ", ".join([f"(SELECT count(*) FROM memories WHERE user_id = %s AND {matches})"] * len(terms))
+
+    def match(query: str) -> str:
+        return f"{scope} & ({query})" if scoped else query
+
+    count = "(SELECT count(*) FROM memories WHERE user_id = %s AND tsv @@ to_tsquery('simple', %s))"
     sql = f"""
         WITH candidates AS (
             SELECT id, tokens FROM memories
-            WHERE {cond} AND {matches}
+            WHERE {cond} AND tsv @@ to_tsquery('simple', %s)
             ORDER BY ts_rank(tsv, to_tsquery('simple', %s)) DESC
             LIMIT %s
         ), stats AS (
-            SELECT coalesce(max(docs), 0) AS docs, coalesce(max(tokens), 0) AS total, ARRAY[{df}] AS df
+            SELECT coalesce(max(docs), 0) AS docs, coalesce(max(tokens), 0) AS total,
+                   ARRAY[{", ".join([count] * len(terms))}] AS df
             FROM keyword_stats WHERE user_id = %s
         )
         SELECT c.id, c.tokens, s.docs, s.total, s.df FROM candidates c CROSS JOIN stats s
     """
-    params += [any_term, f"{scope} & ({any_term})", any_term, max(limit * _PRE_RANK, _MIN_PRE_RANK)]
+    params += [match(any_term), any_term, max(limit * _PRE_RANK, _MIN_PRE_RANK)]
     for t in terms:
-        params += [user_id, _lexeme(t), f"{scope} & {_lexeme(t)}"]
+        params += [user_id, match(_lexeme(t))]
     params.append(user_id)
     return sql, params
 

@@ -72,8 +72,10 @@ class Editor:
         sources = {p for m in items for p in m.provenance}
         logs = [
             m.id
-            for m in self.store.query(user_id, MemoryQuery(kinds=(Kind.LOG,), statuses=_ALL))
-            if set(m.provenance) & sources
+            for source in sorted(sources)
+            for m in self.store.query(
+                user_id, MemoryQuery(kinds=(Kind.LOG,), statuses=_ALL, provenance=source)
+            )
         ]
         gone = [*(m.id for m in items), *logs]
         with self.store.transaction(user_id):

@@ -31,6 +31,7 @@ class MemoryQuery:
     statuses: tuple[Status, ...] = (Status.ACTIVE,)
     categories: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()  # any of these tags
+    entities: tuple[str, ...] = ()  # any of these entities (or objects of a preference)
     slot: str | None = None
     norm: str | None = None  # normalised text, for exact duplicates
     session_id: str | None = None

@@ -119,9 +119,10 @@ def where(d: Dialect, user_id: str, q: MemoryQuery) -> tuple[str, list[Any]]:
         any_of("status", [s.value for s in q.statuses])
     if q.categories:
         any_of("category", list(q.categories))
-    if q.tags:
-        clauses.append(d.json_any.format(column="memories.tags", marks=d.marks(len(q.tags))))
-        params.extend(q.tags)
+    for column, values in (("memories.tags", q.tags), ("memories.entities", q.entities)):
+        if values:
+            clauses.append(d.json_any.format(column=column, marks=d.marks(len(values))))
+            params.extend(values)
     for column, value in (("slot", q.slot), ("norm", q.norm), ("session_id", q.session_id)):
         if value is not None:
             clauses.append(f"{column} = {d.mark}")
@@ -153,7 +154,15 @@ def order_and_page(d: Dialect, q: MemoryQuery) -> tuple[str, list[Any]]:
 def filters_beyond_kind(q: MemoryQuery) -> bool:
     """Whether ``q`` filters on more than kind and status (an index of vectors knows only those)."""
     return bool(
-        q.categories or q.tags or q.since or q.until or q.session_id or q.slot or q.norm or q.provenance
+        q.categories
+        or q.tags
+        or q.entities
+        or q.since
+        or q.until
+        or q.session_id
+        or q.slot
+        or q.norm
+        or q.provenance
     )
 
 

@@ -131,10 +131,13 @@ def find_match(store: MemoryStore, item: MemoryItem, objects: list[str], thresho
 
     wanted = {normalize(o) for o in objects if o}
     if wanted and item.category in (Category.PREFERENCE, Category.DISLIKE, Category.CONSTRAINT):
+        # only the memories about the same objects: a user may hold thousands of preferences
+        spellings = tuple(dict.fromkeys(n for o in objects if o for n in (o, o.casefold())))
         related = store.query(
             uid,
             MemoryQuery(
-                categories=(Category.PREFERENCE.value, Category.DISLIKE.value, Category.CONSTRAINT.value)
+                categories=(Category.PREFERENCE.value, Category.DISLIKE.value, Category.CONSTRAINT.value),
+                entities=spellings,
             ),
         )
         flipped = [m for m in related if m.polarity != item.polarity and _objects(m) & wanted]

@@ -10,6 +10,7 @@ import hashlib
 import json
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 import click
 from rich.console import Console
@@ -36,7 +37,7 @@ def default_data() -> Path:
     return (roots[0] / DEFAULT_DATA).resolve()
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     click.echo(f"error: {message}", err=True)
     sys.exit(2)
 
@@ -114,7 +115,6 @@ def locomo(
             )
     except MemlaneError as exc:
         _fail(str(exc))
-        return
     sha256 = hashlib.sha256(path.read_bytes()).hexdigest()
     full = split == "all" and conversations is None and limit is None
     if full and sha256 == dataset.LOCOMO_SHA256 and len(run.answers) != dataset.SCORABLE_QUESTIONS:

@@ -37,10 +37,21 @@ KS = (1, 5, 10, 25, 50)
 """The cut-offs recall is reported at."""
 
 SEARCH_LIMIT = 100  # hits asked for: 50 hits may cover fewer than 50 distinct turns
+TOP_HITS = 10  # hits kept per answer for the details report
 CONTEXT_TOKENS = 800  # the token budget of a context block (the product's default)
 DEV_SIZE = 3  # the first conversations form the "dev" split for tuning; the rest are "test"
 SPLITS = ("all", "dev", "test")
 _ASKED_AFTER = timedelta(hours=1)
+
+
+@dataclass(frozen=True)
+class Seen:
+    """A hit as the details report shows it (without the embedding a full hit carries)."""
+
+    kind: str
+    turns: tuple[str, ...]
+    score: float
+    text: str
 
 
 @dataclass(frozen=True)
@@ -51,7 +62,7 @@ class Answer:
     ranked: tuple[str, ...]  # the first max(KS) distinct turns of the hits, in rank order
     recall: dict[int, float]  # k → fraction of evidence turns among the first k turns
     context_recall: float  # fraction of evidence turns behind the memories in the context block
-    top: tuple[str, ...] = ()  # the texts of the first few hits, to see what came instead
+    top: tuple[Seen, ...] = ()  # the first few hits, to see what came instead
 
 
 @dataclass(frozen=True)
@@ -160,7 +171,10 @@ def ask(memory: Memory, conversation: Conversation, question: Question, run: Run
         ranked=tuple(ranked),
         recall={k: recall_at(ranked, question.evidence, k) for k in KS},
         context_recall=sum(1 for e in question.evidence if e in in_context) / len(question.evidence),
-        top=tuple(h.memory.text for h in hits[:5]),
+        top=tuple(
+            Seen(h.memory.kind.value, tuple(h.memory.provenance), h.score, h.memory.text)
+            for h in hits[:TOP_HITS]
+        ),
     )
 
 

@@ -84,7 +84,9 @@ def details(run: Run) -> list[dict[str, Any]]:
                 "evidence_ranks": ranks,
                 "recall": {f"R@{k}": round(a.recall[k], 4) for k in KS},
                 "context_recall": round(a.context_recall, 4),
-                "top_hits": list(a.top),
+                "top_hits": [
+                    {"kind": h.kind, "turns": list(h.turns), "score": h.score, "text": h.text} for h in a.top
+                ],
             }
         )
     return out
@@ -148,14 +150,19 @@ def plot(data: dict[str, Any], path: str | Path) -> Path:
     ax = fig.add_subplot()
     curves = [("overall", data["overall"])] + [(n, data["categories"][n]) for n in CATEGORY_ORDER]
     for name, recall in curves:
-        values = [recall[f"R@{k}"] for k in KS]
         overall = name == "overall"
-        ax.plot(KS, values, marker="o", linewidth=2.5 if overall else 1.2, color="black" if overall else None)
-        ax.annotate(name, (KS[-1], values[-1]), xytext=(4, 0), textcoords="offset points", fontsize=8)
+        ax.plot(
+            KS,
+            [recall[f"R@{k}"] for k in KS],
+            marker="o",
+            label=name,
+            linewidth=2.5 if overall else 1.2,
+            color="black" if overall else None,
+        )
     ax.set_xscale("log")
     ax.set_xticks(KS, [str(k) for k in KS])
     ax.set_ylim(0, 1)
-    ax.set_xlim(0.8, KS[-1] * 1.9)
+    ax.legend(loc="lower right", fontsize=8)
     ax.set_xlabel("k (turns)")
     ax.set_ylabel("evidence recall R@k")
     ax.set_title(f"memlane on LoCoMo ({data['questions']} questions, split {data['split']})")

@@ -120,19 +120,23 @@ def locomo(
     if full and sha256 == dataset.LOCOMO_SHA256 and len(run.answers) != dataset.SCORABLE_QUESTIONS:
         raise RuntimeError(f"{len(run.answers)} scorable questions, expected {dataset.SCORABLE_QUESTIONS}")
     summary = report.summary(run, data=str(path), sha256=sha256, context_max_tokens=context_tokens)
+    # files first: a long run's results must survive a console that goes away (a closed pipe)
+    written: list[str] = []
+    if json_out is not None:
+        document = summary | ({"details": report.details(run)} if details else {})
+        json_out.write_text(json.dumps(document, ensure_ascii=False, indent=2), encoding="utf-8")
+        written.append(f"wrote {json_out}")
+        plot_out = plot_out or json_out.with_suffix(".png")
+    if plot_out is not None:
+        try:
+            written.append(f"wrote {report.plot(summary, plot_out)}")
+        except ImportError:  # matplotlib comes with the dev extra only
+            written.append("no plot: matplotlib is not installed (pip install 'memlane[dev]')")
     console.print(
         f"{summary['questions']} scorable questions from {len(run.stored)} conversations "
         f"(split {split}) of {path.name}"
     )
     for table in (report.recall_table(summary), report.store_table(summary), report.cost_table(summary)):
         console.print(table)
-    if json_out is not None:
-        document = summary | ({"details": report.details(run)} if details else {})
-        json_out.write_text(json.dumps(document, ensure_ascii=False, indent=2), encoding="utf-8")
-        console.print(f"wrote {json_out}")
-        plot_out = plot_out or json_out.with_suffix(".png")
-    if plot_out is not None:
-        try:
-            console.print(f"wrote {report.plot(summary, plot_out)}")
-        except ImportError:  # matplotlib comes with the dev extra only
-            console.print("no plot: matplotlib is not installed (pip install 'memlane[dev]')")
+    for line in written:
+        console.print(line)

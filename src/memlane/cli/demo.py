@@ -44,6 +44,7 @@ SCENARIOS: dict[str, list[tuple[int, str, str]]] = {
         (9, "s2", "haha, thanks"),
     ],
 }
+_SECRETS = ("440304198808151232", "4111111111111111", "4111 1111 1111 1111")
 QUESTIONS = {
     "zh": ["帮我推荐明天早上的饮料", "怎么联系这位用户比较好？", "用户的快递到了吗"],
     "en": [
@@ -89,6 +90,13 @@ def run_demo(console: Console, lang: str, path: str | None = None) -> None:
         console.print(f"[bold]memlane demo[/] ({lang}) — database: {db}\n")
         with Memory(db) as mem:
             _play(console, mem, lang)
+        # check the claim on the bytes of the database and its WAL, not on what the API returns
+        raw = b"".join(p.read_bytes() for p in Path(db).parent.glob(Path(db).name + "*"))
+        leaked = [n for n in _SECRETS if n.encode() in raw]
+        verdict = (
+            "found in the database file!" if leaked else "appears nowhere in the database file or its WAL."
+        )
+        console.print(f"The ID/card number {verdict}")
 
 
 def _play(console: Console, mem: Memory, lang: str) -> None:
@@ -120,7 +128,4 @@ def _play(console: Console, mem: Memory, lang: str) -> None:
     console.rule("context block for a prompt (session s2, 200 tokens)")
     block = mem.context(QUESTIONS[lang][0], user_id=user, session_id="s2", max_tokens=200, now=later)
     console.print(Panel(Text(block.text), expand=False))
-    stored = mem.list(user)
-    console.print(
-        f"\n{len(stored)} active memories for {user}; the ID/card number appears nowhere in the database."
-    )
+    console.print(f"\n{len(mem.list(user))} active memories for {user}.")

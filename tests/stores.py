@@ -23,7 +23,16 @@ import redis
 from psycopg import sql
 
 # what a test run's PostgreSQL database holds, emptied between tests
-TABLES = ("memories", "history", "profile_slots", "sessions", "keyword_stats")
+TABLES = (
+    "memories",
+    "history",
+    "profile_slots",
+    "sessions",
+    "keyword_stats",
+    "audit",
+    "user_settings",
+    "sealed",
+)
 
 
 @contextmanager

@@ -403,6 +403,57 @@ def test_eight_writers_adding_overlapping_facts_leave_no_duplicates(
         assert len(mem.list("u1", kinds=["log"])) == 8 * len(facts)
 
 
+# -- privacy: audit, consent, conversations, keys --------------------------------------------------
+
+
+def test_the_audit_log_names_what_went_into_a_context_for_whom(mem: Memory) -> None:
+    added = mem.add(INTRO_ZH, user_id="u1", at=T0)
+    block = mem.context("推荐早上的饮料", user_id="u1", caller="chat", now=days(1))
+    context, write = mem.audit("u1")
+    assert (write.op, context.op, context.caller) == ("write", "context", "chat")
+    assert set(write.memory_ids) == {m.id for m in added.memories}
+    assert {m.id for m in block.memories} <= set(context.memory_ids)
+    assert "美式" not in context.detail + write.detail
+    mem.forget("u1")
+    assert mem.audit("u1") == []
+
+
+def test_consent_turns_memory_off_or_limits_it_to_some_categories(mem: Memory) -> None:
+    assert mem.consent("u1").enabled
+    mem.set_consent("u1", enabled=False, at=T0)
+    result = mem.add("我叫阿白，我喜欢喝美式", user_id="u1", session_id="s1", at=T0)
+    assert [d.reason for d in result.decisions] == ["memory is turned off for this user: nothing is kept"]
+    assert mem.list("u1", include_log=True) == []
+    assert mem.session("u1", "s1", now=T0) is None
+    mem.set_consent("u1", categories=["preference"], at=days(1))
+    assert mem.consent("u1").categories == ("preference",)
+    result = mem.add("我叫阿白，我喜欢喝美式", user_id="u1", at=days(1))
+    assert [m.text for m in result.memories] == ["我喜欢喝美式"]
+    refused = next(d for d in result.decisions if d.memory is None)
+    assert refused.reason == "the user has not consented to remembering name"
+    assert mem.profile("u1") == {}
+
+
+def test_forgetting_a_conversation_removes_what_was_learned_only_there(mem: Memory) -> None:
+    kept = mem.add("我喜欢喝美式", user_id="u1", session_id="s1", at=T0).memories[0]
+    mem.add("我养了一只蜥蜴叫阿飞", user_id="u1", session_id="s2", at=days(1))
+    mem.add("我喜欢喝美式", user_id="u1", session_id="s2", at=days(1.01))
+    assert mem.forget_session("u1", "s2", at=days(2)) == 1
+    assert [m.text for m in mem.list("u1")] == ["我喜欢喝美式"]
+    assert mem.get(kept.id).provenance == kept.provenance
+    assert mem.session("u1", "s2", now=days(2)) is None
+    assert all("蜥蜴" not in m.text for m in mem.list("u1", include_log=True))
+    with pytest.raises(NotFound):
+        mem.forget_session("u1", "s9")
+
+
+def test_rotating_a_data_key_with_nothing_encrypted_changes_nothing(mem: Memory) -> None:
+    old, new = "A" * 43 + "=", "B" * 43 + "="
+    assert mem.rotate_data_key(old, new) == 0
+    with pytest.raises(InvalidInput):
+        mem.rotate_data_key(old, old)
+
+
 def test_the_contract_covers_every_public_method() -> None:
     source = Path(__file__).read_text(encoding="utf-8")
     public = {n for n, _ in inspect.getmembers(Memory, inspect.isfunction) if not n.startswith("_")}

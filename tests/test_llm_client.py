@@ -114,3 +114,20 @@ def test_settings_describe_the_client() -> None:
     assert "sk-secret-123" not in repr(settings)
     with pytest.raises(ConfigurationError, match="llm_model"):
         ChatClient.from_settings(Settings(llm_base_url="http://127.0.0.1:9/v1"))
+
+
+def test_usage_is_a_snapshot_of_plain_numbers_by_stage() -> None:
+    delays: list[float] = []
+    script = [Scripted(fixture("error_500"), status=500), Scripted(fixture("extract_good"))]
+    with ScriptedServer(script) as server, client(server, delays) as chat:
+        chat.complete(HELLO, stage="judge")
+        chat.stats.add("judge", failures=1)
+        usage = chat.usage
+        chat.complete(HELLO, stage="reconcile")
+    judge = usage["judge"]
+    assert set(usage) == {"judge"}  # a snapshot: later calls do not change it
+    assert (judge["calls"], judge["retries"], judge["errors"], judge["failures"]) == (2, 1, 1, 1)
+    assert (judge["prompt_tokens"], judge["completion_tokens"], judge["tokens"]) == (412, 71, 483)
+    assert judge["latency"] > 0
+    assert all(isinstance(v, (int, float)) for stage in chat.usage.values() for v in stage.values())
+    assert sorted(chat.usage) == ["judge", "reconcile"]

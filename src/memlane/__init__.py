@@ -41,6 +41,8 @@ from memlane.errors import (
 from memlane.lifecycle.maintain import MaintenanceReport
 from memlane.lifecycle.portability import RestoreReport
 from memlane.memory import Memory
+from memlane.privacy.audit import AuditEntry
+from memlane.privacy.consent import ConsentSettings
 from memlane.settings import Settings
 
 __version__ = "0.1.0"
@@ -49,8 +51,10 @@ __all__ = [
     "Action",
     "AddResult",
     "AsyncMemory",
+    "AuditEntry",
     "Category",
     "ConfigurationError",
+    "ConsentSettings",
     "ContextBlock",
     "Decision",
     "HistoryRecord",

@@ -55,6 +55,11 @@ class AsyncMemory:
     feedback = _in_thread(Memory.feedback)
     stale = _in_thread(Memory.stale)
     user_summary = _in_thread(Memory.user_summary)
+    audit = _in_thread(Memory.audit)
+    set_consent = _in_thread(Memory.set_consent)
+    consent = _in_thread(Memory.consent)
+    rotate_data_key = _in_thread(Memory.rotate_data_key)
+    forget_session = _in_thread(Memory.forget_session)
     close = _in_thread(Memory.close)
 
     async def __aenter__(self) -> AsyncMemory:

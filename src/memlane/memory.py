@@ -12,6 +12,7 @@ the stores, and :class:`AsyncMemory` offers the same methods as coroutines.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -38,8 +39,12 @@ from memlane.embed import Embedder, create_embedder
 from memlane.errors import InvalidInput, NotFound
 from memlane.lifecycle.edit import Editor
 from memlane.lifecycle.feedback import Feedback
-from memlane.lifecycle.maintain import Maintenance, MaintenanceReport
+from memlane.lifecycle.maintain import Maintenance, MaintenanceReport, Summariser
 from memlane.lifecycle.portability import RestoreReport, export_user, restore_user
+from memlane.privacy.controls import PrivacyControls
+from memlane.privacy.crypto import KeyProvider
+from memlane.privacy.facade import PrivacyFacade
+from memlane.privacy.sensitive import kinds as sensitive_kinds
 from memlane.read.context import assemble
 from memlane.read.search import Searcher, SearchOptions, collapse_log
 from memlane.settings import Settings
@@ -49,6 +54,7 @@ from memlane.text.lang import detect
 from memlane.write.extract import Extractor, RuleExtractor
 from memlane.write.judge import Judge
 from memlane.write.pipeline import WritePath
+from memlane.write.reconcile import Reconciler
 
 if TYPE_CHECKING:
     from memlane.llm import ChatClient
@@ -56,15 +62,17 @@ if TYPE_CHECKING:
 _CATEGORY_OF_KIND = {"semantic": Category.FACT, "episodic": Category.EVENT, "profile": Category.FACT}
 
 
-class Memory:
+class Memory(PrivacyFacade):
     """Long-term and short-term memory for many users, on the embedded store unless told otherwise.
 
     ``Memory()`` keeps one SQLite file in the user's data directory; ``Memory("x.db")`` or
     ``Memory(":memory:")`` chooses another. Keyword arguments override :class:`Settings` fields
     (which otherwise come from ``MEMLANE_*`` environment variables). Ports can be injected:
     ``store=``, ``sessions=``, ``embedder=``, ``extractor=``; ``llm=`` (a :class:`memlane.llm.ChatClient`)
-    or ``llm_base_url=`` turns on the LLM extractor when no extractor is injected; ``store`` and
-    ``sessions`` also take URLs: ``Memory(store="postgresql://...", sessions="redis://...")``.
+    or ``llm_base_url=`` turns on the LLM stages: the extractor (when none is injected), the judge, the
+    reconciler and the summarisers (docs/llm.md); ``mem.llm.usage`` counts what they cost. A client
+    passed as ``llm=`` is the caller's to close. ``store`` and ``sessions`` also take URLs:
+    ``Memory(store="postgresql://...", sessions="redis://...")``.
     """
 
     def __init__(
@@ -77,6 +85,7 @@ class Memory:
         embedder: Embedder | None = None,
         extractor: Extractor | None = None,
         llm: ChatClient | None = None,
+        key_provider: KeyProvider | None = None,
         **overrides: Any,
     ) -> None:
         if settings is None:
@@ -86,22 +95,45 @@ class Memory:
         if path is not None:
             settings = settings.model_copy(update={"path": str(path)})
         self.settings = settings
+        PrivacyControls.check(settings, key_provider)  # before anything opens: a bad policy opens nothing
         self.embedder = embedder or create_embedder(settings)
         self.store: MemoryStore
         self.sessions: SessionStore
         self.store, self.sessions = open_stores(settings, self.embedder.dim, store=store, sessions=sessions)
         store, sessions = self.store, self.sessions
         self.judge = Judge(settings)
-        if extractor is None and (llm is not None or settings.llm_base_url):
-            from memlane.llm import ChatClient, LLMExtractor  # imported only when an LLM is configured
+        self._close_extractor = getattr(extractor, "close", None)  # an injected one closes with us
+        self.llm: ChatClient | None = llm  # the LLM stages' client, None when they are off
+        self._own_llm = llm is None and bool(settings.llm_base_url)
+        reconciler: Reconciler | None = None
+        summariser: Summariser | None = None
+        if self._own_llm:
+            from memlane.llm import ChatClient  # imported only when an LLM is configured
 
-            extractor = LLMExtractor(llm or ChatClient.from_settings(settings), RuleExtractor())
+            self.llm = ChatClient.from_settings(settings)
+        if self.llm is not None:
+            from memlane.llm import LLMExtractor, LLMJudge, LLMReconciler, LLMSummariser
+
+            extractor = extractor or LLMExtractor(self.llm, RuleExtractor())
+            self.judge = LLMJudge(settings, self.llm)
+            reconciler = LLMReconciler(settings, self.llm)
+            summariser = LLMSummariser(self.llm)
         self._edit = Editor(store, sessions, self.embedder, settings)
+        # the sensitive-data policy, consent, encrypted originals and the audit log (docs/privacy.md)
+        self._privacy = PrivacyControls(store, settings, key_provider)
+        self._gate = self._privacy.gate(self.judge)
         self._write = WritePath(
-            store, sessions, self.embedder, extractor or RuleExtractor(), self.judge, settings, self._edit
+            store,
+            sessions,
+            self.embedder,
+            extractor or RuleExtractor(),
+            self._gate,
+            settings,
+            self._edit,
+            reconciler,
         )
         self._search = Searcher(store, self.embedder)
-        self._maintenance = Maintenance(store, sessions, self.embedder, settings)
+        self._maintenance = Maintenance(store, sessions, self.embedder, settings, summariser)
         self._feedback = Feedback(store)
 
     # -- write ------------------------------------------------------------------------------------
@@ -125,7 +157,13 @@ class Memory:
         if role not in validate.ROLES:
             raise InvalidInput(f"role must be one of {', '.join(validate.ROLES)}, not {role!r}")
         msgs = validate.messages(messages, role, validate.when(at, utcnow()), self.settings)
-        decisions = self._write.add(uid, sid, msgs)
+        consent = self._privacy.consent(uid)
+        if consent is not None and not consent.enabled:  # memory off: not even a log or session turn
+            refused = self._privacy.refused(msgs)
+            return AddResult(decisions=refused, session_id=sid, message_ids=[m.id for m in msgs])
+        with self._gate.consent(consent):
+            decisions = self._write.add(uid, sid, msgs)
+        self._privacy.written(uid, decisions, msgs, msgs[-1].at)
         return AddResult(decisions=decisions, session_id=sid, message_ids=[m.id for m in msgs])
 
     def remember(
@@ -156,7 +194,13 @@ class Memory:
             remember_request=True,
             message_id=message.id,
         )
-        return self._write.remember(uid, session_id, message, candidate, Action(kind))
+        consent = self._privacy.consent(uid)
+        if consent is not None and not consent.enabled:
+            return self._privacy.refused([message])[0]
+        with self._gate.consent(consent):
+            decision = self._write.remember(uid, session_id, message, candidate, Action(kind))
+        self._privacy.written(uid, [decision], [message], when)
+        return decision
 
     # -- read -------------------------------------------------------------------------------------
 
@@ -174,12 +218,17 @@ class Memory:
         include_log: bool = True,
         min_score: float | None = None,
         now: datetime | None = None,
+        include_sensitive: bool = False,
     ) -> list[Hit]:
-        """The memories most relevant to ``query``, best first, each with a score and an explanation."""
+        """The memories most relevant to ``query``, best first, each with a score and an explanation.
+
+        Memories whose original is encrypted are left out unless ``include_sensitive`` asks for them;
+        then they come with their original text.
+        """
         uid = self._user(user_id)
         text = validate.text(query, self.settings, "query")
         options = self._search_options(limit, kinds, categories, tags, since, until, include_log, min_score)
-        return self._search.search(uid, text, options, validate.when(now, utcnow()))
+        return self._recall(uid, text, options, validate.when(now, utcnow()), include_sensitive)
 
     def context(
         self,
@@ -190,8 +239,14 @@ class Memory:
         max_tokens: int | None = None,
         limit: int = 20,
         now: datetime | None = None,
+        caller: str | None = None,
+        include_sensitive: bool = False,
     ) -> ContextBlock:
-        """A prompt-ready block: profile, this session's state and the memories relevant to ``query``."""
+        """A prompt-ready block: profile, this session's state and the memories relevant to ``query``.
+
+        The audit log records which memories went into it, for ``caller`` (a name for the application
+        or component asking). Encrypted memories are left out unless ``include_sensitive``.
+        """
         uid = self._user(user_id)
         text = validate.text(query, self.settings, "query")
         budget = self.settings.context_tokens if max_tokens is None else max_tokens
@@ -200,15 +255,29 @@ class Memory:
         when = validate.when(now, utcnow())
         session = self.session(uid, session_id, now=when) if session_id else None
         # a log turn whose memory is already in the block would say the same thing twice
-        hits = collapse_log(self._search.search(uid, text, self._search_options(limit), when))
+        hits = collapse_log(self._recall(uid, text, self._search_options(limit), when, include_sensitive))
         if session is not None:  # turns of this session are shown as turns, not again as log hits
             shown = {t.message_id for t in session.turns}
             hits = [h for h in hits if h.memory.kind is not Kind.LOG or not shown & set(h.memory.provenance)]
         portrait = self._maintenance.portrait.current(uid)
         summary = portrait.text if portrait is not None else ""
-        return assemble(
+        block = assemble(
             detect(text), self.profile(uid), session, hits, budget, summary, self.settings.summary_tokens
         )
+        used = [m.id for m in block.memories] + ([portrait.id] if portrait is not None and summary else [])
+        detail = f"{len(block.memories)} memories, {len(block.profile)} profile slots, {block.tokens} tokens"
+        self._privacy.record(uid, "context", when, used, caller=caller, detail=detail)
+        return block
+
+    def _recall(
+        self, uid: str, text: str, options: SearchOptions, now: datetime, include_sensitive: bool
+    ) -> list[Hit]:
+        """Search, leaving encrypted memories out unless asked for (then with their original text)."""
+        if include_sensitive:
+            return self._privacy.reveal(uid, self._search.search(uid, text, options, now))
+        if self._privacy.hidden(uid):
+            options = replace(options, query=replace(options.query, sealed=False))
+        return self._search.search(uid, text, options, now)
 
     def profile(self, user_id: str) -> dict[str, Any]:
         """The user's profile: slot → current value."""
@@ -229,7 +298,7 @@ class Memory:
         item = self.store.get(uid, mid)
         if item is None:
             raise NotFound(f"no memory {memory_id!r}")
-        return item
+        return self._privacy.open(uid, item)  # an encrypted memory reads as its original, for its owner
 
     def history(self, memory_id: str, *, user_id: str | None = None) -> list[HistoryRecord]:
         """What happened to a memory (or a profile slot, as ``"profile:<slot>"``), oldest first."""
@@ -249,7 +318,10 @@ class Memory:
         """Correct a memory's text (the user's word wins); history keeps the old text."""
         uid, mid = self._owner(memory_id, user_id)
         body = validate.text(text, self.settings)
-        return self._edit.update(uid, mid, body, validate.when(at, utcnow()))
+        item = self._edit.update(uid, mid, body, validate.when(at, utcnow()))
+        if self._privacy.policy.encrypted(sensitive_kinds(item.text)):
+            self._privacy.vault.seal(item, body)
+        return item
 
     def delete(self, memory_id: str, *, user_id: str | None = None, at: datetime | None = None) -> None:
         """Delete one memory from every table and index; history keeps a tombstone without its text."""
@@ -268,16 +340,29 @@ class Memory:
             raise InvalidInput("tags must name at least one tag; call forget(user_id) to forget everything")
         return self._edit.forget_tags(uid, list(tags), when)
 
-    def export(self, user_id: str) -> dict[str, Any]:
-        """Everything held about the user as one JSON-ready document (schema: docs/privacy.md)."""
-        return export_user(self.store, self.sessions, self._user(user_id), utcnow())
+    def export(self, user_id: str, *, caller: str | None = None) -> dict[str, Any]:
+        """Everything held about the user as one JSON-ready document (schema: docs/privacy.md), with
+        encrypted memories opened; the audit log records the export, for ``caller``.
+        """
+        uid = self._user(user_id)
+        when = utcnow()
+        sealed = self.store.query(uid, MemoryQuery(statuses=tuple(Status), sealed=True))
+        originals = {m.id: m.text for m in self._privacy.vault.open(uid, sealed)}
+        document = export_user(self.store, self.sessions, uid, when, originals)
+        ids = [m["id"] for m in document["memories"]]
+        self._privacy.record(uid, "export", when, ids, caller=caller, detail=f"{len(ids)} memories")
+        return document
 
     def restore(self, document: Mapping[str, Any], *, user_id: str | None = None) -> RestoreReport:
         """Load an :meth:`export` document into this store (under ``user_id`` if given), keeping ids,
         times, history and profile versions. The user's scope must be empty.
         """
         uid = self._user(user_id) if user_id is not None else None
-        return restore_user(self.store, self.sessions, self.embedder, document, uid)
+        seal = self._privacy.vault.seal if self._privacy.vault.configured else None
+        report = restore_user(self.store, self.sessions, self.embedder, document, uid, seal)
+        detail = f"{report.memories} memories, {report.log} log turns, {report.sealed} encrypted"
+        self._privacy.record(report.user_id, "restore", utcnow(), detail=detail)
+        return report
 
     def maintain(self, now: datetime | None = None, *, user_id: str | None = None) -> MaintenanceReport:
         """Run the lifecycle jobs due at ``now`` (for one user, or all): end idle sessions, merge
@@ -321,13 +406,16 @@ class Memory:
         return self._maintenance.portrait.current(self._user(user_id))
 
     def close(self) -> None:
-        """Release the store's connections (and an LLM client's, when one is in use)."""
+        """Release the store's connections, an injected extractor's, and the LLM client's when this
+        memory opened it from settings.
+        """
         self.store.close()
         if id(self.sessions) != id(self.store):
             self.sessions.close()
-        close_extractor = getattr(self._write.extractor, "close", None)
-        if callable(close_extractor):
-            close_extractor()
+        if callable(self._close_extractor):
+            self._close_extractor()
+        if self._own_llm and self.llm is not None:
+            self.llm.close()
 
     def __enter__(self) -> Memory:
         return self

@@ -30,6 +30,12 @@ class Settings(BaseSettings):
     sessions: str | None = Field(default=None, description="session store URL; None means the main store")
     embedder: str = Field(default="e5", description="'e5' (bundled multilingual-e5-small) or 'hash'")
     embed_threads: int = Field(default=1, ge=1, le=64, description="CPU threads of the bundled embedder")
+    embed_instances: int = Field(
+        default=1,
+        ge=1,
+        le=16,
+        description="bundled models loaded side by side, to embed concurrent calls at once",
+    )
 
     # the judge
     write_threshold: float = Field(default=0.65, ge=0.0, le=1.0, description="min importance for long-term")
@@ -73,6 +79,15 @@ class Settings(BaseSettings):
     llm_timeout: float = Field(default=30.0, gt=0, description="seconds to wait for one LLM response")
     llm_max_retries: int = Field(default=2, ge=0, le=10, description="retries on 429, 5xx and timeouts")
     llm_concurrency: int = Field(default=4, ge=1, le=64, description="LLM requests in flight at once")
+
+    # privacy (docs/privacy.md): per-kind treatment of sensitive data, and the key for "encrypt"
+    sensitive_policy: dict[str, str] = Field(
+        default_factory=dict,
+        description='kind -> drop | redact | encrypt, over the defaults (e.g. {"phone": "encrypt"})',
+    )
+    data_key: SecretStr | None = Field(
+        default=None, description="32-byte key in base64 for encrypted memories (memlane data-key new)"
+    )
 
     # input limits
     max_text_chars: int = Field(default=100_000, gt=0, description="longest message accepted")

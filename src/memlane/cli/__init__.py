@@ -266,6 +266,55 @@ def export(ctx: click.Context, user_id: str, output: str | None) -> None:
 
 
 @main.command()
+@click.argument("user_id")
+@click.option("--limit", default=50, show_default=True, type=int, help="How many entries, newest first.")
+@click.option("--since", help="Only entries at or after this time (ISO 8601).")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+@_fail_cleanly
+def audit(ctx: click.Context, user_id: str, limit: int, since: str | None, as_json: bool) -> None:
+    """Show a user's audit log: who wrote, changed, deleted, exported or put into a context which
+    memories, and when (ids only, never memory text).
+    """
+    with _memory(ctx) as mem:
+        entries = mem.audit(user_id, since=_parse_time(since), limit=limit)
+    if as_json:
+        _dump([e.to_dict() for e in entries])
+        return
+    table = Table("when", "op", "actor", "caller", "memories", "detail")
+    for e in entries:
+        ids = ", ".join(i[:12] for i in e.memory_ids[:3]) + (" …" if len(e.memory_ids) > 3 else "")
+        table.add_row(e.at.isoformat(timespec="seconds"), e.op, e.actor.value, e.caller or "", ids, e.detail)
+    console.print(table)
+
+
+@main.group(name="data-key", cls=_Commands)
+def data_key() -> None:
+    """The key that encrypts memories whose sensitive kind is set to "encrypt" (MEMLANE_DATA_KEY)."""
+
+
+@data_key.command(name="new")
+def data_key_new() -> None:
+    """Print a new random data key (base64), to put in MEMLANE_DATA_KEY."""
+    from memlane.privacy.crypto import DataKey
+
+    click.echo(DataKey.generate().encoded())
+
+
+@data_key.command(name="rotate")
+@click.option("--old-key", envvar="MEMLANE_DATA_KEY", required=True, help="Default: MEMLANE_DATA_KEY.")
+@click.option("--new-key", envvar="MEMLANE_NEW_DATA_KEY", required=True, help="Or MEMLANE_NEW_DATA_KEY.")
+@click.pass_context
+@_fail_cleanly
+def data_key_rotate(ctx: click.Context, old_key: str, new_key: str) -> None:
+    """Re-encrypt every encrypted memory under a new key; then set MEMLANE_DATA_KEY to the new one."""
+    path = ctx.obj.get("db") if ctx.obj else None
+    with Memory(path, data_key=old_key) if path else Memory(data_key=old_key) as mem:
+        count = mem.rotate_data_key(old_key, new_key)
+    click.echo(f"re-encrypted {count} memories")
+
+
+@main.command()
 @click.option("--now", "now", help="Pretend it is this time (ISO 8601).")
 @click.option(
     "--every",

@@ -1,7 +1,9 @@
 """``memlane eval``: benchmarks over public data sets, a thin shell over :mod:`memlane.eval`.
 
 ``memlane eval locomo`` ingests every LoCoMo conversation into a fresh temporary database, asks each
-scorable question and prints evidence recall, store size and latencies.
+scorable question and prints evidence recall, store size and latencies. With ``--llm`` the
+conversations go through the LLM stages of the endpoint that ``MEMLANE_LLM_*`` describes, and what
+they cost is reported by stage; without it the rules alone run.
 """
 
 from __future__ import annotations
@@ -10,13 +12,16 @@ import hashlib
 import json
 import sys
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from memlane.errors import MemlaneError
+
+if TYPE_CHECKING:
+    from memlane.llm import ChatClient
 
 DEFAULT_DATA = Path("..") / "shared" / "bench" / "locomo" / "locomo10.json"
 """Where the LoCoMo file lives, relative to the project root."""
@@ -40,6 +45,20 @@ def default_data() -> Path:
 def _fail(message: str) -> NoReturn:
     click.echo(f"error: {message}", err=True)
     sys.exit(2)
+
+
+def _client() -> ChatClient:
+    """The client ``MEMLANE_LLM_*`` describes; exits with one line when there is no endpoint."""
+    from memlane.llm import ChatClient
+    from memlane.settings import Settings
+
+    settings = Settings()
+    if not settings.llm_base_url:
+        _fail("--llm needs an endpoint: set MEMLANE_LLM_BASE_URL and MEMLANE_LLM_MODEL (see docs/llm.md)")
+    try:
+        return ChatClient.from_settings(settings)
+    except MemlaneError as exc:
+        _fail(str(exc))
 
 
 @click.group(name="eval")
@@ -80,6 +99,12 @@ def eval_group() -> None:
     show_default=True,
     help="Token budget of the context() block measured for each question.",
 )
+@click.option(
+    "--llm",
+    "use_llm",
+    is_flag=True,
+    help="Run the LLM stages on the endpoint MEMLANE_LLM_BASE_URL and MEMLANE_LLM_MODEL name (docs/llm.md).",
+)
 def locomo(
     data: Path | None,
     split: str,
@@ -90,6 +115,7 @@ def locomo(
     details: bool,
     db: Path | None,
     context_tokens: int,
+    use_llm: bool,
 ) -> None:
     """Turn-level evidence recall on LoCoMo: R@1/5/10/25/50 overall and per category, with costs."""
     from memlane.eval import dataset, locomo, report
@@ -97,6 +123,7 @@ def locomo(
     path = data or default_data()
     if not path.is_file():
         _fail(f"no LoCoMo data at {path} (pass --data PATH)")
+    llm = _client() if use_llm else None
     console = Console()
     if not console.is_terminal:  # rich assumes 80 columns for a pipe, too narrow for the store table
         console = Console(width=140)
@@ -112,9 +139,13 @@ def locomo(
                 limit=limit,
                 context_tokens=context_tokens,
                 progress=progress,
+                llm=llm,
             )
     except MemlaneError as exc:
         _fail(str(exc))
+    finally:
+        if llm is not None:
+            llm.close()
     sha256 = hashlib.sha256(path.read_bytes()).hexdigest()
     full = split == "all" and conversations is None and limit is None
     if full and sha256 == dataset.LOCOMO_SHA256 and len(run.answers) != dataset.SCORABLE_QUESTIONS:
@@ -138,5 +169,8 @@ def locomo(
     )
     for table in (report.recall_table(summary), report.store_table(summary), report.cost_table(summary)):
         console.print(table)
+    usage = report.usage_table(summary)
+    if usage is not None:
+        console.print(usage)
     for line in written:
         console.print(line)

@@ -49,7 +49,7 @@ class Embedder(ABC):
 def _e5(settings: Settings) -> Embedder:
     from memlane.embed.e5 import E5Embedder
 
-    return E5Embedder(threads=settings.embed_threads)
+    return E5Embedder(threads=settings.embed_threads, instances=settings.embed_instances)
 
 
 def _hashing(settings: Settings) -> Embedder:

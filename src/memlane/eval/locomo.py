@@ -5,7 +5,9 @@ Each conversation gets its own ``user_id`` (the sample id); its sessions are add
 ``add`` call per turn, with the turn's ``dia_id`` as the message id, so that provenance names turns.
 The questions of a sample are read only after its conversation has been ingested (see
 :mod:`memlane.eval.dataset`), and are asked at the end of the conversation: one hour after its last
-turn, which is when a chat app would be asked.
+turn, which is when a chat app would be asked. With ``llm=`` (a :class:`memlane.llm.ChatClient`) the
+conversations go through the LLM stages, and the run records what they cost; without it the rules
+alone run, whatever ``MEMLANE_LLM_BASE_URL`` says, so that numbers stay comparable.
 
 ::
 
@@ -22,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.progress import Progress, TaskID
 
@@ -32,6 +34,9 @@ from memlane.eval.dataset import Conversation, Question, read_conversation, read
 from memlane.memory import Memory
 from memlane.store import MemoryQuery
 from memlane.text.tokens import estimate_tokens
+
+if TYPE_CHECKING:
+    from memlane.llm import ChatClient
 
 KS = (1, 5, 10, 25, 50)
 """The cut-offs recall is reported at."""
@@ -90,6 +95,8 @@ class Run:
     ingest_seconds: float = 0.0
     seconds: float = 0.0
     db_bytes: int = 0
+    llm_model: str | None = None  # the model behind the LLM stages, None for the rules alone
+    llm_usage: dict[str, dict[str, float]] = field(default_factory=dict)  # by stage (ChatClient.usage)
 
     def recall(self, category: str | None = None) -> dict[str, float]:
         """Mean ``R@k`` over the answers (of one category when given); 0.0 when there are none."""
@@ -201,11 +208,13 @@ def evaluate(
     limit: int | None = None,
     context_tokens: int = CONTEXT_TOKENS,
     progress: Progress | None = None,
+    llm: ChatClient | None = None,
 ) -> Run:
     """Run the benchmark over ``samples`` and return the measurements.
 
     A fresh :class:`Memory` in a temporary SQLite file is used unless ``memory`` (or a new file ``db``)
-    is given. ``limit`` caps the questions asked per conversation.
+    is given. ``limit`` caps the questions asked per conversation. ``llm`` turns on the LLM stages of
+    the fresh memory (a given ``memory`` keeps its own); the usage of either is recorded.
     """
     chosen = select(samples, split, conversations)
     run = Run(split=split)
@@ -220,10 +229,15 @@ def evaluate(
             path = Path(db) if db is not None else Path(tmp) / "locomo.db"
             if path.exists():
                 raise InvalidInput(f"{path} already exists; the benchmark needs a new database file")
-            with Memory(path) as mem:
+            # without a client the rules alone run, even when MEMLANE_LLM_BASE_URL is set
+            fresh = Memory(path, llm=llm) if llm is not None else Memory(path, llm_base_url=None)
+            with fresh as mem:
                 _run(mem, chosen, run, tracker, limit, context_tokens)
             run.db_bytes = _size(path)  # after close, so the write-ahead log is folded in
+            memory = fresh
     run.seconds = time.perf_counter() - started
+    if memory.llm is not None:
+        run.llm_model, run.llm_usage = memory.llm.model, memory.llm.usage
     return run
 
 

@@ -1,7 +1,8 @@
 """What a benchmark run reports: the JSON summary, rich tables, per-question details and a plot.
 
 :func:`summary` gives the documented shape (``overall``, ``categories``, ``questions``,
-``latency_ms``, ``context_tokens_p50``, ``full_tokens_p50``) plus the store and throughput numbers.
+``latency_ms``, ``context_tokens_p50``, ``full_tokens_p50``) plus the store and throughput numbers,
+and, for a run with the LLM stages, ``llm``: the model and its usage by stage.
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ def summary(run: Run, **meta: Any) -> dict[str, Any]:
         "db_bytes": run.db_bytes,
         "seconds": round(run.seconds, 2),
         "search_limit": SEARCH_LIMIT,
+        **({"llm": {"model": run.llm_model, "usage": run.llm_usage}} if run.llm_model else {}),
         **meta,
     }
 
@@ -136,6 +138,26 @@ def cost_table(data: dict[str, Any]) -> Table:
     table.add_row("evidence in context block", f"{data['context_evidence_recall']:.3f}")
     table.add_row("database size", f"{data['db_bytes'] / 1e6:.1f} MB ({data['db_bytes']:,} bytes)")
     table.add_row("wall time", f"{data['seconds']:.1f} s")
+    return table
+
+
+def usage_table(data: dict[str, Any]) -> Table | None:
+    """What the LLM stages cost, by stage; None for a run of the rules alone."""
+    llm = data.get("llm")
+    if not llm:
+        return None
+    columns = ("stage", "calls", "retries", "failures", "tokens in", "tokens out", "wait")
+    table = Table(*columns, title=f"LLM stages ({llm['model']})")
+    for stage, n in llm["usage"].items():
+        table.add_row(
+            stage,
+            f"{n['calls']:.0f}",
+            f"{n['retries']:.0f}",
+            f"{n['failures']:.0f}",
+            f"{n['prompt_tokens']:,.0f}",
+            f"{n['completion_tokens']:,.0f}",
+            f"{n['latency']:.1f} s",
+        )
     return table
 
 

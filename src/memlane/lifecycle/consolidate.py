@@ -1,9 +1,10 @@
 """Consolidation of episodic memory: repeated similar events become one trend memory, and old raw
 events are compressed into period (monthly) summaries that keep provenance, dates and open issues.
 
-Both are extractive (no LLM): the trend is named by its most typical event, a period summary lists
-its events with their dates and status. The originals are archived (out of every index), and history
-says where each went.
+Both are extractive by default: the trend is named by its most typical event, a period summary lists
+its events with their dates and status. A :class:`PeriodSummariser` (the LLM summariser) may compress a
+digest's points (merging those that say the same thing) instead of cutting the list at its limit. The
+originals are archived (out of every index), and history says where each went.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from datetime import datetime, timedelta
+from typing import Protocol
 
 import numpy as np
 
@@ -26,6 +28,7 @@ from memlane.write.reconcile import word_overlap
 _TREND_SIMILARITY = 0.88
 _TREND_OVERLAP = 0.5
 _MAX_POINTS = 30  # a digest lists at most this many points
+_COMPRESS_FROM = 3  # a digest of one or two points is short already: no summariser is asked
 _DATE_SUFFIX = re.compile(r"\s*[（(]\d{4}-\d{2}-\d{2}[)）]\s*$")
 
 
@@ -51,13 +54,28 @@ def _open(items: list[MemoryItem]) -> bool:
     return latest.event_status is EventStatus.UNRESOLVED
 
 
+class PeriodSummariser(Protocol):
+    """Compresses the points of a period digest."""
+
+    def compress_period(self, title: str, points: list[str], lang: str) -> list[str]:
+        """Fewer, merged points keeping dates and open issues; ``points`` themselves as the fallback."""
+        ...
+
+
 class Consolidator:
     """Trends and period summaries for one store."""
 
-    def __init__(self, store: MemoryStore, embedder: Embedder, settings: Settings) -> None:
+    def __init__(
+        self,
+        store: MemoryStore,
+        embedder: Embedder,
+        settings: Settings,
+        summariser: PeriodSummariser | None = None,
+    ) -> None:
         self.store = store
         self.embedder = embedder
         self.settings = settings
+        self.summariser = summariser
 
     def run(self, user_id: str, now: datetime) -> tuple[int, int]:
         """Merge repeated events into trends, then compress old events; returns (merged, compressed)."""
@@ -173,7 +191,10 @@ class Consolidator:
         if existing:
             body = re.split(r"[：:]", existing[0].text, maxsplit=1)[-1]
             parts = [p for p in re.split(r"[；;] ?", body) if p] + parts
-        parts = list(dict.fromkeys(parts))[:_MAX_POINTS]
+        parts = list(dict.fromkeys(parts))
+        if self.summariser is not None and len(parts) >= _COMPRESS_FROM:
+            parts = self.summariser.compress_period(title, parts, "zh" if zh else "en")
+        parts = parts[:_MAX_POINTS]
         text = f"{title}：" + "；".join(parts) if zh else f"{title}: " + "; ".join(parts)
         digest = self._derived(
             user_id, text, [*existing, *sources], now, Kind.SUMMARY, Category.EVENT, "period-summary"

@@ -1,24 +1,36 @@
-"""Corrections, deletion and export: the user's control over what is remembered about them.
+"""Corrections and deletion: the user's control over what is remembered about them.
 
 Deleting a memory also deletes the log turns it came from, blanks its text from history (a tombstone
-remains), and removes profile values it supported, so that no copy of the deleted text is left.
+remains), removes profile values it supported and the turns of live sessions that said it, and
+removes what was built from it: a digest or trend that compressed it goes (its other sources become
+active again, to be compressed afresh by the next maintenance), so does a session summary that
+recounts it, and the user summary is rebuilt. So no copy of the deleted text is left. Every change
+made here is recorded in the user's audit log.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 from memlane.domain import Actor, Kind, MemoryItem, Source, Status
 from memlane.embed import Embedder
 from memlane.errors import InvalidInput, NotFound
 from memlane.lifecycle.history import record
-from memlane.privacy import sensitive
+from memlane.lifecycle.portrait import SLOT, Portrait
+from memlane.privacy import audit, sensitive
+from memlane.privacy.policy import SensitivePolicy
 from memlane.settings import Settings
 from memlane.store import MemoryQuery, MemoryStore, SessionStore
 from memlane.store.tokens import tokens_for
 
 _ALL = (Status.ACTIVE, Status.SUPERSEDED, Status.EXPIRED, Status.ARCHIVED, Status.DELETED)
+_TREND = "trend"  # the tag lifecycle/consolidate.py gives a trend
+
+
+def _derived(item: MemoryItem) -> bool:
+    """Whether ``item`` was built from other memories (a summary, digest, trend or portrait)."""
+    return item.kind is Kind.SUMMARY or _TREND in item.tags
 
 
 class Editor:
@@ -31,15 +43,16 @@ class Editor:
         self.sessions = sessions
         self.embedder = embedder
         self.settings = settings
+        self.policy = SensitivePolicy.from_settings(settings)
 
     def update(self, user_id: str, memory_id: str, text: str, at: datetime) -> MemoryItem:
-        """Replace a memory's text with the user's correction."""
+        """Replace a memory's text with the user's correction (masked as the privacy policy says)."""
         item = self._get(user_id, memory_id)
         findings = sensitive.scan(text)
-        blocked = sorted({f.kind for f in findings} & sensitive.NEVER_STORE)
+        blocked = sorted({f.kind for f in findings if self.policy.of(f.kind) == "drop"})
         if blocked:
             raise InvalidInput(
-                f"the new text contains sensitive data ({', '.join(blocked)}); it is never stored"
+                f"the new text contains sensitive data ({', '.join(blocked)}); the privacy policy drops it"
             )
         before = item.text
         item.text = sensitive.redact(text, findings) if findings else text
@@ -50,6 +63,7 @@ class Editor:
         item.last_verified_at = at
         with self.store.transaction(user_id):
             self.store.put(item, tokens_for(item))
+            self.store.delete_sealed(user_id, [memory_id])  # the sealed original said the old text
             record(
                 self.store,
                 user_id,
@@ -61,45 +75,64 @@ class Editor:
                 before=before,
                 after=item.text,
             )
+            audit.record(self.store, user_id, "update", at, [memory_id], detail="text corrected")
         return item
 
-    def delete(self, user_id: str, ids: Sequence[str], at: datetime, reason: str) -> int:
-        """Delete memories, the log turns they came from, and every copy of their text."""
+    def delete(self, user_id: str, ids: Sequence[str], at: datetime, reason: str, op: str = "delete") -> int:
+        """Delete memories, the log turns they came from, what was built from them, and every copy of
+        their text. ``op`` is how the audit log names it (``delete``, or ``forget`` for a tag).
+        """
         items = self.store.get_many(user_id, ids)
         if len(items) < len(set(ids)):
             missing = sorted(set(ids) - {m.id for m in items})
             raise NotFound(f"no memory {missing[0]!r}")
         sources = {p for m in items for p in m.provenance}
-        logs = [
-            m.id
+        turns = [
+            m
             for source in sorted(sources)
             for m in self.store.query(
                 user_id, MemoryQuery(kinds=(Kind.LOG,), statuses=_ALL, provenance=source)
             )
         ]
+        logs = [m.id for m in turns]
         gone = [*(m.id for m in items), *logs]
         with self.store.transaction(user_id):
             count = self.store.delete(user_id, gone)
+            self._reindex_after(user_id, [*turns, *(m for m in items if m.kind is Kind.LOG)], set(gone))
             self.store.scrub_history(user_id, gone)
             for item in items:
                 record(self.store, user_id, item.id, "delete", at, reason, actor=Actor.USER)
             self._drop_slot_values(user_id, {m.id for m in items})
+            derived = self._drop_derived(user_id, {m.id for m in items}, sources, at)
+            self._scrub_sessions(user_id, sources, {m.text for m in items})
+            detail = f"{len(items)} memories, {len(logs)} log turns, {len(derived)} derived items: {reason}"
+            audit.record(self.store, user_id, op, at, [*gone, *derived], detail=detail)
         return count
 
     def forget_messages(
         self, user_id: str, message_ids: Sequence[str], at: datetime, reason: str
     ) -> set[str]:
         """Withdraw messages: what came only from them is deleted (with their log turns), what also
-        came from other messages loses them as a source, and what a deleted memory had superseded is
-        active again. Returns the texts of the deleted memories.
+        came from other messages loses them as a source, what was built from them (summaries,
+        digests, trends) is removed, and what a deleted memory had superseded is active again.
+        Returns the texts of the deleted memories.
         """
-        if not message_ids:
-            return set()
+        return {m.text for m in self._forget_messages(user_id, message_ids, at, reason)}
+
+    def _forget_messages(
+        self, user_id: str, message_ids: Sequence[str], at: datetime, reason: str, always: bool = False
+    ) -> list[MemoryItem]:
+        """:meth:`forget_messages`, returning the deleted memories; ``always`` audits even when
+        nothing was stored from the messages.
+        """
+        if not message_ids and not always:
+            return []
         gone_ids = set(message_ids)
         found = {
             m.id: m
             for mid in message_ids
             for m in self.store.query(user_id, MemoryQuery(provenance=mid, statuses=_ALL))
+            if not _derived(m)
         }
         whole = [m for m in found.values() if set(m.provenance) <= gone_ids]
         with self.store.transaction(user_id):
@@ -120,12 +153,17 @@ class Editor:
                 )
             self.store.delete(user_id, [m.id for m in whole])
             self.store.scrub_history(user_id, [m.id for m in whole])
+            self._reindex_after(user_id, [m for m in whole if m.kind is Kind.LOG], {m.id for m in whole})
             memories = [m for m in whole if m.kind is not Kind.LOG]
             for m in memories:
                 record(self.store, user_id, m.id, "delete", at, reason, actor=Actor.USER)
                 self._restore_superseded(m, at, reason)
             self._drop_slot_values(user_id, {m.id for m in memories})
-        return {m.text for m in memories}
+            derived = self._drop_derived(user_id, {m.id for m in memories}, gone_ids, at)
+            if whole or derived or always:
+                ids = [*(m.id for m in whole), *derived]
+                audit.record(self.store, user_id, "forget", at, ids, detail=reason)
+        return memories
 
     def _restore_superseded(self, deleted: MemoryItem, at: datetime, reason: str) -> None:
         old = self.store.get(deleted.user_id, deleted.supersedes) if deleted.supersedes else None
@@ -148,10 +186,26 @@ class Editor:
         items = self.store.query(user_id, MemoryQuery(tags=tuple(tags), statuses=_ALL))
         if not items:
             return 0
-        return self.delete(user_id, [m.id for m in items], at, f"forgotten by tag: {', '.join(tags)}")
+        # the tombstone names no tag: a tag is a word of the text that was deleted
+        return self.delete(user_id, [m.id for m in items], at, "forgotten by tag", op="forget")
+
+    def forget_session(self, user_id: str, session_id: str, at: datetime) -> int:
+        """Delete one conversation: its short-term memory, its log turns, and what was learned only
+        from it (with everything built from that). Returns how many memories went (log turns aside).
+        """
+        session = next((s for s in self.sessions.list_sessions(user_id, None) if s.id == session_id), None)
+        said = self.store.query(user_id, MemoryQuery(session_id=session_id, statuses=_ALL))
+        messages = {t.message_id for t in session.turns} if session is not None else set()
+        messages |= {p for m in said if m.kind is Kind.LOG or not _derived(m) for p in m.provenance}
+        if session is None and not said:
+            raise NotFound(f"no session {session_id!r}")
+        with self.store.transaction(user_id):
+            gone = self._forget_messages(user_id, sorted(messages), at, "a conversation deleted", always=True)
+            self.sessions.delete_session(user_id, session_id)
+        return len(gone)
 
     def forget_user(self, user_id: str) -> int:
-        """Delete everything held about the user."""
+        """Delete everything held about the user (the audit log and consent settings too)."""
         count = self.store.delete_user(user_id)
         self.sessions.delete_sessions(user_id)
         return count
@@ -176,3 +230,83 @@ class Editor:
             for i, v in enumerate(keep):
                 v.current = i == len(keep) - 1
                 self.store.put_slot(v)
+
+    def _drop_derived(
+        self, user_id: str, memory_ids: set[str], message_ids: Iterable[str], at: datetime
+    ) -> list[str]:
+        """Remove what was built from deleted memories or messages; returns the ids removed.
+
+        A digest or trend goes and the sources it had archived are active again (the next maintenance
+        compresses them afresh, without the deleted one); a session summary goes; the user summary
+        goes with every earlier version (each one's history holds the one before) and is rebuilt.
+        """
+        hit: dict[str, MemoryItem] = {}
+        for source in sorted({*memory_ids, *message_ids}):
+            for m in self.store.query(user_id, MemoryQuery(provenance=source, statuses=_ALL)):
+                if _derived(m) and m.id not in memory_ids:
+                    hit[m.id] = m
+        if not hit:
+            return []
+        portrait = any(m.slot == SLOT for m in hit.values())
+        if portrait:
+            everyone = MemoryQuery(kinds=(Kind.SUMMARY,), slot=SLOT, statuses=_ALL)
+            hit.update({m.id: m for m in self.store.query(user_id, everyone)})
+        revived = {
+            s.id: s
+            for m in hit.values()
+            for p in m.provenance
+            for s in self.store.query(user_id, MemoryQuery(provenance=p, statuses=(Status.ARCHIVED,)))
+            if s.superseded_by in hit and s.id not in hit and s.id not in memory_ids
+        }
+        gone = list(hit)
+        self.store.delete(user_id, gone)
+        self.store.scrub_history(user_id, gone)
+        for m in hit.values():
+            record(self.store, user_id, m.id, "delete", at, "built from a deleted memory", actor=Actor.USER)
+        for s in revived.values():
+            s.status, s.superseded_by, s.updated_at = Status.ACTIVE, None, at
+            self.store.put(s, tokens_for(s))
+            record(self.store, user_id, s.id, "restore", at, "what it was compressed into was deleted")
+        if portrait:
+            Portrait(self.store, self.embedder).rebuild(user_id, at)
+        return gone
+
+    def _reindex_after(self, user_id: str, turns: list[MemoryItem], gone: set[str]) -> None:
+        """A log turn is indexed and embedded with the turn before it (write/pipeline.py), so the turn
+        that followed a deleted one is indexed again on its own: no word of the deleted turn stays.
+        """
+        for turn in turns:
+            if turn.created_at is None:
+                continue
+            later = MemoryQuery(
+                kinds=(Kind.LOG,),
+                statuses=_ALL,
+                session_id=turn.session_id,
+                since=turn.valid_from or turn.created_at,
+                newest_first=False,
+                limit=len(gone) + 2,
+            )
+            after = [
+                m
+                for m in self.store.query(user_id, later)
+                if m.id not in gone and m.session_id == turn.session_id
+            ]
+            if after:
+                following = after[0]
+                following.embedding = self.embedder.embed_passages([following.text])[0].tolist()
+                self.store.put(following, tokens_for(following))
+
+    def _scrub_sessions(self, user_id: str, message_ids: set[str], texts: set[str]) -> None:
+        """Live sessions forget the turns that said deleted memories, and their summary lines."""
+        for session in self.sessions.list_sessions(user_id, None):
+            turns = [t for t in session.turns if t.message_id not in message_ids]
+            lines = [line for line in session.summary.split("\n") if line not in texts]
+            notes = [n for n in session.notes if n not in texts]
+            if (
+                len(turns) == len(session.turns)
+                and len(notes) == len(session.notes)
+                and ("\n".join(lines) == session.summary)
+            ):
+                continue
+            session.turns, session.notes, session.summary = turns, notes, "\n".join(lines)
+            self.sessions.save_session(session)

@@ -14,17 +14,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Protocol
 
 from memlane.domain import Kind, Status
 from memlane.embed import Embedder
-from memlane.lifecycle.consolidate import Consolidator
+from memlane.lifecycle.consolidate import Consolidator, PeriodSummariser
 from memlane.lifecycle.decay import Decay
 from memlane.lifecycle.history import record
 from memlane.lifecycle.portrait import Portrait
-from memlane.lifecycle.sessions import SessionCloser
+from memlane.lifecycle.sessions import SessionCloser, SessionSummariser
 from memlane.settings import Settings
 from memlane.store import MemoryQuery, MemoryStore, SessionStore
 from memlane.store.tokens import tokens_for
+
+
+class Summariser(SessionSummariser, PeriodSummariser, Protocol):
+    """Writes episode summaries and compresses period digests (the LLM summariser does both)."""
 
 
 @dataclass
@@ -46,13 +51,18 @@ class Maintenance:
     """The lifecycle jobs over every user of a store."""
 
     def __init__(
-        self, store: MemoryStore, sessions: SessionStore, embedder: Embedder, settings: Settings
+        self,
+        store: MemoryStore,
+        sessions: SessionStore,
+        embedder: Embedder,
+        settings: Settings,
+        summariser: Summariser | None = None,
     ) -> None:
         self.store = store
         self.sessions = sessions
         self.settings = settings
-        self.closer = SessionCloser(store, sessions, embedder)
-        self.consolidator = Consolidator(store, embedder, settings)
+        self.closer = SessionCloser(store, sessions, embedder, summariser)
+        self.consolidator = Consolidator(store, embedder, settings, summariser)
         self.decay = Decay(store, settings)
         self.portrait = Portrait(store, embedder)
 

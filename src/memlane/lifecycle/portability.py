@@ -3,25 +3,30 @@
 The document (``format: "memlane.export"``, ``version: 1``; described in docs/privacy.md) keeps ids,
 times, statuses, provenance, history and every profile version, so a restore into another store (a
 backup, or a move from SQLite to PostgreSQL) gives the same memory. Embeddings and keyword tokens are
-not exported: they are derived, and recomputed on restore.
+not exported: they are derived, and recomputed on restore. The document also holds the user's consent
+settings, audit log and, in clear, the originals of encrypted memories (``sealed``): an export is the
+user's own copy, and a restore seals them again under the receiving store's data key.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from memlane.domain import Actor, HistoryRecord, MemoryItem, Session, SlotVersion, Status, Turn
 from memlane.embed import Embedder
-from memlane.errors import InvalidInput
+from memlane.errors import ConfigurationError, InvalidInput
+from memlane.privacy.audit import AuditEntry
+from memlane.privacy.consent import ConsentSettings
 from memlane.store import MemoryQuery, MemoryStore, SessionStore
 from memlane.store.tokens import tokens_for
 
 FORMAT = "memlane.export"
 VERSION = 1
 _ALL = tuple(Status)
+_EVERYTHING = 2**31 - 1  # no limit on the audit entries exported
 
 
 @dataclass
@@ -34,6 +39,8 @@ class RestoreReport:
     profile_versions: int
     sessions: int
     history: int
+    audit: int = 0
+    sealed: int = 0
 
 
 def _iso(value: datetime | None) -> str | None:
@@ -47,9 +54,16 @@ def _time(value: Any, where: str) -> datetime:
         raise InvalidInput(f"{where}: {value!r} is not an ISO 8601 time") from None
 
 
-def export_user(store: MemoryStore, sessions: SessionStore, user_id: str, now: datetime) -> dict[str, Any]:
-    """The export document of one user."""
+def export_user(
+    store: MemoryStore,
+    sessions: SessionStore,
+    user_id: str,
+    now: datetime,
+    originals: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
+    """The export document of one user; ``originals`` are the opened texts of encrypted memories."""
     records = store.query(user_id, MemoryQuery(statuses=_ALL, newest_first=False))
+    consent = store.consent(user_id)
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -66,6 +80,9 @@ def export_user(store: MemoryStore, sessions: SessionStore, user_id: str, now: d
         "history": [
             {**h.__dict__, "at": h.at.isoformat(), "actor": h.actor.value} for h in store.history(user_id)
         ],
+        "consent": consent.to_dict() if consent is not None else None,
+        "audit": [e.to_dict() for e in reversed(store.audit(user_id, None, _EVERYTHING))],
+        "sealed": [{"memory_id": i, "text": t} for i, t in (originals or {}).items()],
     }
 
 
@@ -91,8 +108,11 @@ def restore_user(
     embedder: Embedder,
     document: Mapping[str, Any],
     user_id: str | None = None,
+    seal: Callable[[MemoryItem, str], object] | None = None,
 ) -> RestoreReport:
-    """Load an export document (under its own user id, or ``user_id``) into an empty scope."""
+    """Load an export document (under its own user id, or ``user_id``) into an empty scope; ``seal``
+    encrypts the originals of its encrypted memories again (required when it has any).
+    """
     if not isinstance(document, Mapping) or document.get("format") != FORMAT:
         raise InvalidInput(f"not a memlane export: expected format {FORMAT!r}")
     if document.get("version") != VERSION:
@@ -114,6 +134,12 @@ def restore_user(
     ]
     talks = [_session(raw, uid, f"sessions[{i}]") for i, raw in enumerate(document.get("sessions", []))]
     history = [_history(raw, uid, f"history[{i}]") for i, raw in enumerate(document.get("history", []))]
+    entries = [_audit(raw, uid, f"audit[{i}]") for i, raw in enumerate(document.get("audit") or [])]
+    consent = _consent(document.get("consent"), uid)
+    known = {m.id: m for m in items}
+    originals = _originals(document.get("sealed") or [], known)
+    if originals and seal is None:
+        raise ConfigurationError("the export holds encrypted memories: configure a data key to restore it")
     everything = [*items, *log]
     vectors = embedder.embed_passages([m.text for m in everything])
     with store.transaction(uid):
@@ -125,9 +151,18 @@ def restore_user(
             store.put_slot(version)
         for record in history:
             store.add_history(record)
+        for entry in entries:
+            store.add_audit(entry)
+        if consent is not None:
+            store.put_consent(consent)
+        for memory_id, text in originals.items():
+            assert seal is not None
+            seal(known[memory_id], text)
     for session in talks:
         sessions.save_session(session)
-    return RestoreReport(uid, len(items), len(log), len(versions), len(talks), len(history))
+    return RestoreReport(
+        uid, len(items), len(log), len(versions), len(talks), len(history), len(entries), len(originals)
+    )
 
 
 def _memory(raw: Any, user_id: str, where: str) -> MemoryItem:
@@ -193,3 +228,45 @@ def _history(raw: Any, user_id: str, where: str) -> HistoryRecord:
         )
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise InvalidInput(f"{where}: {exc}") from None
+
+
+def _audit(raw: Any, user_id: str, where: str) -> AuditEntry:
+    try:
+        return AuditEntry(
+            id=str(raw["id"]),
+            user_id=user_id,
+            at=_time(raw["at"], where),
+            op=str(raw["op"]),
+            actor=Actor(raw.get("actor", "user")),
+            caller=raw.get("caller"),
+            memory_ids=[str(i) for i in raw.get("memory_ids", [])],
+            detail=str(raw.get("detail", "")),
+        )
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise InvalidInput(f"{where}: {exc}") from None
+
+
+def _consent(raw: Any, user_id: str) -> ConsentSettings | None:
+    if raw is None:
+        return None
+    try:
+        categories = raw.get("categories")
+        return ConsentSettings(
+            user_id=user_id,
+            enabled=bool(raw.get("enabled", True)),
+            categories=tuple(str(c) for c in categories) if categories is not None else None,
+            updated_at=_time(raw["updated_at"], "consent") if raw.get("updated_at") else None,
+        )
+    except (TypeError, ValueError, AttributeError) as exc:
+        raise InvalidInput(f"consent: {exc}") from None
+
+
+def _originals(raw: Any, known: Mapping[str, MemoryItem]) -> dict[str, str]:
+    try:
+        found = {str(r["memory_id"]): str(r["text"]) for r in raw}
+    except (KeyError, TypeError) as exc:
+        raise InvalidInput(f"sealed: {exc}") from None
+    stray = sorted(set(found) - set(known))
+    if stray:
+        raise InvalidInput(f"sealed: {stray[0]!r} is not a memory of this export")
+    return found

@@ -2,12 +2,16 @@
 and promote the session facts that proved stable (stated again in a later session).
 
 A session ends explicitly (``Memory.end_session``) or when maintenance finds it idle past its TTL.
-Without an LLM the summary is extractive: what the judge kept during the session, in order.
+Without an LLM the summary is extractive: what the judge kept during the session, in order. A
+:class:`SessionSummariser` (the LLM summariser) may rewrite those points from the session's turns;
+the title and the joining stay here, so period digests can split a summary back into points.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
+from typing import Protocol
 
 from memlane.domain import Category, Kind, MemoryItem, Session, Source
 from memlane.embed import Embedder
@@ -25,9 +29,24 @@ def _notes(session: Session) -> list[str]:
     return [*slots, *session.notes]
 
 
-def summary_text(session: Session) -> str:
-    """The extractive episode summary of a session, in the language of its turns."""
-    kept = [line for line in session.summary.split("\n") if line]
+class SessionSummariser(Protocol):
+    """Writes the points of a finished session's episode summary."""
+
+    def summarise_session(self, session: Session, draft: list[str]) -> list[str]:
+        """The summary's points; ``draft`` is the rules' extractive version, and the fallback."""
+        ...
+
+
+def summary_points(session: Session) -> list[str]:
+    """The extractive points of a session: what the judge kept during it, in order."""
+    return [line for line in session.summary.split("\n") if line]
+
+
+def summary_text(session: Session, points: Sequence[str] | None = None) -> str:
+    """The episode summary of a session (its extractive points unless ``points`` are given), in the
+    language of its turns.
+    """
+    kept = list(summary_points(session) if points is None else points)
     if not kept:
         return ""
     day = session.created_at.date().isoformat()
@@ -40,15 +59,25 @@ def summary_text(session: Session) -> str:
 class SessionCloser:
     """Turns a finished session into long-term memory."""
 
-    def __init__(self, store: MemoryStore, sessions: SessionStore, embedder: Embedder) -> None:
+    def __init__(
+        self,
+        store: MemoryStore,
+        sessions: SessionStore,
+        embedder: Embedder,
+        summariser: SessionSummariser | None = None,
+    ) -> None:
         self.store = store
         self.sessions = sessions
         self.embedder = embedder
+        self.summariser = summariser
 
     def end(self, session: Session, at: datetime) -> list[MemoryItem]:
         """Summarise and promote; the session itself is removed. Returns the memories written."""
         written: list[MemoryItem] = []
-        text = summary_text(session)
+        points = summary_points(session)
+        if self.summariser is not None:  # asked before the transaction: a slow answer holds no lock
+            points = self.summariser.summarise_session(session, points)
+        text = summary_text(session, points)
         with self.store.transaction(session.user_id):
             if text:
                 written.append(self._summary(session, text, at))

@@ -10,7 +10,8 @@ adds what memlane needs around it:
 - JSON mode (``response_format={"type": "json_object"}``) while the endpoint accepts it, and plain
   requests from the first 400 that says it does not;
 - at most ``concurrency`` requests in flight, from any number of threads;
-- :class:`LLMStats`: calls, tokens, latency and failures, by stage ("extract", ...).
+- :class:`LLMStats`: calls, tokens, latency and failures, by stage ("extract", "judge", "reconcile",
+  "session_summary", "period_summary"); ``client.usage`` is a snapshot of them as plain numbers.
 
 ::
 
@@ -27,7 +28,7 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import openai
@@ -98,6 +99,20 @@ class LLMStats:
             stats = self.stages.setdefault(name, StageStats())
             for key, amount in counts.items():
                 setattr(stats, key, getattr(stats, key) + amount)
+
+    def snapshot(self) -> dict[str, dict[str, float]]:
+        """A copy of every counter, by stage, as plain numbers (ready for a metrics exporter).
+
+        >>> stats = LLMStats()
+        >>> stats.add("judge", calls=1, prompt_tokens=120, completion_tokens=30)
+        >>> stats.snapshot()["judge"]["tokens"]
+        150
+        """
+        with self._lock:
+            return {
+                name: {**{f.name: getattr(s, f.name) for f in fields(s)}, "tokens": s.tokens}
+                for name, s in sorted(self.stages.items())
+            }
 
 
 def _retryable(exc: Exception) -> bool:
@@ -176,6 +191,13 @@ class ChatClient:
             max_retries=settings.llm_max_retries,
             concurrency=settings.llm_concurrency,
         )
+
+    @property
+    def usage(self) -> dict[str, dict[str, float]]:
+        """Calls, retries, errors, failures, tokens and latency so far, by stage (an
+        :meth:`LLMStats.snapshot`): ``{"judge": {"calls": 3.0, "prompt_tokens": 912.0, ...}, ...}``.
+        """
+        return self.stats.snapshot()
 
     def complete(
         self, messages: Sequence[ChatMessage], *, stage: str, json: bool = True, max_tokens: int = 1024

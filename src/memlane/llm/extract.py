@@ -17,7 +17,6 @@ the user's facts are never dropped. Messages by the assistant or system never co
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -27,18 +26,13 @@ from memlane.text.timeparse import find_times
 from memlane.write.extract import Extractor, RuleExtractor
 from memlane.write.extract.clauses import split_clauses
 
-from .client import ChatClient, LLMStats, LLMUnavailable, Reply
-from .parse import ParseError, parse
-from .prompts import ExtractedMemory, ExtractionAnswer, extraction_prompt, repair_prompt
-
-log = logging.getLogger("memlane.llm")
+from .ask import Unusable, ask, fall_back
+from .client import ChatClient, LLMStats, LLMUnavailable
+from .parse import ParseError
+from .prompts import ExtractedMemory, ExtractionAnswer, extraction_prompt
 
 STAGE = "extract"
 _DATED = {Category.EVENT, Category.PLAN, Category.COMPLAINT}
-
-
-class _Unusable(Exception):
-    """The model answered, but nothing usable came of it (a refusal, or two unreadable replies)."""
 
 
 @dataclass
@@ -118,9 +112,8 @@ class LLMExtractor:
         lang = detect(message.content)
         try:
             answer = self._ask(message, [s.text for s in asked], lang)
-        except (LLMUnavailable, _Unusable) as exc:
-            log.warning("extraction fell back to the rules for message %s: %s", message.id, exc)
-            self.stats.add(STAGE, failures=1)
+        except (LLMUnavailable, Unusable) as exc:
+            fall_back(self.client, STAGE, f"message {message.id}", exc)
             return found
         by_clause: dict[int, list[ExtractedMemory]] = {}
         for item in answer.memories:
@@ -155,36 +148,15 @@ class LLMExtractor:
         return plan
 
     def _ask(self, message: Message, clauses: list[str], lang: str) -> ExtractionAnswer:
-        prompt = extraction_prompt(message.content, clauses, message.at, lang)
-        reply = self.client.complete(prompt, stage=STAGE)
-        for attempt in (1, 2):
-            try:
-                return self._read(reply, len(clauses))
-            except ParseError as exc:
-                if attempt == 2:
-                    raise _Unusable(f"unreadable twice: {exc}") from exc
-                log.info("extraction reply unusable (%s); asking once more", exc)
-                reply = self.client.complete(
-                    [*prompt, *repair_prompt(reply.content, str(exc), lang)], stage=STAGE
-                )
-        raise AssertionError("unreachable")  # pragma: no cover
+        def check(answer: ExtractionAnswer) -> None:
+            wrong = sorted({m.clause for m in answer.memories if m.clause > len(clauses)})
+            if wrong:
+                raise ParseError(f"clause numbers {wrong} do not exist; use 1 to {len(clauses)}")
 
-    @staticmethod
-    def _read(reply: Reply, clauses: int) -> ExtractionAnswer:
-        if reply.refusal:
-            raise _Unusable(f"the model refused: {reply.refusal}")
-        if reply.finish_reason == "content_filter":
-            raise _Unusable("the endpoint's content filter stopped the answer")
-        try:
-            answer = parse(reply.content, ExtractionAnswer, list_key="memories")
-        except ParseError as exc:
-            if reply.truncated:
-                raise ParseError("the answer was cut off at the length limit; answer shorter") from exc
-            raise
-        wrong = sorted({m.clause for m in answer.memories if m.clause > clauses})
-        if wrong:
-            raise ParseError(f"clause numbers {wrong} do not exist; use 1 to {clauses}")
-        return answer
+        prompt = extraction_prompt(message.content, clauses, message.at, lang)
+        return ask(
+            self.client, prompt, ExtractionAnswer, stage=STAGE, lang=lang, list_key="memories", check=check
+        )
 
     @staticmethod
     def _candidate(item: ExtractedMemory, slot: _Slot, message: Message, lang: str) -> Candidate:

@@ -19,6 +19,8 @@ import numpy as np
 import numpy.typing as npt
 
 from memlane.domain import HistoryRecord, Kind, MemoryItem, Session, SlotVersion, Status
+from memlane.privacy.audit import AuditEntry
+from memlane.privacy.consent import ConsentSettings
 
 Vector = npt.NDArray[np.float32]
 
@@ -39,9 +41,22 @@ class MemoryQuery:
     until: datetime | None = None
     expires_before: datetime | None = None
     provenance: str | None = None  # items that came from this message id
+    sealed: bool | None = None  # only items with (True) or without (False) an encrypted original
     limit: int | None = None
     offset: int = 0
     newest_first: bool = True
+
+
+@dataclass(frozen=True)
+class SealedText:
+    """The encrypted original of one memory (see :mod:`memlane.privacy.crypto`): base64 ciphertext
+    and the id of the key that sealed it. The store never sees the plaintext or the key.
+    """
+
+    user_id: str
+    memory_id: str
+    key_id: str
+    body: str
 
 
 @dataclass
@@ -117,6 +132,36 @@ class MemoryStore(Protocol):
 
     def users(self) -> Iterator[str]:
         """Every user id that has records (for maintenance)."""
+
+    def add_audit(self, entry: AuditEntry) -> None:
+        """Append an audit entry (entries are never changed; only ``delete_user`` removes them)."""
+
+    def audit(self, user_id: str, since: datetime | None = None, limit: int = 100) -> list[AuditEntry]:
+        """The user's audit entries at or after ``since``, the latest recorded first."""
+
+    def put_consent(self, consent: ConsentSettings) -> None:
+        """Store the user's consent settings, replacing earlier ones."""
+
+    def consent(self, user_id: str) -> ConsentSettings | None:
+        """The user's consent settings, or None when the user never set any."""
+
+    def put_sealed(self, sealed: SealedText) -> None:
+        """Store (or replace) the encrypted original of a memory of the user's."""
+
+    def sealed(self, user_id: str, memory_ids: Sequence[str]) -> dict[str, SealedText]:
+        """The encrypted originals of those memories that have one, by memory id."""
+
+    def has_sealed(self, user_id: str) -> bool:
+        """Whether any memory of the user has an encrypted original."""
+
+    def delete_sealed(self, user_id: str, memory_ids: Sequence[str]) -> None:
+        """Remove the encrypted originals of these memories (the memories stay)."""
+
+    def sealed_under(self, key_id: str, after: str = "", limit: int = 500) -> list[SealedText]:
+        """Encrypted originals sealed by ``key_id`` (of every user), by memory id after ``after``."""
+
+    def compact(self) -> None:
+        """Make deleted rows unrecoverable from the database files (see docs/privacy.md)."""
 
     def close(self) -> None:
         """Release connections."""

@@ -17,14 +17,20 @@ from typing import Any
 
 from memlane.clock import from_epoch, to_epoch
 from memlane.domain import Actor, HistoryRecord, MemoryItem, Session, SlotVersion
-from memlane.store import MemoryQuery, ScoredId, Vector
+from memlane.privacy.audit import AuditEntry
+from memlane.privacy.consent import ConsentSettings
+from memlane.store import MemoryQuery, ScoredId, SealedText, Vector
 from memlane.store.codec import COLUMNS, Row, from_row, session_from_json, session_to_json, to_row
 from memlane.store.sql import (
+    AUDIT_COLUMNS,
+    CONSENT_COLUMNS,
     HISTORY_COLUMNS,
+    SEALED_COLUMNS,
     SELECT_MEMORIES,
     SESSION_COLUMNS,
     SLOT_COLUMNS,
     Dialect,
+    insert_audit,
     insert_history,
     order_and_page,
     upsert,
@@ -32,7 +38,9 @@ from memlane.store.sql import (
     where,
 )
 
-_USER_TABLES = ("profile_slots", "history", "sessions")
+# everything else held about a user, removed with the user (the audit log too: forgetting a user
+# entirely leaves no trace of them, docs/privacy.md)
+_USER_TABLES = ("profile_slots", "history", "sessions", "audit", "user_settings", "sealed")
 
 
 class SQLStore(ABC):
@@ -63,6 +71,10 @@ class SQLStore(ABC):
     @abstractmethod
     def vector_search(self, user_id: str, vector: Vector, q: MemoryQuery, limit: int) -> list[ScoredId]:
         """Active records nearest to ``vector`` by cosine similarity, best first."""
+
+    @abstractmethod
+    def compact(self) -> None:
+        """Make deleted rows unrecoverable from the database files; each database has its own way."""
 
     @abstractmethod
     def close(self) -> None:
@@ -127,6 +139,7 @@ class SQLStore(ABC):
             return 0
         d = self.dialect
         with self.transaction(user_id):
+            self.delete_sealed(user_id, ids)
             return self._write(
                 f"DELETE FROM memories WHERE user_id = {d.mark} AND id IN ({d.marks(len(ids))})",
                 (user_id, *ids),
@@ -278,6 +291,118 @@ class SQLStore(ABC):
         rows = self._rows("SELECT DISTINCT user_id FROM memories UNION SELECT DISTINCT user_id FROM sessions")
         yield from (str(r["user_id"]) for r in rows)
 
+    def kind_counts(self) -> dict[str, int]:
+        """Active records of every user by kind (for operators' dashboards, not for any one user)."""
+        rows = self._rows("SELECT kind, COUNT(*) AS n FROM memories WHERE status = 'active' GROUP BY kind")
+        return {str(r["kind"]): int(r["n"]) for r in rows}
+
+    # -- audit log --------------------------------------------------------------------------------
+
+    def add_audit(self, entry: AuditEntry) -> None:
+        """Append an audit entry (entries are never changed; only ``delete_user`` removes them)."""
+        values = (
+            entry.id,
+            entry.user_id,
+            to_epoch(entry.at),
+            entry.op,
+            entry.actor.value,
+            entry.caller,
+            json.dumps(entry.memory_ids),
+            entry.detail,
+        )
+        with self.transaction(entry.user_id):
+            self._seq()
+            self._write(insert_audit(self.dialect), values)
+
+    def audit(self, user_id: str, since: datetime | None = None, limit: int = 100) -> list[AuditEntry]:
+        """The user's audit entries at or after ``since``, the latest recorded first."""
+        m = self.dialect.mark
+        sql = f"SELECT {', '.join(AUDIT_COLUMNS)} FROM audit WHERE user_id = {m}"
+        params: list[Any] = [user_id]
+        if since is not None:
+            sql += f" AND at >= {m}"
+            params.append(to_epoch(since))
+        params.append(limit)
+        return [
+            AuditEntry(
+                id=r["id"],
+                user_id=r["user_id"],
+                at=from_epoch(r["at"]) or datetime.min,
+                op=r["op"],
+                actor=Actor(r["actor"]),
+                caller=r["caller"],
+                memory_ids=json.loads(r["memory_ids"]),
+                detail=r["detail"],
+            )
+            for r in self._rows(sql + f" ORDER BY seq DESC LIMIT {m}", params)
+        ]
+
+    # -- consent ----------------------------------------------------------------------------------
+
+    def put_consent(self, consent: ConsentSettings) -> None:
+        """Store the user's consent settings, replacing earlier ones."""
+        categories = None if consent.categories is None else json.dumps(list(consent.categories))
+        values = (consent.user_id, consent.enabled, categories, to_epoch(consent.updated_at))
+        self._write(upsert(self.dialect, "user_settings", CONSENT_COLUMNS, ("user_id",)), values)
+
+    def consent(self, user_id: str) -> ConsentSettings | None:
+        """The user's consent settings, or None when the user never set any."""
+        sql = f"SELECT {', '.join(CONSENT_COLUMNS)} FROM user_settings WHERE user_id = {self.dialect.mark}"
+        rows = self._rows(sql, (user_id,))
+        if not rows:
+            return None
+        r = rows[0]
+        return ConsentSettings(
+            user_id=r["user_id"],
+            enabled=bool(r["enabled"]),
+            categories=None if r["categories"] is None else tuple(json.loads(r["categories"])),
+            updated_at=from_epoch(r["updated_at"]),
+        )
+
+    # -- encrypted originals ----------------------------------------------------------------------
+
+    def put_sealed(self, sealed: SealedText) -> None:
+        """Store (or replace) the encrypted original of a memory of the user's."""
+        values = (sealed.memory_id, sealed.user_id, sealed.key_id, sealed.body)
+        # the guard keeps a foreign memory id from taking over another user's row
+        guard = "WHERE sealed.user_id = excluded.user_id"
+        self._write(upsert(self.dialect, "sealed", SEALED_COLUMNS, ("memory_id",), tail=guard), values)
+
+    def sealed(self, user_id: str, memory_ids: Sequence[str]) -> dict[str, SealedText]:
+        """The encrypted originals of those memories that have one, by memory id."""
+        if not memory_ids:
+            return {}
+        d = self.dialect
+        sql = (
+            f"SELECT {', '.join(SEALED_COLUMNS)} FROM sealed "
+            f"WHERE user_id = {d.mark} AND memory_id IN ({d.marks(len(memory_ids))})"
+        )
+        return {r["memory_id"]: _sealed(r) for r in self._rows(sql, (user_id, *memory_ids))}
+
+    def has_sealed(self, user_id: str) -> bool:
+        """Whether any memory of the user has an encrypted original."""
+        sql = f"SELECT 1 AS one FROM sealed WHERE user_id = {self.dialect.mark} LIMIT 1"
+        return bool(self._rows(sql, (user_id,)))
+
+    def delete_sealed(self, user_id: str, memory_ids: Sequence[str]) -> None:
+        """Remove the encrypted originals of these memories (the memories stay)."""
+        if not memory_ids:
+            return
+        d = self.dialect
+        self._write(
+            f"DELETE FROM sealed WHERE user_id = {d.mark} AND memory_id IN ({d.marks(len(memory_ids))})",
+            (user_id, *memory_ids),
+        )
+
+    def sealed_under(self, key_id: str, after: str = "", limit: int = 500) -> list[SealedText]:
+        """Encrypted originals sealed by ``key_id`` (of every user), by memory id after ``after``."""
+        m = self.dialect.mark
+        sql = (
+            f"SELECT {', '.join(SEALED_COLUMNS)} FROM sealed WHERE key_id = {m} AND memory_id > {m} "
+            f"ORDER BY memory_id LIMIT {m}"
+        )
+        return [_sealed(r) for r in self._rows(sql, (key_id, after, limit))]
+
     # -- sessions ---------------------------------------------------------------------------------
 
     def get_session(self, user_id: str, session_id: str, now: datetime) -> Session | None:
@@ -325,3 +450,9 @@ class SQLStore(ABC):
         """Remove every session whose TTL has passed."""
         sql = f"DELETE FROM sessions WHERE expires_at IS NOT NULL AND expires_at <= {self.dialect.mark}"
         return self._write(sql, (to_epoch(now),))
+
+
+def _sealed(row: Row) -> SealedText:
+    return SealedText(
+        user_id=row["user_id"], memory_id=row["memory_id"], key_id=row["key_id"], body=row["body"]
+    )

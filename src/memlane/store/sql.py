@@ -72,6 +72,9 @@ SLOT_COLUMNS = (
     "reason",
 )
 SESSION_COLUMNS = ("user_id", "id", "body", "updated_at", "expires_at")
+AUDIT_COLUMNS = ("id", "user_id", "at", "op", "actor", "caller", "memory_ids", "detail")
+CONSENT_COLUMNS = ("user_id", "enabled", "categories", "updated_at")
+SEALED_COLUMNS = ("memory_id", "user_id", "key_id", "body")
 
 
 def upsert(d: Dialect, table: str, columns: Sequence[str], key: Sequence[str], *, tail: str = "") -> str:
@@ -102,6 +105,12 @@ def insert_history(d: Dialect) -> str:
     """Append a history record, numbered by the change feed so that history reads in write order."""
     cols = ", ".join(HISTORY_COLUMNS)
     return f"INSERT INTO history ({cols}, seq) VALUES ({d.marks(len(HISTORY_COLUMNS))}, {d.next_seq})"
+
+
+def insert_audit(d: Dialect) -> str:
+    """Append an audit entry, numbered by the change feed so that entries at one instant keep their order."""
+    cols = ", ".join(AUDIT_COLUMNS)
+    return f"INSERT INTO audit ({cols}, seq) VALUES ({d.marks(len(AUDIT_COLUMNS))}, {d.next_seq})"
 
 
 def where(d: Dialect, user_id: str, q: MemoryQuery) -> tuple[str, list[Any]]:
@@ -139,6 +148,9 @@ def where(d: Dialect, user_id: str, q: MemoryQuery) -> tuple[str, list[Any]]:
     if q.provenance is not None:
         clauses.append(d.json_any.format(column="memories.provenance", marks=d.mark))
         params.append(q.provenance)
+    if q.sealed is not None:
+        exists = "EXISTS (SELECT 1 FROM sealed WHERE sealed.memory_id = memories.id)"
+        clauses.append(exists if q.sealed else f"NOT {exists}")
     return " AND ".join(clauses), params
 
 
@@ -163,6 +175,7 @@ def filters_beyond_kind(q: MemoryQuery) -> bool:
         or q.slot
         or q.norm
         or q.provenance
+        or q.sealed is not None
     )
 
 

@@ -4,14 +4,24 @@ Each candidate is scored for importance, confidence, stability and sensitivity i
 one action: discard, session only, long-term semantic, episodic, or a profile slot. Every decision
 carries a reason a person can read. The policy is a table keyed on the candidate's category, adjusted
 by what the extractor noticed (a guess, an inference, a request to remember, an assistant turn).
+
+The rules are sure of most decisions. Where they guess, :meth:`Judge.doubt` says so: a candidate
+the rules only inferred, or the catch-all background fact (no subject, no object), whose importance
+lands within :attr:`Judge.margin` of the write threshold. :meth:`Judge.decide_all` judges the
+candidates of one call, and while it runs :func:`current_call` shows them to every judge it consults
+(also one wrapped inside another), so a second opinion (the LLM judge) can take all doubts at once.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from typing import Any
 
 from memlane.domain import Action, Candidate, Category, Decision
+from memlane.privacy import injection
 from memlane.privacy.sensitive import NEVER_STORE
 from memlane.settings import Settings
 
@@ -68,11 +78,101 @@ _SENSITIVE_NAMES = {
 }
 
 
+@dataclass
+class Call:
+    """The candidates of one :meth:`Judge.decide_all`, with room for what judges note about them."""
+
+    candidates: Sequence[tuple[Candidate, datetime]]
+    notes: dict[str, Any] = field(default_factory=dict)
+
+
+_CALL: ContextVar[Call | None] = ContextVar("memlane_judge_call", default=None)
+
+
+def current_call() -> Call | None:
+    """The :meth:`Judge.decide_all` in progress (in this thread or task), None outside of one."""
+    return _CALL.get()
+
+
 class Judge:
     """Scores candidates and decides where each belongs; the thresholds come from :class:`Settings`."""
 
+    margin = 0.1
+    """How close to the write threshold a guessed importance must be for the rules to doubt it."""
+
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
+
+    def decide_all(self, candidates: Sequence[tuple[Candidate, datetime]]) -> list[Decision]:
+        """The decisions for the candidates of one call, each with the time of its message.
+
+        Each is decided by :meth:`decide`; meanwhile :func:`current_call` holds them all.
+        """
+        token = _CALL.set(Call(list(candidates)))
+        try:
+            return [self.decide(candidate, at) for candidate, at in candidates]
+        finally:
+            _CALL.reset(token)
+
+    def doubt(self, decision: Decision) -> str | None:
+        """Why the rules are unsure of ``decision``, or None when they are sure.
+
+        Sure: sensitive data, other speakers, small talk, moods and requests, guesses, one-off
+        context, requests to remember, text that reads as an instruction to a model, and every stated
+        fact with a subject or an object. Unsure: an inferred candidate or a bare background fact
+        whose importance is near the write threshold.
+        """
+        c = decision.candidate
+        if c is None or c.role != "user" or c.sensitive or c.hedged or c.session_only or c.remember_request:
+            return None
+        if injection.FLAG in c.tags:  # text that reads as an instruction is never put before a model
+            return None
+        policy = POLICIES[c.category]
+        if policy.action in (Action.DISCARD, Action.SESSION):
+            return None
+        bare = c.category is Category.FACT and c.slot is None and not c.objects
+        if c.explicit and not bare:
+            return None
+        threshold = self.settings.write_threshold
+        if round(abs(decision.importance - threshold), 3) > self.margin:
+            return None
+        what = "inferred, not stated" if not c.explicit else "a background fact with no subject or object"
+        return f"{what}; importance {decision.importance:.2f} near the threshold {threshold:.2f}"
+
+    def reconsider(
+        self, decision: Decision, at: datetime, *, keep: bool, layer: Action, importance: float, reason: str
+    ) -> Decision:
+        """``decision`` as a second opinion sees it (keep or not, the layer, the importance, why).
+
+        The write threshold still applies: a memory kept below it stays in the session only. A
+        profile layer needs a slot; an episodic memory of an undated category expires like an event.
+        """
+        c = decision.candidate
+        assert c is not None
+        importance = round(min(1.0, max(0.0, importance)), 3)
+        threshold = self.settings.write_threshold
+        if not keep or layer is Action.DISCARD:
+            action = Action.DISCARD
+        elif layer is Action.SESSION:
+            action = Action.SESSION
+        elif importance < threshold:
+            action = Action.SESSION
+            reason = (
+                f"{reason}; importance {importance:.2f} below the threshold {threshold:.2f}: "
+                "kept for this conversation only"
+            )
+        else:
+            action = Action.SEMANTIC if layer is Action.PROFILE and c.slot is None else layer
+        policy = POLICIES[c.category]
+        if action is Action.EPISODIC and policy.expiry == "none":
+            policy = POLICIES[Category.EVENT]
+        return replace(
+            decision,
+            action=action,
+            importance=importance,
+            reason=reason,
+            expires_at=self._expiry(action, policy, c, at),
+        )
 
     def decide(self, candidate: Candidate, at: datetime) -> Decision:
         """The decision for one candidate extracted from a message sent at ``at``."""

@@ -36,7 +36,7 @@ from memlane.text.keywords import index_text
 from memlane.text.lang import detect, normalize
 from memlane.write.extract import Extractor
 from memlane.write.judge import Judge
-from memlane.write.reconcile import Match, Outcome, find_match
+from memlane.write.reconcile import Match, Outcome, Reconciler, Rulings
 
 _KIND_OF_ACTION = {
     Action.SEMANTIC: Kind.SEMANTIC,
@@ -68,6 +68,7 @@ class WritePath:
         judge: Judge,
         settings: Settings,
         editor: Editor,
+        reconciler: Reconciler | None = None,
     ) -> None:
         self.store = store
         self.sessions = sessions
@@ -76,13 +77,14 @@ class WritePath:
         self.judge = judge
         self.settings = settings
         self.editor = editor
+        self.reconciler = reconciler or Reconciler(settings)
 
     def add(self, user_id: str, session_id: str | None, messages: Sequence[Message]) -> list[Decision]:
         """Process ``messages`` (already validated, in time order) and return one decision per candidate."""
         redacted = [self._redact(m) for m in messages]
         candidates = [c for m in redacted for c in self._candidates(m)]
         at = messages[-1].at
-        decisions = [self.judge.decide(c, self._time_of(c, redacted)) for c in candidates]
+        decisions = self.judge.decide_all([(c, self._time_of(c, redacted)) for c in candidates])
         withdrawn, earlier = self._withdrawals(user_id, session_id, redacted, decisions)
         keep = [d for d in decisions if d.action in _KIND_OF_ACTION]
         for d in keep:
@@ -94,10 +96,17 @@ class WritePath:
             [d.text for d in keep] + [self._in_context(m, before.get(m.id)) for m in log]
         )
 
+        times = [self._time_of(d.candidate, redacted) if d.candidate else at for d in keep]
+        items = [
+            self._item(user_id, session_id, d, v.tolist(), when)
+            for d, v, when in zip(keep, vectors[: len(keep)], times, strict=True)
+        ]
+        # a second opinion on what the rules could not settle is asked before the transaction opens
+        objects = [d.candidate.objects if d.candidate else [] for d in keep]
+        rulings = self.reconciler.review(self.store, list(zip(items, objects, strict=True)))
         with self.store.transaction(user_id):
-            for decision, vector in zip(keep, vectors[: len(keep)], strict=True):
-                when = self._time_of(decision.candidate, redacted) if decision.candidate else at
-                self._store(user_id, session_id, decision, vector.tolist(), when)
+            for decision, item in zip(keep, items, strict=True):
+                self._store(decision, item, rulings)
             chatter = {
                 m.id
                 for m in log
@@ -218,8 +227,9 @@ class WritePath:
         decision.action = action
         decision.reason = f"written explicitly as a {action.value} memory"
         vector = self.embedder.embed_passages([dated_text(candidate)])[0].tolist()
+        item = self._item(user_id, session_id, decision, vector, message.at)
         with self.store.transaction(user_id):
-            self._store(user_id, session_id, decision, vector, message.at)
+            self._store(decision, item)
         return decision
 
     # -- stages -----------------------------------------------------------------------------------
@@ -241,12 +251,12 @@ class WritePath:
     def _log_text(message: Message) -> str:
         return f"{message.name}: {message.content}" if message.name else message.content
 
-    def _store(
+    def _item(
         self, user_id: str, session_id: str | None, decision: Decision, vector: list[float], at: datetime
-    ) -> None:
+    ) -> MemoryItem:
         c = decision.candidate
         assert c is not None
-        item = MemoryItem(
+        return MemoryItem(
             user_id=user_id,
             text=dated_text(c),
             kind=_KIND_OF_ACTION[decision.action],
@@ -273,7 +283,13 @@ class WritePath:
             reason=decision.reason,
             embedding=vector,
         )
-        match = find_match(self.store, item, c.objects, self.settings.duplicate_similarity)
+
+    def _store(self, decision: Decision, item: MemoryItem, rulings: Rulings | None = None) -> None:
+        c = decision.candidate
+        assert c is not None
+        assert item.created_at is not None
+        at = item.created_at
+        match = self.reconciler.match(self.store, item, c.objects, rulings)
         if match.outcome is Outcome.MERGE:
             decision.memory = self._merge(match, item, at)
             decision.outcome = f"merged into {match.existing[0].id}: {match.why}"
@@ -289,7 +305,7 @@ class WritePath:
                 self._supersede(match, item, at)
                 decision.outcome = f"superseded {', '.join(m.id for m in match.existing)}: {match.why}"
             else:
-                decision.outcome = "new"
+                decision.outcome = f"new: {match.why}" if match.why else "new"
             self.store.put(item, tokens_for(item))
             self._history(item, "add", at, after=item.text, reason=decision.reason)
             decision.memory = item

@@ -4,17 +4,28 @@ In order: an exact duplicate (same normalised text) or a near duplicate (close i
 polarity, same slot value, same day for events) merges into the existing item and strengthens it; a
 contradiction (same single-valued slot with another value, or the same object liked and now not)
 supersedes the old item, which stays in history; a weaker claim never overwrites an explicit one.
+
+Where the rules only guess, the match says so: its ``doubts`` are the near memories it could not
+settle (close in meaning but sharing few words, close but just under the duplicate threshold, or of
+opposite polarity by the embedding alone). :class:`Reconciler` is the port the write path uses; the
+rule reconciler keeps the guess, and a second opinion (the LLM reconciler) can rule on every doubt of
+one call at once through :meth:`Reconciler.review`, with :func:`settle` turning its rulings into the
+outcome.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import timedelta
 from enum import Enum
+from typing import Literal
 
 import numpy as np
 
 from memlane.domain import Category, EventStatus, Kind, MemoryItem, Source
+from memlane.privacy import injection
+from memlane.settings import Settings
 from memlane.store import MemoryQuery, MemoryStore
 from memlane.text.keywords import content_words
 from memlane.text.lang import normalize
@@ -26,6 +37,12 @@ _RESOLVE_SIMILARITY = 0.85
 _MIN_OVERLAP = 0.6
 # slots that hold many values at once: liking tea does not contradict liking coffee
 _MULTI_VALUED_CATEGORIES = {Category.PREFERENCE, Category.DISLIKE, Category.FAMILY, Category.FACT}
+# categories one statement can update or contradict across; others only within themselves
+_FAMILIES = (
+    {Category.PREFERENCE, Category.DISLIKE, Category.CONSTRAINT},
+    {Category.ROUTINE, Category.FACT},
+    {Category.EVENT, Category.COMPLAINT, Category.PLAN},
+)
 
 
 class Outcome(str, Enum):
@@ -38,12 +55,36 @@ class Outcome(str, Enum):
 
 @dataclass
 class Match:
-    """What the new item is to the existing memory."""
+    """What the new item is to the existing memory.
+
+    ``doubts`` are the near memories the rules could not settle; when there are any, ``outcome`` is
+    the rules' guess about them.
+    """
 
     outcome: Outcome
     existing: list[MemoryItem]
     similarity: float = 0.0
     why: str = ""
+    doubts: list[MemoryItem] = field(default_factory=list)
+
+
+Relation = Literal["same", "update", "contradict", "unrelated"]
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """A second opinion on how a new memory relates to one it was close to, and why."""
+
+    relation: Relation
+    reason: str
+
+
+Rulings = Mapping[tuple[str, str], Ruling]
+"""Rulings keyed by (new item id, existing memory id)."""
+
+
+def _kin(a: Category, b: Category) -> bool:
+    return a is b or any(a in family and b in family for family in _FAMILIES)
 
 
 def _objects(item: MemoryItem) -> set[str]:
@@ -111,8 +152,14 @@ def _weaker(new: MemoryItem, old: MemoryItem) -> bool:
     )
 
 
-def find_match(store: MemoryStore, item: MemoryItem, objects: list[str], threshold: float) -> Match:
-    """How ``item`` (not yet stored, with its embedding) relates to the user's active memories."""
+def find_match(
+    store: MemoryStore, item: MemoryItem, objects: list[str], threshold: float, floor: float | None = None
+) -> Match:
+    """How ``item`` (not yet stored, with its embedding) relates to the user's active memories.
+
+    Near memories of a kindred category from ``floor`` (the threshold unless given) up to the
+    threshold, and near ones the rules cannot tell apart, become the match's ``doubts``.
+    """
     uid = item.user_id
     exact = store.query(uid, MemoryQuery(norm=normalize(item.text), kinds=(item.kind,), limit=1))
     if exact:
@@ -157,23 +204,89 @@ def find_match(store: MemoryStore, item: MemoryItem, objects: list[str], thresho
         return Match(Outcome.NEW, [])
     vector = np.asarray(item.embedding, dtype=np.float32)
     near = store.vector_search(uid, vector, MemoryQuery(kinds=(item.kind,)), limit=5)
+    floor = threshold if floor is None else min(floor, threshold)
+    doubts: list[MemoryItem] = []
     for hit in near:
-        if hit.score < threshold:
+        if hit.score < floor:
             break
         old = store.get(uid, hit.id)
         if old is None or old.kind is Kind.LOG:
             continue
-        if old.polarity != item.polarity:
+        if hit.score >= threshold and old.polarity != item.polarity:
+            doubts.append(old)  # the embedding alone says "the opposite": a guess
             if _weaker(item, old):
-                return Match(Outcome.WEAKER, [old], hit.score, "an explicit statement says otherwise")
-            return Match(Outcome.SUPERSEDE, [old], hit.score, "says the opposite of an existing memory")
+                why = "an explicit statement says otherwise"
+                return Match(Outcome.WEAKER, [old], hit.score, why, doubts)
+            why = "says the opposite of an existing memory"
+            return Match(Outcome.SUPERSEDE, [old], hit.score, why, doubts)
         if item.kind is Kind.EPISODIC and not _same_day(item, old):
-            continue
+            continue  # another day, another event
         if old.slot and item.slot and old.slot == item.slot and old.value != item.value:
+            continue  # another value of a subject that holds many
+        if hit.score < threshold:
+            if _kin(old.category, item.category):  # close, but not enough for the rules to call it the same
+                doubts.append(old)
             continue
         if word_overlap(old.text, item.text) < _MIN_OVERLAP:
+            doubts.append(old)  # close in meaning, few words in common: "喜欢喝美式" and "喜欢喝茶"
             continue
         return Match(
             Outcome.MERGE, [old], hit.score, f"means the same as an existing memory ({hit.score:.2f})"
         )
-    return Match(Outcome.NEW, [])
+    return Match(Outcome.NEW, [], doubts=doubts)
+
+
+def settle(match: Match, item: MemoryItem, rulings: Rulings) -> Match:
+    """The outcome for ``item`` once every doubt of ``match`` has a ruling; ``match`` when any has none.
+
+    The same as a near memory merges into it; an update or a contradiction supersedes (a weaker
+    claim still never overwrites an explicit one); unrelated to all of them, the item is new.
+    """
+    found = [(m, rulings.get((item.id, m.id))) for m in match.doubts]
+    ruled = [(m, r) for m, r in found if r is not None]
+    if not match.doubts or len(ruled) < len(found):
+        return match
+    same = [(m, r) for m, r in ruled if r.relation == "same"]
+    if same:
+        old, ruling = same[0]
+        return Match(Outcome.MERGE, [old], why=ruling.reason)
+    changed = [(m, r) for m, r in ruled if r.relation in ("update", "contradict")]
+    if changed:
+        strongest = max((m for m, _ in changed), key=lambda m: m.confidence)
+        if _weaker(item, strongest):
+            return Match(Outcome.WEAKER, [strongest], why="an explicit statement says otherwise")
+        return Match(Outcome.SUPERSEDE, [m for m, _ in changed], why="; ".join(r.reason for _, r in changed))
+    return Match(Outcome.NEW, [], why="; ".join(dict.fromkeys(r.reason for _, r in ruled)))
+
+
+class Reconciler:
+    """The rule reconciler, and the port a second opinion plugs into.
+
+    :meth:`review` is asked, before anything is written, about all the new items of one call; the
+    rules have no second opinion and return no rulings. :meth:`match` then settles each item, using
+    the rulings where they cover every doubt and the rules' own guess elsewhere.
+    """
+
+    band = 0.05
+    """How far under the duplicate threshold a near memory is still worth a second opinion."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.threshold = settings.duplicate_similarity
+
+    def review(self, store: MemoryStore, pending: Sequence[tuple[MemoryItem, list[str]]]) -> Rulings:
+        """Rulings on the doubts of ``pending`` (new items with their objects); none from the rules."""
+        return {}
+
+    def match(
+        self, store: MemoryStore, item: MemoryItem, objects: list[str], rulings: Rulings | None = None
+    ) -> Match:
+        """How ``item`` relates to the user's memories, with ``rulings`` settling the rules' doubts."""
+        if not rulings:
+            return find_match(store, item, objects, self.threshold)
+        return settle(self.doubts(store, item, objects), item, rulings)
+
+    def doubts(self, store: MemoryStore, item: MemoryItem, objects: list[str]) -> Match:
+        """The rules' match with every near memory a second opinion should see (none for instructions)."""
+        if injection.FLAG in item.tags:  # text that reads as an instruction is never put before a model
+            return find_match(store, item, objects, self.threshold)
+        return find_match(store, item, objects, self.threshold, floor=self.threshold - self.band)

@@ -53,10 +53,6 @@ _USER = {
     "en": "Message time: {at}\nMessage: {message}\nClauses to interpret:\n{clauses}",
     "zh": "消息时间：{at}\n消息：{message}\n需要解读的分句：\n{clauses}",
 }
-_REPAIR = {
-    "en": "Your answer could not be used: {error}. Answer again with the JSON object only.",
-    "zh": "你的回答无法使用：{error}。请只用 JSON 对象重新回答。",
-}
 
 
 def _lower(value: object) -> object:
@@ -117,12 +113,4 @@ def extraction_prompt(message: str, clauses: Sequence[str], at: datetime, lang: 
     return [
         {"role": "system", "content": _SYSTEM_ZH if lang == "zh" else _SYSTEM_EN},
         {"role": "user", "content": user},
-    ]
-
-
-def repair_prompt(reply: str, error: str, lang: str) -> list[ChatMessage]:
-    """The turns that show the model its own unusable ``reply`` and why, asking once more."""
-    return [
-        {"role": "assistant", "content": reply},
-        {"role": "user", "content": _REPAIR.get(lang, _REPAIR["en"]).format(error=error)},
     ]

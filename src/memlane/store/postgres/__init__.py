@@ -53,6 +53,8 @@ _EMBEDDING = COLUMNS.index("embedding")
 _ESTIMATES_TTL = 60.0
 
 _Errors = (psycopg.Error, PoolTimeout)
+# the tables compact() rewrites: every one that can hold a user's text or its traces
+_COMPACTED = ("memories", "history", "profile_slots", "sessions", "audit", "user_settings", "sealed")
 
 # -- adapters: float32 arrays to and from pgvector's vector, jsonb read back as its text, so that rows
 # come back in the shape memlane.store.codec reads for SQLite too ---------------------------------------
@@ -227,6 +229,15 @@ class PostgresStore(SQLStore):
         blob = params[_EMBEDDING]
         params[_EMBEDDING] = np.frombuffer(blob, dtype=np.float32) if blob else None
         return params
+
+    def compact(self) -> None:
+        """Rewrite memlane's tables and their indexes (``VACUUM FULL``), so that the bytes of deleted
+        rows leave the relation files: a plain VACUUM only marks their space free, and a GIN index
+        keeps a word's entry after its last row is gone. It locks each table while it runs: schedule
+        it off-peak (docs/privacy.md).
+        """
+        for table in _COMPACTED:
+            self._write(f"VACUUM FULL {table}")
 
     def close(self) -> None:
         """Close every pooled connection."""

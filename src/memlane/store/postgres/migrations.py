@@ -196,6 +196,55 @@ def m005_count_keyword_statistics(db: Connection, dim: int) -> None:
         )
 
 
+def m006_create_audit(db: Connection, dim: int) -> None:
+    # append-only: the store has no statement that updates a row here, and deletes them only with the user
+    db.execute(
+        """
+        CREATE TABLE audit (
+            id text PRIMARY KEY,
+            user_id text NOT NULL,
+            at double precision NOT NULL,
+            op text NOT NULL,
+            actor text NOT NULL,
+            caller text,
+            memory_ids text NOT NULL DEFAULT '[]',
+            detail text NOT NULL DEFAULT '',
+            seq bigint NOT NULL DEFAULT nextval('memlane_seq')
+        )
+        """
+    )
+    db.execute("CREATE INDEX audit_user_seq ON audit (user_id, seq)")
+
+
+def m007_create_user_settings(db: Connection, dim: int) -> None:
+    db.execute(
+        """
+        CREATE TABLE user_settings (
+            user_id text PRIMARY KEY,
+            enabled boolean NOT NULL,
+            categories text,
+            updated_at double precision
+        )
+        """
+    )
+
+
+def m008_create_sealed(db: Connection, dim: int) -> None:
+    # the encrypted originals of memories kept under the "encrypt" policy: ciphertext only
+    db.execute(
+        """
+        CREATE TABLE sealed (
+            memory_id text PRIMARY KEY,
+            user_id text NOT NULL,
+            key_id text NOT NULL,
+            body text NOT NULL
+        )
+        """
+    )
+    db.execute("CREATE INDEX sealed_user ON sealed (user_id)")
+    db.execute("CREATE INDEX sealed_key ON sealed (key_id, memory_id)")
+
+
 Migration = Callable[[Connection, int], None]
 MIGRATIONS: list[Migration] = [
     m001_create_memories,
@@ -203,6 +252,9 @@ MIGRATIONS: list[Migration] = [
     m003_create_sessions,
     m004_create_search_indexes,
     m005_count_keyword_statistics,
+    m006_create_audit,
+    m007_create_user_settings,
+    m008_create_sealed,
 ]
 
 

@@ -1,6 +1,11 @@
 """The embedded store: one SQLite file (WAL) holding memories, the log, FTS5, vectors, profile,
 history and sessions. No SQLite extension is needed; vectors are searched in-process.
 
+Deletion leaves no readable copy in the file: ``secure_delete`` zeroes freed content, and a
+transaction that deleted anything ends by merging the keyword index (FTS5 keeps a deleted row's
+tokens in its older segments until they are merged) and checkpointing the WAL into the main file,
+truncating the WAL (which would otherwise keep the old pages until it is reused).
+
 Safe for several threads (one connection, serialised) and several processes (WAL, ``BEGIN
 IMMEDIATE`` for read-modify-write, and a change feed that keeps each process's vector cache fresh).
 The statements it shares with the PostgreSQL adapter live in :mod:`memlane.store.relational`.
@@ -52,6 +57,7 @@ class SQLiteStore(SQLStore):
             raise StoreUnavailable(f"cannot open SQLite database {self.path!r}: {exc}") from exc
         self._lock = threading.RLock()
         self._depth = 0
+        self._erased = False  # something was deleted in the open transaction
         self._vectors = VectorIndex(dim)
 
     # -- plumbing ---------------------------------------------------------------------------------
@@ -87,16 +93,69 @@ class SQLiteStore(SQLStore):
             self._depth = 1
             try:
                 yield
+                if self._erased:
+                    self._merge_keywords()
             except BaseException:
                 self._depth = 0
+                self._erased = False
                 self._run("ROLLBACK")
                 raise
             self._depth = 0
             self._run("COMMIT")
+            if self._erased:
+                self._erased = False
+                self._checkpoint()
+
+    # -- deletion that leaves no copy -------------------------------------------------------------
+
+    @contextmanager
+    def _erasing(self, user_id: str) -> Iterator[None]:
+        """A transaction that deletes: it ends with the keyword index merged and the WAL emptied."""
+        with self.transaction(user_id):
+            self._erased = True
+            yield
+
+    def _merge_keywords(self) -> None:
+        # one segment again: the tokens of deleted rows leave the index, and secure_delete zeroes them
+        self._run("INSERT INTO memories_fts(memories_fts) VALUES ('optimize')")
+
+    def _checkpoint(self) -> None:
+        # best effort: a reader in another process may hold old pages; the next deletion tries again
+        self._run("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def compact(self) -> None:
+        """Merge the keyword index and empty the WAL into the main file (deletions already do so)."""
+        with self._erasing(""):
+            pass
+
+    def delete(self, user_id: str, ids: Sequence[str]) -> int:
+        """Remove records from every table and index, leaving no copy in the file."""
+        if not ids:
+            return 0
+        with self._erasing(user_id):
+            return super().delete(user_id, ids)
+
+    def scrub_history(self, user_id: str, target_ids: Sequence[str]) -> None:
+        """Blank the before/after texts of these targets' history, leaving no copy in the file."""
+        if not target_ids:
+            return
+        with self._erasing(user_id):
+            super().scrub_history(user_id, target_ids)
+
+    def delete_session(self, user_id: str, session_id: str) -> bool:
+        """Remove one session, leaving no copy in the file."""
+        with self._erasing(user_id):
+            return super().delete_session(user_id, session_id)
+
+    def delete_sessions(self, user_id: str) -> int:
+        """Remove all of the user's sessions, leaving no copy in the file."""
+        with self._erasing(user_id):
+            return super().delete_sessions(user_id)
 
     def delete_user(self, user_id: str) -> int:
         """Remove everything held about the user, and the user's cached vectors."""
-        gone = super().delete_user(user_id)
+        with self._erasing(user_id):
+            gone = super().delete_user(user_id)
         self._vectors.forget(user_id)
         return gone
 

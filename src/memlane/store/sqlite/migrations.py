@@ -178,6 +178,55 @@ def m005_count_keyword_documents(db: sqlite3.Connection) -> None:
     db.execute("CREATE VIRTUAL TABLE memories_vocab USING fts5vocab(memories_fts, 'col')")
 
 
+def m006_create_audit(db: sqlite3.Connection) -> None:
+    # append-only: the store has no statement that updates a row here, and deletes them only with the user
+    db.execute(
+        """
+        CREATE TABLE audit (
+            id TEXT PRIMARY KEY,
+            user_id TEXT NOT NULL,
+            at REAL NOT NULL,
+            op TEXT NOT NULL,
+            actor TEXT NOT NULL,
+            caller TEXT,
+            memory_ids TEXT NOT NULL DEFAULT '[]',
+            detail TEXT NOT NULL DEFAULT '',
+            seq INTEGER NOT NULL
+        )
+        """
+    )
+    db.execute("CREATE INDEX audit_user_seq ON audit(user_id, seq)")
+
+
+def m007_create_user_settings(db: sqlite3.Connection) -> None:
+    db.execute(
+        """
+        CREATE TABLE user_settings (
+            user_id TEXT PRIMARY KEY,
+            enabled INTEGER NOT NULL,
+            categories TEXT,
+            updated_at REAL
+        )
+        """
+    )
+
+
+def m008_create_sealed(db: sqlite3.Connection) -> None:
+    # the encrypted originals of memories kept under the "encrypt" policy: ciphertext only
+    db.execute(
+        """
+        CREATE TABLE sealed (
+            memory_id TEXT PRIMARY KEY,
+            user_id TEXT NOT NULL,
+            key_id TEXT NOT NULL,
+            body TEXT NOT NULL
+        )
+        """
+    )
+    db.execute("CREATE INDEX sealed_user ON sealed(user_id)")
+    db.execute("CREATE INDEX sealed_key ON sealed(key_id, memory_id)")
+
+
 Migration = Callable[[sqlite3.Connection], None]
 MIGRATIONS: list[Migration] = [
     m001_create_memories,
@@ -185,6 +234,9 @@ MIGRATIONS: list[Migration] = [
     m003_create_sessions,
     m004_log_deletions,
     m005_count_keyword_documents,
+    m006_create_audit,
+    m007_create_user_settings,
+    m008_create_sealed,
 ]
 
 

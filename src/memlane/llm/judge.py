@@ -1,0 +1,117 @@
+"""The LLM judge: the rule judge decides, and the candidates it doubts go to the model in one call.
+
+The rule judge (:class:`memlane.write.judge.Judge`) scores every candidate first. Most decisions are
+sure: small talk, moods, sensitive data, assistant turns and stated facts with a subject or an
+object never cost a call. The ones it doubts (:meth:`Judge.doubt`: an inferred candidate, or a bare
+background fact, whose importance is near the write threshold) are sent together, ONE request per
+``add``, and the model's verdict (keep or not, layer, importance, reason) replaces the rules' guess;
+the write threshold still applies to the model's importance. A turn that withdraws consent
+("don't remember that") costs no call. When the model cannot be reached, refuses, or twice sends
+an answer that cannot be used, the failure is logged on ``memlane.llm`` and counted, and the rules'
+decisions stand.
+
+The request is made at the first doubtful candidate of a :meth:`Judge.decide_all` and covers every
+candidate of that call (:func:`memlane.write.judge.current_call`), so the LLM judge works the same
+when another judge wraps it and calls :meth:`decide` one candidate at a time (the privacy policy
+does): the wrapper still has the last word on each decision. A candidate judged alone (an explicit
+``remember``) is decided by the rules.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from memlane.domain import Action, Candidate, Category, Decision
+from memlane.settings import Settings
+from memlane.text.lang import detect
+from memlane.write.judge import Call, Judge, current_call
+
+from .ask import Unusable, ask, fall_back, numbered
+from .client import ChatClient, LLMStats, LLMUnavailable
+from .prompts import Doubt, JudgeAnswer, Judgement, judge_prompt
+
+STAGE = "judge"
+
+
+class LLMJudge(Judge):
+    """A :class:`~memlane.write.judge.Judge` that asks an LLM about the candidates the rules doubt.
+
+    >>> from memlane import Settings
+    >>> from memlane.llm import ChatClient
+    >>> judge = LLMJudge(Settings(), ChatClient("http://localhost:11434/v1", "qwen2.5:7b"))  # doctest: +SKIP
+    >>> judge.stats.stage("judge").calls  # doctest: +SKIP
+    """
+
+    def __init__(self, settings: Settings, client: ChatClient) -> None:
+        super().__init__(settings)
+        self.client = client
+
+    @property
+    def stats(self) -> LLMStats:
+        """Calls, tokens, latency and failures by stage."""
+        return self.client.stats
+
+    def decide(self, candidate: Candidate, at: datetime) -> Decision:
+        """The rules' decision, or the model's when the rules doubt it and it spoke of the candidate."""
+        decision = super().decide(candidate, at)
+        why = self.doubt(decision)
+        call = current_call()
+        if why is None or call is None:
+            return decision
+        if STAGE not in call.notes:  # the first doubt of the call asks about all of them
+            call.notes[STAGE] = self._advise(call)
+        judgement = call.notes[STAGE].get(_key(candidate))
+        return decision if judgement is None else self._overrule(decision, judgement, why, at)
+
+    def _advise(self, call: Call) -> dict[tuple[str | None, str], Judgement]:
+        """The model's judgements on every doubt of ``call``, by candidate; none when it fails."""
+        if any(c.category is Category.FORGET for c, _ in call.candidates):
+            return {}  # the user is withdrawing what they said: nothing of it goes anywhere
+        rules = [super(LLMJudge, self).decide(c, at) for c, at in call.candidates]
+        doubtful = list({_key(d.candidate): d for d in rules if d.candidate and self.doubt(d)}.values())
+        if not doubtful:
+            return {}
+        lang = detect(" ".join(d.text for d in doubtful))
+        at = max(when for _, when in call.candidates)
+
+        def check(answer: JudgeAnswer) -> None:
+            numbered([j.candidate for j in answer.judgements], len(doubtful), "candidate")
+
+        prompt = judge_prompt([_doubt(d) for d in doubtful], at, lang)
+        try:
+            answer = ask(
+                self.client, prompt, JudgeAnswer, stage=STAGE, lang=lang, list_key="judgements", check=check
+            )
+        except (LLMUnavailable, Unusable) as exc:
+            fall_back(self.client, STAGE, f"{len(doubtful)} candidate(s)", exc)
+            return {}
+        out: dict[tuple[str | None, str], Judgement] = {}
+        for number, decision in enumerate(doubtful, 1):
+            judgement = answer.of(number)
+            if judgement is not None and decision.candidate is not None:
+                out[_key(decision.candidate)] = judgement
+        return out
+
+    def _overrule(self, decision: Decision, judgement: Judgement, why: str, at: datetime) -> Decision:
+        reason = judgement.reason.strip() or ("worth keeping" if judgement.keep else "not worth keeping")
+        verdict = "keep" if judgement.keep else "discard"
+        return self.reconsider(
+            decision,
+            at,
+            keep=judgement.keep,
+            layer=Action(judgement.layer),
+            importance=judgement.importance,
+            reason=f"{reason} (the LLM judge: {verdict}, importance {judgement.importance:.2f}; the rules "
+            f"were unsure: {why})",
+        )
+
+
+def _key(candidate: Candidate) -> tuple[str | None, str]:
+    # a wrapping judge may hand on a copy of the candidate: its message and text still name it
+    return candidate.message_id, candidate.text
+
+
+def _doubt(decision: Decision) -> Doubt:
+    c = decision.candidate
+    assert c is not None
+    return Doubt(decision.text, c.category.value, c.slot, inferred=not c.explicit)

@@ -1,0 +1,63 @@
+"""Per-user consent: whether memlane may remember anything about a user, and which kinds of thing.
+
+The settings live in the long-term store beside the user's memories (and go when the user is
+forgotten). With memory off, ``Memory.add`` keeps nothing at all: no long-term memory, no log turn,
+no session turn. With a list of allowed categories, candidates of any other category are discarded
+with a reason::
+
+    mem.set_consent("u1", categories=["name", "preference"])
+    mem.add("我住在深圳，喜欢喝美式", user_id="u1")   # the location is discarded: not consented to
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from memlane.domain import Category
+from memlane.errors import InvalidInput
+
+# categories that are never memories, so a consent list need not (and cannot usefully) name them
+_NOT_MEMORIES = frozenset({Category.MOOD, Category.SMALLTALK, Category.FORGET, Category.REQUEST})
+
+
+@dataclass(frozen=True)
+class ConsentSettings:
+    """What a user has agreed memlane may keep. ``categories`` None means every category."""
+
+    user_id: str
+    enabled: bool = True
+    categories: tuple[str, ...] | None = None
+    updated_at: datetime | None = None
+
+    def allows(self, category: Category | str) -> bool:
+        """Whether a candidate of ``category`` may be kept (beyond this conversation)."""
+        if not self.enabled:
+            return False
+        return self.categories is None or str(category) in self.categories
+
+    def to_dict(self) -> dict[str, object]:
+        """The settings as JSON-ready data."""
+        return {
+            "user_id": self.user_id,
+            "enabled": self.enabled,
+            "categories": list(self.categories) if self.categories is not None else None,
+            "updated_at": self.updated_at.isoformat() if self.updated_at else None,
+        }
+
+
+def categories(values: Iterable[str] | None) -> tuple[str, ...] | None:
+    """Validated, de-duplicated category names (None stays None: every category)."""
+    if values is None:
+        return None
+    if isinstance(values, str):
+        raise InvalidInput("categories must be a list of category names, not one string")
+    known = {c.value for c in Category if c not in _NOT_MEMORIES}
+    chosen = list(dict.fromkeys(str(v) for v in values))
+    unknown = [c for c in chosen if c not in known]
+    if unknown:
+        raise InvalidInput(
+            f"unknown categories {', '.join(unknown)}; choose among {', '.join(sorted(known))}"
+        )
+    return tuple(sorted(chosen))

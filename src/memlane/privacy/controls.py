@@ -1,0 +1,133 @@
+"""The privacy controls the facade applies around the write and read paths, in one place: the
+sensitive-data policy and consent (through :class:`~memlane.privacy.policy.PolicyJudge`), the
+encrypted originals (:class:`~memlane.privacy.vault.Vault`) and the audit log.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import datetime
+
+from memlane.domain import Action, Category, Decision, Hit, MemoryItem, Message
+from memlane.errors import ConfigurationError
+from memlane.privacy import audit, sensitive
+from memlane.privacy.audit import AuditEntry
+from memlane.privacy.consent import ConsentSettings
+from memlane.privacy.crypto import DataKey, KeyProvider
+from memlane.privacy.policy import PolicyJudge, SensitivePolicy
+from memlane.privacy.vault import Vault
+from memlane.settings import Settings
+from memlane.store import MemoryStore
+from memlane.write.judge import Judge
+
+
+def _key_source(settings: Settings, provider: KeyProvider | None) -> KeyProvider | None:
+    if provider is not None:
+        return provider
+    key = settings.data_key
+    if key is None:
+        return None
+    return key.get_secret_value
+
+
+class PrivacyControls:
+    """Policy, consent, sealing and audit for one store."""
+
+    def __init__(self, store: MemoryStore, settings: Settings, key_provider: KeyProvider | None) -> None:
+        self.store = store
+        self.policy = self.check(settings, key_provider)
+        self.vault = Vault(store, _key_source(settings, key_provider))
+
+    @staticmethod
+    def check(settings: Settings, key_provider: KeyProvider | None) -> SensitivePolicy:
+        """The policy ``settings`` describe, if it can work: :class:`ConfigurationError` if not (an
+        unknown kind or treatment, a malformed key, or encryption with no key).
+        """
+        policy = SensitivePolicy.from_settings(settings)
+        if settings.data_key is not None:
+            DataKey.parse(settings.data_key.get_secret_value())
+        if policy.encrypts and _key_source(settings, key_provider) is None:
+            raise ConfigurationError(
+                "the sensitive-data policy encrypts some kinds but no data key is set: set "
+                "MEMLANE_DATA_KEY (memlane data-key new) or pass Memory(key_provider=...)"
+            )
+        return policy
+
+    def gate(self, judge: Judge) -> PolicyJudge:
+        """``judge`` with the policy and the current user's consent applied around it."""
+        return PolicyJudge(judge, self.policy)
+
+    # -- consent ----------------------------------------------------------------------------------
+
+    def consent(self, user_id: str) -> ConsentSettings | None:
+        """The user's consent settings, if the user set any."""
+        return self.store.consent(user_id)
+
+    @staticmethod
+    def refused(messages: Sequence[Message]) -> list[Decision]:
+        """What ``add`` returns for a user whose memory is off: one discard per message, with its reason."""
+        return [
+            Decision(
+                action=Action.DISCARD,
+                text=sensitive.redact(m.content),
+                reason="memory is turned off for this user: nothing is kept",
+                category=Category.FACT,
+            )
+            for m in messages
+        ]
+
+    # -- after a write ------------------------------------------------------------------------------
+
+    def written(
+        self,
+        user_id: str,
+        decisions: Sequence[Decision],
+        messages: Sequence[Message],
+        at: datetime,
+        op: str = "write",
+    ) -> None:
+        """Seal what the policy encrypts, and audit the write (ids and counts, never text)."""
+        originals = {m.id: m.content for m in messages}
+        for d in decisions:
+            c = d.candidate
+            if d.memory is None or c is None or not self.policy.encrypted(c.sensitive):
+                continue
+            source = originals.get(c.message_id or "")
+            if source is not None:
+                self.vault.seal(d.memory, source)
+        actions = Counter(d.action.value for d in decisions)
+        detail = ", ".join(f"{n} {a}" for a, n in sorted(actions.items())) or "nothing to remember"
+        ids = [d.memory.id for d in decisions if d.memory is not None]
+        audit.record(self.store, user_id, op, at, ids, detail=detail)
+
+    # -- reading sealed originals -------------------------------------------------------------------
+
+    def hidden(self, user_id: str) -> bool:
+        """Whether the user has memories that default reads must leave out."""
+        return self.store.has_sealed(user_id)
+
+    def reveal(self, user_id: str, hits: list[Hit]) -> list[Hit]:
+        """``hits`` with the original text of each sealed memory."""
+        opened = self.vault.open(user_id, [h.memory for h in hits])
+        return [replace(h, memory=m) for h, m in zip(hits, opened, strict=True)]
+
+    def open(self, user_id: str, item: MemoryItem) -> MemoryItem:
+        """``item`` with its original text if it is sealed."""
+        return self.vault.open(user_id, [item])[0]
+
+    # -- the audit log --------------------------------------------------------------------------------
+
+    def record(
+        self,
+        user_id: str,
+        op: str,
+        at: datetime,
+        ids: Sequence[str] = (),
+        *,
+        caller: str | None = None,
+        detail: str = "",
+    ) -> AuditEntry:
+        """Append an audit entry for an operation of the facade's."""
+        return audit.record(self.store, user_id, op, at, ids, caller=caller, detail=detail)

@@ -348,3 +348,8 @@ main.add_command(simulate)
 from memlane.cli.bench import bench  # noqa: E402  (registered last: the group lives in its own module)
 
 main.add_command(bench)
+from memlane.cli.serve import keys, serve, worker  # noqa: E402
+
+main.add_command(serve)
+main.add_command(worker)
+main.add_command(keys)

@@ -1,0 +1,156 @@
+"""``memlane serve``, ``memlane worker`` and ``memlane keys``: running memlane as a service.
+
+::
+
+    memlane keys create --tenant acme --name "chat backend"
+    memlane serve --host 0.0.0.0 --port 8000
+    MEMLANE_QUEUE=redis://cache:6379/0 memlane worker
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import threading
+from datetime import timedelta
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from memlane.cli import _fail_cleanly
+from memlane.clock import utcnow
+from memlane.settings import Settings
+
+console = Console()
+
+
+def _settings(ctx: click.Context) -> Settings:
+    db = ctx.obj.get("db") if ctx.obj else None
+    return Settings(path=db) if db else Settings()
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
+@click.option("--log-level", default="info", type=click.Choice(["debug", "info", "warning", "error"]))
+@click.option(
+    "--processes",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="API processes on this port.",
+)
+@click.pass_context
+@_fail_cleanly
+def serve(ctx: click.Context, host: str, port: int, log_level: str, processes: int) -> None:
+    """Run the REST API (FastAPI + uvicorn); OpenAPI docs at /docs."""
+    import uvicorn
+
+    from memlane.service.app import create_app
+    from memlane.service.http import configure_logging
+
+    configure_logging(log_level)
+    if processes > 1:
+        # each process builds its own app from the environment (the factory below), so --db goes there
+        db = ctx.obj.get("db") if ctx.obj else None
+        if db:
+            os.environ["MEMLANE_PATH"] = db
+        uvicorn.run(
+            "memlane.service.app:create_app",
+            factory=True,
+            host=host,
+            port=port,
+            workers=processes,
+            log_level=log_level,
+            access_log=False,
+        )
+        return
+    app = create_app(_settings(ctx))
+    uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False)
+
+
+@click.command()
+@click.option("--name", default=None, help="Consumer name (default: host-pid).")
+@click.option("--log-level", default="info", type=click.Choice(["debug", "info", "warning", "error"]))
+@click.pass_context
+@_fail_cleanly
+def worker(ctx: click.Context, name: str | None, log_level: str) -> None:
+    """Process queued write-back jobs until stopped (SIGTERM or Ctrl-C finish the current job first)."""
+    from memlane.service.app import open_job_queue
+    from memlane.service.config import ServiceSettings
+    from memlane.service.http import configure_logging
+    from memlane.service.jobs import job_handler, keep_maintained
+    from memlane.service.tenants import Tenants
+    from memlane.service.worker import Worker
+
+    configure_logging(log_level)
+    settings, config = _settings(ctx), ServiceSettings()
+    queue = open_job_queue(settings, config)
+    tenants = Tenants(settings)
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    consumer = name or f"{socket.gethostname()}-{os.getpid()}"
+    if config.maintain_every_minutes > 0:
+        every = timedelta(minutes=config.maintain_every_minutes)
+        threading.Thread(
+            target=keep_maintained, args=(queue, tenants.tenants, every, stop), daemon=True
+        ).start()
+    click.echo(f"memlane worker {consumer}: waiting for jobs", err=True)
+    try:
+        Worker(queue, job_handler(tenants.memory), consumer).run(stop)
+    finally:
+        tenants.close()
+        queue.close()
+
+
+@click.group()
+def keys() -> None:
+    """API keys of the REST service: each belongs to one tenant."""
+
+
+def _keys(ctx: click.Context) -> Any:
+    from memlane.service.app import keys_location
+    from memlane.service.config import ServiceSettings
+    from memlane.service.keys import open_keys
+
+    return open_keys(keys_location(_settings(ctx), ServiceSettings()))
+
+
+@keys.command("create")
+@click.option("--tenant", required=True, help="Tenant name: a-z, 0-9, '_' and '-'.")
+@click.option("--name", default="", help="What the key is for.")
+@click.pass_context
+@_fail_cleanly
+def keys_create(ctx: click.Context, tenant: str, name: str) -> None:
+    """Create a key and print it once (only its hash is stored)."""
+    created = _keys(ctx).create(tenant, name=name, now=utcnow())
+    click.echo(created.secret)
+    click.echo(f"key {created.key.id} for tenant {tenant}: store it now, it cannot be shown again", err=True)
+
+
+@keys.command("list")
+@click.option("--tenant", default=None)
+@click.pass_context
+@_fail_cleanly
+def keys_list(ctx: click.Context, tenant: str | None) -> None:
+    """List keys (never their secrets)."""
+    found = _keys(ctx).keys(tenant)
+    table = Table("id", "tenant", "name", "created", "revoked")
+    for k in found:
+        revoked = k.revoked_at.isoformat(timespec="seconds") if k.revoked_at else ""
+        table.add_row(k.id, k.tenant, k.name, k.created_at.isoformat(timespec="seconds"), revoked)
+    console.print(table)
+
+
+@keys.command("revoke")
+@click.argument("key_id")
+@click.pass_context
+@_fail_cleanly
+def keys_revoke(ctx: click.Context, key_id: str) -> None:
+    """Revoke a key: requests with it get 401 (within seconds on every API process)."""
+    _keys(ctx).revoke(key_id, now=utcnow())
+    click.echo(f"revoked {key_id}")

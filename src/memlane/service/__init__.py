@@ -1,0 +1,1 @@
+"""The REST service: FastAPI app, API keys, tenants, the job queue and its workers."""

@@ -1,0 +1,136 @@
+"""The FastAPI application: :func:`create_app` wires the stores, keys, queue, limits and routes.
+
+::
+
+    uvicorn --factory memlane.service.app:create_app   # or: memlane serve
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import timedelta
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.exceptions import RequestValidationError
+
+from memlane.clock import utcnow
+from memlane.errors import MemlaneError
+from memlane.service.config import ServiceSettings
+from memlane.service.http import (
+    ApiError,
+    Edge,
+    RateLimiter,
+    on_api_error,
+    on_memlane_error,
+    on_unexpected,
+    on_validation_error,
+)
+from memlane.service.jobs import job_handler, keep_maintained
+from memlane.service.keys import KeyStore, open_keys
+from memlane.service.metrics import Metrics
+from memlane.service.queue import JobQueue, open_queue
+from memlane.service.routes import memories, ops, users, writes
+from memlane.service.routes.deps import ServiceState
+from memlane.service.tenants import Tenants, sibling_file
+from memlane.service.worker import Worker, start_thread
+from memlane.settings import Settings
+from memlane.store.relational import SQLStore
+
+log = logging.getLogger("memlane.service")
+
+DESCRIPTION = """memlane's REST API: long-term memory for LLM applications, in Chinese and English.
+
+Every `/v1` route needs `Authorization: Bearer <key>`; a key belongs to one tenant, and a `user_id`
+is only meaningful inside its tenant. Errors are `{"error": {"code", "message", "request_id"}}`.
+"""
+
+
+def keys_location(settings: Settings, config: ServiceSettings) -> str:
+    """Where API keys live: ``MEMLANE_KEYS``, else the PostgreSQL store, else a file beside the SQLite one."""
+    store_url = settings.store or ""
+    return config.keys or (store_url if store_url.startswith("postgres") else sibling_file(settings, "keys"))
+
+
+def open_job_queue(settings: Settings, config: ServiceSettings) -> JobQueue:
+    """The job queue: ``MEMLANE_QUEUE``, else a SQLite file beside the store's."""
+    return open_queue(
+        config.queue,
+        sibling_file(settings, "jobs"),
+        lease_seconds=config.job_lease_seconds,
+        max_attempts=config.job_max_attempts,
+    )
+
+
+def create_app(
+    settings: Settings | None = None,
+    config: ServiceSettings | None = None,
+    *,
+    tenants: Tenants | None = None,
+    keys: KeyStore | None = None,
+    queue: JobQueue | None = None,
+) -> FastAPI:
+    """The app; anything not passed in is opened from ``MEMLANE_*`` settings. The app owns what it
+    is given: its shutdown closes the stores, the key store and the queue.
+    """
+    settings = settings or Settings()
+    if "embed_instances" not in settings.model_fields_set:
+        # requests arrive at once: one model per core embeds them side by side (72 MB each)
+        settings = settings.model_copy(update={"embed_instances": min(4, os.cpu_count() or 1)})
+    config = config or ServiceSettings()
+    tenants = tenants or Tenants(settings)
+    keys = keys or open_keys(keys_location(settings, config))
+    queue = queue or open_job_queue(settings, config)
+    store = tenants.store
+    state = ServiceState(
+        tenants=tenants,
+        keys=keys,
+        queue=queue,
+        config=config,
+        limiter=RateLimiter(config.rate_limit, config.rate_burst),
+        metrics=Metrics(
+            lambda: queue.stats(utcnow()),
+            store.kind_counts if isinstance(store, SQLStore) else dict,
+            tenants.llm_usage,
+        ),
+    )
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        stop = None
+        if config.embedded_worker and not (config.queue or "").startswith(("redis", "rediss", "unix")):
+            worker = Worker(queue, job_handler(tenants.memory), f"{socket.gethostname()}-{os.getpid()}-api")
+            worker_thread, stop = start_thread(worker)
+            if config.maintain_every_minutes > 0:
+                every = timedelta(minutes=config.maintain_every_minutes)
+                args = (queue, tenants.tenants, every, stop)
+                threading.Thread(target=keep_maintained, args=args, daemon=True).start()
+        try:
+            yield
+        finally:
+            if stop is not None:
+                stop.set()
+                worker_thread.join(timeout=30)  # let the job in hand finish before the stores close
+            tenants.close()
+            keys.close()
+            queue.close()
+
+    app = FastAPI(title="memlane", version="1", description=DESCRIPTION, lifespan=lifespan)
+    app.state.memlane = state
+    for router in (writes.router, memories.router, users.router, ops.router):
+        app.include_router(router)
+    handlers: dict[Any, Any] = {
+        ApiError: on_api_error,
+        MemlaneError: on_memlane_error,
+        RequestValidationError: on_validation_error,
+        Exception: on_unexpected,
+    }
+    for exc, handler in handlers.items():
+        app.add_exception_handler(exc, handler)
+    app.add_middleware(Edge, metrics=state.metrics, max_body_bytes=config.max_body_bytes)
+    return app

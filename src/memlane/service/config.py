@@ -1,0 +1,39 @@
+"""The service's own settings (``MEMLANE_*`` like the library's), read once when the app is built."""
+
+from __future__ import annotations
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class ServiceSettings(BaseSettings):
+    """Where the service keeps its keys and jobs, and the limits it enforces per request and key.
+
+    The memory store itself is configured by :class:`memlane.Settings` (``MEMLANE_STORE``,
+    ``MEMLANE_SESSIONS``...); these add what only the service needs.
+    """
+
+    model_config = SettingsConfigDict(env_prefix="MEMLANE_", extra="ignore")
+
+    queue: str | None = Field(
+        default=None,
+        description="job queue URL: redis://... (Redis Streams) or a SQLite file; None means a SQLite "
+        "file next to the embedded store",
+    )
+    keys: str | None = Field(
+        default=None,
+        description="API key database: postgresql://... or a SQLite file; None means the store's "
+        "PostgreSQL database, or a SQLite file next to the embedded store",
+    )
+    embedded_worker: bool = Field(
+        default=True,
+        description="process jobs in a thread of the API process when the queue is a SQLite file",
+    )
+    max_body_bytes: int = Field(default=1_000_000, gt=0, description="largest request body accepted")
+    rate_limit: float = Field(default=20.0, gt=0, description="sustained requests per second per API key")
+    rate_burst: int = Field(default=100, gt=0, description="requests a key may send at once")
+    job_lease_seconds: float = Field(default=60.0, gt=0, description="time a worker holds a job")
+    job_max_attempts: int = Field(default=5, ge=1, description="deliveries before a job is parked")
+    maintain_every_minutes: float = Field(
+        default=60.0, ge=0, description="how often workers run lifecycle maintenance (0: never)"
+    )

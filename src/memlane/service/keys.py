@@ -1,0 +1,200 @@
+"""API keys: each bound to one tenant, stored only as a hash, revocable.
+
+A key reads ``mlk_<key id>_<secret>``. The database keeps the key id, the tenant and the SHA-256 of the
+whole key (a fast hash is right for 256-bit random secrets: there is nothing to brute-force), so a
+leaked database does not leak usable keys. The same SQL serves SQLite and PostgreSQL; only the
+placeholder differs::
+
+    keys = open_keys("memlane.keys.db")
+    created = keys.create("acme", name="chat backend", now=utcnow())
+    keys.tenant_of(created.secret)  # "acme"
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from memlane.clock import from_epoch, to_epoch
+from memlane.errors import ConfigurationError, NotFound, StoreUnavailable
+from memlane.store.scoped import check_tenant
+
+_PREFIX = "mlk"
+_CACHE_SECONDS = 5.0  # a revocation made by another process takes effect within this time
+
+_SCHEMA = """CREATE TABLE IF NOT EXISTS memlane_api_keys (
+    id TEXT PRIMARY KEY,
+    tenant TEXT NOT NULL,
+    name TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    created_at DOUBLE PRECISION NOT NULL,
+    revoked_at DOUBLE PRECISION
+)"""
+_COLUMNS = "id, tenant, name, created_at, revoked_at"
+
+
+@dataclass(frozen=True)
+class ApiKey:
+    """A key as listed: never its secret."""
+
+    id: str
+    tenant: str
+    name: str
+    created_at: datetime
+    revoked_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class CreatedKey:
+    """A new key; ``secret`` is shown once and cannot be recovered."""
+
+    key: ApiKey
+    secret: str
+
+
+def _time(epoch: float) -> datetime:
+    at = from_epoch(epoch)
+    assert at is not None
+    return at
+
+
+def _digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+class KeyStore:
+    """API keys in a SQL database; ``connect`` yields a DB-API connection, ``mark`` is its placeholder."""
+
+    def __init__(self, connect: Callable[[], Any], mark: str, errors: tuple[type[Exception], ...]) -> None:
+        self._connect = connect
+        self._mark = mark
+        self._errors = errors
+        self._lock = threading.Lock()
+        self._conn: Any = None
+        self._cache: dict[str, tuple[str | None, float]] = {}
+        with self._cursor() as cur:
+            cur.execute(_SCHEMA)
+
+    @contextmanager
+    def _cursor(self) -> Iterator[Any]:
+        with self._lock:
+            try:
+                if self._conn is None:
+                    self._conn = self._connect()
+                cur = self._conn.cursor()
+                try:
+                    yield cur
+                    self._conn.commit()
+                finally:
+                    cur.close()
+            except self._errors as exc:
+                self._drop()
+                raise StoreUnavailable(f"the API key database is unavailable: {exc}") from exc
+
+    def _drop(self) -> None:
+        try:
+            if self._conn is not None:
+                self._conn.close()
+        except self._errors:
+            pass
+        self._conn = None
+
+    def _sql(self, text: str) -> str:
+        return text.replace("?", self._mark)
+
+    def create(self, tenant: str, *, name: str = "", now: datetime) -> CreatedKey:
+        """A new key for ``tenant`` (the tenant exists from its first key on)."""
+        check_tenant(tenant)
+        key_id = secrets.token_hex(6)
+        secret = f"{_PREFIX}_{key_id}_{secrets.token_urlsafe(32)}"
+        with self._cursor() as cur:
+            cur.execute(
+                self._sql("INSERT INTO memlane_api_keys VALUES (?, ?, ?, ?, ?, NULL)"),
+                (key_id, tenant, name, _digest(secret), to_epoch(now)),
+            )
+        return CreatedKey(ApiKey(key_id, tenant, name, now), secret)
+
+    def keys(self, tenant: str | None = None) -> list[ApiKey]:
+        """Every key (of one tenant), oldest first; revoked keys included."""
+        where, params = (" WHERE tenant = ?", (tenant,)) if tenant else ("", ())
+        with self._cursor() as cur:
+            cur.execute(
+                self._sql(f"SELECT {_COLUMNS} FROM memlane_api_keys{where} ORDER BY created_at"), params
+            )
+            rows = cur.fetchall()
+        return [ApiKey(r[0], r[1], r[2], _time(r[3]), from_epoch(r[4])) for r in rows]
+
+    def revoke(self, key_id: str, *, now: datetime) -> ApiKey:
+        """Revoke a key by its id; requests with it get 401 from then on."""
+        with self._cursor() as cur:
+            cur.execute(
+                self._sql("UPDATE memlane_api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL"),
+                (to_epoch(now), key_id),
+            )
+        self._cache.clear()
+        found = [k for k in self.keys() if k.id == key_id]
+        if not found:
+            raise NotFound(f"no API key {key_id!r}")
+        return found[0]
+
+    def tenant_of(self, secret: str) -> str | None:
+        """The tenant of a live key, or None for a malformed, unknown or revoked one."""
+        parts = secret.split("_")
+        if len(parts) < 3 or parts[0] != _PREFIX:
+            return None
+        digest = _digest(secret)
+        cached = self._cache.get(digest)
+        if cached is not None and cached[1] > time.monotonic():
+            return cached[0]
+        with self._cursor() as cur:
+            cur.execute(
+                self._sql("SELECT tenant, hash, revoked_at FROM memlane_api_keys WHERE id = ?"), (parts[1],)
+            )
+            row = cur.fetchone()
+        ok = row is not None and row[2] is None and hmac.compare_digest(row[1], digest)
+        tenant = str(row[0]) if ok and row is not None else None
+        self._cache[digest] = (tenant, time.monotonic() + _CACHE_SECONDS)
+        return tenant
+
+    def tenants(self) -> list[str]:
+        """Tenants with at least one live key."""
+        with self._cursor() as cur:
+            cur.execute("SELECT DISTINCT tenant FROM memlane_api_keys WHERE revoked_at IS NULL ORDER BY 1")
+            return [str(r[0]) for r in cur.fetchall()]
+
+    def ping(self) -> None:
+        """Raise :class:`StoreUnavailable` unless the database answers."""
+        with self._cursor() as cur:
+            cur.execute("SELECT 1")
+            cur.fetchall()
+
+    def close(self) -> None:
+        """Close the connection."""
+        with self._lock:
+            self._drop()
+
+
+def open_keys(url: str) -> KeyStore:
+    """The key store at ``url``: ``postgresql://...`` or a SQLite file (``sqlite:///path`` or a path)."""
+    scheme = url.split("://", 1)[0].lower() if "://" in url else "sqlite"
+    if scheme in ("postgresql", "postgres"):
+        import psycopg
+
+        return KeyStore(lambda: psycopg.connect(url, connect_timeout=5), "%s", (psycopg.Error,))
+    if scheme == "sqlite":
+        path = url.removeprefix("sqlite:///").removeprefix("sqlite://")
+        if path in ("", ":memory:"):
+            raise ConfigurationError("API keys need a database file, not :memory:")
+        return KeyStore(
+            lambda: sqlite3.connect(path, check_same_thread=False, timeout=10), "?", (sqlite3.Error,)
+        )
+    raise ConfigurationError(f"unsupported key store {url!r}; use a SQLite file or postgresql://")

@@ -1,0 +1,393 @@
+"""The job queue on Redis Streams: server mode, worked by ``memlane worker`` processes.
+
+::
+
+    queue = RedisJobQueue("redis://cache:6379/0?key_prefix=app1:")
+
+Keys, under memlane's key prefix (``?key_prefix=``, default ``memlane:``) and one Redis Cluster hash
+tag, so that the scripts below, which touch several of them atomically, stay in one slot:
+
+=================================  ===================================================================
+``<prefix>{jobs}:stream``          the stream, one entry per delivery due; consumer group ``workers``
+``<prefix>{jobs}:job:<id>``        the job (hash): tenant, payload, status, attempts, result, error
+                                   and the stream entry currently carrying it
+``<prefix>{jobs}:pending``         queued and running job ids by the time they were queued: depth, lag
+``<prefix>{jobs}:parked``          parked job ids by the time they were parked, all tenants
+``<prefix>{jobs}:parked:<tenant>`` the same, one tenant's (what ``failed()`` lists)
+``<prefix>{jobs}:idem:<t>:<key>``  idempotency key → job id (``<t>``: a hash of the tenant)
+=================================  ===================================================================
+
+Delivery. :meth:`~RedisJobQueue.claim` first takes over, with ``XAUTOCLAIM``, an entry that another
+consumer has held for longer than ``lease_seconds`` (its worker died), then reads a new one with
+``XREADGROUP``; it does not block unless ``block_seconds`` is set, so the worker's poll interval sets
+the latency. Leases are therefore measured on the Redis server's clock, not on the caller's ``now``.
+A requeued or retried job gets a new entry at the end of the stream; the old one is acknowledged and
+deleted, as is an entry whose job finished, so the stream holds only the work that is due.
+
+Done jobs and idempotency keys expire ``keep_seconds`` (a week) after they were written; queued and
+parked jobs never expire. The queue is as durable as the Redis behind it: run it with AOF.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+from typing import Any, cast
+from urllib.parse import urlsplit, urlunsplit
+
+import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
+
+from memlane.clock import aware, from_epoch
+from memlane.domain import new_id
+from memlane.errors import ConfigurationError, InvalidInput, NotFound, StoreUnavailable
+from memlane.service.queue import (
+    DEFAULT_KEEP_SECONDS,
+    DEFAULT_LEASE_SECONDS,
+    DEFAULT_MAX_ATTEMPTS,
+    Job,
+    JobState,
+    JobStatus,
+    QueueStats,
+    to_json,
+)
+from memlane.store.codec import scope_token
+from memlane.store.redis import split_url
+
+# Every script gets KEYS = stream, job, pending, parked (+ one more) and ARGV = group, key namespace,
+# now, (+ its own); a job's entry is acknowledged *and* deleted once it no longer carries work.
+_COMMON = """
+local function drop_entry(entry)
+    if entry and entry ~= '' then
+        redis.call('XACK', KEYS[1], ARGV[1], entry)
+        redis.call('XDEL', KEYS[1], entry)
+    end
+end
+local function park(id, tenant, entry, err)
+    redis.call('HSET', KEYS[2], 'status', 'failed', 'error', err, 'updated_at', ARGV[3], 'entry', '')
+    drop_entry(entry)
+    redis.call('ZREM', KEYS[3], id)
+    redis.call('ZADD', KEYS[4], ARGV[3], id)
+    redis.call('ZADD', ARGV[2] .. 'parked:' .. tenant, ARGV[3], id)
+end
+"""
+
+# KEYS[5]: the idempotency key, if any. ARGV: id, tenant, payload, keep (ms).
+_SUBMIT = """
+if KEYS[5] then
+    local existing = redis.call('GET', KEYS[5])
+    if existing then
+        local found = redis.call('HGETALL', ARGV[2] .. 'job:' .. existing)
+        if #found > 0 then return {0, found} end
+    end
+end
+local entry = redis.call('XADD', KEYS[1], '*', 'job', ARGV[4])
+redis.call('HSET', KEYS[2], 'id', ARGV[4], 'tenant', ARGV[5], 'payload', ARGV[6], 'status', 'queued',
+    'attempts', 0, 'created_at', ARGV[3], 'updated_at', ARGV[3], 'entry', entry)
+redis.call('ZADD', KEYS[3], ARGV[3], ARGV[4])
+if KEYS[5] then redis.call('SET', KEYS[5], ARGV[4], 'PX', ARGV[7]) end
+return {1, redis.call('HGETALL', KEYS[2])}
+"""
+
+# ARGV: entry, consumer, max attempts. Nil when the entry no longer carries work (it is dropped).
+_START = """
+local h = redis.call('HMGET', KEYS[2], 'status', 'entry', 'attempts', 'tenant', 'error', 'id')
+if not h[1] or h[2] ~= ARGV[4] or (h[1] ~= 'queued' and h[1] ~= 'running') then
+    drop_entry(ARGV[4])
+    return false
+end
+local attempts = tonumber(h[3])
+if h[1] == 'running' and attempts >= tonumber(ARGV[6]) then
+    -- its worker died on every delivery (a job that kills its worker is poison too)
+    local err = 'lease expired ' .. attempts .. ' times: the worker stopped mid-job'
+    if h[5] then err = err .. '; last error: ' .. h[5] end
+    park(h[6], h[4], ARGV[4], err)
+    return false
+end
+redis.call('HSET', KEYS[2], 'status', 'running', 'attempts', attempts + 1, 'updated_at', ARGV[3],
+    'consumer', ARGV[5])
+return redis.call('HGETALL', KEYS[2])
+"""
+
+# ARGV: result, keep (ms).
+_COMPLETE = """
+local h = redis.call('HMGET', KEYS[2], 'status', 'entry', 'tenant', 'id')
+if not h[1] or h[1] == 'done' then return 0 end
+if h[1] == 'failed' then
+    redis.call('ZREM', KEYS[4], h[4])
+    redis.call('ZREM', ARGV[2] .. 'parked:' .. h[3], h[4])
+end
+drop_entry(h[2])
+redis.call('HSET', KEYS[2], 'status', 'done', 'result', ARGV[4], 'updated_at', ARGV[3], 'entry', '')
+redis.call('HDEL', KEYS[2], 'error')
+redis.call('ZREM', KEYS[3], h[4])
+redis.call('PEXPIRE', KEYS[2], ARGV[5])
+return 1
+"""
+
+# ARGV: the delivery's attempts, error, "1" to park. Only the current delivery may decide.
+_FAIL = """
+local h = redis.call('HMGET', KEYS[2], 'status', 'attempts', 'entry', 'tenant', 'id')
+if not h[1] then return {} end
+if h[1] == 'running' and tonumber(h[2]) == tonumber(ARGV[4]) then
+    if ARGV[6] == '1' then
+        park(h[5], h[4], h[3], ARGV[5])
+    else
+        drop_entry(h[3])
+        local entry = redis.call('XADD', KEYS[1], '*', 'job', h[5])
+        redis.call('HSET', KEYS[2], 'status', 'queued', 'error', ARGV[5], 'updated_at', ARGV[3],
+            'entry', entry)
+    end
+end
+return redis.call('HGETALL', KEYS[2])
+"""
+
+# KEYS[5]: the tenant's parked set. ARGV: tenant.
+_RETRY = """
+local h = redis.call('HMGET', KEYS[2], 'status', 'tenant', 'id')
+if h[1] ~= 'failed' or h[2] ~= ARGV[4] then return {} end
+local entry = redis.call('XADD', KEYS[1], '*', 'job', h[3])
+redis.call('HSET', KEYS[2], 'status', 'queued', 'attempts', 0, 'updated_at', ARGV[3], 'entry', entry)
+redis.call('ZREM', KEYS[4], h[3])
+redis.call('ZREM', KEYS[5], h[3])
+redis.call('ZADD', KEYS[3], ARGV[3], h[3])
+return redis.call('HGETALL', KEYS[2])
+"""
+
+
+class RedisJobQueue:
+    """The :class:`~memlane.service.queue.JobQueue` port on a Redis stream and consumer group."""
+
+    def __init__(
+        self,
+        url: str = "redis://127.0.0.1:6379/0",
+        *,
+        prefix: str | None = None,
+        group: str = "workers",
+        lease_seconds: float = DEFAULT_LEASE_SECONDS,
+        max_attempts: int = DEFAULT_MAX_ATTEMPTS,
+        keep_seconds: float = DEFAULT_KEEP_SECONDS,
+        block_seconds: float = 0.0,
+        timeout: float = 2.0,
+        client: redis.Redis | None = None,
+    ) -> None:
+        if lease_seconds <= 0 or max_attempts < 1:
+            raise InvalidInput("lease_seconds must be positive and max_attempts at least 1")
+        address, url_prefix = split_url(url)
+        self.prefix = url_prefix if prefix is None else prefix
+        if "{" in self.prefix or "}" in self.prefix:
+            raise ConfigurationError("the Redis key prefix must not contain braces (they mark hash tags)")
+        parts = urlsplit(address)
+        # no password in messages: keep the host part of the address only
+        self.url = urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2], query=""))
+        self.group = group
+        self.lease_seconds = lease_seconds
+        self.max_attempts = max_attempts
+        self.keep_ms = int(keep_seconds * 1000)
+        self.block_ms = int(block_seconds * 1000)
+        self._ns = f"{self.prefix}{{jobs}}:"
+        self._stream = self._ns + "stream"
+        self._pending = self._ns + "pending"
+        self._parked = self._ns + "parked"
+        try:
+            self._redis = client or redis.Redis.from_url(
+                address,
+                decode_responses=True,
+                socket_connect_timeout=timeout,
+                socket_timeout=timeout + block_seconds,  # a blocking read must not time out
+                retry=Retry(NoBackoff(), 1),  # one quick retry covers a connection dropped by a restart
+            )
+        except ValueError as exc:
+            raise ConfigurationError(f"bad Redis URL: {exc}") from exc
+        self._scripts = {
+            name: self._redis.register_script(_COMMON + body)
+            for name, body in (
+                ("submit", _SUBMIT),
+                ("start", _START),
+                ("complete", _COMPLETE),
+                ("fail", _FAIL),
+                ("retry", _RETRY),
+            )
+        }
+        self._group_ready = False  # created on first claim, so that constructing never connects
+
+    @contextmanager
+    def _translate(self) -> Iterator[None]:
+        try:
+            yield
+        except redis.RedisError as exc:
+            raise StoreUnavailable(f"Redis job queue at {self.url} failed: {exc}") from exc
+
+    def _run(self, script: str, job_id: str, args: Sequence[Any], extra_key: str | None = None) -> Any:
+        keys = [self._stream, self._ns + "job:" + job_id, self._pending, self._parked]
+        if extra_key is not None:
+            keys.append(extra_key)
+        with self._translate():
+            return self._scripts[script](keys=keys, args=[self.group, self._ns, *args])
+
+    # -- the port ---------------------------------------------------------------------------------
+
+    def submit(
+        self, tenant: str, payload: dict[str, Any], now: datetime, idempotency_key: str | None = None
+    ) -> tuple[JobState, bool]:
+        """Queue a job (in Redis when this returns); with a key this tenant already used, that job."""
+        body = to_json(payload, "payload")
+        idem = None
+        if idempotency_key is not None:
+            idem = f"{self._ns}idem:{scope_token(tenant)}:{idempotency_key}"
+        job_id = new_id()
+        created, fields = self._run(
+            "submit", job_id, [_epoch(now), job_id, tenant, body, self.keep_ms], extra_key=idem
+        )
+        return _state(_pairs(fields)), bool(created)
+
+    def claim(self, consumer: str, now: datetime) -> Job | None:
+        """An entry whose lease ran out, else a new one; None when nothing is due."""
+        try:
+            return self._claim(consumer, now)
+        except StoreUnavailable as exc:
+            if "NOGROUP" not in str(exc):
+                raise
+            self._group_ready = False  # the stream was deleted under us: start it again
+            return self._claim(consumer, now)
+
+    def _claim(self, consumer: str, now: datetime) -> Job | None:
+        self._ensure_group()
+        while True:
+            delivery = self._reclaim(consumer) or self._read_new(consumer)
+            if delivery is None:
+                return None
+            entry, job_id = delivery
+            args = [_epoch(now), entry, consumer, self.max_attempts]
+            fields = self._run("start", job_id, args)
+            if fields:  # else the entry was stale (its job finished, or was requeued) and is gone
+                found = _pairs(fields)
+                return Job(
+                    id=found["id"],
+                    tenant=found["tenant"],
+                    payload=json.loads(found["payload"]),
+                    attempts=int(found["attempts"]),
+                    created_at=_time(found["created_at"]),
+                )
+
+    def _ensure_group(self) -> None:
+        if self._group_ready:
+            return
+        with self._translate():
+            try:
+                self._redis.xgroup_create(self._stream, self.group, id="0", mkstream=True)
+            except redis.ResponseError as exc:
+                if "BUSYGROUP" not in str(exc):
+                    raise
+        self._group_ready = True
+
+    def _reclaim(self, consumer: str) -> tuple[str, str] | None:
+        """An entry another consumer has held past the lease, now ours; the PEL is scanned to its end."""
+        start = "0-0"
+        with self._translate():
+            while True:
+                reply = self._redis.xautoclaim(
+                    self._stream, self.group, consumer, int(self.lease_seconds * 1000), start, count=1
+                )
+                start, entries = reply[0], reply[1]
+                for entry, fields in entries:
+                    if fields and "job" in fields:
+                        return str(entry), str(fields["job"])
+                    self._redis.xack(self._stream, self.group, entry)  # deleted under us: nothing to do
+                if start == "0-0":
+                    return None
+
+    def _read_new(self, consumer: str) -> tuple[str, str] | None:
+        with self._translate():
+            reply = cast(
+                "list[tuple[str, list[tuple[str, dict[str, str]]]]] | None",
+                self._redis.xreadgroup(
+                    self.group, consumer, {self._stream: ">"}, count=1, block=self.block_ms or None
+                ),
+            )
+        for _stream, entries in reply or []:
+            for entry, fields in entries:
+                return str(entry), str(fields.get("job", ""))
+        return None
+
+    def complete(self, job: Job, result: dict[str, Any], now: datetime) -> None:
+        """Record the job as done (kept ``keep_seconds``); a no-op when it already is."""
+        self._run("complete", job.id, [_epoch(now), to_json(result, "result"), self.keep_ms])
+
+    def fail(self, job: Job, error: str, now: datetime, *, permanent: bool = False) -> JobState:
+        """Requeue the job at the end of the stream with its error, or park it."""
+        park = permanent or job.attempts >= self.max_attempts
+        fields = self._run("fail", job.id, [_epoch(now), job.attempts, error, "1" if park else "0"])
+        if not fields:
+            raise NotFound(f"no job {job.id}")
+        return _state(_pairs(fields))
+
+    def get(self, tenant: str, job_id: str) -> JobState | None:
+        """The job's state; None for unknown ids and other tenants' jobs."""
+        with self._translate():
+            fields = cast(dict[str, str], self._redis.hgetall(self._ns + "job:" + job_id))
+        return _state(fields) if fields and fields.get("tenant") == tenant else None
+
+    def failed(self, tenant: str, limit: int = 100) -> list[JobState]:
+        """The tenant's parked jobs, most recently parked first."""
+        with self._translate():
+            ids = cast(list[str], self._redis.zrevrange(self._ns + "parked:" + tenant, 0, limit - 1))
+            pipe = self._redis.pipeline(transaction=False)
+            for job_id in ids:
+                pipe.hgetall(self._ns + "job:" + job_id)
+            found = cast(list[dict[str, str]], pipe.execute()) if ids else []
+        return [_state(f) for f in found if f and f.get("tenant") == tenant]
+
+    def retry(self, tenant: str, job_id: str, now: datetime) -> JobState | None:
+        """Queue a parked job again with fresh attempts; None when the tenant has no such parked job."""
+        fields = self._run("retry", job_id, [_epoch(now), tenant], extra_key=self._ns + "parked:" + tenant)
+        return _state(_pairs(fields)) if fields else None
+
+    def stats(self, now: datetime) -> QueueStats:
+        """Depth, parked count and lag at ``now``."""
+        with self._translate():
+            pipe = self._redis.pipeline(transaction=True)
+            pipe.zcard(self._pending)
+            pipe.zrange(self._pending, 0, 0, withscores=True)
+            pipe.zcard(self._parked)
+            depth, oldest, parked = pipe.execute()
+        lag = max(0.0, aware(now).timestamp() - float(oldest[0][1])) if oldest else 0.0
+        return QueueStats(depth=int(depth), failed=int(parked), oldest_age_seconds=lag)
+
+    def ping(self) -> None:
+        """Raise StoreUnavailable when Redis does not answer."""
+        with self._translate():
+            self._redis.ping()
+
+    def close(self) -> None:
+        """Close the connection pool."""
+        self._redis.close()
+
+
+def _epoch(now: datetime) -> str:
+    return repr(aware(now).timestamp())
+
+
+def _time(epoch: str) -> datetime:
+    return cast(datetime, from_epoch(float(epoch)))
+
+
+def _pairs(flat: Sequence[Any]) -> dict[str, str]:
+    """A hash as HGETALL returns it from a script: a flat list of fields and values."""
+    return {str(flat[i]): str(flat[i + 1]) for i in range(0, len(flat), 2)}
+
+
+def _state(fields: dict[str, str]) -> JobState:
+    return JobState(
+        id=fields["id"],
+        tenant=fields["tenant"],
+        status=cast(JobStatus, fields["status"]),
+        attempts=int(fields["attempts"]),
+        created_at=_time(fields["created_at"]),
+        updated_at=_time(fields["updated_at"]),
+        result=json.loads(fields["result"]) if "result" in fields else None,
+        error=fields.get("error"),
+    )

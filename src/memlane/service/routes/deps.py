@@ -1,0 +1,70 @@
+"""What routes depend on: the service's shared state and the authenticated caller."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from memlane.memory import Memory
+from memlane.service.config import ServiceSettings
+from memlane.service.http import ApiError, RateLimiter
+from memlane.service.keys import KeyStore
+from memlane.service.metrics import Metrics
+from memlane.service.queue import JobQueue
+from memlane.service.tenants import Tenants
+
+_bearer = HTTPBearer(auto_error=False, description="an API key from `memlane keys create --tenant NAME`")
+
+
+@dataclass
+class ServiceState:
+    """Everything the routes share: stores per tenant, keys, the job queue, limits and metrics."""
+
+    tenants: Tenants
+    keys: KeyStore
+    queue: JobQueue
+    config: ServiceSettings
+    limiter: RateLimiter
+    metrics: Metrics
+
+
+@dataclass(frozen=True)
+class Caller:
+    """The tenant a request's key belongs to, and that tenant's memory."""
+
+    tenant: str
+    memory: Memory
+    key_id: str
+
+    @property
+    def name(self) -> str:
+        """Who is asking, as the audit log records it."""
+        return f"api:{self.tenant}:{self.key_id}"
+
+
+def state_of(request: Request) -> ServiceState:
+    """The app's shared state."""
+    state: ServiceState = request.app.state.memlane
+    return state
+
+
+def caller(
+    request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
+) -> Caller:
+    """Authenticate the bearer key, apply its rate limit, and hand out its tenant's memory."""
+    state = state_of(request)
+    if credentials is None:
+        raise ApiError(401, "unauthorized", "missing API key: send 'Authorization: Bearer <key>'")
+    tenant = state.keys.tenant_of(credentials.credentials)
+    if tenant is None:
+        raise ApiError(401, "unauthorized", "unknown or revoked API key")
+    state.limiter.check(credentials.credentials)
+    request.state.tenant = tenant
+    return Caller(tenant, state.tenants.memory(tenant), credentials.credentials.split("_")[1])
+
+
+CallerDep = Annotated[Caller, Depends(caller)]
+StateDep = Annotated[ServiceState, Depends(state_of)]

@@ -1,0 +1,138 @@
+"""Search, context, and reading, correcting and deleting single memories."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Query, Response
+from pydantic import BaseModel
+
+from memlane.service.models import (
+    ContextIn,
+    ContextOut,
+    DecisionOut,
+    ErrorOut,
+    FeedbackIn,
+    HistoryOut,
+    HitOut,
+    MemoryOut,
+    RememberIn,
+    SearchIn,
+    SearchOut,
+    UpdateIn,
+)
+from memlane.service.routes.deps import CallerDep, StateDep
+
+router = APIRouter(prefix="/v1", tags=["memories"], responses={422: {"model": ErrorOut}})
+UserId = Annotated[str, Query(description="the user, inside your tenant")]
+_NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": ErrorOut}}
+
+
+class MemoryList(BaseModel):
+    """A page of memories, newest first."""
+
+    memories: list[MemoryOut]
+
+
+class HistoryList(BaseModel):
+    """What happened to a memory, oldest first."""
+
+    history: list[HistoryOut]
+
+
+@router.post("/search", response_model=SearchOut)
+def search(body: SearchIn, caller: CallerDep) -> SearchOut:
+    """The user's memories most relevant to the query, best first, each with why it was recalled."""
+    hits = caller.memory.search(
+        body.query,
+        user_id=body.user_id,
+        limit=body.limit,
+        kinds=body.kinds,
+        categories=body.categories,
+        tags=body.tags,
+        since=body.since,
+        until=body.until,
+        include_log=body.include_log,
+        min_score=body.min_score,
+        include_sensitive=body.include_sensitive,
+    )
+    return SearchOut(results=[HitOut.of(h) for h in hits])
+
+
+@router.post("/context", response_model=ContextOut)
+def context(body: ContextIn, caller: CallerDep) -> ContextOut:
+    """A prompt-ready block under a token budget: profile, session, relevant memories, fenced as data."""
+    block = caller.memory.context(
+        body.query,
+        user_id=body.user_id,
+        session_id=body.session_id,
+        max_tokens=body.max_tokens,
+        limit=body.limit,
+        caller=caller.name,
+        include_sensitive=body.include_sensitive,
+    )
+    return ContextOut.of(block)
+
+
+@router.post("/memories", status_code=201, response_model=DecisionOut)
+def remember(body: RememberIn, caller: CallerDep, state: StateDep) -> DecisionOut:
+    """Store a sentence as a memory (no extraction; still checked, deduplicated and reconciled)."""
+    decision = caller.memory.remember(
+        body.text,
+        user_id=body.user_id,
+        kind=body.kind,
+        at=body.at,
+        tags=body.tags,
+        session_id=body.session_id,
+    )
+    state.metrics.count_decisions([decision.action.value])
+    return DecisionOut.of(decision)
+
+
+@router.get("/memories", response_model=MemoryList)
+def list_memories(
+    caller: CallerDep,
+    user_id: UserId,
+    kind: Annotated[list[str], Query(description="semantic, episodic, profile, summary, log")] = [],  # noqa: B006
+    status: Literal["active", "superseded", "expired", "archived", "deleted"] | None = "active",
+    include_log: bool = False,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> MemoryList:
+    """The user's memories, newest first (the raw conversation log only when asked)."""
+    items = caller.memory.list(
+        user_id, kinds=kind, status=status, include_log=include_log, limit=limit, offset=offset
+    )
+    return MemoryList(memories=[MemoryOut.of(m) for m in items])
+
+
+@router.get("/memories/{memory_id}", response_model=MemoryOut, responses=_NOT_FOUND)
+def get_memory(memory_id: str, caller: CallerDep, user_id: UserId) -> MemoryOut:
+    """One memory of the user's."""
+    return MemoryOut.of(caller.memory.get(memory_id, user_id=user_id))
+
+
+@router.patch("/memories/{memory_id}", response_model=MemoryOut, responses=_NOT_FOUND)
+def update_memory(memory_id: str, body: UpdateIn, caller: CallerDep) -> MemoryOut:
+    """Correct a memory's text; its history keeps the old one."""
+    return MemoryOut.of(caller.memory.update(memory_id, body.text, user_id=body.user_id))
+
+
+@router.delete("/memories/{memory_id}", status_code=204, responses=_NOT_FOUND)
+def delete_memory(memory_id: str, caller: CallerDep, user_id: UserId) -> Response:
+    """Delete a memory from every table and index; history keeps a tombstone without its text."""
+    caller.memory.delete(memory_id, user_id=user_id)
+    return Response(status_code=204)
+
+
+@router.get("/memories/{memory_id}/history", response_model=HistoryList, responses=_NOT_FOUND)
+def memory_history(memory_id: str, caller: CallerDep, user_id: UserId) -> HistoryList:
+    """Every change to the memory, oldest first."""
+    return HistoryList(history=[HistoryOut.of(r) for r in caller.memory.history(memory_id, user_id=user_id)])
+
+
+@router.post("/memories/{memory_id}/feedback", response_model=MemoryOut, responses=_NOT_FOUND)
+def feedback(memory_id: str, body: FeedbackIn, caller: CallerDep) -> MemoryOut:
+    """How the memory served: helpful strengthens it, outdated expires it, wrong supersedes it."""
+    item = caller.memory.feedback(memory_id, body.verdict, note=body.note, user_id=body.user_id)
+    return MemoryOut.of(item)

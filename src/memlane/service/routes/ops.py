@@ -1,0 +1,53 @@
+"""Operations: liveness, readiness and Prometheus metrics (no API key needed)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse, PlainTextResponse
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+
+from memlane.clock import utcnow
+from memlane.errors import MemlaneError
+from memlane.service.routes.deps import StateDep
+from memlane.store import MemoryQuery
+
+router = APIRouter(tags=["operations"])
+_PROBE = "memlane:readyz"  # a user id no tenant can name (tenant scopes contain "/")
+
+
+@router.get("/healthz")
+def healthz() -> dict[str, str]:
+    """The process is up."""
+    return {"status": "ok"}
+
+
+@router.get("/readyz")
+def readyz(state: StateDep) -> JSONResponse:
+    """The store, the session store, the key store and the queue all answer (503 if one does not)."""
+    checks: dict[str, str] = {}
+    sessions = state.tenants.sessions
+    probes: dict[str, Callable[[], object]] = {
+        "store": lambda: state.tenants.store.count(_PROBE, MemoryQuery()),
+        # a session store that degrades when down (Redis) says so through ping()
+        "sessions": getattr(sessions, "ping", lambda: sessions.list_sessions(_PROBE, utcnow())),
+        "keys": state.keys.ping,
+        "queue": state.queue.ping,
+    }
+    for name, probe in probes.items():
+        try:
+            probe()
+            checks[name] = "ok"
+        except MemlaneError as exc:
+            checks[name] = f"unavailable: {exc}"
+    ready = all(v == "ok" for v in checks.values())
+    return JSONResponse(
+        {"status": "ready" if ready else "unavailable", "checks": checks}, 200 if ready else 503
+    )
+
+
+@router.get("/metrics", response_class=PlainTextResponse)
+def metrics(state: StateDep) -> PlainTextResponse:
+    """Prometheus text format."""
+    return PlainTextResponse(generate_latest(state.metrics.registry), media_type=CONTENT_TYPE_LATEST)

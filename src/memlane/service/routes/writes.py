@@ -1,0 +1,79 @@
+"""``POST /v1/messages`` (queued write-back, or inline with ``?wait=true``) and the job routes."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Response
+from fastapi.responses import JSONResponse
+
+from memlane import validate
+from memlane.clock import utcnow
+from memlane.errors import NotFound
+from memlane.service.jobs import messages_of, payload_of, process
+from memlane.service.models import AddMessages, AddResultOut, ErrorOut, JobOut
+from memlane.service.routes.deps import CallerDep, StateDep
+
+router = APIRouter(prefix="/v1", tags=["write-back"])
+
+
+@router.post(
+    "/messages",
+    status_code=202,
+    response_model=JobOut,
+    responses={200: {"model": AddResultOut, "description": "processed inline (?wait=true)"}},
+)
+def add_messages(
+    body: AddMessages,
+    caller: CallerDep,
+    state: StateDep,
+    response: Response,
+    wait: Annotated[bool, Query(description="process now and return the decisions")] = False,
+) -> JobOut | JSONResponse:
+    """Remember from messages. Returns 202 as soon as the job is durably queued; poll
+    ``GET /v1/jobs/{job_id}`` for its decisions. A repeated ``idempotency_key`` returns the first job.
+    """
+    now = utcnow()
+    payload = payload_of(body, now, uuid.uuid4().hex)
+    settings = caller.memory.settings
+    # everything a caller can get wrong fails now with 422, not later in a worker
+    validate.identifier(body.user_id, "user_id", settings)
+    if body.session_id is not None:
+        validate.identifier(body.session_id, "session_id", settings)
+    validate.messages(messages_of(payload), "user", now, settings)
+    if body.idempotency_key is not None:
+        validate.identifier(body.idempotency_key, "idempotency_key", settings)
+    if wait:
+        result = process(caller.memory, payload)
+        state.metrics.count_decisions([d.action for d in result.decisions])
+        return JSONResponse(result.model_dump(mode="json"), status_code=200)
+    job, new = state.queue.submit(caller.tenant, payload, now, body.idempotency_key)
+    response.headers["Location"] = f"/v1/jobs/{job.id}"
+    return JobOut.of(job, duplicate=not new)
+
+
+@router.get("/jobs/{job_id}", response_model=JobOut, responses={404: {"model": ErrorOut}})
+def get_job(job_id: str, caller: CallerDep, state: StateDep) -> JobOut:
+    """A write-back job: queued, running, done (with its decisions) or failed (with its error)."""
+    job = state.queue.get(caller.tenant, job_id)
+    if job is None:
+        raise NotFound(f"no job {job_id!r}")
+    return JobOut.of(job)
+
+
+@router.get("/jobs", response_model=list[JobOut])
+def failed_jobs(
+    caller: CallerDep, state: StateDep, limit: Annotated[int, Query(ge=1, le=1000)] = 100
+) -> list[JobOut]:
+    """Jobs parked after failing repeatedly, newest first, each with its last error."""
+    return [JobOut.of(j) for j in state.queue.failed(caller.tenant, limit)]
+
+
+@router.post("/jobs/{job_id}/retry", response_model=JobOut, responses={404: {"model": ErrorOut}})
+def retry_job(job_id: str, caller: CallerDep, state: StateDep) -> JobOut:
+    """Queue a parked job again (after fixing what made it fail)."""
+    job = state.queue.retry(caller.tenant, job_id, utcnow())
+    if job is None:
+        raise NotFound(f"no failed job {job_id!r}")
+    return JobOut.of(job)

@@ -1,0 +1,91 @@
+"""One :class:`memlane.Memory` per tenant, all on the same stores and the same embedder.
+
+Each tenant's ``Memory`` sees the stores through :class:`~memlane.store.scoped.TenantStore`, so
+isolation holds below the routes: a handler given tenant A's memory has no way to reach tenant B's
+rows, whatever ids a request carries.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from memlane.embed import Embedder, create_embedder
+from memlane.llm import ChatClient
+from memlane.memory import Memory
+from memlane.settings import Settings, default_path
+from memlane.store import MemoryStore, SessionStore
+from memlane.store.open import open_stores
+from memlane.store.scoped import TenantSessions, TenantStore, check_tenant
+
+
+class Tenants:
+    """The shared stores and a cache of per-tenant memories over them."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        store: MemoryStore | str | None = None,
+        sessions: SessionStore | str | None = None,
+        embedder: Embedder | None = None,
+    ) -> None:
+        self.settings = settings
+        self.embedder = embedder or create_embedder(settings)
+        self.store, self.sessions = open_stores(settings, self.embedder.dim, store=store, sessions=sessions)
+        self._memories: dict[str, Memory] = {}
+        self._lock = threading.Lock()
+        # one LLM client (connection pool, concurrency limit, usage counters) for every tenant
+        self.llm: ChatClient | None = ChatClient.from_settings(settings) if settings.llm_base_url else None
+
+    def memory(self, tenant: str) -> Memory:
+        """The tenant's memory (built on first use)."""
+        found = self._memories.get(tenant)
+        if found is not None:
+            return found
+        with self._lock:
+            if tenant not in self._memories:
+                self._memories[tenant] = Memory(
+                    settings=self.settings,
+                    store=TenantStore(self.store, check_tenant(tenant)),
+                    sessions=TenantSessions(self.sessions, tenant),
+                    embedder=self.embedder,
+                    llm=self.llm,
+                )
+            return self._memories[tenant]
+
+    def llm_usage(self) -> dict[str, dict[str, float]]:
+        """The LLM stages' counters by stage (empty when no LLM is configured)."""
+        return self.llm.usage if self.llm is not None else {}
+
+    def tenants(self) -> list[str]:
+        """Tenants with data in the store (for maintenance)."""
+        return sorted({u.split("/", 1)[0] for u in self.store.users() if "/" in u})
+
+    def close(self) -> None:
+        """Close every tenant's memory, then the shared stores."""
+        with self._lock:
+            for memory in self._memories.values():
+                memory.close()
+            self._memories.clear()
+        if self.llm is not None:
+            self.llm.close()
+        self.store.close()
+        if id(self.sessions) != id(self.store):  # the SQL stores keep sessions themselves
+            self.sessions.close()
+
+
+def sibling_file(settings: Settings, suffix: str) -> str:
+    """A file next to the embedded store's (``memlane.db`` → ``memlane.<suffix>.db``), or in the data
+    directory when the store is a server or lives in memory.
+    """
+    url = settings.store
+    path = settings.path
+    if url and url.startswith("sqlite:"):
+        path = url.removeprefix("sqlite:///").removeprefix("sqlite://")
+    elif url:
+        path = None
+    if not path or path == ":memory:":
+        path = str(default_path())
+    p = Path(path)
+    return str(p.with_name(f"{p.stem}.{suffix}.db"))

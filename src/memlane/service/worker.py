@@ -1,0 +1,163 @@
+"""The worker: claims jobs from a :class:`~memlane.service.queue.JobQueue`, runs a handler, records the
+outcome. ``memlane worker`` runs one per process in server mode; the embedded service runs one in a
+thread of the API process (:func:`start_thread`).
+
+::
+
+    worker = Worker(queue, handler, consumer="api-1")
+    thread, stop = start_thread(worker)
+    ...
+    stop.set(); thread.join()
+
+What happens to a job:
+
+- the handler returns a JSON-ready dict: the job is done, with that result;
+- it raises :class:`~memlane.errors.InvalidInput` (the job can never succeed), or returns something
+  that is not JSON-ready: the job is parked at once;
+- it raises :class:`~memlane.errors.StoreUnavailable` (the memory store is down): the job is queued
+  again and the loop backs off as if the queue were down;
+- it raises anything else: the job is failed with ``"<ExceptionType>: <message>"`` and queued again,
+  until the queue's ``max_attempts``, when it is parked;
+- the worker dies mid-job: the job's lease runs out and another worker gets it (at least once).
+
+The queue being unreachable (:class:`~memlane.errors.StoreUnavailable`) does not stop the loop: it
+logs once per outage and tries again, waiting a little longer each time, up to ``max_backoff``.
+This loop is the one place that reads the wall clock.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any
+
+from memlane.clock import utcnow
+from memlane.errors import InvalidInput, StoreUnavailable
+from memlane.service.queue import Job, JobQueue
+
+log = logging.getLogger("memlane.worker")
+
+Handler = Callable[[Job], dict[str, Any]]
+
+
+class Worker:
+    """One consumer of the queue: ``run_once`` for one job, ``run`` until told to stop."""
+
+    def __init__(
+        self,
+        queue: JobQueue,
+        handler: Handler,
+        consumer: str,
+        *,
+        poll_seconds: float = 0.5,
+        max_backoff: float = 10.0,
+    ) -> None:
+        self.queue = queue
+        self.handler = handler
+        self.consumer = consumer
+        self.poll_seconds = poll_seconds
+        self.max_backoff = max_backoff
+
+    def run_once(self, now: datetime) -> bool:
+        """Claim one job at ``now`` and handle it; False when none was due.
+
+        The outcome is recorded at ``now`` plus the time the handler took, so a caller-driven clock
+        stays consistent. Errors of the queue itself propagate; the handler's never do.
+        """
+        job = self.queue.claim(self.consumer, now)
+        if job is None:
+            return False
+        started = time.monotonic()
+
+        def finished() -> datetime:
+            return now + timedelta(seconds=time.monotonic() - started)
+
+        try:
+            result = self.handler(job)
+        except InvalidInput as exc:
+            log.warning("job %s (attempt %d) cannot succeed, parked: %s", job.id, job.attempts, exc)
+            self.queue.fail(job, _describe(exc), finished(), permanent=True)
+            return True
+        except StoreUnavailable as exc:
+            # the memory store is down, not the job at fault: requeue it and let run() back off,
+            # so an outage does not burn through every job's attempts in a few seconds
+            self.queue.fail(job, _describe(exc), finished())
+            raise
+        except Exception as exc:
+            log.exception("job %s (attempt %d) failed", job.id, job.attempts)
+            state = self.queue.fail(job, _describe(exc), finished())
+            if state.status == "failed":
+                log.error("job %s parked after %d attempts: %s", job.id, state.attempts, state.error)
+            return True
+        try:
+            self.queue.complete(job, result, finished())
+        except InvalidInput as exc:  # the handler's result cannot be stored: retrying would not help
+            log.error("job %s returned a result that cannot be stored, parked: %s", job.id, exc)
+            self.queue.fail(job, _describe(exc), finished(), permanent=True)
+        return True
+
+    def run(self, stop: threading.Event) -> None:
+        """Handle jobs until ``stop`` is set, waiting ``poll_seconds`` whenever the queue is empty."""
+        failures = 0  # in a row, for the backoff
+        outage = False
+        while not stop.is_set():
+            try:
+                busy = self.run_once(utcnow())
+            except StoreUnavailable as exc:
+                failures += 1
+                if not outage:
+                    log.warning("job queue unreachable, %s retrying until it returns: %s", self.consumer, exc)
+                    outage = True
+                stop.wait(self._backoff(failures))
+                continue
+            except Exception:
+                # a bug must not end the worker silently; a job it held is delivered again after its lease
+                failures += 1
+                log.exception("worker %s: unexpected error", self.consumer)
+                stop.wait(self._backoff(failures))
+                continue
+            if outage:
+                log.warning("job queue reachable again, %s carries on", self.consumer)
+                outage = False
+            failures = 0
+            if not busy:
+                stop.wait(self.poll_seconds)
+
+    def _backoff(self, failures: int) -> float:
+        return float(min(self.max_backoff, self.poll_seconds * 2 ** min(failures - 1, 16)))
+
+
+def lower_priority(niceness: int = 10) -> None:
+    """Make the calling thread yield the CPU to others: write-back must not slow down reads.
+
+    On Linux a thread has its own nice value (``setpriority`` on its thread id); elsewhere this is
+    a no-op.
+    """
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), niceness)
+    except (AttributeError, OSError):  # not Linux, or not allowed: run at normal priority
+        log.debug("could not lower the worker thread's priority")
+
+
+def start_thread(worker: Worker) -> tuple[threading.Thread, threading.Event]:
+    """Run ``worker`` in a daemon thread at low CPU priority (the API's requests come first); set the
+    event to stop it after the job in hand, then join.
+    """
+    stop = threading.Event()
+
+    def run() -> None:
+        lower_priority()
+        worker.run(stop)
+
+    thread = threading.Thread(target=run, name=f"memlane-worker-{worker.consumer}")
+    thread.daemon = True  # a job cut short by exit is delivered again: nothing is lost
+    thread.start()
+    return thread, stop
+
+
+def _describe(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"

@@ -1,0 +1,102 @@
+"""The server deployment end to end: the API on PostgreSQL + pgvector with Redis sessions and a Redis
+Streams queue, and real ``memlane worker`` processes, one of them killed mid-stream."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from memlane import Settings
+from memlane.clock import utcnow
+from memlane.domain import Kind, Status
+from memlane.service.app import create_app
+from memlane.service.config import ServiceSettings
+from memlane.store import MemoryQuery
+
+pytestmark = pytest.mark.slow
+
+
+def start_worker(env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+    command = [
+        sys.executable,
+        "-c",
+        "from memlane.cli import main; main()",
+        "worker",
+        "--log-level",
+        "warning",
+    ]
+    with log.open("ab") as err:  # the child keeps its own copy of the descriptor
+        return subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=err)
+
+
+@pytest.fixture
+def deployment(tmp_path: Path, pg_url: str, redis_url: str) -> Iterator[tuple[TestClient, dict[str, str]]]:
+    env = {
+        **os.environ,
+        "MEMLANE_STORE": pg_url,
+        "MEMLANE_SESSIONS": redis_url,
+        "MEMLANE_QUEUE": redis_url,
+        "MEMLANE_JOB_LEASE_SECONDS": "3",  # a killed worker's job comes back quickly
+        "MEMLANE_MAINTAIN_EVERY_MINUTES": "0",
+        "MEMLANE_EMBED_THREADS": "1",
+    }
+    settings = Settings(store=pg_url, sessions=redis_url)
+    config = ServiceSettings(queue=redis_url, rate_limit=10_000, rate_burst=10_000, maintain_every_minutes=0)
+    with TestClient(create_app(settings, config)) as client:
+        yield client, env
+
+
+def test_a_killed_worker_loses_nothing_and_writes_nothing_twice(
+    deployment: tuple[TestClient, dict[str, str]], tmp_path: Path
+) -> None:
+    client, env = deployment
+    state = client.app.state.memlane  # type: ignore[attr-defined]
+    headers = {"Authorization": f"Bearer {state.keys.create('acme', now=utcnow()).secret}"}
+    jobs: list[str] = []
+    for i in range(24):
+        body: dict[str, Any] = {
+            "user_id": f"u{i % 3}",
+            "messages": [{"role": "user", "content": f"我第{i}次去了杭州出差，住在西湖边。", "id": f"m{i}"}],
+        }
+        response = client.post("/v1/messages", json=body, headers=headers)
+        assert response.status_code == 202
+        jobs.append(response.json()["job_id"])
+    assert client.get("/readyz").status_code == 200
+
+    log = tmp_path / "worker.log"
+    first = start_worker(env, log)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and _done(client, headers, jobs) < 4:
+        time.sleep(0.1)
+    first.send_signal(signal.SIGKILL)  # mid-stream: no chance to finish or acknowledge
+    first.wait()
+    assert _done(client, headers, jobs) < len(jobs), "the first worker finished everything before the kill"
+
+    second = start_worker(env, log)
+    try:
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline and _done(client, headers, jobs) < len(jobs):
+            time.sleep(0.2)
+    finally:
+        second.send_signal(signal.SIGTERM)
+        second.wait(timeout=60)
+    statuses = [client.get(f"/v1/jobs/{j}", headers=headers).json()["status"] for j in jobs]
+    assert statuses == ["done"] * len(jobs), log.read_text()
+    # every message is in the log exactly once, whichever worker handled it and however often
+    store = state.tenants.memory("acme").store
+    every = MemoryQuery(kinds=(Kind.LOG,), statuses=tuple(Status))
+    logged = [p for u in ("u0", "u1", "u2") for m in store.query(u, every) for p in m.provenance]
+    assert sorted(logged) == sorted(f"m{i}" for i in range(24))
+
+
+def _done(client: TestClient, headers: dict[str, str], jobs: list[str]) -> int:
+    return sum(client.get(f"/v1/jobs/{j}", headers=headers).json()["status"] == "done" for j in jobs)

@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from memlane import Memory
 from memlane.privacy.sensitive import NEVER_STORE, PLACEHOLDER, Finding, kinds, redact, scan
 
 
@@ -69,16 +70,53 @@ def test_valid_resident_id_is_found(text: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        pytest.param("My SSN is 123-45-6789", "123-45-6789", id="us-ssn"),
+        pytest.param("my passport number is E12345678.", "E12345678", id="passport-en"),
+        pytest.param("护照号是G12345678", "G12345678", id="passport-zh"),
+        pytest.param("my driver's license is D1234-56789-01234", "D1234-56789-01234", id="licence"),
+    ],
+)
+def test_other_countries_id_numbers_are_found(text: str, value: str) -> None:
+    assert found(text) == [("id_card", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("the passport office opens at 9", id="passport-word"),
+        pytest.param("I renewed my passport in 2020", id="passport-year"),
+        pytest.param("order 123-45-67890", id="longer-dashed-number"),
+        pytest.param("code 000-12-3456 is not an SSN shape", id="invalid-ssn-area"),
+    ],
+)
+def test_talk_about_ids_is_not_an_id_number(text: str) -> None:
+    assert found(text) == []
+
+
+@pytest.mark.parametrize(
     "text",
     [
         pytest.param("订单号 110105194912310020", id="order-number-bad-check"),
-        pytest.param(f"我的身份证号是{wrong_check(ID_1990)}", id="zh-bad-check"),
-        pytest.param(f"ID {resident_id('11010119901332653')}", id="impossible-birth-date"),
-        pytest.param(f"ID {resident_id('99010119900307653')}", id="unknown-region"),
+        pytest.param(f"流水 {wrong_check(ID_1990)}", id="bad-check-unlabelled"),
+        pytest.param(f"code {resident_id('11010119901332653')}", id="impossible-birth-date"),
+        pytest.param(f"ref {resident_id('99010119900307653')}", id="unknown-region"),
     ],
 )
 def test_number_failing_id_rules_is_not_an_id(text: str) -> None:
     assert "id_card" not in [f.kind for f in scan(text)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(f"我的身份证号是{wrong_check(ID_1990)}", id="zh-bad-check"),
+        pytest.param(f"national ID {resident_id('11010119901332653')}", id="impossible-birth-date"),
+    ],
+)
+def test_a_number_the_text_calls_an_id_is_masked_even_if_mistyped(text: str) -> None:
+    assert "id_card" in [f.kind for f in scan(text)]
 
 
 def test_valid_id_that_also_passes_luhn_is_reported_once_as_id() -> None:
@@ -148,6 +186,54 @@ def test_mobile_digits_inside_a_longer_number_are_not_a_phone() -> None:
 )
 def test_email_is_found(text: str, value: str) -> None:
     assert found(text) == [("email", value)]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        pytest.param(
+            "我住在杭州市西湖区文三路138号5栋302室，周末在家",
+            "杭州市西湖区文三路138号5栋302室",
+            id="zh-street",
+        ),
+        pytest.param(
+            "快递寄到浙江省杭州市西湖区古荡街道翠苑一区12幢3单元401室",
+            "浙江省杭州市西湖区古荡街道翠苑一区12幢3单元401室",
+            id="zh-estate",
+        ),
+        pytest.param("我家在阳光花园3栋2单元501", "阳光花园3栋2单元501", id="zh-bare-flat"),
+        pytest.param("I live at 221B Baker Street, London", "221B Baker Street", id="en-street"),
+        pytest.param(
+            "send it to 1600 Pennsylvania Avenue, Apt 5 please",
+            "1600 Pennsylvania Avenue, Apt 5",
+            id="en-apt",
+        ),
+    ],
+)
+def test_precise_home_address_is_found(text: str, value: str) -> None:
+    assert found(text) == [("address", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("我住在杭州", id="zh-city"),
+        pytest.param("我今天去了南京路步行街", id="zh-street-no-number"),
+        pytest.param("我们在3号线地铁站见", id="zh-metro-line"),
+        pytest.param("I moved to Boston last year", id="en-city"),
+        pytest.param("the meeting is in Room 5", id="en-room"),
+    ],
+)
+def test_a_city_or_a_street_without_a_number_is_not_an_address(text: str) -> None:
+    assert found(text) == []
+
+
+def test_an_address_is_kept_masked_by_default(mem: Memory) -> None:
+    result = mem.add("我住在杭州市西湖区文三路138号5栋302室", user_id="u1")
+    texts = [m.text for m in result.memories]
+    assert texts
+    assert all("文三路" not in t and "302" not in t for t in texts)
+    assert any("[已隐藏:住址]" in t for t in texts)
 
 
 # --- secrets ---------------------------------------------------------------------------------------------

@@ -8,8 +8,8 @@ Every kind :mod:`~memlane.privacy.sensitive` detects has a policy:
   the value is sealed under the data key (:mod:`~memlane.privacy.vault`), out of search and context
   unless a caller asks for it.
 
-The defaults keep what memlane always did: identity and card numbers, passwords, keys and health
-details are dropped; phone numbers and email addresses are redacted. ``Settings.sensitive_policy``
+The defaults: identity and card numbers, passwords, keys and health details are dropped; phone
+numbers, email addresses and precise home addresses are redacted. ``Settings.sensitive_policy``
 overrides any of them (``MEMLANE_SENSITIVE_POLICY='{"phone": "encrypt"}'``).
 
 :class:`PolicyJudge` applies the policy and the user's consent (:mod:`~memlane.privacy.consent`) around
@@ -43,6 +43,7 @@ DEFAULT_POLICY: dict[str, Treatment] = {
     "health": "drop",
     "phone": "redact",
     "email": "redact",
+    "address": "redact",
 }
 
 _NAMES = {
@@ -53,6 +54,7 @@ _NAMES = {
     "health": "a health detail",
     "phone": "a phone number",
     "email": "an email address",
+    "address": "a home address",
 }
 _LONG_TERM = (Action.SEMANTIC, Action.EPISODIC, Action.PROFILE)
 

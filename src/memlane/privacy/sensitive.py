@@ -48,6 +48,7 @@ _LABELS: dict[str, tuple[str, str]] = {
     "health": ("健康信息", "health detail"),
     "phone": ("手机号", "phone"),
     "email": ("邮箱", "email"),
+    "address": ("住址", "address"),
 }
 _KIND_BY_PLACEHOLDER = {
     placeholder: kind
@@ -61,7 +62,16 @@ PLACEHOLDER: re.Pattern[str] = re.compile(
 
 # Where two findings overlap the earlier kind wins: a valid ID checksum is stronger evidence than Luhn,
 # and a secret matters more than the phone number or clause it sits in.
-_PRIORITY = {"id_card": 0, "bank_card": 1, "api_key": 2, "password": 3, "health": 4, "phone": 5, "email": 6}
+_PRIORITY = {
+    "id_card": 0,
+    "bank_card": 1,
+    "api_key": 2,
+    "password": 3,
+    "health": 4,
+    "phone": 5,
+    "email": 6,
+    "address": 7,
+}
 
 _Span = tuple[str, int, int]
 
@@ -79,6 +89,20 @@ _CARD_RUN = re.compile(r"(?<![0-9])[2-6][0-9]{12,18}(?![0-9])")
 _CARD_GROUPED = re.compile(
     r"(?<![0-9])(?:[2-6][0-9]{3}([ -])[0-9]{4}(?:\1[0-9]{4}){1,2}(?:\1[0-9]{1,4})?"
     r"|3[0-9]{3}([ -])[0-9]{6}\2[0-9]{5})(?![0-9])"
+)
+
+
+# Other countries' numbers have no shared shape; the US SSN has one, and any number the text itself
+# calls an ID, passport or licence number counts.
+_SSN = re.compile(r"(?<![0-9-])(?!000|666|9[0-9]{2})[0-9]{3}-(?!00)[0-9]{2}-(?!0000)[0-9]{4}(?![0-9-])")
+_ID_WORDS = (
+    r"(?:passport|national\s+id(?:entity)?(?:\s+card)?|id\s+card|identity\s+card|social\s+security"
+    r"|ssn|driver'?s?\s+licen[cs]e|licen[cs]e|护照|身份证|證件|证件|驾照|驾驶证|居留证|通行证)"
+)
+_ID_LABELLED = re.compile(
+    _ID_WORDS + r"(?:\s*(?:number|no\.?|#|号码|号))?(?:\s*(?:is|was|是|为|:|：|=)){0,2}\s*"
+    r"([A-Z0-9][A-Z0-9-]{4,19})(?![A-Za-z0-9])",
+    re.IGNORECASE,
 )
 
 
@@ -117,6 +141,11 @@ def _ids_and_cards(text: str) -> Iterator[_Span]:
             and _ID15_CONTEXT.search(text, max(0, m.start() - 16), m.start())
         ):
             yield "id_card", m.start(), m.end()
+    for m in _SSN.finditer(text):
+        yield "id_card", m.start(), m.end()
+    for m in _ID_LABELLED.finditer(text):
+        if sum(c.isdigit() for c in m.group(1)) >= 4:  # a word after "passport" is not a number
+            yield "id_card", m.start(1), m.end(1)
     for pattern in (_CARD_RUN, _CARD_GROUPED):
         for m in pattern.finditer(text):
             digits = re.sub(r"[ -]", "", m.group())
@@ -208,6 +237,40 @@ def _contacts(text: str) -> Iterator[_Span]:
             yield "phone", m.start(), end
     for m in _EMAIL.finditer(text):
         yield "email", m.start(), m.end()
+
+
+# --- precise addresses -----------------------------------------------------------------------------------
+# A city or district alone is not sensitive ("我住在杭州"); a street with a house number, or a building
+# with a flat, locates a home. The part that locates it is masked; "我住在" stays.
+
+_ZH_NUM = r"[0-9０-９一二三四五六七八九十百零〇]{1,6}"
+_ZH_UNIT = rf"(?:\s*(?:{_ZH_NUM}|[A-Za-z])\s*(?:号楼|栋|幢|座|单元|层|楼|室|户|号))"
+_ZH_PLACE = r"(?:[\u4e00-\u9fff]{2,8}?(?:省|市|区|县|镇|乡|街道))"
+_ZH_ADDRESS = re.compile(
+    rf"{_ZH_PLACE}{{0,4}}"
+    rf"(?:[\u4e00-\u9fff]{{1,8}}?(?:路|街|大道|大街|巷|弄|胡同|道)\s*{_ZH_NUM}\s*[号號]{_ZH_UNIT}{{0,4}}"
+    rf"|[\u4e00-\u9fff]{{2,10}}?(?:小区|花园|公寓|大厦|家园|新村|苑|府)(?:{_ZH_NUM}[区期])?"
+    rf"\s*{_ZH_NUM}\s*(?:号楼|栋|幢|座){_ZH_UNIT}{{0,3}})"
+    rf"(?:\s*[0-9]{{1,5}}(?![0-9]))?"  # a flat number written bare at the end: 3单元501
+)
+# what precedes a place in a sentence, not part of it: cut the match after the last of these
+_ZH_LEAD = re.compile(r".*(?:住在|住址是|住址|地址是|地址|家在|搬到|寄到|送到|位于|是|在|到|：|:)")
+_EN_ADDRESS = re.compile(
+    r"(?<![A-Za-z0-9])\d{1,6}[A-Za-z]?(?:-\d{1,4})?\s+(?:[A-Z][A-Za-z'.-]*\s+){1,4}"
+    r"(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|Terrace|Close"
+    r"|Crescent|Square|Sq|Parkway|Pkwy|Highway|Hwy)\b\.?"
+    r"(?:,?\s*(?:Apt|Apartment|Unit|Suite|Flat|#)\.?\s*[A-Za-z0-9-]{1,8})?"
+)
+
+
+def _addresses(text: str) -> Iterator[_Span]:
+    for m in _ZH_ADDRESS.finditer(text):
+        lead = _ZH_LEAD.match(m.group())
+        start = m.start() + (lead.end() if lead else 0)
+        if start < m.end():
+            yield "address", start, m.end()
+    for m in _EN_ADDRESS.finditer(text):
+        yield "address", m.start(), m.end()
 
 
 # --- health ----------------------------------------------------------------------------------------------
@@ -310,7 +373,8 @@ def scan(text: str) -> list[Finding]:
     ['health', 'email']
     """
     by_kind: dict[str, list[tuple[int, int]]] = {kind: [] for kind in _PRIORITY}
-    for kind, start, end in (*_ids_and_cards(text), *_secrets(text), *_contacts(text), *_health(text)):
+    found = (*_ids_and_cards(text), *_secrets(text), *_contacts(text), *_addresses(text), *_health(text))
+    for kind, start, end in found:
         by_kind[kind].append((start, end))
     kept: list[_Span] = []
     for kind, spans in by_kind.items():  # strongest kind first

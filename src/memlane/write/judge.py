@@ -75,6 +75,7 @@ _SENSITIVE_NAMES = {
     "health": "a health detail",
     "phone": "a phone number",
     "email": "an email address",
+    "address": "a home address",
 }
 
 

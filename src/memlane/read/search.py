@@ -78,7 +78,7 @@ class Searcher:
         self.embedder = embedder
 
     def search(self, user_id: str, text: str, options: SearchOptions, now: datetime) -> list[Hit]:
-        """The best memories (and log turns) for ``text``, best first."""
+        """The best memories (and log turns) for ``text``, best first (hits carry no embeddings)."""
         q = options.query
         if not q.kinds:
             kinds = tuple(k for k in Kind if options.include_log or k is not Kind.LOG)
@@ -93,7 +93,7 @@ class Searcher:
         for rank, hit in enumerate(vector, start=1):
             found = by_id.setdefault(hit.id, _Parts())
             found.similarity, found.vector_rank = hit.score, rank
-        items = {m.id: m for m in self.store.get_many(user_id, list(by_id))}
+        items = {m.id: m for m in self.store.get_many(user_id, list(by_id), embeddings=False)}
         # the user summary is injected by context() on its own; as a search hit it would crowd out evidence
         hits = [
             self._score(items[i], parts, now)

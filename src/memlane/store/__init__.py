@@ -83,8 +83,8 @@ class MemoryStore(Protocol):
     def owner(self, memory_id: str) -> str | None:
         """The user a record belongs to (for single-tenant callers that only hold an id)."""
 
-    def get_many(self, user_id: str, ids: Sequence[str]) -> list[MemoryItem]:
-        """The records that exist, in the order of ``ids``."""
+    def get_many(self, user_id: str, ids: Sequence[str], *, embeddings: bool = True) -> list[MemoryItem]:
+        """The records that exist, in the order of ``ids``; ``embeddings=False`` may leave vectors out."""
 
     def query(self, user_id: str, q: MemoryQuery) -> list[MemoryItem]:
         """Records matching the filters, newest first unless asked otherwise."""

@@ -27,6 +27,7 @@ from memlane.store.sql import (
     HISTORY_COLUMNS,
     SEALED_COLUMNS,
     SELECT_MEMORIES,
+    SELECT_MEMORIES_TEXT,
     SESSION_COLUMNS,
     SLOT_COLUMNS,
     Dialect,
@@ -113,12 +114,13 @@ class SQLStore(ABC):
         rows = self._rows(f"SELECT user_id FROM memories WHERE id = {self.dialect.mark}", (memory_id,))
         return str(rows[0]["user_id"]) if rows else None
 
-    def get_many(self, user_id: str, ids: Sequence[str]) -> list[MemoryItem]:
-        """The records that exist, in the order of ``ids``."""
+    def get_many(self, user_id: str, ids: Sequence[str], *, embeddings: bool = True) -> list[MemoryItem]:
+        """The records that exist, in the order of ``ids`` (without their vectors unless ``embeddings``)."""
         if not ids:
             return []
         d = self.dialect
-        sql = f"{SELECT_MEMORIES} WHERE user_id = {d.mark} AND id IN ({d.marks(len(ids))})"
+        select = SELECT_MEMORIES if embeddings else SELECT_MEMORIES_TEXT
+        sql = f"{select} WHERE user_id = {d.mark} AND id IN ({d.marks(len(ids))})"
         found = {row["id"]: from_row(row) for row in self._rows(sql, (user_id, *ids))}
         return [found[i] for i in ids if i in found]
 

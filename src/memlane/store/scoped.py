@@ -97,9 +97,10 @@ class TenantStore:
         owner = self.inner.owner(memory_id)
         return self._s.outward(owner) if owner is not None and self._s.mine(owner) else None
 
-    def get_many(self, user_id: str, ids: Sequence[str]) -> list[MemoryItem]:
+    def get_many(self, user_id: str, ids: Sequence[str], *, embeddings: bool = True) -> list[MemoryItem]:
         """The records that exist in this user's scope, in the order of ``ids``."""
-        return [self._s.get(m) for m in self.inner.get_many(self._s.inward(user_id), ids)]
+        found = self.inner.get_many(self._s.inward(user_id), ids, embeddings=embeddings)
+        return [self._s.get(m) for m in found]
 
     def query(self, user_id: str, q: MemoryQuery) -> list[MemoryItem]:
         """Records of the scoped user matching ``q``."""

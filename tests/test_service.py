@@ -359,3 +359,20 @@ def test_audit_consent_and_forgetting_a_session_over_http(acme: Api, globex: Api
     gone = acme.post("/v1/sessions/forget", {"user_id": "u1", "session_id": "s1"}).json()
     assert gone["deleted"] >= 1
     assert acme.get("/v1/memories", user_id="u1", include_log="true").json()["memories"] == []
+
+
+def test_readiness_fails_when_redis_sessions_are_down(tmp_path: Path) -> None:
+    import stores
+
+    settings = Settings(path=str(tmp_path / "s.db"), sessions=f"redis://127.0.0.1:{stores.closed_port()}/0")
+    with TestClient(create_app(settings, ServiceSettings())) as c:
+        response = c.get("/readyz")
+        assert response.status_code == 503
+        assert response.json()["checks"]["sessions"].startswith("unavailable")
+        assert response.json()["checks"]["store"] == "ok"
+        # long-term memory keeps working while sessions are down (degraded mode)
+        api = api_for(c, "acme")
+        written = api.post(
+            "/v1/messages", {"user_id": "u1", "messages": [{"content": "我喜欢喝美式"}]}, wait="true"
+        )
+        assert written.status_code == 200

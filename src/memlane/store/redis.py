@@ -228,6 +228,15 @@ class RedisSessionStore:
         self._up()
         return gone
 
+    def ping(self) -> None:
+        """Raise :class:`StoreUnavailable` unless Redis answers: readiness checks must see an outage
+        that the session calls themselves ride out in degraded mode.
+        """
+        try:
+            self._redis.ping()
+        except redis.RedisError as exc:
+            raise self._fail(exc) from exc
+
     def close(self) -> None:
         """Close the connection pool."""
         self._redis.close()

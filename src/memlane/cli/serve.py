@@ -54,10 +54,12 @@ def serve(ctx: click.Context, host: str, port: int, log_level: str, processes: i
 
     configure_logging(log_level)
     if processes > 1:
-        # each process builds its own app from the environment (the factory below), so --db goes there
+        # each process builds its own app from the environment (the factory below), so --db and the
+        # log level go there
         db = ctx.obj.get("db") if ctx.obj else None
         if db:
             os.environ["MEMLANE_PATH"] = db
+        os.environ["MEMLANE_LOG_LEVEL"] = log_level
         uvicorn.run(
             "memlane.service.app:create_app",
             factory=True,

@@ -26,6 +26,7 @@ from memlane.service.http import (
     ApiError,
     Edge,
     RateLimiter,
+    configure_logging,
     on_api_error,
     on_memlane_error,
     on_unexpected,
@@ -83,6 +84,8 @@ def create_app(
         # requests arrive at once: one model per core embeds them side by side (72 MB each)
         settings = settings.model_copy(update={"embed_instances": min(4, os.cpu_count() or 1)})
     config = config or ServiceSettings()
+    if config.log_level:  # a process started by uvicorn's --workers builds its app, and its logs, here
+        configure_logging(config.log_level)
     tenants = tenants or Tenants(settings)
     keys = keys or open_keys(keys_location(settings, config))
     queue = queue or open_job_queue(settings, config)
@@ -102,6 +105,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        tenants.embedder.embed_query("warm up")  # load the model now, not in the first request
         stop = None
         if config.embedded_worker and not (config.queue or "").startswith(("redis", "rediss", "unix")):
             worker = Worker(queue, job_handler(tenants.memory), f"{socket.gethostname()}-{os.getpid()}-api")

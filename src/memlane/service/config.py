@@ -34,6 +34,9 @@ class ServiceSettings(BaseSettings):
     rate_burst: int = Field(default=100, gt=0, description="requests a key may send at once")
     job_lease_seconds: float = Field(default=60.0, gt=0, description="time a worker holds a job")
     job_max_attempts: int = Field(default=5, ge=1, description="deliveries before a job is parked")
+    log_level: str | None = Field(
+        default=None, description="configure JSON logs at this level when the app is built (debug, info...)"
+    )
     maintain_every_minutes: float = Field(
         default=60.0, ge=0, description="how often workers run lifecycle maintenance (0: never)"
     )

@@ -39,6 +39,10 @@ class Embedder(ABC):
         """Embed a search query."""
         return self.embed(text, query=True)
 
+    def warm_up(self) -> None:
+        """Run the model once, so the first real call does not pay for loading it."""
+        self.embed_query("warm up")
+
     def embed_passages(self, texts: Sequence[str]) -> Vector:
         """Embed texts to be stored and searched."""
         if not texts:

@@ -38,8 +38,19 @@ class E5Embedder(Embedder):
 
     def __init__(self, threads: int = 1, instances: int = 1) -> None:
         self._free: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._instances = instances
         for slot in range(instances):
             self._free.put(_model(threads, slot))
+
+    def warm_up(self) -> None:
+        """Run every loaded model once (the first call of each pages in its weights)."""
+        held = [self._free.get() for _ in range(self._instances)]
+        try:
+            for model in held:
+                model.encode(["warm up"], is_query=True)
+        finally:
+            for model in held:
+                self._free.put(model)
 
     def embed_batch(self, texts: Sequence[str], *, query: bool) -> Vector:
         clipped = [t[:_MAX_CHARS] if t.strip() else "-" for t in texts]

@@ -42,6 +42,7 @@ from memlane.service.tenants import Tenants, sibling_file
 from memlane.service.worker import Worker, start_thread
 from memlane.settings import Settings
 from memlane.store.relational import SQLStore
+from memlane.text.keywords import query_tokens
 
 log = logging.getLogger("memlane.service")
 
@@ -105,7 +106,9 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        tenants.embedder.embed_query("warm up")  # load the model now, not in the first request
+        # load the models and jieba's dictionary now, not in the first requests (~0.8 s)
+        tenants.embedder.warm_up()
+        query_tokens("预热 warm up")
         stop = None
         if config.embedded_worker and not (config.queue or "").startswith(("redis", "rediss", "unix")):
             worker = Worker(queue, job_handler(tenants.memory), f"{socket.gethostname()}-{os.getpid()}-api")

@@ -376,3 +376,25 @@ def test_readiness_fails_when_redis_sessions_are_down(tmp_path: Path) -> None:
             "/v1/messages", {"user_id": "u1", "messages": [{"content": "我喜欢喝美式"}]}, wait="true"
         )
         assert written.status_code == 200
+
+
+def test_a_job_that_cannot_succeed_is_parked_listed_and_retried(
+    client: TestClient, acme: Api, globex: Api
+) -> None:
+    # a payload the API would have refused, queued behind its back: the worker parks it at once
+    queue = state(client).queue
+    bad = {
+        "user_id": "",
+        "session_id": None,
+        "messages": [{"role": "user", "content": "hi", "id": "m1", "at": "2026-01-01T00:00:00+00:00"}],
+    }
+    job, _ = queue.submit("acme", bad, utcnow())
+    parked = acme.wait_for(job.id)
+    assert parked["status"] == "failed"
+    assert parked["error"].startswith("InvalidInput")
+    listed = acme.get("/v1/jobs").json()
+    assert [j["job_id"] for j in listed] == [job.id]
+    assert globex.get("/v1/jobs").json() == []
+    assert globex.post(f"/v1/jobs/{job.id}/retry", {}).status_code == 404
+    again = acme.post(f"/v1/jobs/{job.id}/retry", {}).json()
+    assert again["status"] == "queued"

@@ -435,8 +435,8 @@ class Memory(PrivacyFacade):
     ) -> list[MemoryItem]:
         """The user's memories, newest first (the raw log only when asked)."""
         uid = self._user(user_id)
-        wanted = self._kinds(kinds) or tuple(k for k in Kind if include_log or k is not Kind.LOG)
-        statuses = (self._status(status),) if status else ()
+        wanted = validate.kinds(kinds) or tuple(k for k in Kind if include_log or k is not Kind.LOG)
+        statuses = (validate.status(status),) if status else ()
         q = MemoryQuery(kinds=wanted, statuses=statuses, limit=limit, offset=offset)
         return self.store.query(uid, q)
 
@@ -456,20 +456,6 @@ class Memory(PrivacyFacade):
             raise NotFound(f"no memory {memory_id!r}")
         return owner, mid
 
-    @staticmethod
-    def _kinds(kinds: Sequence[str]) -> tuple[Kind, ...]:
-        try:
-            return tuple(Kind(k) for k in kinds)
-        except ValueError:
-            raise InvalidInput(f"kinds must be among {', '.join(k.value for k in Kind)}") from None
-
-    @staticmethod
-    def _status(status: str) -> Status:
-        try:
-            return Status(status)
-        except ValueError:
-            raise InvalidInput(f"status must be one of {', '.join(s.value for s in Status)}") from None
-
     def _search_options(
         self,
         limit: int | None,
@@ -485,7 +471,7 @@ class Memory(PrivacyFacade):
         if not isinstance(n, int) or n <= 0 or n > 1000:
             raise InvalidInput("limit must be an integer from 1 to 1000")
         query = MemoryQuery(
-            kinds=self._kinds(kinds),
+            kinds=validate.kinds(kinds),
             categories=tuple(categories),
             tags=tuple(tags),
             since=validate.when(since, since) if since else None,

@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from memlane.clock import aware
-from memlane.domain import Message
+from memlane.domain import Kind, Message, Status
 from memlane.errors import InvalidInput, TextTooLong
 from memlane.settings import Settings
 from memlane.text.lang import clean
@@ -95,3 +95,19 @@ def _message(item: Mapping[str, Any], i: int, at: datetime, settings: Settings) 
         metadata=dict(metadata),
         **extra,
     )
+
+
+def kinds(values: Sequence[str]) -> tuple[Kind, ...]:
+    """Kind names as :class:`Kind` values."""
+    try:
+        return tuple(Kind(k) for k in values)
+    except ValueError:
+        raise InvalidInput(f"kinds must be among {', '.join(k.value for k in Kind)}") from None
+
+
+def status(value: str) -> Status:
+    """A status name as a :class:`Status`."""
+    try:
+        return Status(value)
+    except ValueError:
+        raise InvalidInput(f"status must be one of {', '.join(s.value for s in Status)}") from None

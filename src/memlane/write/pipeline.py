@@ -363,7 +363,15 @@ class WritePath:
             for turn in self.store.query(memory.user_id, MemoryQuery(kinds=(Kind.LOG,), provenance=source)):
                 if tag not in turn.tags:
                     turn.tags.append(tag)
-                    self.store.put(turn, tokens_for(turn))
+                    self.store.put(turn, tokens_for(turn) + self._context_tokens(turn))
+
+    def _context_tokens(self, turn: MemoryItem) -> str:
+        """The keywords of the turn said before ``turn`` in its session, as :meth:`_log` indexed them."""
+        if turn.session_id is None or turn.valid_from is None:
+            return ""
+        earlier = MemoryQuery(kinds=(Kind.LOG,), session_id=turn.session_id, until=turn.valid_from, limit=2)
+        before = next((m for m in self.store.query(turn.user_id, earlier) if m.id != turn.id), None)
+        return f" {index_text(before.text)}" if before is not None else ""
 
     def _set_slot(self, memory: MemoryItem, c: Candidate, at: datetime) -> None:
         assert c.slot is not None

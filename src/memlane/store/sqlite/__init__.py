@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -36,6 +37,20 @@ _PRE_RANK = 4
 _MIN_PRE_RANK = 200
 
 
+def _use_wal(db: sqlite3.Connection) -> None:
+    """Switch the file to WAL. SQLite answers "database is locked" at once, without waiting, while
+    another connection is making the same switch on a new file, so wait for it here.
+    """
+    for attempt in range(100):
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or attempt == 99:
+                raise
+            time.sleep(0.01 * min(attempt + 1, 10))
+
+
 class SQLiteStore(SQLStore):
     """Both storage ports on one SQLite database; ``path`` may be ``":memory:"``."""
 
@@ -48,7 +63,7 @@ class SQLiteStore(SQLStore):
         try:
             self._db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None, check_same_thread=False)
             self._db.row_factory = sqlite3.Row
-            self._db.execute("PRAGMA journal_mode=WAL")
+            _use_wal(self._db)
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute("PRAGMA secure_delete=ON")
             self._db.execute("PRAGMA foreign_keys=ON")

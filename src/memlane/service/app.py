@@ -36,6 +36,7 @@ from memlane.service.jobs import job_handler, keep_maintained
 from memlane.service.keys import KeyStore, open_keys
 from memlane.service.metrics import Metrics
 from memlane.service.queue import JobQueue, open_queue
+from memlane.service.queue.sqlite import SQLiteJobQueue
 from memlane.service.routes import memories, ops, users, writes
 from memlane.service.routes.deps import ServiceState
 from memlane.service.tenants import Tenants, sibling_file
@@ -110,7 +111,8 @@ def create_app(
         tenants.embedder.warm_up()
         query_tokens("预热 warm up")
         stop = None
-        if config.embedded_worker and not (config.queue or "").startswith(("redis", "rediss", "unix")):
+        # a SQLite queue is worked inside the API process; a Redis one by `memlane worker` processes
+        if config.embedded_worker and isinstance(queue, SQLiteJobQueue):
             worker = Worker(queue, job_handler(tenants.memory), f"{socket.gethostname()}-{os.getpid()}-api")
             worker_thread, stop = start_thread(worker)
             if config.maintain_every_minutes > 0:

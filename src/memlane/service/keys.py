@@ -26,6 +26,7 @@ from typing import Any
 
 from memlane.clock import from_epoch, to_epoch
 from memlane.errors import ConfigurationError, NotFound, StoreUnavailable
+from memlane.store.open import sqlite_path, url_scheme
 from memlane.store.scoped import check_tenant
 
 _PREFIX = "mlk"
@@ -185,13 +186,13 @@ class KeyStore:
 
 def open_keys(url: str) -> KeyStore:
     """The key store at ``url``: ``postgresql://...`` or a SQLite file (``sqlite:///path`` or a path)."""
-    scheme = url.split("://", 1)[0].lower() if "://" in url else "sqlite"
+    scheme = url_scheme(url) or "sqlite"
     if scheme in ("postgresql", "postgres"):
         import psycopg
 
         return KeyStore(lambda: psycopg.connect(url, connect_timeout=5), "%s", (psycopg.Error,))
     if scheme == "sqlite":
-        path = url.removeprefix("sqlite:///").removeprefix("sqlite://")
+        path = sqlite_path(url)
         if path in ("", ":memory:"):
             raise ConfigurationError("API keys need a database file, not :memory:")
         return KeyStore(

@@ -298,7 +298,13 @@ class ForgetOut(BaseModel):
     deleted: int
 
 
-class HistoryOut(BaseModel):
+class _FromCore(BaseModel):
+    """A response read straight off a core dataclass of the same field names."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+
+class HistoryOut(_FromCore):
     """One change to a memory or profile slot."""
 
     id: str
@@ -313,19 +319,10 @@ class HistoryOut(BaseModel):
     @classmethod
     def of(cls, r: HistoryRecord) -> HistoryOut:
         """The response form of a history record."""
-        return cls(
-            id=r.id,
-            target_id=r.target_id,
-            op=r.op,
-            at=r.at,
-            actor=r.actor.value,
-            reason=r.reason,
-            before=r.before,
-            after=r.after,
-        )
+        return cls.model_validate(r)
 
 
-class SlotOut(BaseModel):
+class SlotOut(_FromCore):
     """One version of a profile slot."""
 
     slot: str
@@ -339,18 +336,10 @@ class SlotOut(BaseModel):
     @classmethod
     def of(cls, v: SlotVersion) -> SlotOut:
         """The response form of a slot version."""
-        return cls(
-            slot=v.slot,
-            value=v.value,
-            version=v.version,
-            created_at=v.created_at,
-            current=v.current,
-            memory_id=v.memory_id,
-            reason=v.reason,
-        )
+        return cls.model_validate(v)
 
 
-class TurnOut(BaseModel):
+class TurnOut(_FromCore):
     """A turn kept in a session."""
 
     role: str
@@ -359,7 +348,7 @@ class TurnOut(BaseModel):
     message_id: str
 
 
-class SessionOut(BaseModel):
+class SessionOut(_FromCore):
     """Short-term memory of one conversation."""
 
     id: str
@@ -374,18 +363,7 @@ class SessionOut(BaseModel):
     @classmethod
     def of(cls, s: Session) -> SessionOut:
         """The response form of a session."""
-        return cls(
-            id=s.id,
-            created_at=s.created_at,
-            updated_at=s.updated_at,
-            expires_at=s.expires_at,
-            summary=s.summary,
-            slots=s.slots,
-            notes=s.notes,
-            turns=[
-                TurnOut(role=t.role, content=t.content, at=t.at, message_id=t.message_id) for t in s.turns
-            ],
-        )
+        return cls.model_validate(s)
 
 
 class ErrorBody(BaseModel):

@@ -15,7 +15,7 @@ from memlane.llm import ChatClient
 from memlane.memory import Memory
 from memlane.settings import Settings, default_path
 from memlane.store import MemoryStore, SessionStore
-from memlane.store.open import open_stores
+from memlane.store.open import open_stores, sqlite_path
 from memlane.store.scoped import TenantSessions, TenantStore, check_tenant
 
 
@@ -82,7 +82,7 @@ def sibling_file(settings: Settings, suffix: str) -> str:
     url = settings.store
     path = settings.path
     if url and url.startswith("sqlite:"):
-        path = url.removeprefix("sqlite:///").removeprefix("sqlite://")
+        path = sqlite_path(url)
     elif url:
         path = None
     if not path or path == ":memory:":

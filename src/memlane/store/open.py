@@ -26,17 +26,23 @@ _POSTGRES = ("postgresql", "postgres")
 _REDIS = ("redis", "rediss", "unix")
 
 
-def _scheme(url: str) -> str:
+def url_scheme(url: str) -> str:
+    """The scheme of a store URL, lower case; ``""`` for a plain path."""
     return url.split(":", 1)[0].lower() if "://" in url else ""
+
+
+def sqlite_path(url: str) -> str:
+    """The file a ``sqlite:///path`` URL (or a plain path) names."""
+    return url.removeprefix("sqlite:///").removeprefix("sqlite://")
 
 
 def open_store(url: str | None, settings: Settings, dim: int) -> SQLStore:
     """The long-term store at ``url`` (the embedded file when None); it serves sessions too."""
-    scheme = _scheme(url) if url else "sqlite"
+    scheme = url_scheme(url) if url else "sqlite"
     if scheme == "sqlite":
         from memlane.store.sqlite import SQLiteStore
 
-        path = url.removeprefix("sqlite:///").removeprefix("sqlite://") if url else None
+        path = sqlite_path(url) if url else None
         return SQLiteStore(path or settings.path or default_path(), dim=dim)
     if url and scheme in _POSTGRES:
         from memlane.store.postgres import PostgresStore
@@ -47,7 +53,7 @@ def open_store(url: str | None, settings: Settings, dim: int) -> SQLStore:
 
 def open_session_store(url: str) -> SessionStore:
     """The session store at ``url`` (Redis)."""
-    if _scheme(url) in _REDIS:
+    if url_scheme(url) in _REDIS:
         from memlane.store.redis import RedisSessionStore
 
         return RedisSessionStore(url)

@@ -36,6 +36,7 @@ from datetime import datetime
 from typing import Any, Literal, Protocol
 
 from memlane.errors import InvalidInput
+from memlane.store.open import sqlite_path, url_scheme
 
 __all__ = ["Job", "JobQueue", "JobState", "JobStatus", "QueueStats", "open_queue"]
 
@@ -161,7 +162,7 @@ def open_queue(
     ``sqlite:///`` URLs are read as :func:`memlane.store.open.open_store` reads them. An in-memory
     SQLite database is refused, because the worker may be another process; pass a file instead.
     """
-    scheme = url.split(":", 1)[0].lower() if url and "://" in url else ""
+    scheme = url_scheme(url) if url else ""
     knobs: dict[str, Any] = {
         "lease_seconds": lease_seconds,
         "max_attempts": max_attempts,
@@ -173,7 +174,7 @@ def open_queue(
         return RedisJobQueue(url or "", **knobs)
     if scheme not in ("", "sqlite"):
         raise InvalidInput(f"unsupported job queue URL scheme {scheme!r}; use redis://, sqlite:/// or a path")
-    path = url.removeprefix("sqlite:///").removeprefix("sqlite://") if url else default_sqlite_path
+    path = sqlite_path(url) if url else default_sqlite_path
     if not path or path == ":memory:" or path.startswith("file::memory:"):
         raise InvalidInput("the job queue needs a SQLite file that workers in other processes can open")
     from memlane.service.queue.sqlite import SQLiteJobQueue

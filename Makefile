@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 
 .PHONY: install demo test lint format clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py src/memlane/embed/engine/e5.c
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'

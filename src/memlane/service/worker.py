@@ -44,8 +44,45 @@ log = logging.getLogger("memlane.worker")
 Handler = Callable[[Job], dict[str, Any]]
 
 
+class Traffic:
+    """Requests in flight in this process, so that a worker in the same process can let them go first.
+
+    The embedded service answers requests and works the queue on the same two cores and the same
+    embedding models; a write-back job (about 60 ms of CPU) started while reads are waiting makes
+    them wait longer. :meth:`wait_for_lull` holds the next job until no request is in flight, but
+    never longer than ``max_wait`` seconds, so that under sustained load the queue still moves.
+    """
+
+    def __init__(self) -> None:
+        self._in_flight = 0
+        self._changed = threading.Condition()
+
+    def begin(self) -> None:
+        with self._changed:
+            self._in_flight += 1
+
+    def end(self) -> None:
+        with self._changed:
+            self._in_flight -= 1
+            if self._in_flight == 0:
+                self._changed.notify_all()
+
+    @property
+    def in_flight(self) -> int:
+        return self._in_flight
+
+    def wait_for_lull(self, max_wait: float) -> bool:
+        """Wait until no request is in flight; False if ``max_wait`` seconds passed first."""
+        with self._changed:
+            return self._changed.wait_for(lambda: self._in_flight == 0, timeout=max_wait)
+
+
 class Worker:
-    """One consumer of the queue: ``run_once`` for one job, ``run`` until told to stop."""
+    """One consumer of the queue: ``run_once`` for one job, ``run`` until told to stop.
+
+    With ``traffic`` (the embedded service), each job waits for a lull in the process's requests, at
+    most ``max_defer`` seconds.
+    """
 
     def __init__(
         self,
@@ -55,12 +92,16 @@ class Worker:
         *,
         poll_seconds: float = 0.5,
         max_backoff: float = 10.0,
+        traffic: Traffic | None = None,
+        max_defer: float = 1.0,
     ) -> None:
         self.queue = queue
         self.handler = handler
         self.consumer = consumer
         self.poll_seconds = poll_seconds
         self.max_backoff = max_backoff
+        self.traffic = traffic
+        self.max_defer = max_defer
 
     def run_once(self, now: datetime) -> bool:
         """Claim one job at ``now`` and handle it; False when none was due.
@@ -105,6 +146,8 @@ class Worker:
         failures = 0  # in a row, for the backoff
         outage = False
         while not stop.is_set():
+            if self.traffic is not None:
+                self.traffic.wait_for_lull(self.max_defer)
             try:
                 busy = self.run_once(utcnow())
             except StoreUnavailable as exc:

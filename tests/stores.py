@@ -29,6 +29,7 @@ TABLES = (
     "profile_slots",
     "sessions",
     "keyword_stats",
+    "keyword_terms",
     "audit",
     "user_settings",
     "sealed",

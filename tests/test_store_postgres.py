@@ -118,6 +118,98 @@ def test_keyword_statistics_follow_inserts_updates_and_deletes(store: PostgresSt
     assert stats == [("u1", 1, 2), ("u2", 1, 1)]
 
 
+def counted_terms(url: str) -> list[tuple[str, str, int]]:
+    """keyword_terms as the triggers keep it, and as counting every row from scratch gives it."""
+    with psycopg.connect(url) as conn:
+        kept = conn.execute("SELECT user_id, term, docs FROM keyword_terms ORDER BY 1, 2").fetchall()
+        counted = conn.execute(
+            "SELECT user_id, term, count(*) FROM memories, unnest(tsvector_to_array(tsv)) w(term) "
+            "GROUP BY 1, 2 ORDER BY 1, 2"
+        ).fetchall()
+    assert kept == counted
+    return kept
+
+
+def test_keyword_document_counts_follow_every_write(pg_url: str) -> None:
+    with Memory(store=pg_url) as mem:
+        tea = mem.remember("I drink green tea every morning", user_id="u1", tags=["drink"], at=T0)
+        mem.remember("Green tea and black tea are both fine", user_id="u1", at=T0)
+        mem.remember("I drink green tea too", user_id="u2", at=T0)
+        before = counted_terms(pg_url)
+        assert ("u1", "tea", 2) in before
+        assert ("u2", "tea", 1) in before
+        mem.search("green tea", user_id="u1", now=T0)  # a recall writes no count
+        assert counted_terms(pg_url) == before
+        mem.update(tea.memory.id, "I drink oolong every morning", at=T0)
+        assert ("u1", "oolong", 1) in counted_terms(pg_url)
+        mem.forget("u1", tags=["drink"], at=T0)
+        mem.delete(mem.list("u1")[0].id, at=T0)
+        mem.forget("u2")
+        # a word goes with the last memory that held it
+        assert counted_terms(pg_url) == []
+
+
+def test_the_migration_counts_the_words_already_stored(
+    pg_server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with stores.postgres_database(pg_server) as url:
+        before = [m for m in MIGRATIONS if m.__name__ < "m009"]
+        monkeypatch.setattr("memlane.store.postgres.migrations.MIGRATIONS", before)
+        old = PostgresStore(url)
+        for i, text in enumerate(["一 二 三", "二 三", "三"]):
+            old.put(memory("u1", text, seed=i), text)
+        old.put(memory("u2", "三 四", seed=9), "三 四")
+        old.close()
+        monkeypatch.undo()
+        with psycopg.connect(url, autocommit=True) as conn:
+            assert migrate(conn, 384) == [m.__name__ for m in MIGRATIONS[len(before) :]]
+        terms = counted_terms(url)
+        assert [(u, t, n) for u, t, n in terms if not t.startswith("u")] == [
+            ("u1", "一", 1),
+            ("u1", "三", 3),
+            ("u1", "二", 2),
+            ("u2", "三", 1),
+            ("u2", "四", 1),
+        ]
+        store = PostgresStore(url)  # and the triggers count from there on
+        store.put(memory("u1", "四", seed=5), "四")
+        assert ("u1", "四", 1) in counted_terms(url)
+        store.close()
+
+
+def test_keyword_search_finds_the_bm25_best_among_many_matches(store: PostgresStore) -> None:
+    # 300 rows hold "tea" (more than are pre-ranked), one in ten "oolong" too, each row a length of its
+    # own: BM25 prefers the rarer word, then the shorter rows. FTS5 ranks every match; so must this.
+    embedded = SQLiteStore(":memory:")
+    for i, length in enumerate(np.random.default_rng(7).permutation(300)):
+        words = ["tea", *(["oolong"] if i % 10 == 0 else []), *[f"w{j}" for j in range(length)]]
+        item = memory("u1", " ".join(words), seed=i)
+        store.put(item, item.text)
+        embedded.put(item, item.text)
+    for query in (["tea"], ["oolong", "tea"]):
+        pg = store.keyword_search("u1", query, MemoryQuery(), 20)
+        lite = embedded.keyword_search("u1", query, MemoryQuery(), 20)
+        assert [h.id for h in pg] == [h.id for h in lite], query
+    embedded.close()
+
+
+def test_a_recall_rewrites_the_row_on_its_own_page(store: PostgresStore, pg_url: str) -> None:
+    items = [memory("u1", f"fact {i}", seed=i) for i in range(12)]
+    for item in items:
+        store.put(item, item.text)
+
+    def where(memory_id: str) -> str:
+        with psycopg.connect(pg_url) as conn:
+            row = conn.execute("SELECT (ctid::text::point)[0] FROM memories WHERE id = %s", (memory_id,))
+            return str(row.fetchone())
+
+    first = items[0].id
+    page = where(first)
+    store.touch("u1", [first], T0)
+    # the page kept room for the new version: no index (the HNSW graph included) had to learn of it
+    assert where(first) == page
+
+
 def test_filtered_vector_search_can_use_the_hnsw_index(store: PostgresStore, pg_url: str) -> None:
     for i in range(20):
         store.put(memory("u1", f"fact {i}", seed=i, kind=Kind.EPISODIC if i % 5 else Kind.SEMANTIC), "")

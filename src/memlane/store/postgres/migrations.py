@@ -245,6 +245,95 @@ def m008_create_sealed(db: Connection, dim: int) -> None:
     db.execute("CREATE INDEX sealed_key ON sealed (key_id, memory_id)")
 
 
+def m009_count_keyword_documents(db: Connection, dim: int) -> None:
+    # BM25 needs how many of the user's documents hold each query word; counting that per query cost a
+    # GIN scan and a row visit per match, so statement-level triggers keep a count per word instead.
+    # The words are the lexemes of tsv, which is what the GIN index matches. A word leaves the table
+    # with its last memory: what a user deleted must not stay behind here.
+    db.execute(
+        """
+        CREATE TABLE keyword_terms (
+            user_id text NOT NULL,
+            term text NOT NULL,
+            docs bigint NOT NULL,
+            PRIMARY KEY (user_id, term)
+        )
+        """
+    )
+    # the words of each row in a transition table, counted +1 or -1
+    words = "SELECT r.user_id, w.term, {sign} AS n FROM {rows} r, unnest(tsvector_to_array(r.tsv)) w(term)"
+    # an update moves the counts only where the text changed: a recall (access count) writes nothing
+    changed = "(SELECT {a}.* FROM {a} JOIN {b} ON {b}.id = {a}.id WHERE {b}.tsv IS DISTINCT FROM {a}.tsv)"
+    came = words.format(sign=1, rows=changed.format(a="new_rows", b="old_rows"))
+    went = words.format(sign=-1, rows=changed.format(a="old_rows", b="new_rows"))
+    deltas = {
+        "INSERT": words.format(sign=1, rows="new_rows"),
+        "DELETE": words.format(sign=-1, rows="old_rows"),
+        "UPDATE": f"{came} UNION ALL {went}",
+    }
+    collect = {
+        op: "SELECT array_agg(user_id), array_agg(term), array_agg(n) INTO users, terms, counts FROM "
+        f"(SELECT user_id, term, sum(n) AS n FROM ({sql}) d GROUP BY user_id, term HAVING sum(n) <> 0) g;"
+        for op, sql in deltas.items()
+    }
+    db.execute(
+        f"""
+        CREATE FUNCTION memlane_count_terms() RETURNS trigger LANGUAGE plpgsql AS $$
+        DECLARE
+            users text[];
+            terms text[];
+            counts bigint[];
+        BEGIN
+            IF TG_OP = 'INSERT' THEN
+                {collect["INSERT"]}
+            ELSIF TG_OP = 'DELETE' THEN
+                {collect["DELETE"]}
+            ELSE
+                {collect["UPDATE"]}
+            END IF;
+            IF users IS NULL THEN
+                RETURN NULL;
+            END IF;
+            -- in key order, so that two statements never wait on each other's words in turn
+            INSERT INTO keyword_terms (user_id, term, docs)
+            SELECT * FROM unnest(users, terms, counts) ORDER BY 1, 2
+            ON CONFLICT (user_id, term) DO UPDATE SET docs = keyword_terms.docs + excluded.docs;
+            DELETE FROM keyword_terms k USING unnest(users, terms, counts) AS g(user_id, term, n)
+            WHERE g.n < 0 AND k.user_id = g.user_id AND k.term = g.term AND k.docs <= 0;
+            RETURN NULL;
+        END
+        $$
+        """
+    )
+    for event, tables in (
+        ("INSERT", "NEW TABLE AS new_rows"),
+        ("UPDATE", "OLD TABLE AS old_rows NEW TABLE AS new_rows"),
+        ("DELETE", "OLD TABLE AS old_rows"),
+    ):
+        db.execute(
+            f"CREATE TRIGGER memories_keyword_terms_{event.lower()} AFTER {event} ON memories "
+            f"REFERENCING {tables} FOR EACH STATEMENT EXECUTE FUNCTION memlane_count_terms()"
+        )
+    # then the rows already there: creating the triggers locked the table against writes until this
+    # migration commits, so no write falls between this count and the triggers
+    db.execute(
+        "INSERT INTO keyword_terms (user_id, term, docs) "
+        "SELECT user_id, term, count(*) FROM memories, unnest(tsvector_to_array(tsv)) w(term) "
+        "GROUP BY user_id, term"
+    )
+
+
+def m010_leave_room_for_recalls(db: Connection, dim: int) -> None:
+    # A recall rewrites the row (access count, last accessed). With no room on its page, the new
+    # version goes to another page and every index gets an entry for it, the HNSW graph included:
+    # ~2 ms a row at 100k. Pages filled to 75% keep room for one more version of a row of up to ~2 kB
+    # (a 384-d vector and the rest), so the update stays on the page and touches no index (HOT), at
+    # the price of a third more pages. Larger vectors would need emptier pages than that is worth.
+    # New pages only: compact() rewrites the older ones.
+    if dim <= 384:
+        db.execute("ALTER TABLE memories SET (fillfactor = 75)")
+
+
 Migration = Callable[[Connection, int], None]
 MIGRATIONS: list[Migration] = [
     m001_create_memories,
@@ -255,6 +344,8 @@ MIGRATIONS: list[Migration] = [
     m006_create_audit,
     m007_create_user_settings,
     m008_create_sealed,
+    m009_count_keyword_documents,
+    m010_leave_room_for_recalls,
 ]
 
 

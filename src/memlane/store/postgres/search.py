@@ -1,10 +1,13 @@
 """The two searches of the PostgreSQL store: keywords through the GIN index on the segmented tokens,
 scored with BM25 as SQLite's FTS5 scores them, and vectors through pgvector's HNSW index.
 
-Keyword search first narrows in SQL (the user's scope token ANDed with any query term, so the GIN
-index returns only this user's matches, filtered and pre-ranked by ``ts_rank``), then scores the
-leading candidates with BM25 over the user's own statistics. FTS5's BM25 is the scale the read path's
-ranking is tuned to (:mod:`memlane.read.search`); ``ts_rank`` values are an order of magnitude smaller.
+Keyword search reads the user's statistics first (document count and length, and each word's document
+frequency, which triggers keep in ``keyword_stats`` and ``keyword_terms``), then matches in SQL: the
+GIN index returns the user's rows holding each word, and they are pre-ranked by BM25 with every term
+frequency taken as one (FTS5 ranks every match by BM25 inside its index; ``ts_rank`` knows neither
+IDF nor length, and its best rows held about a third of the BM25 best at 100k memories). The leading
+candidates are then scored with the exact BM25 in Python. FTS5's BM25 is the scale the read path's
+ranking is tuned to (:mod:`memlane.read.search`).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from memlane.store.sql import POSTGRES, where
 K1 = 1.2
 B = 0.75
 _MIN_IDF = 1e-6
-# rows pre-ranked by ts_rank that BM25 then re-scores: enough that the BM25 top ``limit`` is among them
+# rows pre-ranked in SQL that BM25 then re-scores: enough that the BM25 top ``limit`` is among them
 _PRE_RANK = 4
 _MIN_PRE_RANK = 200
 
@@ -39,6 +42,16 @@ ESTIMATE_SQL = """
       AND e.term IS NOT NULL
 """
 
+# one user's statistics, and how many of the user's documents hold each of the terms bound first
+STATS_SQL = """
+    SELECT s.docs, s.tokens,
+           ARRAY(SELECT coalesce(k.docs, 0)
+                 FROM unnest(%s::text[]) WITH ORDINALITY AS w(term, n)
+                 LEFT JOIN keyword_terms k ON k.user_id = s.user_id AND k.term = w.term
+                 ORDER BY w.n) AS df
+    FROM keyword_stats s WHERE s.user_id = %s
+"""
+
 
 @dataclass(frozen=True)
 class KeywordStats:
@@ -48,19 +61,27 @@ class KeywordStats:
     tokens: int  # tokens over all of them
     df: Sequence[int]  # documents containing each query term
 
+    @property
+    def avgdl(self) -> float:
+        """The mean document length (1 for an empty index)."""
+        return self.tokens / max(self.docs, 1) if self.tokens else 1.0
+
+
+def idf(df: int, docs: int) -> float:
+    """FTS5's IDF of a term held by ``df`` of ``docs`` documents."""
+    n_docs = max(docs, 1)
+    return max(math.log((n_docs - df + 0.5) / (df + 0.5)), _MIN_IDF)
+
 
 def bm25(terms: Sequence[str], tokens: Sequence[str], stats: KeywordStats) -> float:
     """The BM25 score of a document (its ``tokens``) for the query ``terms``, as FTS5 computes it."""
-    n_docs = max(stats.docs, 1)
-    avgdl = stats.tokens / n_docs if stats.tokens else 1.0
     length = len(tokens)
     score = 0.0
     for term, df in zip(terms, stats.df, strict=True):
         tf = tokens.count(term)
-        if not tf:
-            continue
-        idf = max(math.log((n_docs - df + 0.5) / (df + 0.5)), _MIN_IDF)
-        score += idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / avgdl))
+        if tf:
+            norm = 1 - B + B * length / stats.avgdl
+            score += idf(df, stats.docs) * tf * (K1 + 1) / (tf + K1 * norm)
     return score
 
 
@@ -69,52 +90,50 @@ def _lexeme(term: str) -> str:
     return "'" + _SAFE_TERM.sub("", term) + "'"
 
 
+def stats_sql(user_id: str, terms: Sequence[str]) -> tuple[str, list[Any]]:
+    """The statement reading the user's :class:`KeywordStats` for ``terms`` (no row: no documents)."""
+    return STATS_SQL, [[_SAFE_TERM.sub("", t) for t in terms], user_id]
+
+
 def keyword_sql(
-    user_id: str, terms: Sequence[str], q: MemoryQuery, limit: int, scoped: bool = False
+    user_id: str, terms: Sequence[str], stats: KeywordStats, q: MemoryQuery, limit: int
 ) -> tuple[str, list[Any]]:
-    """One statement: the pre-ranked candidates, each row carrying the user's statistics.
+    """The best candidates for ``terms`` (each held by some document of the user), pre-ranked by BM25
+    with every term frequency taken as one: the sum of the IDFs of the terms a row holds, over its
+    length norm. Which terms a row holds comes from the index, so ranking reads only the row's length
+    (``ts_rank`` read its tsvector, which a row with a vector keeps out of line: a second page per row).
 
-    The words' GIN entries find the matches and the user's rows are kept by a recheck, which the
-    postings budget bounds. When even the rarest word is over the budget (``scoped``), the user's
-    scope token is ANDed into the match, so that GIN intersects it with the user's own entry.
+    Each term's GIN entry is intersected with the user's scope token, so only this user's rows are
+    read; the filters apply to those rows afterwards: the ``OFFSET 0`` fence keeps the planner from
+    ANDing a btree scan of the user's rows into the bitmap, which for a large user reads every one of
+    its index entries to save a few row visits.
     """
+    cond, filters = where(POSTGRES, user_id, q)
     scope = _lexeme(scope_token(user_id))
-    any_term = " | ".join(_lexeme(t) for t in terms)
-    cond, params = where(POSTGRES, user_id, q)
-
-    def match(query: str) -> str:
-        return f"{scope} & ({query})" if scoped else query
-
-    count = "(SELECT count(*) FROM memories WHERE user_id = %s AND tsv @@ to_tsquery('simple', %s))"
+    match = (
+        "SELECT id, tokens, ntokens, %s::float8 AS weight FROM ("
+        "SELECT * FROM memories WHERE tsv @@ to_tsquery('simple', %s) OFFSET 0"
+        f") AS memories WHERE {cond}"
+    )
+    params: list[Any] = []
+    for term, df in zip(terms, stats.df, strict=True):
+        params += [idf(df, stats.docs), f"{scope} & {_lexeme(term)}", *filters]
+    # a row holding several terms comes once per term; with one term there is nothing to add up
+    group, weight = ("GROUP BY id, tokens, ntokens", "sum(weight)") if len(terms) > 1 else ("", "weight")
     sql = f"""
-        WITH candidates AS (
-            SELECT id, tokens FROM memories
-            WHERE {cond} AND tsv @@ to_tsquery('simple', %s)
-            ORDER BY ts_rank(tsv, to_tsquery('simple', %s)) DESC
-            LIMIT %s
-        ), stats AS (
-            SELECT coalesce(max(docs), 0) AS docs, coalesce(max(tokens), 0) AS total,
-                   ARRAY[{", ".join([count] * len(terms))}] AS df
-            FROM keyword_stats WHERE user_id = %s
-        )
-        SELECT c.id, c.tokens, s.docs, s.total, s.df FROM candidates c CROSS JOIN stats s
+        SELECT id, tokens FROM ({" UNION ALL ".join([match] * len(terms))}) AS matches {group}
+        ORDER BY {weight} / (1 + {K1} * (1 - {B} + {B} * ntokens::float8 / %s)) DESC
+        LIMIT %s
     """
-    params += [match(any_term), any_term, max(limit * _PRE_RANK, _MIN_PRE_RANK)]
-    for t in terms:
-        params += [user_id, match(_lexeme(t))]
-    params.append(user_id)
-    return sql, params
+    return sql, [*params, stats.avgdl, max(limit * _PRE_RANK, _MIN_PRE_RANK)]
 
 
 def score_keywords(
-    terms: Sequence[str], words: Sequence[str], rows: Sequence[Row], limit: int
+    terms: Sequence[str], words: Sequence[str], stats: KeywordStats, rows: Sequence[Row], limit: int
 ) -> list[ScoredId]:
     """BM25-score the candidate rows of :func:`keyword_sql` for the matched ``terms``, best first;
     ``words`` (every query word) are reported as matched terms wherever a row holds them.
     """
-    if not rows:
-        return []
-    stats = KeywordStats(docs=int(rows[0]["docs"]), tokens=int(rows[0]["total"]), df=list(rows[0]["df"]))
     scored = []
     for row in rows:
         tokens = row["tokens"].split()

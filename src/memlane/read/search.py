@@ -5,6 +5,7 @@ ranked with importance, confidence and recency. Every hit explains why it was re
 from __future__ import annotations
 
 import math
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -30,6 +31,8 @@ _CHATTER_WEIGHT = 0.5  # a raw turn that was small talk only
 _RECENCY_HALF_LIFE_DAYS = 180.0
 # a hit this relevant counts as a recall (access count, last accessed); weaker ones are only listed
 _RECALLED = 0.3
+# threads for the keyword searches that run beside query embeddings (one per search in flight)
+_BESIDE = ThreadPoolExecutor(max_workers=8, thread_name_prefix="memlane-keywords")
 
 
 @dataclass(frozen=True)
@@ -84,8 +87,15 @@ class Searcher:
             kinds = tuple(k for k in Kind if options.include_log or k is not Kind.LOG)
             q = MemoryQuery(**{**q.__dict__, "kinds": kinds})
         tokens = query_tokens(text)
-        keyword = self.store.keyword_search(user_id, tokens, q, options.candidates) if tokens else []
+        # the keyword search needs no vector: it runs while the query is embedded (the embedder and
+        # the database both release the GIL), which takes its time off the search on a server store
+        keywords = (
+            _BESIDE.submit(self.store.keyword_search, user_id, tokens, q, options.candidates)
+            if tokens
+            else None
+        )
         vector = self.store.vector_search(user_id, self.embedder.embed_query(text), q, options.candidates)
+        keyword = keywords.result() if keywords else []
         by_id: dict[str, _Parts] = {}
         for rank, hit in enumerate(keyword, start=1):
             found = by_id.setdefault(hit.id, _Parts())

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from conftest import T0, days
 from memlane import Memory
 from memlane.text.tokens import estimate_tokens
@@ -110,3 +113,46 @@ def test_small_talk_turns_rank_below_turns_that_say_something(mem: Memory) -> No
     chatter = next(h for h in hits if h.memory.text.startswith("哈哈"))
     assert "chatter" in chatter.memory.tags
     assert hits[0].memory.text != chatter.memory.text
+
+
+class _NoRecall:
+    """The store, without recording recalls: searches that leave every score as it was."""
+
+    def __init__(self, store: Any) -> None:
+        self._store = store
+        self.rows_read = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    def get_many(self, user_id: str, ids: Sequence[str], **kwargs: Any) -> Any:
+        self.rows_read += len(ids)
+        return self._store.get_many(user_id, ids, **kwargs)
+
+    def touch(self, *args: object) -> None:
+        pass
+
+
+def test_a_short_list_is_the_head_of_the_full_list(mem: Memory) -> None:
+    # a search reads the rows of only the candidates that can still make its list
+    from memlane.bench.synthetic import messages, questions
+    from memlane.read.search import Searcher, SearchOptions
+
+    for i, text in enumerate(messages(11, 80)):
+        mem.add(text, user_id="u1", session_id=f"s{i // 10}", at=days(i // 4))
+    store = _NoRecall(mem.store)
+    read = {1: 0, 3: 0, 10: 0, 1000: 0}
+    for query in [*questions(12, 8), "咖啡", "meeting on Monday"]:
+        store.rows_read = 0
+        full = Searcher(store, mem.embedder).search("u1", query, SearchOptions(limit=1000), days(30))
+        read[1000] += store.rows_read
+        for limit in (1, 3, 10):
+            # one row at a time: every step decides whether the rest could still make the list
+            for searcher in (Searcher(store, mem.embedder), Searcher(store, mem.embedder, first_read=1)):
+                store.rows_read = 0
+                short = searcher.search("u1", query, SearchOptions(limit=limit), days(30))
+                read[limit] += store.rows_read
+                assert [(h.memory.id, h.score) for h in short] == [
+                    (h.memory.id, h.score) for h in full[:limit]
+                ]
+    assert read[1] < read[3] < read[10] < read[1000]

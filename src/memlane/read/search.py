@@ -72,13 +72,25 @@ class _Parts:
     similarity: float = 0.0
     vector_rank: int | None = None
 
+    def relevance(self) -> float:
+        """How well it matches, on an absolute scale (for thresholds and recall counting)."""
+        kw, vec = _keyword_part(self.bm25), _vector_part(self.similarity)
+        return 0.45 * kw + 0.55 * vec + 0.15 * kw * vec  # both agreeing is worth more than either
+
+    def fused(self) -> float:
+        """Reciprocal-rank fusion of the two lists, scaled so that first in both is 1: the most a
+        record can score, since importance, confidence, recency and the weights only lower it."""
+        ranks = [r for r in (self.keyword_rank, self.vector_rank) if r is not None]
+        return sum(1.0 / (_RRF_K + r) for r in ranks) * (_RRF_K + 1) / 2
+
 
 class Searcher:
     """The read path's retrieval step over one store and embedder."""
 
-    def __init__(self, store: MemoryStore, embedder: Embedder) -> None:
+    def __init__(self, store: MemoryStore, embedder: Embedder, *, first_read: int | None = None) -> None:
         self.store = store
         self.embedder = embedder
+        self.first_read = first_read  # rows read at first (default: twice the limit, and ten)
 
     def search(self, user_id: str, text: str, options: SearchOptions, now: datetime) -> list[Hit]:
         """The best memories (and log turns) for ``text``, best first (hits carry no embeddings)."""
@@ -103,14 +115,8 @@ class Searcher:
         for rank, hit in enumerate(vector, start=1):
             found = by_id.setdefault(hit.id, _Parts())
             found.similarity, found.vector_rank = hit.score, rank
-        items = {m.id: m for m in self.store.get_many(user_id, list(by_id), embeddings=False)}
-        # the user summary is injected by context() on its own; as a search hit it would crowd out evidence
-        hits = [
-            self._score(items[i], parts, now)
-            for i, parts in by_id.items()
-            if i in items and items[i].slot != SLOT
-        ]
-        hits = [h for h in hits if h.explain["relevance"] > 0 and h.score >= options.min_score]
+        scored = self._read_best(user_id, by_id, options, now)
+        hits = [scored[i] for i in by_id if i in scored]  # in the order the indexes gave, for ties
         hits.sort(key=lambda h: h.score, reverse=True)
         hits = hits[: options.limit]
         recalled = [
@@ -119,17 +125,51 @@ class Searcher:
         self.store.touch(user_id, recalled, now)
         return hits
 
+    def _read_best(
+        self, user_id: str, by_id: dict[str, _Parts], options: SearchOptions, now: datetime
+    ) -> dict[str, Hit]:
+        """Score the candidates that can make the list, reading their rows best fused rank first.
+
+        A record scores at most its fused rank (:meth:`_Parts.fused`), so once the ``limit``-th best
+        score read so far is above the fused rank of the next unread candidate, no unread one can
+        make the list and its row is not read: a search for 10 reads about 30 of the ~90 candidates.
+        """
+        order = sorted(
+            (
+                i
+                for i, p in by_id.items()
+                if round(p.relevance(), 4) > 0 and p.fused() + 1e-4 >= options.min_score
+            ),
+            key=lambda i: by_id[i].fused(),
+            reverse=True,
+        )
+        scored: dict[str, Hit] = {}
+        done, batch = 0, self.first_read or 2 * options.limit + 10
+        while done < len(order):
+            chunk = order[done : done + batch]
+            done += len(chunk)
+            batch *= 2
+            for item in self.store.get_many(user_id, chunk, embeddings=False):
+                # the user summary is injected by context() on its own; as a hit it would crowd out evidence
+                if item.slot != SLOT:
+                    hit = self._score(item, by_id[item.id], now)
+                    if hit.score >= options.min_score:
+                        scored[item.id] = hit
+            best = sorted((h.score for h in scored.values()), reverse=True)
+            # scores are rounded to 4 places: the margin keeps a rounded-up unread score out of reach
+            out_of_reach = len(best) >= options.limit and done < len(order)
+            if out_of_reach and best[options.limit - 1] > by_id[order[done]].fused() + 1e-4:
+                break
+        return scored
+
     @staticmethod
     def _score(item: MemoryItem, parts: _Parts, now: datetime) -> Hit:
         bm25, sim, terms = parts.bm25, parts.similarity, parts.terms
         kw, vec = _keyword_part(bm25), _vector_part(sim)
-        # relevance: how well it matches, on an absolute scale (for thresholds and recall counting)
-        relevance = 0.45 * kw + 0.55 * vec + 0.15 * kw * vec  # both agreeing is worth more than either
+        relevance = parts.relevance()
         recency = _recency(item, now)
-        # ranking: reciprocal-rank fusion of the two lists (scaled so first in both is 1), nudged by
-        # importance, confidence and recency
-        ranks = [r for r in (parts.keyword_rank, parts.vector_rank) if r is not None]
-        fused = sum(1.0 / (_RRF_K + r) for r in ranks) * (_RRF_K + 1) / 2
+        # ranking: the fused rank of the two lists, nudged by importance, confidence and recency
+        fused = parts.fused()
         prior = (1 - _PRIOR) + _PRIOR * (item.importance + item.confidence + recency) / 3
         score = fused * prior
         if OUTDATED in item.tags:

@@ -25,6 +25,20 @@ MIGRATION_LOCK = 0x6D656D6C616E65  # "memlane"
 Connection = psycopg.Connection[Any]
 
 
+def _on_every_statement(db: Connection, name: str, function: str) -> None:
+    """Run ``function`` after each INSERT, UPDATE and DELETE statement on memories, with the statement's
+    rows as transition tables (``old_rows``, ``new_rows``)."""
+    for event, tables in (
+        ("INSERT", "NEW TABLE AS new_rows"),
+        ("UPDATE", "OLD TABLE AS old_rows NEW TABLE AS new_rows"),
+        ("DELETE", "OLD TABLE AS old_rows"),
+    ):
+        db.execute(
+            f"CREATE TRIGGER {name}_{event.lower()} AFTER {event} ON memories "
+            f"REFERENCING {tables} FOR EACH STATEMENT EXECUTE FUNCTION {function}()"
+        )
+
+
 def m001_create_memories(db: Connection, dim: int) -> None:
     db.execute("CREATE EXTENSION IF NOT EXISTS vector")
     db.execute("CREATE SEQUENCE memlane_seq")
@@ -185,15 +199,7 @@ def m005_count_keyword_statistics(db: Connection, dim: int) -> None:
         $$
         """
     )
-    for event, tables in (
-        ("INSERT", "NEW TABLE AS new_rows"),
-        ("UPDATE", "OLD TABLE AS old_rows NEW TABLE AS new_rows"),
-        ("DELETE", "OLD TABLE AS old_rows"),
-    ):
-        db.execute(
-            f"CREATE TRIGGER memories_keyword_stats_{event.lower()} AFTER {event} ON memories "
-            f"REFERENCING {tables} FOR EACH STATEMENT EXECUTE FUNCTION memlane_count_keywords()"
-        )
+    _on_every_statement(db, "memories_keyword_stats", "memlane_count_keywords")
 
 
 def m006_create_audit(db: Connection, dim: int) -> None:
@@ -305,15 +311,7 @@ def m009_count_keyword_documents(db: Connection, dim: int) -> None:
         $$
         """
     )
-    for event, tables in (
-        ("INSERT", "NEW TABLE AS new_rows"),
-        ("UPDATE", "OLD TABLE AS old_rows NEW TABLE AS new_rows"),
-        ("DELETE", "OLD TABLE AS old_rows"),
-    ):
-        db.execute(
-            f"CREATE TRIGGER memories_keyword_terms_{event.lower()} AFTER {event} ON memories "
-            f"REFERENCING {tables} FOR EACH STATEMENT EXECUTE FUNCTION memlane_count_terms()"
-        )
+    _on_every_statement(db, "memories_keyword_terms", "memlane_count_terms")
     # then the rows already there: creating the triggers locked the table against writes until this
     # migration commits, so no write falls between this count and the triggers
     db.execute(

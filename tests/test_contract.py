@@ -19,6 +19,7 @@ import pytest
 
 from conftest import T0, days
 from memlane import Action, InvalidInput, Kind, Memory, NotFound, Status
+from memlane.store import MemoryQuery
 from memlane.text.tokens import estimate_tokens
 
 INTRO_ZH = "我叫阿白，平时喜欢喝美式，工作日早上9点开会。"
@@ -336,6 +337,17 @@ def test_maintain_ends_sessions_expires_memories_and_drops_old_log_turns(mem: Me
     expired = mem.list("u1", status="expired")
     assert [m.status for m in expired] == [Status.EXPIRED]
     assert mem.history(expired[0].id)[-1].op == "expire"
+
+
+def test_flush_returns_once_every_turn_has_its_vector(mem: Memory) -> None:
+    for user in ("u1", "u2"):
+        mem.add("We finally adopted a puppy from the shelter last weekend.", user_id=user, at=T0)
+    mem.flush("u1")
+    assert mem.store.count("u1", MemoryQuery(kinds=(Kind.LOG,), embedded=True)) == 1
+    mem.flush()
+    assert mem.store.count("u2", MemoryQuery(kinds=(Kind.LOG,), embedded=False)) == 0
+    with pytest.raises(InvalidInput):
+        mem.flush("")
 
 
 def test_end_session_writes_its_summary(mem: Memory) -> None:

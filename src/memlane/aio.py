@@ -51,6 +51,7 @@ class AsyncMemory:
     export = _in_thread(Memory.export)
     restore = _in_thread(Memory.restore)
     maintain = _in_thread(Memory.maintain)
+    flush = _in_thread(Memory.flush)
     end_session = _in_thread(Memory.end_session)
     feedback = _in_thread(Memory.feedback)
     stale = _in_thread(Memory.stale)

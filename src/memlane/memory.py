@@ -51,6 +51,7 @@ from memlane.settings import Settings
 from memlane.store import MemoryQuery, MemoryStore, SessionStore
 from memlane.store.open import open_stores
 from memlane.text.lang import detect
+from memlane.write.backlog import VectorBacklog
 from memlane.write.extract import Extractor, RuleExtractor
 from memlane.write.judge import Judge
 from memlane.write.pipeline import WritePath
@@ -122,6 +123,8 @@ class Memory(PrivacyFacade):
         # the sensitive-data policy, consent, encrypted originals and the audit log (docs/privacy.md)
         self._privacy = PrivacyControls(store, settings, key_provider)
         self._gate = self._privacy.gate(self.judge)
+        # log turns get their vectors off the caller's path; reads settle their user's first
+        self._vectors = VectorBacklog(store, self.embedder, background=settings.background_vectors)
         self._write = WritePath(
             store,
             sessions,
@@ -130,6 +133,7 @@ class Memory(PrivacyFacade):
             self._gate,
             settings,
             self._edit,
+            self._vectors,
             reconciler,
         )
         self._search = Searcher(store, self.embedder)
@@ -273,6 +277,7 @@ class Memory(PrivacyFacade):
         self, uid: str, text: str, options: SearchOptions, now: datetime, include_sensitive: bool
     ) -> list[Hit]:
         """Search, leaving encrypted memories out unless asked for (then with their original text)."""
+        self._vectors.settle(uid)  # every turn added so far is found by meaning too
         if include_sensitive:
             return self._privacy.reveal(uid, self._search.search(uid, text, options, now))
         if self._privacy.hidden(uid):
@@ -369,7 +374,19 @@ class Memory(PrivacyFacade):
         repeated events into trends, compress old events, expire, decay, rebuild the user summary.
         """
         uid = self._user(user_id) if user_id is not None else None
-        return self._maintenance.run(validate.when(now, utcnow()), uid)
+        report = self._maintenance.run(validate.when(now, utcnow()), uid)
+        report.vectors_repaired = self._vectors.repair([uid] if uid is not None else self.store.users())
+        return report
+
+    def flush(self, user_id: str | None = None) -> None:
+        """Wait until every turn added so far (for one user, or for all) has its vector. Reads do this
+        for their own user, so a caller needs it only to know the work is done (the worker does, before
+        it reports a job done).
+        """
+        if user_id is None:
+            self._vectors.drain()
+        else:
+            self._vectors.settle(self._user(user_id))
 
     def end_session(self, user_id: str, session_id: str, *, at: datetime | None = None) -> list[MemoryItem]:
         """End a conversation now: write its episode summary, promote repeated conditions, drop its
@@ -407,8 +424,9 @@ class Memory(PrivacyFacade):
 
     def close(self) -> None:
         """Release the store's connections, an injected extractor's, and the LLM client's when this
-        memory opened it from settings.
+        memory opened it from settings. Turns still waiting for their vectors get them first.
         """
+        self._vectors.close()
         self.store.close()
         if id(self.sessions) != id(self.store):
             self.sessions.close()

@@ -43,6 +43,10 @@ class Settings(BaseSettings):
     event_days: int = Field(default=90, gt=0, description="expiry of raw events")
     log_retention_days: int = Field(default=90, gt=0, description="how long raw turns stay in the log")
     keep_log: bool = Field(default=True, description="keep redacted raw turns as a searchable log")
+    background_vectors: bool = Field(
+        default=True,
+        description="embed log turns on a background thread, off add's path (reads wait for their user's)",
+    )
 
     # reconcile
     duplicate_similarity: float = Field(

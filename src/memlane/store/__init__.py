@@ -9,7 +9,7 @@ isolation is enforced here, below the API. Adapters live one per module or sub-p
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -42,6 +42,7 @@ class MemoryQuery:
     expires_before: datetime | None = None
     provenance: str | None = None  # items that came from this message id
     sealed: bool | None = None  # only items with (True) or without (False) an encrypted original
+    embedded: bool | None = None  # only items with (True) or without (False) a vector
     limit: int | None = None
     offset: int = 0
     newest_first: bool = True
@@ -76,6 +77,11 @@ class MemoryStore(Protocol):
 
     def put(self, item: MemoryItem, tokens: str) -> None:
         """Insert or replace ``item`` (by id) with its keyword tokens and embedding."""
+
+    def put_vectors(self, user_id: str, vectors: Mapping[str, Vector]) -> int:
+        """Give records stored without a vector their vector (a record that has one keeps it); returns
+        how many took one.
+        """
 
     def get(self, user_id: str, memory_id: str) -> MemoryItem | None:
         """The record, or None when it does not exist in this user's scope."""

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any
+
+import numpy as np
 
 from memlane.clock import from_epoch, to_epoch
 from memlane.domain import Actor, HistoryRecord, MemoryItem, Session, SlotVersion
@@ -86,6 +88,10 @@ class SQLStore(ABC):
         row = to_row(item, tokens)
         return [row[c] for c in COLUMNS]
 
+    def _vector_param(self, vector: Vector) -> Any:
+        """A vector as the embedding column's parameter: float32 bytes, unless an adapter says otherwise."""
+        return np.asarray(vector, dtype=np.float32).tobytes()
+
     def _seq(self) -> None:
         if self.dialect.bump_seq:
             self._write(self.dialect.bump_seq)
@@ -102,6 +108,22 @@ class SQLStore(ABC):
         with self.transaction(item.user_id):
             self._seq()
             self._write(upsert_memory(self.dialect), params)
+
+    def put_vectors(self, user_id: str, vectors: Mapping[str, Vector]) -> int:
+        """Give records stored without a vector their vector; a record that has one keeps it (it may
+        have been edited and embedded again since). Each write is a change in the change feed.
+        """
+        d = self.dialect
+        sql = (
+            f"UPDATE memories SET embedding = {d.mark}, seq = {d.next_seq} "
+            f"WHERE user_id = {d.mark} AND id = {d.mark} AND embedding IS NULL"
+        )
+        written = 0
+        with self.transaction(user_id):
+            for memory_id, vector in vectors.items():
+                self._seq()
+                written += self._write(sql, (self._vector_param(vector), user_id, memory_id))
+        return written
 
     def get(self, user_id: str, memory_id: str) -> MemoryItem | None:
         """The record, or None when it does not exist in this user's scope."""

@@ -16,7 +16,7 @@ tenant and user id in exactly one way, whatever the user id holds.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import replace
 from datetime import datetime
@@ -86,6 +86,10 @@ class TenantStore:
         """Store ``item`` under its scoped user id (the caller's object keeps its own id)."""
         scoped = self._s.put(item)
         self.inner.put(scoped, tokens)
+
+    def put_vectors(self, user_id: str, vectors: Mapping[str, Vector]) -> int:
+        """Vectors for the scoped user's records that have none."""
+        return self.inner.put_vectors(self._s.inward(user_id), vectors)
 
     def get(self, user_id: str, memory_id: str) -> MemoryItem | None:
         """The record in this tenant's user scope, or None."""

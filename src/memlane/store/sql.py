@@ -156,6 +156,8 @@ def where(d: Dialect, user_id: str, q: MemoryQuery) -> tuple[str, list[Any]]:
     if q.sealed is not None:
         exists = "EXISTS (SELECT 1 FROM sealed WHERE sealed.memory_id = memories.id)"
         clauses.append(exists if q.sealed else f"NOT {exists}")
+    if q.embedded is not None:
+        clauses.append("embedding IS NOT NULL" if q.embedded else "embedding IS NULL")
     return " AND ".join(clauses), params
 
 
@@ -181,6 +183,7 @@ def filters_beyond_kind(q: MemoryQuery) -> bool:
         or q.norm
         or q.provenance
         or q.sealed is not None
+        or q.embedded is not None
     )
 
 

@@ -1,7 +1,8 @@
 """The write path: messages → (redact) → extract → judge → reconcile → store.
 
 Sensitive values are masked before anything else sees the text, so no stage, index or log can hold
-them. One batch of embeddings covers every log turn and candidate of a call.
+them. One batch of embeddings covers every candidate of a call; the log turns are stored at once and
+get their vectors from the backlog, off the caller's path (:mod:`memlane.write.backlog`).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from memlane.store import MemoryQuery, MemoryStore, SessionStore
 from memlane.store.tokens import CHATTER, OUTDATED, tokens_for
 from memlane.text.keywords import index_text
 from memlane.text.lang import detect, normalize
+from memlane.write.backlog import VectorBacklog
 from memlane.write.extract import Extractor
 from memlane.write.judge import Judge
 from memlane.write.reconcile import Match, Outcome, Reconciler, Rulings
@@ -68,9 +70,11 @@ class WritePath:
         judge: Judge,
         settings: Settings,
         editor: Editor,
+        backlog: VectorBacklog,
         reconciler: Reconciler | None = None,
     ) -> None:
         self.store = store
+        self.backlog = backlog
         self.sessions = sessions
         self.embedder = embedder
         self.extractor = extractor
@@ -92,9 +96,8 @@ class WritePath:
                 d.text = dated_text(d.candidate)
         log = [m for m in redacted if self.settings.keep_log and m.id not in withdrawn]
         before = self._turn_before(user_id, session_id, redacted)
-        vectors = self.embedder.embed_passages(
-            [d.text for d in keep] + [self._in_context(m, before.get(m.id)) for m in log]
-        )
+        # candidates are embedded now (reconciling needs their vectors); log turns by the backlog
+        vectors = self.embedder.embed_passages([d.text for d in keep])
 
         times = [self._time_of(d.candidate, redacted) if d.candidate else at for d in keep]
         items = [
@@ -116,10 +119,11 @@ class WritePath:
                     if d.candidate is not None and d.candidate.message_id == m.id
                 )
             }
-            for message, vector in zip(log, vectors[len(keep) :], strict=True):
-                turn_before = before.get(message.id)
-                self._log(user_id, session_id, message, vector.tolist(), message.id in chatter, turn_before)
+            turns = [self._log(user_id, session_id, m, m.id in chatter, before.get(m.id)) for m in log]
             gone = self.editor.forget_messages(user_id, earlier, at, "the user asked not to remember it")
+        self.backlog.submit(
+            user_id, [(t.id, self._in_context(m, before.get(m.id))) for t, m in zip(turns, log, strict=True)]
+        )
         kept = [m for m in redacted if m.id not in withdrawn]
         self._update_session(user_id, session_id, kept, decisions, at, withdrawn | set(earlier), gone)
         return decisions
@@ -408,10 +412,10 @@ class WritePath:
         user_id: str,
         session_id: str | None,
         message: Message,
-        vector: list[float],
         chatter: bool,
         turn_before: str | None,
-    ) -> None:
+    ) -> MemoryItem:
+        """Store the turn without its vector, which the backlog computes (:mod:`memlane.write.backlog`)."""
         item = MemoryItem(
             user_id=user_id,
             text=self._log_text(message),
@@ -432,11 +436,11 @@ class WritePath:
             expires_at=message.at + timedelta(days=self.settings.log_retention_days),
             provenance=[message.id],
             reason="conversation log",
-            embedding=vector,
         )
         # like its embedding, a turn's keywords include the turn it answers (LoCoMo dev: R@10 0.76 → 0.80)
         context = f" {index_text(turn_before)}" if turn_before else ""
         self.store.put(item, tokens_for(item) + context)
+        return item
 
     def _history(
         self,

@@ -250,6 +250,9 @@ class PostgresStore(SQLStore):
         params[_EMBEDDING] = np.frombuffer(blob, dtype=np.float32) if blob else None
         return params
 
+    def _vector_param(self, vector: Vector) -> Any:
+        return np.asarray(vector, dtype=np.float32)
+
     def compact(self) -> None:
         """Rewrite memlane's tables and their indexes (``VACUUM FULL``), so that the bytes of deleted
         rows leave the relation files: a plain VACUUM only marks their space free, and a GIN index

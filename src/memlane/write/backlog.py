@@ -1,0 +1,161 @@
+"""Vectors of log turns, computed off the caller's path.
+
+Embedding a log turn (with the turn it answers) is most of what ``add`` costs: 40-60 ms of the bundled
+model for a LoCoMo turn, against about 5 ms for extraction, judging and storing. So ``add`` stores the
+turn at once, keyword-searchable and in its session, and hands the text to embed to a
+:class:`VectorBacklog`. A thread of the backlog embeds it on a model of its own (a request never waits
+for the model behind it) and writes the vector; in a chat that is done long before the reply has been
+generated. Reads settle first: ``search`` and ``context`` embed whatever of their user's turns is
+still waiting before they look, so a turn is never missed because its vector is late.
+
+``close`` drains the backlog. If the process dies first, the turns it held keep their text and keywords
+and ``maintain`` gives them vectors (of their own text: the turn before is not kept for them).
+
+::
+
+    backlog = VectorBacklog(store, embedder)
+    backlog.submit("u1", [(turn.id, "Where did you go?\\nTo Paris, twice!")])
+    backlog.settle("u1")      # the turn has its vector now
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterable, Sequence
+
+from memlane.embed import Embedder
+from memlane.store import MemoryQuery, MemoryStore
+
+log = logging.getLogger(__name__)
+
+Job = tuple[str, str]  # (memory id, text to embed)
+
+_REPAIR_BATCH = 64
+_SETTLE_BATCH = 4  # records a settling reader takes at a time, leaving the rest to share
+
+
+class VectorBacklog:
+    """Per-user queues of records waiting for their vectors, worked off by one background thread.
+
+    With ``background=False`` nothing waits: :meth:`submit` embeds at once, on the caller's thread.
+    The thread runs only while there is work, so an idle memory holds no thread.
+    """
+
+    def __init__(self, store: MemoryStore, embedder: Embedder, *, background: bool = True) -> None:
+        self._store = store
+        self._embedder = embedder  # for readers settling their user: they are on it next anyway
+        self._background_embedder = embedder.for_background() if background else embedder
+        self._background = background
+        self._pending: dict[str, list[Job]] = {}  # user → jobs, users in arrival order
+        self._busy: dict[str, int] = {}  # user → batches of theirs being embedded now
+        self._cond = threading.Condition()
+        self._thread: threading.Thread | None = None
+
+    def submit(self, user_id: str, jobs: Sequence[Job]) -> None:
+        """Queue these records of ``user_id`` for their vectors (or embed them now, without a thread)."""
+        if not jobs:
+            return
+        if not self._background:
+            self._embed(user_id, list(jobs), self._embedder)
+            return
+        with self._cond:
+            self._pending.setdefault(user_id, []).extend(jobs)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._work, name="memlane-vectors", daemon=True)
+                self._thread.start()
+
+    def waiting(self, user_id: str | None = None) -> int:
+        """How many records (of one user, or of all) are queued."""
+        with self._cond:
+            queues = [self._pending.get(user_id, [])] if user_id is not None else self._pending.values()
+            return sum(len(q) for q in queues)
+
+    def settle(self, user_id: str) -> None:
+        """Return once every record submitted for ``user_id`` has its vector. What is still queued is
+        embedded on this thread (beside the background one, so a long backlog drains on two cores).
+        """
+        while True:
+            with self._cond:
+                if user_id in self._pending:
+                    jobs = self._take(user_id, _SETTLE_BATCH)
+                elif self._busy.get(user_id):
+                    self._cond.wait()
+                    continue
+                else:
+                    return
+            self._embed_and_release(user_id, jobs, self._embedder)
+
+    def drain(self) -> None:
+        """Return once every record submitted so far has its vector."""
+        with self._cond:
+            users = list(self._pending)
+        for user_id in users:
+            self.settle(user_id)
+        with self._cond:
+            while self._busy:
+                self._cond.wait()
+
+    def repair(self, users: Iterable[str]) -> int:
+        """Give a vector to every active record of these users that has none and is not waiting here
+        (left behind by a process that stopped before its backlog drained); returns how many.
+        """
+        repaired = 0
+        for user_id in users:
+            self.settle(user_id)
+            while True:
+                q = MemoryQuery(embedded=False, limit=_REPAIR_BATCH)
+                missing = self._store.query(user_id, q)
+                if not missing:
+                    break
+                self._embed(user_id, [(m.id, m.text) for m in missing], self._embedder)
+                repaired += len(missing)
+                if len(missing) < _REPAIR_BATCH:
+                    break
+        return repaired
+
+    def close(self) -> None:
+        """Drain the backlog (the thread ends by itself once it has nothing to do)."""
+        self.drain()
+
+    # -- work ---------------------------------------------------------------------------------------
+
+    def _work(self) -> None:
+        while True:
+            with self._cond:
+                user_id = next(iter(self._pending), None)
+                if user_id is None:
+                    self._thread = None
+                    return
+                # one record at a time: a reader that settles waits for one embedding at most
+                jobs = self._take(user_id, 1)
+            try:
+                self._embed_and_release(user_id, jobs, self._background_embedder)
+            except Exception:
+                # the records keep their text and keywords; maintain() gives them vectors later
+                log.exception("could not write the vectors of %d records of one user", len(jobs))
+
+    def _take(self, user_id: str, n: int) -> list[Job]:
+        """Up to ``n`` of the user's queued jobs, counted as being embedded; the lock is held."""
+        queue = self._pending.pop(user_id)
+        jobs, rest = queue[:n], queue[n:]
+        if rest:
+            self._pending[user_id] = rest
+        self._busy[user_id] = self._busy.get(user_id, 0) + 1
+        return jobs
+
+    def _embed_and_release(self, user_id: str, jobs: list[Job], embedder: Embedder) -> None:
+        try:
+            self._embed(user_id, jobs, embedder)
+        finally:
+            with self._cond:
+                self._busy[user_id] -= 1
+                if not self._busy[user_id]:
+                    del self._busy[user_id]
+                self._cond.notify_all()
+
+    def _embed(self, user_id: str, jobs: list[Job], embedder: Embedder) -> None:
+        vectors = embedder.embed_passages([text for _, text in jobs])
+        self._store.put_vectors(
+            user_id, {memory_id: v for (memory_id, _), v in zip(jobs, vectors, strict=True)}
+        )

@@ -501,8 +501,12 @@ def _with_prefix(url: str, prefix: str) -> str:
 
 
 @contextlib.contextmanager
-def deployment(kind: str, workers: int = 1, redis_url: str = "redis://127.0.0.1:6379/0") -> Iterator[Target]:
-    """Start the ``embedded`` or ``server`` deployment on loopback; everything goes at the end."""
+def deployment(
+    kind: str, workers: int = 1, redis_url: str = "redis://127.0.0.1:6379/0", processes_: int = 1
+) -> Iterator[Target]:
+    """Start the ``embedded`` or ``server`` deployment on loopback (``processes_`` API processes);
+    everything goes at the end.
+    """
     work = Path(tempfile.mkdtemp(prefix="memlane-load-"))
     processes = Processes(work)
     with contextlib.ExitStack() as stack:
@@ -530,7 +534,8 @@ def deployment(kind: str, workers: int = 1, redis_url: str = "redis://127.0.0.1:
         env = service_env(**settings)
         port = free_port()
         url = f"http://127.0.0.1:{port}"
-        logs = [processes.start("serve", ["serve", "--host", "127.0.0.1", "--port", str(port)], env)]
+        serve = ["serve", "--host", "127.0.0.1", "--port", str(port), "--processes", str(processes_)]
+        logs = [processes.start("serve", serve, env)]
         wait_ready(url, processes)
         key = create_key(env)
         for i in range(workers if kind == "server" else 0):
@@ -658,6 +663,7 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed-messages", type=int, default=5, help="messages per user before the run")
     parser.add_argument("--think-ms", type=float, default=0.0, help="mean pause between requests (0)")
     parser.add_argument("--workers", type=int, default=1, help="memlane worker processes (server only)")
+    parser.add_argument("--processes", type=int, default=1, help="API processes (memlane serve --processes)")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0", help="Redis for --deployment server")
     parser.add_argument("--drain-timeout", type=float, default=120.0, help="longest wait for the queue")
     parser.add_argument("--json", type=Path, help="write the results here")
@@ -670,8 +676,8 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
         args.clients = tuple(int(c) for c in args.clients.split(","))
     except ValueError:
         parser.error("--clients takes counts separated by commas, e.g. 1,8,32")
-    if min(args.clients) < 1 or args.users < 1 or args.seed_messages < 1 or args.seconds <= 0:
-        parser.error("--clients, --users, --seed-messages and --seconds must be positive")
+    if min(args.clients) < 1 or min(args.users, args.seed_messages, args.processes) < 1 or args.seconds <= 0:
+        parser.error("--clients, --users, --seed-messages, --processes and --seconds must be positive")
     return args
 
 
@@ -698,11 +704,14 @@ def main(argv: list[str] | None = None) -> int:
                 target, label = Target(args.url.rstrip("/"), args.key), "url"
             else:
                 with console.status(f"starting the {args.deployment} deployment on loopback"):
-                    target = stack.enter_context(deployment(args.deployment, args.workers, args.redis))
+                    target = stack.enter_context(
+                        deployment(args.deployment, args.workers, args.redis, args.processes)
+                    )
                 label = args.deployment
             result = run(target, label, options, console)
             if label != "url":  # what the services started here ran with
                 result["options"]["workers"] = args.workers if label == "server" else 0
+                result["options"]["processes"] = args.processes
                 result["options"]["omp_num_threads"] = service_env()["OMP_NUM_THREADS"]
             if args.keep_logs:  # before the temporary directory goes
                 args.keep_logs.mkdir(parents=True, exist_ok=True)

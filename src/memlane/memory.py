@@ -379,14 +379,11 @@ class Memory(PrivacyFacade):
         return report
 
     def flush(self, user_id: str | None = None) -> None:
-        """Wait until every turn added so far (for one user, or for all) has its vector. Reads do this
-        for their own user, so a caller needs it only to know the work is done (the worker does, before
-        it reports a job done).
+        """Wait until every turn added so far (for one user, or for all) has its vector. Reads need no
+        flush (they embed what their user still has queued themselves); this is for callers that
+        want to know the work is done, such as the worker before it reports a job done.
         """
-        if user_id is None:
-            self._vectors.drain()
-        else:
-            self._vectors.settle(self._user(user_id))
+        self._vectors.wait(self._user(user_id) if user_id is not None else None)
 
     def end_session(self, user_id: str, session_id: str, *, at: datetime | None = None) -> list[MemoryItem]:
         """End a conversation now: write its episode summary, promote repeated conditions, drop its

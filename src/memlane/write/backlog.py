@@ -8,8 +8,9 @@ for the model behind it) and writes the vector; in a chat that is done long befo
 generated. Reads settle first: ``search`` and ``context`` embed whatever of their user's turns is
 still waiting before they look, so a turn is never missed because its vector is late.
 
-``close`` drains the backlog. If the process dies first, the turns it held keep their text and keywords
-and ``maintain`` gives them vectors (of their own text: the turn before is not kept for them).
+``flush`` and ``close`` wait for the backlog to drain. If the process dies first, the turns it held
+keep their text and keywords, and ``maintain`` gives them vectors (of their own text: the turn
+before is not kept for them).
 
 ::
 
@@ -86,15 +87,19 @@ class VectorBacklog:
                     return
             self._embed_and_release(user_id, jobs, self._embedder)
 
-    def drain(self) -> None:
-        """Return once every record submitted so far has its vector."""
+    def wait(self, user_id: str | None = None) -> None:
+        """Return once the background thread has given every record submitted so far (for one user,
+        or for all) its vector. Unlike :meth:`settle` this takes no model from requests: it is for
+        callers that only need to know the work is done.
+        """
         with self._cond:
-            users = list(self._pending)
-        for user_id in users:
-            self.settle(user_id)
-        with self._cond:
-            while self._busy:
+            while self._has_work(user_id):
                 self._cond.wait()
+
+    def _has_work(self, user_id: str | None) -> bool:
+        if user_id is None:
+            return bool(self._pending or self._busy)
+        return user_id in self._pending or user_id in self._busy
 
     def repair(self, users: Iterable[str]) -> int:
         """Give a vector to every active record of these users that has none and is not waiting here
@@ -102,21 +107,21 @@ class VectorBacklog:
         """
         repaired = 0
         for user_id in users:
-            self.settle(user_id)
+            self.wait(user_id)
             while True:
                 q = MemoryQuery(embedded=False, limit=_REPAIR_BATCH)
                 missing = self._store.query(user_id, q)
                 if not missing:
                     break
-                self._embed(user_id, [(m.id, m.text) for m in missing], self._embedder)
+                self._embed(user_id, [(m.id, m.text) for m in missing], self._background_embedder)
                 repaired += len(missing)
                 if len(missing) < _REPAIR_BATCH:
                     break
         return repaired
 
     def close(self) -> None:
-        """Drain the backlog (the thread ends by itself once it has nothing to do)."""
-        self.drain()
+        """Wait for the backlog to drain (the thread ends by itself once it has nothing to do)."""
+        self.wait()
 
     # -- work ---------------------------------------------------------------------------------------
 

@@ -148,10 +148,24 @@ def test_maintain_gives_a_vector_to_a_turn_a_stopped_process_left_without(
     stopped.gate.set()
 
 
-def test_without_background_vectors_add_embeds_the_turn_itself(tmp_path: Path, gated: Gated) -> None:
-    with Memory(tmp_path / "memlane.db", embedder=gated.inner, background_vectors=False) as memory:
+def test_without_a_backlog_add_embeds_the_turn_itself(tmp_path: Path, gated: Gated) -> None:
+    with Memory(tmp_path / "memlane.db", embedder=gated.inner, vector_backlog=0) as memory:
         memory.add(TURN, user_id="u1", at=T0)
         assert log_turns(memory) == [(TURN, True)]
+
+
+def test_a_full_backlog_makes_the_writer_embed_its_own_turns(tmp_path: Path, gated: Gated) -> None:
+    with Memory(tmp_path / "memlane.db", embedder=gated, vector_backlog=1) as memory:
+        memory.add(f"{TURN} (1)", user_id="u1", at=T0)  # taken by the background thread, which waits
+        assert gated.started.wait(timeout=30)
+        memory.add(f"{TURN} (2)", user_id="u1", at=T0)  # queued
+        memory.add(f"{TURN} (3)", user_id="u1", at=T0)  # the queue is full: embedded by add itself
+        assert sorted(log_turns(memory)) == [
+            (f"{TURN} (1)", False),
+            (f"{TURN} (2)", False),
+            (f"{TURN} (3)", True),
+        ]
+        gated.gate.set()
 
 
 def test_the_background_model_is_not_the_request_model(e5: E5Embedder) -> None:

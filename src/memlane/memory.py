@@ -124,7 +124,7 @@ class Memory(PrivacyFacade):
         self._privacy = PrivacyControls(store, settings, key_provider)
         self._gate = self._privacy.gate(self.judge)
         # log turns get their vectors off the caller's path; reads settle their user's first
-        self._vectors = VectorBacklog(store, self.embedder, background=settings.background_vectors)
+        self._vectors = VectorBacklog(store, self.embedder, max_queued=settings.vector_backlog)
         self._write = WritePath(
             store,
             sessions,

@@ -43,9 +43,11 @@ class Settings(BaseSettings):
     event_days: int = Field(default=90, gt=0, description="expiry of raw events")
     log_retention_days: int = Field(default=90, gt=0, description="how long raw turns stay in the log")
     keep_log: bool = Field(default=True, description="keep redacted raw turns as a searchable log")
-    background_vectors: bool = Field(
-        default=True,
-        description="embed log turns on a background thread, off add's path (reads wait for their user's)",
+    vector_backlog: int = Field(
+        default=1000,
+        ge=0,
+        description="log turns that may wait for a background thread to embed them, off add's path "
+        "(reads embed their user's first); beyond it add embeds its own, and 0 always does",
     )
 
     # reconcile

@@ -39,38 +39,39 @@ _SETTLE_BATCH = 4  # records a settling reader takes at a time, leaving the rest
 class VectorBacklog:
     """Per-user queues of records waiting for their vectors, worked off by one background thread.
 
-    With ``background=False`` nothing waits: :meth:`submit` embeds at once, on the caller's thread.
-    The thread runs only while there is work, so an idle memory holds no thread.
+    At most ``max_queued`` records wait (the default is about 50 s of the bundled model): beyond that
+    a writer embeds its own, on its own thread, so a bulk import runs at the model's pace instead of
+    piling up work that ``close`` would then wait for; with 0 every writer does. The thread runs only
+    while there is work, so an idle memory holds no thread.
     """
 
-    def __init__(self, store: MemoryStore, embedder: Embedder, *, background: bool = True) -> None:
+    def __init__(self, store: MemoryStore, embedder: Embedder, *, max_queued: int = 1000) -> None:
         self._store = store
         self._embedder = embedder  # for readers settling their user: they are on it next anyway
-        self._background_embedder = embedder.for_background() if background else embedder
-        self._background = background
+        self._background_embedder = embedder.for_background() if max_queued else embedder
+        self._max_queued = max_queued
         self._pending: dict[str, list[Job]] = {}  # user → jobs, users in arrival order
+        self._queued = 0  # jobs in _pending
         self._busy: dict[str, int] = {}  # user → batches of theirs being embedded now
         self._cond = threading.Condition()
         self._thread: threading.Thread | None = None
 
     def submit(self, user_id: str, jobs: Sequence[Job]) -> None:
-        """Queue these records of ``user_id`` for their vectors (or embed them now, without a thread)."""
+        """Queue these records of ``user_id`` for their vectors (or embed them now, without a thread
+        or when the queue is full).
+        """
         if not jobs:
             return
-        if not self._background:
+        with self._cond:
+            queue = self._queued + len(jobs) <= self._max_queued
+            if queue:
+                self._pending.setdefault(user_id, []).extend(jobs)
+                self._queued += len(jobs)
+                if self._thread is None:
+                    self._thread = threading.Thread(target=self._work, name="memlane-vectors", daemon=True)
+                    self._thread.start()
+        if not queue:
             self._embed(user_id, list(jobs), self._embedder)
-            return
-        with self._cond:
-            self._pending.setdefault(user_id, []).extend(jobs)
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._work, name="memlane-vectors", daemon=True)
-                self._thread.start()
-
-    def waiting(self, user_id: str | None = None) -> int:
-        """How many records (of one user, or of all) are queued."""
-        with self._cond:
-            queues = [self._pending.get(user_id, [])] if user_id is not None else self._pending.values()
-            return sum(len(q) for q in queues)
 
     def settle(self, user_id: str) -> None:
         """Return once every record submitted for ``user_id`` has its vector. What is still queued is
@@ -146,6 +147,7 @@ class VectorBacklog:
         jobs, rest = queue[:n], queue[n:]
         if rest:
             self._pending[user_id] = rest
+        self._queued -= len(jobs)
         self._busy[user_id] = self._busy.get(user_id, 0) + 1
         return jobs
 

@@ -50,7 +50,7 @@ class VectorBacklog:
         self._embedder = embedder  # for readers settling their user: they are on it next anyway
         self._background_embedder = embedder.for_background() if max_queued else embedder
         self._max_queued = max_queued
-        self._pending: dict[str, list[Job]] = {}  # user → jobs, users in arrival order
+        self._pending: dict[str, list[Job]] = {}  # user → jobs; a user taken from goes to the back
         self._queued = 0  # jobs in _pending
         self._busy: dict[str, int] = {}  # user → batches of theirs being embedded now
         self._cond = threading.Condition()

@@ -333,6 +333,14 @@ def m010_leave_room_for_recalls(db: Connection, dim: int) -> None:
 
 
 Migration = Callable[[Connection, int], None]
+
+
+def m011_index_records_without_vectors(db: Connection, dim: int) -> None:
+    # log turns wait for their vectors (memlane.write.backlog); maintain() finds the ones a stopped
+    # process left without one, and this keeps that from reading every row and its vector
+    db.execute("CREATE INDEX memories_unembedded ON memories (user_id, status) WHERE embedding IS NULL")
+
+
 MIGRATIONS: list[Migration] = [
     m001_create_memories,
     m002_create_profile_and_history,
@@ -344,6 +352,7 @@ MIGRATIONS: list[Migration] = [
     m008_create_sealed,
     m009_count_keyword_documents,
     m010_leave_room_for_recalls,
+    m011_index_records_without_vectors,
 ]
 
 

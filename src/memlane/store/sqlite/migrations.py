@@ -227,6 +227,12 @@ def m008_create_sealed(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX sealed_key ON sealed(key_id, memory_id)")
 
 
+def m009_index_records_without_vectors(db: sqlite3.Connection) -> None:
+    # log turns wait for their vectors (memlane.write.backlog); maintain() finds the ones a stopped
+    # process left without one, and this keeps that from reading every row and its vector
+    db.execute("CREATE INDEX memories_unembedded ON memories(user_id, status) WHERE embedding IS NULL")
+
+
 Migration = Callable[[sqlite3.Connection], None]
 MIGRATIONS: list[Migration] = [
     m001_create_memories,
@@ -237,6 +243,7 @@ MIGRATIONS: list[Migration] = [
     m006_create_audit,
     m007_create_user_settings,
     m008_create_sealed,
+    m009_index_records_without_vectors,
 ]
 
 

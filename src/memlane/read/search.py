@@ -136,13 +136,10 @@ class Searcher:
         LoCoMo's ~700-memory users a search for 10 reads about 20 rows of the ~90 candidates, one for 20
         about 33); when it is not, each further batch is twice the last.
         """
+        bound = {i: p.fused() for i, p in by_id.items() if round(p.relevance(), 4) > 0}
         order = sorted(
-            (
-                i
-                for i, p in by_id.items()
-                if round(p.relevance(), 4) > 0 and p.fused() + 1e-4 >= options.min_score
-            ),
-            key=lambda i: by_id[i].fused(),
+            (i for i, b in bound.items() if b + 1e-4 >= options.min_score),
+            key=bound.__getitem__,
             reverse=True,
         )
         scored: dict[str, Hit] = {}
@@ -160,7 +157,7 @@ class Searcher:
             best = sorted((h.score for h in scored.values()), reverse=True)
             # scores are rounded to 4 places: the margin keeps a rounded-up unread score out of reach
             out_of_reach = len(best) >= options.limit and done < len(order)
-            if out_of_reach and best[options.limit - 1] > by_id[order[done]].fused() + 1e-4:
+            if out_of_reach and best[options.limit - 1] > bound[order[done]] + 1e-4:
                 break
         return scored
 

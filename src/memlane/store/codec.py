@@ -76,33 +76,47 @@ def to_row(item: MemoryItem, tokens: str) -> dict[str, Any]:
     return row
 
 
+# enum members by value: a dict lookup, where calling the enum is several times slower (search reads
+# tens of rows per request)
+_KINDS = {k.value: k for k in Kind}
+_CATEGORIES = {c.value: c for c in Category}
+_SOURCES = {s.value: s for s in Source}
+_STATUSES = {s.value: s for s in Status}
+_EVENT_STATUSES = {e.value: e for e in EventStatus}
+
+
+def _list(text: str) -> Any:
+    return [] if text == "[]" else json.loads(text)
+
+
 def from_row(row: Row) -> MemoryItem:
     """The item a row of :data:`COLUMNS` holds."""
     blob = row["embedding"]
+    value, event_status = row["value"], row["event_status"]
     item = MemoryItem(
         id=row["id"],
         user_id=row["user_id"],
         agent_id=row["agent_id"],
         session_id=row["session_id"],
-        kind=Kind(row["kind"]),
-        category=Category(row["category"]),
+        kind=_KINDS[row["kind"]],
+        category=_CATEGORIES[row["category"]],
         text=row["text"],
-        tags=json.loads(row["tags"]),
-        entities=json.loads(row["entities"]),
+        tags=_list(row["tags"]),
+        entities=_list(row["entities"]),
         importance=row["importance"],
         confidence=row["confidence"],
         stability=row["stability"],
         sensitivity=row["sensitivity"],
-        source=Source(row["source"]),
-        status=Status(row["status"]),
+        source=_SOURCES[row["source"]],
+        status=_STATUSES[row["status"]],
         slot=row["slot"],
-        value=json.loads(row["value"]) if row["value"] is not None else None,
+        value=json.loads(value) if value is not None else None,
         polarity=row["polarity"],
-        event_status=EventStatus(row["event_status"]) if row["event_status"] else None,
+        event_status=_EVENT_STATUSES[event_status] if event_status else None,
         access_count=row["access_count"],
         supersedes=row["supersedes"],
         superseded_by=row["superseded_by"],
-        provenance=json.loads(row["provenance"]),
+        provenance=_list(row["provenance"]),
         reason=row["reason"],
         embedding=np.frombuffer(blob, dtype=np.float32).tolist() if blob else None,
     )

@@ -159,6 +159,7 @@ def test_a_full_backlog_makes_the_writer_embed_its_own_turns(tmp_path: Path, gat
         memory.add(f"{TURN} (1)", user_id="u1", at=T0)  # taken by the background thread, which waits
         assert gated.started.wait(timeout=30)
         memory.add(f"{TURN} (2)", user_id="u1", at=T0)  # queued
+        assert memory.vectors_queued == 1
         memory.add(f"{TURN} (3)", user_id="u1", at=T0)  # the queue is full: embedded by add itself
         assert sorted(log_turns(memory)) == [
             (f"{TURN} (1)", False),

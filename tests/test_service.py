@@ -299,6 +299,7 @@ def test_health_readiness_and_metrics(client: TestClient, acme: Api) -> None:
         'memlane_request_seconds_count{method="POST",route="/v1/messages",status="200"}',
         "memlane_queue_depth",
         "memlane_queue_lag_seconds",
+        "memlane_vectors_queued",
         "memlane_judge_decisions_total",
         'memlane_memories{kind="semantic"}',
     ):

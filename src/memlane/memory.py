@@ -378,6 +378,11 @@ class Memory(PrivacyFacade):
         report.vectors_repaired = self._vectors.repair([uid] if uid is not None else self.store.users())
         return report
 
+    @property
+    def vectors_queued(self) -> int:
+        """Log turns of this process still waiting for their vectors (see :meth:`flush`)."""
+        return self._vectors.queued
+
     def flush(self, user_id: str | None = None) -> None:
         """Wait until every turn added so far (for one user, or for all) has its vector. Reads need no
         flush (they embed what their user still has queued themselves); this is for callers that

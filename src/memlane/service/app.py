@@ -102,6 +102,7 @@ def create_app(
             lambda: queue.stats(utcnow()),
             store.kind_counts if isinstance(store, SQLStore) else dict,
             tenants.llm_usage,
+            tenants.vectors_queued,
         ),
     )
 

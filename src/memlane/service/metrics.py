@@ -1,5 +1,5 @@
 """Prometheus metrics: request latency by route, queue depth and lag, judge decisions, memories by kind,
-and the LLM stages' calls, tokens, fallbacks and time.
+log turns waiting for their vectors, and the LLM stages' calls, tokens, fallbacks and time.
 
 Each app has its own registry (several apps in one process, as in tests, never share counters).
 Queue and store figures are read when Prometheus scrapes, not kept up to date on every write.
@@ -31,8 +31,10 @@ class _Snapshot(Collector):
         queue_stats: Callable[[], QueueStats],
         memory_counts: Callable[[], dict[str, int]],
         llm_usage: Callable[[], dict[str, dict[str, float]]],
+        vectors_queued: Callable[[], int],
     ) -> None:
         self._queue_stats = queue_stats
+        self._vectors_queued = vectors_queued
         self._memory_counts = memory_counts
         self._llm_usage = llm_usage
         self._counts: tuple[float, dict[str, int]] = (0.0, {})
@@ -51,6 +53,11 @@ class _Snapshot(Collector):
                 "age of the oldest unfinished job",
                 value=stats.oldest_age_seconds,
             )
+        yield GaugeMetricFamily(
+            "memlane_vectors_queued",
+            "log turns this process has stored but not yet embedded",
+            value=self._vectors_queued(),
+        )
         kinds = GaugeMetricFamily("memlane_memories", "active memories by kind", labels=["kind"])
         for kind, n in sorted(self._cached_counts().items()):
             kinds.add_metric([kind], n)
@@ -97,6 +104,7 @@ class Metrics:
         queue_stats: Callable[[], QueueStats],
         memory_counts: Callable[[], dict[str, int]],
         llm_usage: Callable[[], dict[str, dict[str, float]]] = dict,
+        vectors_queued: Callable[[], int] = int,
     ) -> None:
         self.registry = CollectorRegistry()
         self.latency = Histogram(
@@ -110,7 +118,7 @@ class Metrics:
             "memlane_judge_decisions", "judge decisions by action", ["action"], registry=self.registry
         )
         self.jobs = Counter("memlane_jobs", "jobs finished by outcome", ["outcome"], registry=self.registry)
-        self.registry.register(_Snapshot(queue_stats, memory_counts, llm_usage))
+        self.registry.register(_Snapshot(queue_stats, memory_counts, llm_usage, vectors_queued))
 
     def count_decisions(self, actions: list[str]) -> None:
         """Count the judge's decisions of one write."""

@@ -54,6 +54,12 @@ class Tenants:
                 )
             return self._memories[tenant]
 
+    def vectors_queued(self) -> int:
+        """Log turns this process has yet to embed, over every tenant."""
+        with self._lock:
+            memories = list(self._memories.values())
+        return sum(m.vectors_queued for m in memories)
+
     def llm_usage(self) -> dict[str, dict[str, float]]:
         """The LLM stages' counters by stage (empty when no LLM is configured)."""
         return self.llm.usage if self.llm is not None else {}

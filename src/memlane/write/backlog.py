@@ -73,6 +73,11 @@ class VectorBacklog:
         if not queue:
             self._embed(user_id, list(jobs), self._embedder)
 
+    @property
+    def queued(self) -> int:
+        """Records waiting for the background thread (not counting those being embedded now)."""
+        return self._queued
+
     def settle(self, user_id: str) -> None:
         """Return once every record submitted for ``user_id`` has its vector. What is still queued is
         embedded on this thread (beside the background one, so a long backlog drains on two cores).

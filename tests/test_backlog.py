@@ -8,7 +8,7 @@ it does (a real :class:`Embedder` subclass, not a mock).
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +18,7 @@ from conftest import T0, days
 from memlane import Kind, Memory, MemoryItem
 from memlane.embed import Embedder, Vector
 from memlane.embed.e5 import E5Embedder
+from memlane.errors import StoreUnavailable
 from memlane.settings import Settings
 from memlane.store import MemoryQuery, MemoryStore
 from memlane.store.open import open_stores
@@ -138,14 +139,42 @@ def test_maintain_gives_a_vector_to_a_turn_a_stopped_process_left_without(
     stopped = Gated(e5)
     first = Memory(tmp_path / "memlane.db", embedder=stopped)
     first.add(TURN, user_id="u1", at=T0)
-    first.store.close()  # the process dies: its backlog never runs
+    first.store.close()  # the process dies before its backlog has written the vector
+    stopped.gate.set()
+    first.flush()  # (its thread finds the database gone)
     with Memory(tmp_path / "memlane.db", embedder=e5) as mem:
         assert log_turns(mem) == [(TURN, False)]
         assert mem.maintain(now=days(1)).vectors_repaired == 1
         assert log_turns(mem) == [(TURN, True)]
         assert mem.maintain(now=days(1)).vectors_repaired == 0
         assert TURN in [h.memory.text for h in mem.search(QUERY, user_id="u1", now=days(1))]
-    stopped.gate.set()
+
+
+def test_a_store_failing_under_the_backlog_is_reported_once_and_repaired_later(
+    tmp_path: Path, e5: E5Embedder, caplog: pytest.LogCaptureFixture
+) -> None:
+    with Memory(tmp_path / "memlane.db", embedder=e5) as memory:
+        working = memory.store.put_vectors
+        down = threading.Event()
+        down.set()
+
+        def put_vectors(user_id: str, vectors: Mapping[str, Vector]) -> int:
+            if down.is_set():
+                raise StoreUnavailable("SQLite error: disk I/O error")
+            return working(user_id, vectors)
+
+        memory.store.put_vectors = put_vectors  # type: ignore[method-assign]
+        for i in range(3):
+            memory.add(f"{TURN} ({i})", user_id="u1", at=T0)
+        memory.flush()
+        assert [r.levelname for r in caplog.records if r.name == "memlane.write.backlog"] == ["ERROR"]
+        assert log_turns(memory) == [(t, False) for t, _ in log_turns(memory)]
+        down.clear()
+        memory.add("The store is back.", user_id="u2", at=T0)
+        memory.flush()
+        assert "3 records were left without a vector" in caplog.text
+        assert memory.maintain(now=days(1)).vectors_repaired == 3
+        assert all(has for _, has in log_turns(memory))
 
 
 def test_without_a_backlog_add_embeds_the_turn_itself(tmp_path: Path, gated: Gated) -> None:

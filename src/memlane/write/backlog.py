@@ -55,6 +55,7 @@ class VectorBacklog:
         self._busy: dict[str, int] = {}  # user → batches of theirs being embedded now
         self._cond = threading.Condition()
         self._thread: threading.Thread | None = None
+        self._failed = 0  # records the background thread could not give a vector, since the last success
 
     def submit(self, user_id: str, jobs: Sequence[Job]) -> None:
         """Queue these records of ``user_id`` for their vectors (or embed them now, without a thread
@@ -143,8 +144,17 @@ class VectorBacklog:
             try:
                 self._embed_and_release(user_id, jobs, self._background_embedder)
             except Exception:
-                # the records keep their text and keywords; maintain() gives them vectors later
-                log.exception("could not write the vectors of %d records of one user", len(jobs))
+                # the records keep their text and keywords; maintain() gives them vectors later. While
+                # the store is down every record fails: say so once, and how many when it is back
+                if not self._failed:
+                    log.exception("could not write a vector; the records keep their text until maintain()")
+                self._failed += len(jobs)
+            else:
+                if self._failed:
+                    log.warning(
+                        "%d records were left without a vector; maintain() gives them one", self._failed
+                    )
+                    self._failed = 0
 
     def _take(self, user_id: str, n: int) -> list[Job]:
         """Up to ``n`` of the user's queued jobs, counted as being embedded; the lock is held."""

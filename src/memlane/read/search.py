@@ -116,9 +116,10 @@ class Searcher:
             found = by_id.setdefault(hit.id, _Parts())
             found.similarity, found.vector_rank = hit.score, rank
         scored = self._read_best(user_id, by_id, options, now)
-        hits = [scored[i] for i in by_id if i in scored]  # in the order the indexes gave, for ties
-        hits.sort(key=lambda h: h.score, reverse=True)
-        hits = hits[: options.limit]
+        ranked = [scored[i] for i in by_id if i in scored]  # in the order the indexes gave, for ties
+        ranked.sort(key=lambda s: s[0], reverse=True)
+        # only the hits returned are explained
+        hits = [_explained(item, by_id[item.id], score, now) for score, item in ranked[: options.limit]]
         recalled = [
             h.memory.id for h in hits if h.memory.kind is not Kind.LOG and h.explain["relevance"] >= _RECALLED
         ]
@@ -127,7 +128,7 @@ class Searcher:
 
     def _read_best(
         self, user_id: str, by_id: dict[str, _Parts], options: SearchOptions, now: datetime
-    ) -> dict[str, Hit]:
+    ) -> dict[str, tuple[float, MemoryItem]]:
         """Score the candidates that can make the list, reading their rows best fused rank first.
 
         A record scores at most its fused rank (:meth:`_Parts.fused`), so once the ``limit``-th best
@@ -142,7 +143,7 @@ class Searcher:
             key=bound.__getitem__,
             reverse=True,
         )
-        scored: dict[str, Hit] = {}
+        scored: dict[str, tuple[float, MemoryItem]] = {}
         done, batch = 0, self.first_read or options.limit + 10
         while done < len(order):
             chunk = order[done : done + batch]
@@ -151,55 +152,58 @@ class Searcher:
             for item in self.store.get_many(user_id, chunk, embeddings=False):
                 # the user summary is injected by context() on its own; as a hit it would crowd out evidence
                 if item.slot != SLOT:
-                    hit = self._score(item, by_id[item.id], now)
-                    if hit.score >= options.min_score:
-                        scored[item.id] = hit
-            best = sorted((h.score for h in scored.values()), reverse=True)
+                    score = _score(item, by_id[item.id], now)
+                    if score >= options.min_score:
+                        scored[item.id] = (score, item)
+            best = sorted((score for score, _ in scored.values()), reverse=True)
             # scores are rounded to 4 places: the margin keeps a rounded-up unread score out of reach
             out_of_reach = len(best) >= options.limit and done < len(order)
             if out_of_reach and best[options.limit - 1] > bound[order[done]] + 1e-4:
                 break
         return scored
 
-    @staticmethod
-    def _score(item: MemoryItem, parts: _Parts, now: datetime) -> Hit:
-        bm25, sim, terms = parts.bm25, parts.similarity, parts.terms
-        kw, vec = _keyword_part(bm25), _vector_part(sim)
-        relevance = parts.relevance()
-        recency = _recency(item, now)
-        # ranking: the fused rank of the two lists, nudged by importance, confidence and recency
-        fused = parts.fused()
-        prior = (1 - _PRIOR) + _PRIOR * (item.importance + item.confidence + recency) / 3
-        score = fused * prior
-        if OUTDATED in item.tags:
-            score *= _OUTDATED_WEIGHT
-        if CHATTER in item.tags:
-            score *= _CHATTER_WEIGHT
-        why = []
-        if terms:
-            why.append("matched words: " + ", ".join(terms))
-        if vec > 0:
-            why.append(f"similar in meaning ({sim:.2f})")
-        if item.kind is Kind.LOG:
-            why.append("from the conversation log")
-        if OUTDATED in item.tags:
-            why.append("says something since superseded")
-        explain = {
-            "relevance": round(relevance, 4),
-            "keyword": round(kw, 4),
-            "bm25": round(bm25, 4),
-            "matched_terms": terms,
-            "keyword_rank": parts.keyword_rank,
-            "vector": round(vec, 4),
-            "similarity": round(sim, 4),
-            "vector_rank": parts.vector_rank,
-            "importance": item.importance,
-            "confidence": item.confidence,
-            "recency": round(recency, 4),
-            "source": "log" if item.kind is Kind.LOG else "memory",
-            "why": "; ".join(why),
-        }
-        return Hit(memory=item, score=round(score, 4), explain=explain)
+
+def _score(item: MemoryItem, parts: _Parts, now: datetime) -> float:
+    """The ranking score (to 4 places): the fused rank of the two lists, nudged by importance,
+    confidence and recency, halved for superseded and small-talk turns."""
+    prior = (1 - _PRIOR) + _PRIOR * (item.importance + item.confidence + _recency(item, now)) / 3
+    score = parts.fused() * prior
+    if OUTDATED in item.tags:
+        score *= _OUTDATED_WEIGHT
+    if CHATTER in item.tags:
+        score *= _CHATTER_WEIGHT
+    return round(score, 4)
+
+
+def _explained(item: MemoryItem, parts: _Parts, score: float, now: datetime) -> Hit:
+    """The hit, with why it was recalled."""
+    bm25, sim, terms = parts.bm25, parts.similarity, parts.terms
+    kw, vec = _keyword_part(bm25), _vector_part(sim)
+    why = []
+    if terms:
+        why.append("matched words: " + ", ".join(terms))
+    if vec > 0:
+        why.append(f"similar in meaning ({sim:.2f})")
+    if item.kind is Kind.LOG:
+        why.append("from the conversation log")
+    if OUTDATED in item.tags:
+        why.append("says something since superseded")
+    explain = {
+        "relevance": round(parts.relevance(), 4),
+        "keyword": round(kw, 4),
+        "bm25": round(bm25, 4),
+        "matched_terms": terms,
+        "keyword_rank": parts.keyword_rank,
+        "vector": round(vec, 4),
+        "similarity": round(sim, 4),
+        "vector_rank": parts.vector_rank,
+        "importance": item.importance,
+        "confidence": item.confidence,
+        "recency": round(_recency(item, now), 4),
+        "source": "log" if item.kind is Kind.LOG else "memory",
+        "why": "; ".join(why),
+    }
+    return Hit(memory=item, score=score, explain=explain)
 
 
 def collapse_log(hits: list[Hit]) -> list[Hit]:

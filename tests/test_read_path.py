@@ -140,6 +140,7 @@ def test_a_short_list_is_the_head_of_the_full_list(mem: Memory) -> None:
 
     for i, text in enumerate(messages(11, 80)):
         mem.add(text, user_id="u1", session_id=f"s{i // 10}", at=days(i // 4))
+    mem.flush()  # the searches below go to the Searcher directly, which does not wait for vectors
     store = _NoRecall(mem.store)
     read = {1: 0, 3: 0, 10: 0, 1000: 0}
     for query in [*questions(12, 8), "咖啡", "meeting on Monday"]:

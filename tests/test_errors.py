@@ -8,6 +8,16 @@ from conftest import T0
 from memlane import InvalidInput, Memory, NotFound, TextTooLong
 
 
+@pytest.mark.parametrize(
+    ("limit", "offset"),
+    [(0, 0), (10, -1), (10, 2**70), (2**70, 0), (10, "5")],
+    ids=["no-limit", "negative-offset", "huge-offset", "huge-limit", "text-offset"],
+)
+def test_a_listing_page_out_of_range_is_rejected(mem: Memory, limit: object, offset: object) -> None:
+    with pytest.raises(InvalidInput, match=r"limit|offset"):
+        mem.list("u1", limit=limit, offset=offset)  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize("text", ["", "   ", "\n\t "], ids=["empty", "spaces", "whitespace"])
 def test_empty_text_is_rejected(mem: Memory, text: str) -> None:
     with pytest.raises(InvalidInput, match="empty"):

@@ -457,6 +457,7 @@ class Memory(PrivacyFacade):
         uid = self._user(user_id)
         wanted = validate.kinds(kinds) or tuple(k for k in Kind if include_log or k is not Kind.LOG)
         statuses = (validate.status(status),) if status else ()
+        limit, offset = validate.page(limit, offset)
         q = MemoryQuery(kinds=wanted, statuses=statuses, limit=limit, offset=offset)
         return self.store.query(uid, q)
 

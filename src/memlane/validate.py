@@ -105,6 +105,18 @@ def kinds(values: Sequence[str]) -> tuple[Kind, ...]:
         raise InvalidInput(f"kinds must be among {', '.join(k.value for k in Kind)}") from None
 
 
+MAX_OFFSET = 10**12  # far beyond any store, well inside a database integer
+
+
+def page(limit: object, offset: object) -> tuple[int, int]:
+    """``limit`` (1 or more) and ``offset`` (0 to :data:`MAX_OFFSET`) of a listing, checked."""
+    if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= MAX_OFFSET:
+        raise InvalidInput(f"limit must be a whole number from 1 to {MAX_OFFSET}, not {limit!r}")
+    if not isinstance(offset, int) or isinstance(offset, bool) or not 0 <= offset <= MAX_OFFSET:
+        raise InvalidInput(f"offset must be a whole number from 0 to {MAX_OFFSET}, not {offset!r}")
+    return limit, offset
+
+
 def status(value: str) -> Status:
     """A status name as a :class:`Status`."""
     try:

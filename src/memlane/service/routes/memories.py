@@ -22,6 +22,7 @@ from memlane.service.models import (
     UpdateIn,
 )
 from memlane.service.routes.deps import CallerDep, StateDep
+from memlane.validate import MAX_OFFSET
 
 router = APIRouter(prefix="/v1", tags=["memories"], responses={422: {"model": ErrorOut}})
 UserId = Annotated[str, Query(description="the user, inside your tenant")]
@@ -97,7 +98,7 @@ def list_memories(
     status: Literal["active", "superseded", "expired", "archived", "deleted"] | None = "active",
     include_log: bool = False,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
 ) -> MemoryList:
     """The user's memories, newest first (the raw conversation log only when asked)."""
     items = caller.memory.list(

@@ -137,7 +137,7 @@ class Memory(PrivacyFacade):
             reconciler,
         )
         self._search = Searcher(store, self.embedder)
-        self._maintenance = Maintenance(store, sessions, self.embedder, settings, summariser)
+        self._maintenance = Maintenance(store, sessions, self.embedder, settings, self._vectors, summariser)
         self._feedback = Feedback(store)
 
     # -- write ------------------------------------------------------------------------------------
@@ -374,9 +374,7 @@ class Memory(PrivacyFacade):
         repeated events into trends, compress old events, expire, decay, rebuild the user summary.
         """
         uid = self._user(user_id) if user_id is not None else None
-        report = self._maintenance.run(validate.when(now, utcnow()), uid)
-        report.vectors_repaired = self._vectors.repair([uid] if uid is not None else self.store.users())
-        return report
+        return self._maintenance.run(validate.when(now, utcnow()), uid)
 
     @property
     def vectors_queued(self) -> int:

@@ -5,7 +5,8 @@
    (before expiry, so that an event past its expiry is summarised rather than lost);
 3. memories past ``expires_at`` expire; log turns past retention are deleted;
 4. what is never recalled decays, and archives below the floor;
-5. the rolling user summary is rebuilt if anything it draws on changed.
+5. the rolling user summary is rebuilt if anything it draws on changed;
+6. log turns a stopped process left without a vector get one (:mod:`memlane.write.backlog`).
 
 Time comes only from ``now`` (never the wall clock), so tests can simulate years in seconds.
 """
@@ -26,6 +27,7 @@ from memlane.lifecycle.sessions import SessionCloser, SessionSummariser
 from memlane.settings import Settings
 from memlane.store import MemoryQuery, MemoryStore, SessionStore
 from memlane.store.tokens import tokens_for
+from memlane.write.backlog import VectorBacklog
 
 
 class Summariser(SessionSummariser, PeriodSummariser, Protocol):
@@ -57,9 +59,11 @@ class Maintenance:
         sessions: SessionStore,
         embedder: Embedder,
         settings: Settings,
+        backlog: VectorBacklog,
         summariser: Summariser | None = None,
     ) -> None:
         self.store = store
+        self.backlog = backlog
         self.sessions = sessions
         self.settings = settings
         self.closer = SessionCloser(store, sessions, embedder, summariser)
@@ -88,6 +92,7 @@ class Maintenance:
         before = self.portrait.current(user_id)
         after = self.portrait.rebuild(user_id, now)
         report.portraits += after is not None and (before is None or after.id != before.id)
+        report.vectors_repaired += self.backlog.repair([user_id])
         stale = self.decay.stale(user_id, now)
         if stale:
             report.stale[user_id] = [m.id for m in stale]

@@ -84,8 +84,10 @@ class SQLStore(ABC):
         """Release connections."""
 
     def _memory_params(self, item: MemoryItem, tokens: str) -> list[Any]:
-        """The values of :data:`COLUMNS` for ``item``; an adapter may re-encode the embedding."""
+        """The values of :data:`COLUMNS` for ``item``, the embedding as :meth:`_vector_param` gives it."""
         row = to_row(item, tokens)
+        if item.embedding is not None:
+            row["embedding"] = self._vector_param(np.asarray(item.embedding, dtype=np.float32))
         return [row[c] for c in COLUMNS]
 
     def _vector_param(self, vector: Vector) -> Any:

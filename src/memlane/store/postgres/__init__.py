@@ -35,10 +35,9 @@ from psycopg.types import TypeInfo
 from psycopg.types.string import TextLoader
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from memlane.domain import MemoryItem
 from memlane.errors import ConfigurationError, StoreUnavailable
 from memlane.store import MemoryQuery, ScoredId, Vector
-from memlane.store.codec import COLUMNS, Row
+from memlane.store.codec import Row
 from memlane.store.postgres.migrations import migrate
 from memlane.store.postgres.search import (
     ESTIMATE_SQL,
@@ -56,7 +55,6 @@ from memlane.store.sql import POSTGRES, rarest_within
 _USER_LOCKS = 0x6D6C
 # HNSW candidate list: above the read path's 50 candidates per index, so one pass usually suffices
 _EF_SEARCH = 100
-_EMBEDDING = COLUMNS.index("embedding")
 _ESTIMATES_TTL = 60.0
 
 _Errors = (psycopg.Error, PoolTimeout)
@@ -243,12 +241,6 @@ class PostgresStore(SQLStore):
         except _Errors as exc:
             raise StoreUnavailable(f"PostgreSQL error ({self.url}): {exc}") from exc
         self._local.users.add(user_id)
-
-    def _memory_params(self, item: MemoryItem, tokens: str) -> list[Any]:
-        params = super()._memory_params(item, tokens)
-        blob = params[_EMBEDDING]
-        params[_EMBEDDING] = np.frombuffer(blob, dtype=np.float32) if blob else None
-        return params
 
     def _vector_param(self, vector: Vector) -> Any:
         return np.asarray(vector, dtype=np.float32)

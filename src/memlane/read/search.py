@@ -12,7 +12,7 @@ from datetime import datetime
 from memlane.domain import Hit, Kind, MemoryItem
 from memlane.embed import Embedder
 from memlane.lifecycle.portrait import SLOT
-from memlane.store import MemoryQuery, MemoryStore
+from memlane.store import MemoryQuery, MemoryStore, ScoredId
 from memlane.store.tokens import CHATTER, OUTDATED
 from memlane.text.keywords import query_tokens
 
@@ -100,14 +100,10 @@ class Searcher:
             q = MemoryQuery(**{**q.__dict__, "kinds": kinds})
         tokens = query_tokens(text)
         # the keyword search needs no vector: it runs while the query is embedded (the embedder and
-        # the database both release the GIL), which takes its time off the search on a server store
-        keywords = (
-            _BESIDE.submit(self.store.keyword_search, user_id, tokens, q, options.candidates)
-            if tokens
-            else None
-        )
+        # the database both release the GIL), and so does reading its best candidates' rows
+        keywords = _BESIDE.submit(self._keywords, user_id, tokens, q, options) if tokens else None
         vector = self.store.vector_search(user_id, self.embedder.embed_query(text), q, options.candidates)
-        keyword = keywords.result() if keywords else []
+        keyword, read = keywords.result() if keywords else ([], {})
         by_id: dict[str, _Parts] = {}
         for rank, hit in enumerate(keyword, start=1):
             found = by_id.setdefault(hit.id, _Parts())
@@ -115,7 +111,7 @@ class Searcher:
         for rank, hit in enumerate(vector, start=1):
             found = by_id.setdefault(hit.id, _Parts())
             found.similarity, found.vector_rank = hit.score, rank
-        scored = self._read_best(user_id, by_id, options, now)
+        scored = self._read_best(user_id, by_id, options, now, read)
         ranked = [scored[i] for i in by_id if i in scored]  # in the order the indexes gave, for ties
         ranked.sort(key=lambda s: s[0], reverse=True)
         # only the hits returned are explained
@@ -126,8 +122,25 @@ class Searcher:
         self.store.touch(user_id, recalled, now)
         return hits
 
+    def _first_read(self, options: SearchOptions) -> int:
+        return self.first_read or options.limit + 10
+
+    def _keywords(
+        self, user_id: str, tokens: list[str], q: MemoryQuery, options: SearchOptions
+    ) -> tuple[list[ScoredId], dict[str, MemoryItem]]:
+        """The keyword candidates, and the rows of the best of them: most of those make the list,
+        and reading them here, beside the query's embedding, takes their time off the search."""
+        found = self.store.keyword_search(user_id, tokens, q, options.candidates)
+        best = [hit.id for hit in found[: self._first_read(options)]]
+        return found, {item.id: item for item in self.store.get_many(user_id, best, embeddings=False)}
+
     def _read_best(
-        self, user_id: str, by_id: dict[str, _Parts], options: SearchOptions, now: datetime
+        self,
+        user_id: str,
+        by_id: dict[str, _Parts],
+        options: SearchOptions,
+        now: datetime,
+        read: dict[str, MemoryItem],
     ) -> dict[str, tuple[float, MemoryItem]]:
         """Score the candidates that can make the list, reading their rows best fused rank first.
 
@@ -135,7 +148,8 @@ class Searcher:
         score read so far is above the fused rank of the next unread candidate, no unread one can
         make the list and its row is not read. Reading the limit and ten more first is usually enough (on
         LoCoMo's ~700-memory users a search for 10 reads about 20 rows of the ~90 candidates, one for 20
-        about 33); when it is not, each further batch is twice the last.
+        about 33); when it is not, each further batch is twice the last. Rows already ``read`` beside
+        the query's embedding are not read again.
         """
         bound = {i: p.fused() for i, p in by_id.items() if round(p.relevance(), 4) > 0}
         order = sorted(
@@ -144,12 +158,14 @@ class Searcher:
             reverse=True,
         )
         scored: dict[str, tuple[float, MemoryItem]] = {}
-        done, batch = 0, self.first_read or options.limit + 10
+        done, batch = 0, self._first_read(options)
         while done < len(order):
             chunk = order[done : done + batch]
             done += len(chunk)
             batch *= 2
-            for item in self.store.get_many(user_id, chunk, embeddings=False):
+            unread = [i for i in chunk if i not in read]
+            rows = [read[i] for i in chunk if i in read]
+            for item in rows + (self.store.get_many(user_id, unread, embeddings=False) if unread else []):
                 # the user summary is injected by context() on its own; as a hit it would crowd out evidence
                 if item.slot != SLOT:
                     score = _score(item, by_id[item.id], now)

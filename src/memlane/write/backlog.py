@@ -142,7 +142,7 @@ class VectorBacklog:
                 # one record at a time: a reader that settles waits for one embedding at most
                 jobs = self._take(user_id, 1)
             try:
-                self._embed_and_release(user_id, jobs, self._background_embedder)
+                self._embed(user_id, jobs, self._background_embedder)
             except Exception:
                 # the records keep their text and keywords; maintain() gives them vectors later. While
                 # the store is down every record fails: say so once, and how many when it is back
@@ -155,6 +155,9 @@ class VectorBacklog:
                         "%d records were left without a vector; maintain() gives them one", self._failed
                     )
                     self._failed = 0
+            finally:
+                # released after the outcome is logged, so that one who waited for it finds it said
+                self._release(user_id)
 
     def _take(self, user_id: str, n: int) -> list[Job]:
         """Up to ``n`` of the user's queued jobs, counted as being embedded; the lock is held."""
@@ -170,11 +173,15 @@ class VectorBacklog:
         try:
             self._embed(user_id, jobs, embedder)
         finally:
-            with self._cond:
-                self._busy[user_id] -= 1
-                if not self._busy[user_id]:
-                    del self._busy[user_id]
-                self._cond.notify_all()
+            self._release(user_id)
+
+    def _release(self, user_id: str) -> None:
+        """One batch of the user's is done (embedded or failed): wake whoever waits for it."""
+        with self._cond:
+            self._busy[user_id] -= 1
+            if not self._busy[user_id]:
+                del self._busy[user_id]
+            self._cond.notify_all()
 
     def _embed(self, user_id: str, jobs: list[Job], embedder: Embedder) -> None:
         vectors = embedder.embed_passages([text for _, text in jobs])

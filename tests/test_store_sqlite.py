@@ -50,6 +50,46 @@ def test_store_queries_never_cross_users(db_path: Path) -> None:
     store.close()
 
 
+def test_reads_do_not_wait_for_another_threads_open_transaction(db_path: Path) -> None:
+    store = SQLiteStore(db_path, dim=3)
+    old = MemoryItem(user_id="u1", text="likes tea", kind=Kind.SEMANTIC, embedding=[1.0, 0.0, 0.0])
+    store.put(old, "like tea")
+    new = MemoryItem(user_id="u1", text="likes coffee", kind=Kind.SEMANTIC, embedding=[0.0, 1.0, 0.0])
+    written, release = threading.Event(), threading.Event()
+    seen_inside: list[str] = []
+
+    def write_back() -> None:
+        with store.transaction("u1"):
+            store.put(new, "like coffee")
+            seen_inside.extend(m.text for m in store.query("u1", MemoryQuery()))  # its own write
+            written.set()
+            release.wait(30)
+
+    writer = threading.Thread(target=write_back)
+    writer.start()
+    assert written.wait(30)
+    read: list[list[str]] = []
+    # a search's reads: they see the last commit, without waiting for the transaction to end
+    reader = threading.Thread(target=lambda: read.append([m.text for m in store.query("u1", MemoryQuery())]))
+    reader.start()
+    reader.join(30)
+    release.set()
+    writer.join(30)
+    assert not reader.is_alive()
+    assert read == [["likes tea"]]
+    assert sorted(seen_inside) == ["likes coffee", "likes tea"]
+    assert sorted(m.text for m in store.query("u1", MemoryQuery())) == ["likes coffee", "likes tea"]
+    store.close()
+
+
+def test_an_in_memory_store_reads_on_its_one_connection() -> None:
+    store = SQLiteStore(":memory:", dim=3)
+    item = MemoryItem(user_id="u1", text="likes tea", kind=Kind.SEMANTIC, embedding=[1.0, 0.0, 0.0])
+    store.put(item, "like tea")
+    assert [m.text for m in store.query("u1", MemoryQuery())] == ["likes tea"]
+    store.close()
+
+
 def test_eight_threads_adding_overlapping_facts_leave_no_duplicates(db_path: Path) -> None:
     mem = Memory(db_path)
     facts = ["我喜欢喝美式", "我住在上海", "优先邮件联系", "我是产品经理"]

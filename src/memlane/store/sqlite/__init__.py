@@ -6,13 +6,17 @@ transaction that deleted anything ends by merging the keyword index (FTS5 keeps 
 tokens in its older segments until they are merged) and checkpointing the WAL into the main file,
 truncating the WAL (which would otherwise keep the old pages until it is reused).
 
-Safe for several threads (one connection, serialised) and several processes (WAL, ``BEGIN
-IMMEDIATE`` for read-modify-write, and a change feed that keeps each process's vector cache fresh).
+Safe for several threads and several processes (WAL, ``BEGIN IMMEDIATE`` for read-modify-write, and
+a change feed that keeps each process's vector cache fresh). Writes and transactions go through one
+connection, one thread at a time; reads outside a transaction go through a small pool of read-only
+connections, so a search never waits for a write-back job's transaction (WAL lets readers see the
+last commit while a write is open).
 The statements it shares with the PostgreSQL adapter live in :mod:`memlane.store.relational`.
 """
 
 from __future__ import annotations
 
+import queue
 import sqlite3
 import threading
 import time
@@ -35,6 +39,14 @@ _OVERFETCH = 4
 # keyword search: rows BM25-ranked inside the index before the filters are applied
 _PRE_RANK = 4
 _MIN_PRE_RANK = 200
+# read-only connections at most (each keeps its own page cache); more readers wait for one
+_READERS = 4
+
+
+def _connect(path: str) -> sqlite3.Connection:
+    db = sqlite3.connect(path, timeout=30.0, isolation_level=None, check_same_thread=False)
+    db.row_factory = sqlite3.Row
+    return db
 
 
 def _use_wal(db: sqlite3.Connection) -> None:
@@ -61,8 +73,7 @@ class SQLiteStore(SQLStore):
         if self.path != ":memory:":
             Path(self.path).expanduser().parent.mkdir(parents=True, exist_ok=True)
         try:
-            self._db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None, check_same_thread=False)
-            self._db.row_factory = sqlite3.Row
+            self._db = _connect(self.path)
             _use_wal(self._db)
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute("PRAGMA secure_delete=ON")
@@ -71,6 +82,12 @@ class SQLiteStore(SQLStore):
         except sqlite3.Error as exc:
             raise StoreUnavailable(f"cannot open SQLite database {self.path!r}: {exc}") from exc
         self._lock = threading.RLock()
+        self._owner: int | None = None  # the thread whose transaction is open
+        # an in-memory database exists only on its own connection: there, every read takes the one
+        self._max_readers = 0 if self.path == ":memory:" else _READERS
+        self._readers: queue.SimpleQueue[sqlite3.Connection] = queue.SimpleQueue()
+        self._opened: list[sqlite3.Connection] = []
+        self._opening = threading.Lock()  # held to open a reader, and by a checkpoint taking them all
         self._depth = 0
         self._erased = False  # something was deleted in the open transaction
         self._vectors = VectorIndex(dim)
@@ -85,9 +102,36 @@ class SQLiteStore(SQLStore):
             raise StoreUnavailable(f"SQLite error: {exc}") from exc
 
     def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        with self._lock:
-            rows: list[Row] = self._run(sql, params).fetchall()
+        rows: list[Row]
+        if not self._max_readers or self._owner == threading.get_ident():
+            # inside its own transaction a thread reads what it has written so far
+            with self._lock:
+                rows = self._run(sql, params).fetchall()
+            return rows
+        db = self._reader()
+        try:
+            rows = db.execute(sql, params).fetchall()
+        except sqlite3.Error as exc:
+            raise StoreUnavailable(f"SQLite error: {exc}") from exc
+        finally:
+            self._readers.put(db)
         return rows
+
+    def _reader(self) -> sqlite3.Connection:
+        """A read-only connection of the pool, opened on first need, waited for when all are busy."""
+        with self._opening:
+            try:
+                return self._readers.get_nowait()
+            except queue.Empty:
+                if len(self._opened) < self._max_readers:
+                    try:
+                        db = _connect(self.path)
+                        db.execute("PRAGMA query_only=ON")
+                    except sqlite3.Error as exc:
+                        raise StoreUnavailable(f"cannot open SQLite database {self.path!r}: {exc}") from exc
+                    self._opened.append(db)
+                    return db
+        return self._readers.get()
 
     def _write(self, sql: str, params: Sequence[Any] = ()) -> int:
         with self._lock:
@@ -106,16 +150,19 @@ class SQLiteStore(SQLStore):
                 return
             self._run("BEGIN IMMEDIATE")
             self._depth = 1
+            self._owner = threading.get_ident()
             try:
                 yield
                 if self._erased:
                     self._merge_keywords()
             except BaseException:
                 self._depth = 0
+                self._owner = None
                 self._erased = False
                 self._run("ROLLBACK")
                 raise
             self._depth = 0
+            self._owner = None
             self._run("COMMIT")
             if self._erased:
                 self._erased = False
@@ -135,8 +182,15 @@ class SQLiteStore(SQLStore):
         self._run("INSERT INTO memories_fts(memories_fts) VALUES ('optimize')")
 
     def _checkpoint(self) -> None:
-        # best effort: a reader in another process may hold old pages; the next deletion tries again
-        self._run("PRAGMA wal_checkpoint(TRUNCATE)")
+        # best effort: a reader in another process may hold old pages; the next deletion tries again.
+        # This process's readers are all taken first, so that none is reading while the WAL is emptied
+        with self._opening:
+            held = [self._readers.get() for _ in self._opened]
+            try:
+                self._run("PRAGMA wal_checkpoint(TRUNCATE)")
+            finally:
+                for db in held:
+                    self._readers.put(db)
 
     def compact(self) -> None:
         """Merge the keyword index and empty the WAL into the main file (deletions already do so)."""
@@ -175,8 +229,11 @@ class SQLiteStore(SQLStore):
         return gone
 
     def close(self) -> None:
-        """Close the database file."""
-        with self._lock:
+        """Close the database file (the readers when they are next free)."""
+        with self._lock, self._opening:
+            for _ in self._opened:
+                self._readers.get().close()
+            self._opened.clear()
             self._db.close()
 
     # -- the two searches -------------------------------------------------------------------------

@@ -36,7 +36,9 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
-#if defined(__AVX2__)
+/* memlane: on x86 always, since the VNNI kernel is compiled for its own target even in a build
+ * without -mavx2 */
+#if defined(__AVX2__) || defined(__x86_64__)
 #include <immintrin.h>
 #endif
 

@@ -32,6 +32,13 @@ def _settings(ctx: click.Context) -> Settings:
     return Settings(path=db) if db else Settings()
 
 
+# seconds an idle connection stays open. Longer than the idle timeouts of clients and load
+# balancers (httpx 5 s, most load balancers 60 s), so that the server is never the one to close a
+# connection a client is about to reuse: a request sent as it closes fails with a reset
+# (uvicorn's default is 5 s, the same as httpx's, which leaves that race open)
+_KEEP_ALIVE = 65
+
+
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
@@ -68,10 +75,13 @@ def serve(ctx: click.Context, host: str, port: int, log_level: str, processes: i
             workers=processes,
             log_level=log_level,
             access_log=False,
+            timeout_keep_alive=_KEEP_ALIVE,
         )
         return
     app = create_app(_settings(ctx))
-    uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False)
+    uvicorn.run(
+        app, host=host, port=port, log_level=log_level, access_log=False, timeout_keep_alive=_KEEP_ALIVE
+    )
 
 
 @click.command()

@@ -92,13 +92,6 @@ static void deq_row(const block_q4_0 *RESTRICT b, int nin, float *RESTRICT out) 
  * computed with AVX2 maddubs integer MACs -- no fp32 dequant at all. */
 
 #if defined(__AVX2__)
-static inline float hsum256(__m256 v) {
-    __m128 lo = _mm256_castps256_ps128(v), hi = _mm256_extractf128_ps(v, 1);
-    lo = _mm_add_ps(lo, hi);
-    lo = _mm_add_ps(lo, _mm_movehl_ps(lo, lo));
-    lo = _mm_add_ss(lo, _mm_shuffle_ps(lo, lo, 1));
-    return _mm_cvtss_f32(lo);
-}
 /* unpack one Q4 block's 32 nibbles to 32 unsigned bytes (idx 0..31) */
 static inline __m256i load_w(const block_q4_0 *RESTRICT w) {
     __m128i bytes = _mm_loadu_si128((const __m128i *)w->qs);

@@ -225,3 +225,77 @@ def test_keyword_search_ranks_inside_the_index_then_applies_the_filters(db_path:
     assert [(f.id, f.terms) for f in found] == [(semantic.id, ["tea"])]
     assert len(store.keyword_search("u1", ["tea"], MemoryQuery(), 10)) == 10
     store.close()
+
+
+def counted_terms(db_path: Path) -> tuple[list[tuple[str, str, int]], list[tuple[str, int, int]]]:
+    """keyword_terms and keyword_stats as the triggers keep them, checked against counting every row."""
+    db = sqlite3.connect(db_path)
+    kept = db.execute("SELECT user_id, term, docs FROM keyword_terms ORDER BY 1, 2").fetchall()
+    totals = db.execute("SELECT user_id, docs, tokens FROM keyword_stats ORDER BY 1").fetchall()
+    rows = db.execute("SELECT user_id, tokens FROM memories").fetchall()
+    db.close()
+    terms: dict[tuple[str, str], int] = {}
+    stats: dict[str, tuple[int, int]] = {}
+    for user, tokens in rows:
+        for term in set(tokens.split()):
+            terms[(user, term)] = terms.get((user, term), 0) + 1
+        docs, length = stats.get(user, (0, 0))
+        stats[user] = (docs + 1, length + len(tokens.split()))
+    assert kept == sorted((u, t, n) for (u, t), n in terms.items())
+    assert totals == sorted((u, d, n) for u, (d, n) in stats.items())
+    return kept, totals
+
+
+def test_keyword_statistics_follow_every_write(db_path: Path) -> None:
+    with Memory(db_path) as mem:
+        tea = mem.remember("I drink green tea every morning", user_id="u1", tags=["drink"], at=T0)
+        mem.remember("Green tea and black tea are both fine", user_id="u1", at=T0)
+        mem.remember("I drink green tea too", user_id="u2", at=T0)
+        before = counted_terms(db_path)
+        assert ("u1", "tea", 2) in before[0]
+        assert ("u2", "tea", 1) in before[0]
+        mem.search("green tea", user_id="u1", now=T0)  # a recall writes no count
+        assert counted_terms(db_path) == before
+        mem.update(tea.memory.id, "I drink oolong every morning", at=T0)
+        assert ("u1", "oolong", 1) in counted_terms(db_path)[0]
+        mem.forget("u1", tags=["drink"], at=T0)
+        mem.delete(mem.list("u1")[0].id, at=T0)
+        mem.forget("u2")
+        # a word goes with the last memory that held it, and a user's totals with the user
+        assert counted_terms(db_path) == ([], [])
+
+
+def test_another_users_memories_move_no_keyword_score(db_path: Path) -> None:
+    store = SQLiteStore(db_path, dim=3)
+    for i, text in enumerate(["green tea", "black tea", "tea with milk", "a walk in the park"]):
+        store.put(MemoryItem(user_id="u1", text=text, kind=Kind.SEMANTIC), f"{text} {i}")
+    before = [(h.id, h.score) for h in store.keyword_search("u1", ["tea", "park"], MemoryQuery(), 10)]
+    # another user says "tea" a thousand times: in FTS5's own statistics "tea" would become common
+    for i in range(1000):
+        store.put(MemoryItem(user_id="u2", text="tea", kind=Kind.LOG), f"tea {i}")
+    after = [(h.id, h.score) for h in store.keyword_search("u1", ["tea", "park"], MemoryQuery(), 10)]
+    assert after == before
+    store.close()
+
+
+def test_the_migration_counts_the_words_already_stored(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = [m for m in MIGRATIONS if m.__name__ < "m010"]
+    monkeypatch.setattr("memlane.store.sqlite.migrations.MIGRATIONS", before)
+    old = SQLiteStore(db_path, dim=3)
+    for text in ["一 二 三", "二 三", "三"]:
+        old.put(MemoryItem(user_id="u1", text=text, kind=Kind.SEMANTIC), text)
+    old.put(MemoryItem(user_id="u2", text="三 四", kind=Kind.SEMANTIC), "三 四")
+    old.close()
+    monkeypatch.undo()
+    store = SQLiteStore(db_path, dim=3)
+    assert counted_terms(db_path) == (
+        [("u1", "一", 1), ("u1", "三", 3), ("u1", "二", 2), ("u2", "三", 1), ("u2", "四", 1)],
+        [("u1", 3, 6), ("u2", 1, 2)],
+    )
+    store.put(
+        MemoryItem(user_id="u1", text="四", kind=Kind.SEMANTIC), "四"
+    )  # the triggers count from there on
+    assert ("u1", "四", 1) in counted_terms(db_path)[0]
+    store.close()

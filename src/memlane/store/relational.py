@@ -43,7 +43,7 @@ from memlane.store.sql import (
 
 # everything else held about a user, removed with the user (the audit log too: forgetting a user
 # entirely leaves no trace of them, docs/privacy.md)
-_USER_TABLES = ("profile_slots", "history", "sessions", "audit", "user_settings", "sealed")
+_USER_TABLES = ("profile_slots", "history", "sessions", "audit", "user_settings", "sealed", "keyword_stats")
 
 
 class SQLStore(ABC):

@@ -37,16 +37,10 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from memlane.errors import ConfigurationError, StoreUnavailable
 from memlane.store import MemoryQuery, ScoredId, Vector
+from memlane.store.bm25 import KeywordStats, score_keywords
 from memlane.store.codec import Row
 from memlane.store.postgres.migrations import migrate
-from memlane.store.postgres.search import (
-    ESTIMATE_SQL,
-    KeywordStats,
-    keyword_sql,
-    score_keywords,
-    stats_sql,
-    vector_sql,
-)
+from memlane.store.postgres.search import ESTIMATE_SQL, keyword_sql, stats_sql, vector_sql
 from memlane.store.relational import SQLStore
 from memlane.store.sql import POSTGRES, rarest_within
 

@@ -1,31 +1,25 @@
 """The two searches of the PostgreSQL store: keywords through the GIN index on the segmented tokens,
-scored with BM25 as SQLite's FTS5 scores them, and vectors through pgvector's HNSW index.
+scored with the user's own BM25 statistics, and vectors through pgvector's HNSW index.
 
 Keyword search reads the user's statistics first (document count and length, and each word's document
 frequency, which triggers keep in ``keyword_stats`` and ``keyword_terms``), then matches in SQL: the
 GIN index returns the user's rows holding each word, and they are pre-ranked by BM25 with every term
 frequency taken as one (FTS5 ranks every match by BM25 inside its index; ``ts_rank`` knows neither
 IDF nor length, and its best rows held about a third of the BM25 best at 100k memories). The leading
-candidates are then scored with the exact BM25 in Python. FTS5's BM25 is the scale the read path's
-ranking is tuned to (:mod:`memlane.read.search`).
+candidates are then scored with the exact BM25 in Python (:mod:`memlane.store.bm25`).
 """
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from memlane.store import MemoryQuery, ScoredId, Vector
-from memlane.store.codec import Row, scope_token
+from memlane.store import MemoryQuery, Vector
+from memlane.store.bm25 import K1, B, KeywordStats, idf
+from memlane.store.codec import scope_token
 from memlane.store.sql import POSTGRES, where
 
-# FTS5's BM25 constants, and its floor for the IDF of a term in more than half the documents
-K1 = 1.2
-B = 0.75
-_MIN_IDF = 1e-6
 # rows pre-ranked in SQL that BM25 then re-scores: enough that the BM25 top ``limit`` is among them
 _PRE_RANK = 4
 _MIN_PRE_RANK = 200
@@ -51,38 +45,6 @@ STATS_SQL = """
                  ORDER BY w.n) AS df
     FROM keyword_stats s WHERE s.user_id = %s
 """
-
-
-@dataclass(frozen=True)
-class KeywordStats:
-    """One user's keyword-index statistics."""
-
-    docs: int  # documents in the user's scope
-    tokens: int  # tokens over all of them
-    df: Sequence[int]  # documents containing each query term
-
-    @property
-    def avgdl(self) -> float:
-        """The mean document length (1 for an empty index)."""
-        return self.tokens / max(self.docs, 1) if self.tokens else 1.0
-
-
-def idf(df: int, docs: int) -> float:
-    """FTS5's IDF of a term held by ``df`` of ``docs`` documents."""
-    n_docs = max(docs, 1)
-    return max(math.log((n_docs - df + 0.5) / (df + 0.5)), _MIN_IDF)
-
-
-def bm25(terms: Sequence[str], tokens: Sequence[str], stats: KeywordStats) -> float:
-    """The BM25 score of a document (its ``tokens``) for the query ``terms``, as FTS5 computes it."""
-    length = len(tokens)
-    score = 0.0
-    for term, df in zip(terms, stats.df, strict=True):
-        tf = tokens.count(term)
-        if tf:
-            norm = 1 - B + B * length / stats.avgdl
-            score += idf(df, stats.docs) * tf * (K1 + 1) / (tf + K1 * norm)
-    return score
 
 
 def _lexeme(term: str) -> str:
@@ -126,21 +88,6 @@ def keyword_sql(
         LIMIT %s
     """
     return sql, [*params, stats.avgdl, max(limit * _PRE_RANK, _MIN_PRE_RANK)]
-
-
-def score_keywords(
-    terms: Sequence[str], words: Sequence[str], stats: KeywordStats, rows: Sequence[Row], limit: int
-) -> list[ScoredId]:
-    """BM25-score the candidate rows of :func:`keyword_sql` for the matched ``terms``, best first;
-    ``words`` (every query word) are reported as matched terms wherever a row holds them.
-    """
-    scored = []
-    for row in rows:
-        tokens = row["tokens"].split()
-        have = set(tokens)
-        scored.append(ScoredId(row["id"], bm25(terms, tokens, stats), [t for t in words if t in have]))
-    scored.sort(key=lambda s: s.score, reverse=True)
-    return scored[:limit]
 
 
 def vector_sql(user_id: str, vector: Vector, q: MemoryQuery, limit: int) -> tuple[str, list[Any]]:

@@ -28,6 +28,7 @@ from typing import Any
 from memlane.domain import Status
 from memlane.errors import StoreUnavailable
 from memlane.store import MemoryQuery, ScoredId, Vector
+from memlane.store.bm25 import KeywordStats, score_keywords
 from memlane.store.codec import Row, scope_token
 from memlane.store.relational import SQLStore
 from memlane.store.sql import SQLITE, filters_beyond_kind, rarest_within, where
@@ -241,12 +242,14 @@ class SQLiteStore(SQLStore):
     def keyword_search(
         self, user_id: str, tokens: Sequence[str], q: MemoryQuery, limit: int
     ) -> list[ScoredId]:
-        """FTS5 BM25 over the segmented tokens; the scope column confines the match to the user.
+        """FTS5 match within the user's scope, scored with BM25 on the user's own statistics.
 
         The rarest words are matched, within a budget of index postings (:func:`rarest_within`,
-        counted over the whole index by ``fts5vocab``); every query word still counts towards
-        ``matched_terms``. BM25 picks the best few hundred rows inside the index, and only those are
-        joined with the table to apply the filters.
+        counted over the whole index by ``fts5vocab``, since that is what a match reads); every query
+        word still counts towards ``matched_terms``. FTS5 ranks the matches inside the index (with its
+        statistics of every user's documents), and the best few hundred are read and scored again with
+        the user's own (:mod:`memlane.store.bm25`, kept by triggers), so that no other user's memories
+        weigh in a score.
         """
         terms = [t.replace('"', "") for t in tokens if t.replace('"', "")]
         if not terms:
@@ -256,34 +259,44 @@ class SQLiteStore(SQLStore):
         match = f'scope:"{scope_token(user_id)}" AND tokens:({any_term})'
         cap = max(limit * _PRE_RANK, _MIN_PRE_RANK)
         best = self._rows(
-            "SELECT rowid, bm25(memories_fts, 0.0, 1.0) AS rank FROM memories_fts "
-            "WHERE memories_fts MATCH ? ORDER BY rank LIMIT ?",
+            "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? "
+            "ORDER BY bm25(memories_fts, 0.0, 1.0) LIMIT ?",
             (match, cap),
         )
         if not best:
             return []
         cond, params = where(self.dialect, user_id, q)
-        rank = {r["rowid"]: float(r["rank"]) for r in best}
-        marks = self.dialect.marks(len(rank))
+        marks = self.dialect.marks(len(best))
         rows = self._rows(
-            f"SELECT rowid, id, tokens FROM memories WHERE rowid IN ({marks}) AND {cond}", [*rank, *params]
+            f"SELECT id, tokens FROM memories WHERE rowid IN ({marks}) AND {cond}",
+            [*(r["rowid"] for r in best), *params],
         )
         if len(best) == cap and len(rows) < limit:
-            # the filters removed most of the best rows: score every match instead
+            # the filters removed most of the best rows: read every match instead
             rows = self._rows(
                 f"""
-                SELECT memories.rowid, memories.id, memories.tokens, bm25(memories_fts, 0.0, 1.0) AS rank
+                SELECT memories.id, memories.tokens
                 FROM memories_fts JOIN memories ON memories.rowid = memories_fts.rowid
-                WHERE memories_fts MATCH ? AND {cond} ORDER BY rank LIMIT ?
+                WHERE memories_fts MATCH ? AND {cond}
                 """,
-                [match, *params, limit],
+                [match, *params],
             )
-            rank = {r["rowid"]: float(r["rank"]) for r in rows}
-        out = []
-        for row in sorted(rows, key=lambda r: rank[r["rowid"]])[:limit]:
-            have = set(row["tokens"].split())
-            out.append(ScoredId(row["id"], -rank[row["rowid"]], [t for t in terms if t in have]))
-        return out
+        return score_keywords(wanted, terms, self._keyword_stats(user_id, wanted), rows, limit)
+
+    def _keyword_stats(self, user_id: str, terms: list[str]) -> KeywordStats:
+        """The user's document count and length, and how many of the user's documents hold each term."""
+        rows = self._rows(
+            "SELECT s.docs, s.tokens, k.term, k.docs AS df FROM keyword_stats s "
+            "LEFT JOIN keyword_terms k "
+            f"ON k.user_id = s.user_id AND k.term IN ({self.dialect.marks(len(terms))}) WHERE s.user_id = ?",
+            [*terms, user_id],
+        )
+        if not rows:
+            return KeywordStats(docs=0, tokens=0, df=[0] * len(terms))
+        df = {r["term"]: int(r["df"]) for r in rows if r["term"] is not None}
+        return KeywordStats(
+            docs=int(rows[0]["docs"]), tokens=int(rows[0]["tokens"]), df=[df.get(t, 0) for t in terms]
+        )
 
     def _affordable(self, terms: list[str]) -> list[str]:
         if len(terms) == 1:

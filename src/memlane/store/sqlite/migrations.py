@@ -233,6 +233,79 @@ def m009_index_records_without_vectors(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX memories_unembedded ON memories(user_id, status) WHERE embedding IS NULL")
 
 
+# a row's keyword tokens (space-separated letters and digits) as a JSON array, for json_each
+def _words(tokens: str) -> str:
+    return f"""'["' || replace(trim({tokens}), ' ', '","') || '"]'"""
+
+
+def _distinct_words(row: str) -> str:
+    return f"SELECT DISTINCT value FROM json_each({_words(row + '.tokens')}) WHERE value != ''"
+
+
+def _length(row: str) -> str:
+    return f"(SELECT count(*) FROM json_each({_words(row + '.tokens')}) WHERE value != '')"
+
+
+def _count(row: str, sign: str) -> list[str]:
+    """Statements adding (``+``) or removing (``-``) one row's tokens to or from its user's counts."""
+    counts = [
+        "INSERT INTO keyword_stats (user_id, docs, tokens) "
+        f"VALUES ({row}.user_id, {sign}1, {sign}{_length(row)}) "
+        "ON CONFLICT (user_id) DO UPDATE SET docs = docs + excluded.docs, tokens = tokens + excluded.tokens",
+        f"INSERT INTO keyword_terms (user_id, term, docs) SELECT {row}.user_id, value, {sign}1 "
+        f"FROM ({_distinct_words(row)}) WHERE true "
+        "ON CONFLICT (user_id, term) DO UPDATE SET docs = docs + excluded.docs",
+    ]
+    if sign == "+":
+        return counts
+    # a word leaves with its user's last document holding it, and the totals with the last document:
+    # what a user deleted must not stay behind here
+    return [
+        *counts,
+        f"DELETE FROM keyword_terms WHERE user_id = {row}.user_id AND term IN ({_distinct_words(row)}) "
+        "AND docs <= 0",
+        f"DELETE FROM keyword_stats WHERE user_id = {row}.user_id AND docs <= 0",
+    ]
+
+
+def m010_count_keywords_per_user(db: sqlite3.Connection) -> None:
+    # BM25 with FTS5's own statistics counts every user's documents: a word common in other scopes
+    # weighed less in this one, and another user's writes moved this user's scores (which a caller could
+    # watch). Triggers keep each user's document count, total length and per-word document counts, as
+    # the PostgreSQL store does, and keyword search scores with those (memlane.store.bm25).
+    db.execute(
+        "CREATE TABLE keyword_stats "
+        "(user_id TEXT PRIMARY KEY, docs INTEGER NOT NULL, tokens INTEGER NOT NULL)"
+    )
+    db.execute(
+        """
+        CREATE TABLE keyword_terms (
+            user_id TEXT NOT NULL,
+            term TEXT NOT NULL,
+            docs INTEGER NOT NULL,
+            PRIMARY KEY (user_id, term)
+        ) WITHOUT ROWID
+        """
+    )
+    came, went = ";\n".join(_count("new", "+")), ";\n".join(_count("old", "-"))
+    db.execute(f"CREATE TRIGGER memories_terms_ai AFTER INSERT ON memories BEGIN {came}; END")
+    db.execute(f"CREATE TRIGGER memories_terms_ad AFTER DELETE ON memories BEGIN {went}; END")
+    # only a changed text moves the counts: a recall (access count) writes nothing here
+    db.execute(
+        "CREATE TRIGGER memories_terms_au AFTER UPDATE OF tokens ON memories "
+        f"WHEN old.tokens IS NOT new.tokens BEGIN {went}; {came}; END"
+    )
+    db.execute(
+        f"INSERT INTO keyword_stats (user_id, docs, tokens) SELECT user_id, count(*), sum({_length('m')}) "
+        "FROM memories m GROUP BY user_id"
+    )
+    db.execute(
+        "INSERT INTO keyword_terms (user_id, term, docs) SELECT user_id, value, count(*) FROM "
+        f"(SELECT DISTINCT m.rowid, m.user_id, w.value FROM memories m, json_each({_words('m.tokens')}) w "
+        "WHERE w.value != '') GROUP BY user_id, value"
+    )
+
+
 Migration = Callable[[sqlite3.Connection], None]
 MIGRATIONS: list[Migration] = [
     m001_create_memories,
@@ -244,6 +317,7 @@ MIGRATIONS: list[Migration] = [
     m007_create_user_settings,
     m008_create_sealed,
     m009_index_records_without_vectors,
+    m010_count_keywords_per_user,
 ]
 
 

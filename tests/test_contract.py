@@ -193,6 +193,15 @@ def test_search_explains_ranks_filters_and_counts_recalls(mem: Memory) -> None:
     assert all(h.memory.kind is not Kind.LOG for h in contact)
 
 
+def test_a_question_naming_a_period_finds_what_was_said_then(mem: Memory) -> None:
+    for month, place in enumerate(["西湖", "黄山", "外滩", "鼓浪屿", "故宫"]):
+        mem.add(f"周末和朋友去{place}玩了一天", user_id="u1", session_id=f"s{month}", at=days(30.5 * month))
+    for question in ("我2025年6月去哪儿玩了？", "Where did I go in June 2025?"):
+        top = mem.search(question, user_id="u1", now=days(200))[0]
+        assert "鼓浪屿" in top.memory.text, question
+        assert top.explain["time_rank"] == 1
+
+
 def test_context_block_fits_the_budget_with_profile_session_and_memories(mem: Memory) -> None:
     seed(mem)
     mem.add("本轮预算500元以内", user_id="u1", session_id="s2", at=days(3))

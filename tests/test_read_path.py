@@ -157,3 +157,21 @@ def test_a_short_list_is_the_head_of_the_full_list(mem: Memory) -> None:
                     (h.memory.id, h.score) for h in full[:limit]
                 ]
     assert read[1] < read[3] < read[10] < read[1000]
+
+
+def test_a_period_named_in_the_query_finds_what_was_said_then(mem: Memory) -> None:
+    # the same kind of outing every month: only the period the question names tells them apart
+    places = ["西湖", "黄山", "外滩", "鼓浪屿", "故宫", "长城", "兵马俑", "洱海", "丽江古城", "张家界"]
+    for month, place in enumerate(places):
+        mem.add(f"周末和朋友去{place}玩了一天", user_id="u1", session_id=f"s{month}", at=days(30.5 * month))
+    june = places[3]  # said on 2025-06-03
+    for question in ("我2025年6月去哪儿玩了？", "Where did I go in June 2025?"):
+        hits = mem.search(question, user_id="u1", now=days(400))
+        assert june in hits[0].memory.text, question
+        assert hits[0].explain["time_rank"] == 1
+        assert "in the period asked about" in hits[0].explain["why"]
+    # a period in which nothing was said adds nothing; a query without one has no period list
+    assert all(
+        h.explain["time_rank"] is None for h in mem.search("去年3月去哪儿了", user_id="u1", now=days(30))
+    )
+    assert all(h.explain["time_rank"] is None for h in mem.search("去哪儿玩了", user_id="u1", now=days(400)))

@@ -299,3 +299,39 @@ def test_the_migration_counts_the_words_already_stored(
     )  # the triggers count from there on
     assert ("u1", "四", 1) in counted_terms(db_path)[0]
     store.close()
+
+
+def test_a_filtered_vector_search_ranks_every_record_that_passes(db_path: Path) -> None:
+    # 300 records near the query, 5 far from it in another period: the nearest few times the limit
+    # hold none of the 5, and the search must still give the best of them
+    store = SQLiteStore(db_path, dim=3)
+    rng = np.random.default_rng(3)
+    for i in range(300):
+        v = np.array([1.0, 0.01 * rng.random(), 0.0])
+        store.put(
+            MemoryItem(
+                user_id="u1",
+                text=f"near {i}",
+                kind=Kind.LOG,
+                valid_from=T0,
+                embedding=list(v / np.linalg.norm(v)),
+            ),
+            "",
+        )
+    far = []
+    for i in range(5):
+        v = np.array([0.1 * (i + 1), 0.0, 1.0])
+        item = MemoryItem(
+            user_id="u1",
+            text=f"far {i}",
+            kind=Kind.LOG,
+            valid_from=days(40),
+            embedding=list(v / np.linalg.norm(v)),
+        )
+        store.put(item, "")
+        far.append(item.id)
+    query = np.array([1.0, 0.0, 0.0], dtype=np.float32)
+    found = store.vector_search("u1", query, MemoryQuery(since=days(30), until=days(50)), 3)
+    assert [h.id for h in found] == far[::-1][:3]
+    assert len(store.vector_search("u1", query, MemoryQuery(since=T0, until=days(1)), 3)) == 3
+    store.close()

@@ -1,20 +1,24 @@
 """Hybrid search: keyword (BM25 over segmented tokens) and vector (cosine) candidates, fused, then
 ranked with importance, confidence and recency. Every hit explains why it was recalled.
+
+A query that names a time ("in July 2023", "上周", "last year", "6月10号") adds a third list: the
+records whose time (an event's date, a turn's message time) falls in that period, ranked by similarity.
 """
 
 from __future__ import annotations
 
 import math
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
-from datetime import datetime
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
 
 from memlane.domain import Hit, Kind, MemoryItem
 from memlane.embed import Embedder
 from memlane.lifecycle.portrait import SLOT
-from memlane.store import MemoryQuery, MemoryStore, ScoredId
+from memlane.store import MemoryQuery, MemoryStore, ScoredId, Vector
 from memlane.store.tokens import CHATTER, OUTDATED
 from memlane.text.keywords import query_tokens
+from memlane.text.timeparse import TimeMention, find_times
 
 # e5 cosine similarities of unrelated texts sit near 0.75; relevance starts above this floor
 _VECTOR_FLOOR = 0.75
@@ -71,6 +75,8 @@ class _Parts:
     terms: list[str] = field(default_factory=list)
     similarity: float = 0.0
     vector_rank: int | None = None
+    time_rank: int | None = None  # rank among the records of the period the query names
+    lists: int = 2  # ranked lists in play: 3 when the query names a period
 
     def relevance(self) -> float:
         """How well it matches, on an absolute scale (for thresholds and recall counting)."""
@@ -78,10 +84,10 @@ class _Parts:
         return 0.45 * kw + 0.55 * vec + 0.15 * kw * vec  # both agreeing is worth more than either
 
     def fused(self) -> float:
-        """Reciprocal-rank fusion of the two lists, scaled so that first in both is 1: the most a
+        """Reciprocal-rank fusion of the lists, scaled so that first in every list is 1: the most a
         record can score, since importance, confidence, recency and the weights only lower it."""
-        ranks = [r for r in (self.keyword_rank, self.vector_rank) if r is not None]
-        return sum(1.0 / (_RRF_K + r) for r in ranks) * (_RRF_K + 1) / 2
+        ranks = [r for r in (self.keyword_rank, self.vector_rank, self.time_rank) if r is not None]
+        return sum(1.0 / (_RRF_K + r) for r in ranks) * (_RRF_K + 1) / self.lists
 
 
 class Searcher:
@@ -102,25 +108,45 @@ class Searcher:
         # the keyword search needs no vector: it runs while the query is embedded (the embedder and
         # the database both release the GIL), and so does reading its best candidates' rows
         keywords = _BESIDE.submit(self._keywords, user_id, tokens, q, options) if tokens else None
-        vector = self.store.vector_search(user_id, self.embedder.embed_query(text), q, options.candidates)
+        embedded = self.embedder.embed_query(text)
+        vector = self.store.vector_search(user_id, embedded, q, options.candidates)
+        periods = _periods(find_times(text, now), q)
+        timed = self._in_periods(user_id, embedded, q, periods, options.candidates)
         keyword, read = keywords.result() if keywords else ([], {})
+        lists = 3 if periods else 2
         by_id: dict[str, _Parts] = {}
         for rank, hit in enumerate(keyword, start=1):
-            found = by_id.setdefault(hit.id, _Parts())
+            found = by_id.setdefault(hit.id, _Parts(lists=lists))
             found.bm25, found.keyword_rank, found.terms = hit.score, rank, hit.terms
         for rank, hit in enumerate(vector, start=1):
-            found = by_id.setdefault(hit.id, _Parts())
+            found = by_id.setdefault(hit.id, _Parts(lists=lists))
             found.similarity, found.vector_rank = hit.score, rank
+        for rank, hit in enumerate(timed, start=1):
+            found = by_id.setdefault(hit.id, _Parts(lists=lists))
+            found.similarity, found.time_rank = hit.score, rank
         scored = self._read_best(user_id, by_id, options, now, read)
         ranked = [scored[i] for i in by_id if i in scored]  # in the order the indexes gave, for ties
         ranked.sort(key=lambda s: s[0], reverse=True)
         # only the hits returned are explained
-        hits = [_explained(item, by_id[item.id], score, now) for score, item in ranked[: options.limit]]
+        said = ", ".join(m.text for m in periods)
+        hits = [_explained(item, by_id[item.id], score, now, said) for score, item in ranked[: options.limit]]
         recalled = [
             h.memory.id for h in hits if h.memory.kind is not Kind.LOG and h.explain["relevance"] >= _RECALLED
         ]
         self.store.touch(user_id, recalled, now)
         return hits
+
+    def _in_periods(
+        self, user_id: str, vector: Vector, q: MemoryQuery, periods: list[TimeMention], limit: int
+    ) -> list[ScoredId]:
+        """The records of the periods, most similar first (each once, by its best similarity)."""
+        best: dict[str, float] = {}
+        for period in periods:
+            inside = replace(q, since=period.at, until=period.end_at)
+            for hit in self.store.vector_search(user_id, vector, inside, limit):
+                best[hit.id] = max(hit.score, best.get(hit.id, -1.0))
+        ranked = sorted(best.items(), key=lambda kv: kv[1], reverse=True)[:limit]
+        return [ScoredId(i, score) for i, score in ranked]
 
     def _first_read(self, options: SearchOptions) -> int:
         return self.first_read or options.limit + 10
@@ -191,7 +217,25 @@ def _score(item: MemoryItem, parts: _Parts, now: datetime) -> float:
     return round(score, 4)
 
 
-def _explained(item: MemoryItem, parts: _Parts, score: float, now: datetime) -> Hit:
+def _periods(mentions: list[TimeMention], q: MemoryQuery) -> list[TimeMention]:
+    """The periods a query names, each a whole day at least ("yesterday at 3pm" looks at yesterday: a
+    turn's time is when it was said, not when it happened), within the caller's own time filter."""
+    out = []
+    for m in mentions:
+        at, end_at = m.at, m.end_at
+        if end_at - at < timedelta(days=1):
+            at = at.replace(hour=0, minute=0, second=0, microsecond=0)
+            end_at = at + timedelta(days=1)
+        if q.since is not None:
+            at = max(at, q.since)
+        if q.until is not None:
+            end_at = min(end_at, q.until)
+        if at < end_at:
+            out.append(replace(m, at=at, end_at=end_at))
+    return out
+
+
+def _explained(item: MemoryItem, parts: _Parts, score: float, now: datetime, periods: str = "") -> Hit:
     """The hit, with why it was recalled."""
     bm25, sim, terms = parts.bm25, parts.similarity, parts.terms
     kw, vec = _keyword_part(bm25), _vector_part(sim)
@@ -200,6 +244,8 @@ def _explained(item: MemoryItem, parts: _Parts, score: float, now: datetime) -> 
         why.append("matched words: " + ", ".join(terms))
     if vec > 0:
         why.append(f"similar in meaning ({sim:.2f})")
+    if parts.time_rank is not None:
+        why.append(f"dated in the period asked about ({periods})")
     if item.kind is Kind.LOG:
         why.append("from the conversation log")
     if OUTDATED in item.tags:
@@ -213,6 +259,7 @@ def _explained(item: MemoryItem, parts: _Parts, score: float, now: datetime) -> 
         "vector": round(vec, 4),
         "similarity": round(sim, 4),
         "vector_rank": parts.vector_rank,
+        "time_rank": parts.time_rank,
         "importance": item.importance,
         "confidence": item.confidence,
         "recency": round(_recency(item, now), 4),

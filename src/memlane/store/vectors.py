@@ -12,7 +12,7 @@ a row leaving the index (superseded, expired, deleted) is replaced by the last r
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -57,8 +57,10 @@ class VectorIndex:
         kinds: Iterable[str],
         limit: int,
         changes: Callable[[int], list[Change]],
+        among: Collection[str] | None = None,
     ) -> list[tuple[str, float]]:
-        """The ``limit`` nearest active vectors of ``kinds`` (all kinds when empty), best first."""
+        """The ``limit`` nearest active vectors of ``kinds`` (all kinds when empty), best first; only
+        among the ids ``among`` when given."""
         with self._lock:
             state = self._users.get(user_id)
             since = state.seq if state is not None else -1
@@ -68,17 +70,26 @@ class VectorIndex:
             if state is None:
                 state = self._users[user_id] = self._empty()
             self._apply(state, updates)
-            if not state.size:
+            if among is None:
+                rows = np.arange(state.size)
+            else:
+                rows = np.fromiter((state.rows[i] for i in among if i in state.rows), dtype=np.intp)
+            if not len(rows) or limit < 1:
                 return []
-            scores = state.matrix[: state.size] @ vector.astype(np.float32)
+            matrix, kinds_of = (
+                (state.matrix[: state.size], state.kinds[: state.size])
+                if among is None
+                else (state.matrix[rows], state.kinds[rows])
+            )
+            scores = matrix @ vector.astype(np.float32)
             wanted = list(kinds)
             if wanted:
                 codes = [self._kind_codes[k] for k in wanted if k in self._kind_codes]
-                scores[~np.isin(state.kinds[: state.size], codes)] = -np.inf
-            top = min(limit, state.size)
+                scores[~np.isin(kinds_of, codes)] = -np.inf
+            top = min(limit, len(rows))
             best = np.argpartition(-scores, top - 1)[:top]
             best = best[np.argsort(-scores[best])]
-            return [(state.ids[i], float(scores[i])) for i in best if np.isfinite(scores[i])]
+            return [(state.ids[rows[i]], float(scores[i])) for i in best if np.isfinite(scores[i])]
 
     def forget(self, user_id: str) -> None:
         """Drop the cached vectors of one user (they reload on the next search)."""

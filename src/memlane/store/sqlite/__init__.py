@@ -306,7 +306,11 @@ class SQLiteStore(SQLStore):
         return rarest_within(terms, {r["term"]: float(r["doc"]) for r in self._rows(sql, terms)})
 
     def vector_search(self, user_id: str, vector: Vector, q: MemoryQuery, limit: int) -> list[ScoredId]:
-        """Cosine over the in-process matrix of the user's active vectors, refreshed from the change feed."""
+        """Cosine over the in-process matrix of the user's active vectors, refreshed from the change feed.
+
+        Filters other than kind apply in SQL to the nearest few times ``limit``; when too few of those
+        pass, every record that passes is ranked instead, so the result is exact either way.
+        """
         scope = scope_token(user_id)
 
         def changes(since: int) -> list[Change]:
@@ -320,13 +324,21 @@ class SQLiteStore(SQLStore):
             return [(r["id"], r["kind"], r["status"] == active, r["embedding"], r["seq"]) for r in rows]
 
         kinds = [k.value for k in q.kinds]
+        if not filters_beyond_kind(q):
+            return [ScoredId(i, s) for i, s in self._vectors.search(user_id, vector, kinds, limit, changes)]
         # the index knows kinds only: take more candidates, then apply the other filters in SQL
-        extra = filters_beyond_kind(q)
-        found = self._vectors.search(user_id, vector, kinds, limit * _OVERFETCH if extra else limit, changes)
-        if extra and found:
-            cond, params = where(self.dialect, user_id, q)
-            marks = self.dialect.marks(len(found))
-            sql = f"SELECT id FROM memories WHERE {cond} AND id IN ({marks})"
-            ok = {r["id"] for r in self._rows(sql, [*params, *(i for i, _ in found)])}
-            found = [(i, s) for i, s in found if i in ok]
-        return [ScoredId(i, s) for i, s in found[:limit]]
+        found = self._vectors.search(user_id, vector, kinds, limit * _OVERFETCH, changes)
+        if not found:
+            return []
+        cond, params = where(self.dialect, user_id, q)
+        marks = self.dialect.marks(len(found))
+        sql = f"SELECT id FROM memories WHERE {cond} AND id IN ({marks})"
+        ok = {r["id"] for r in self._rows(sql, [*params, *(i for i, _ in found)])}
+        passed = [(i, s) for i, s in found if i in ok]
+        if len(passed) >= limit or len(found) < limit * _OVERFETCH:
+            return [ScoredId(i, s) for i, s in passed[:limit]]
+        # too few of the nearest pass (a narrow period, a rare tag): rank every record that does
+        among = [r["id"] for r in self._rows(f"SELECT id FROM memories WHERE {cond}", params)]
+        return [
+            ScoredId(i, s) for i, s in self._vectors.search(user_id, vector, kinds, limit, changes, among)
+        ]

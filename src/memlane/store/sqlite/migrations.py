@@ -306,6 +306,13 @@ def m010_count_keywords_per_user(db: sqlite3.Connection) -> None:
     )
 
 
+def m011_index_record_times(db: sqlite3.Connection) -> None:
+    # a query naming a period ("in July 2023") searches the records of that period (memlane.read.search),
+    # and listing is ordered by the same time; the expression is the one memlane.store.sql.where writes
+    # (the PostgreSQL store has had this index from its first migration)
+    db.execute("CREATE INDEX memories_user_time ON memories(user_id, COALESCE(valid_from, created_at), seq)")
+
+
 Migration = Callable[[sqlite3.Connection], None]
 MIGRATIONS: list[Migration] = [
     m001_create_memories,
@@ -318,6 +325,7 @@ MIGRATIONS: list[Migration] = [
     m008_create_sealed,
     m009_index_records_without_vectors,
     m010_count_keywords_per_user,
+    m011_index_record_times,
 ]
 
 

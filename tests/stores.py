@@ -30,6 +30,7 @@ TABLES = (
     "sessions",
     "keyword_stats",
     "keyword_terms",
+    "speakers",
     "audit",
     "user_settings",
     "sealed",

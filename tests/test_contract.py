@@ -202,6 +202,19 @@ def test_a_question_naming_a_period_finds_what_was_said_then(mem: Memory) -> Non
         assert top.explain["time_rank"] == 1
 
 
+def test_speakers_are_known_from_their_turns_and_leave_with_them(mem: Memory) -> None:
+    said = [("Alice", "I went kayaking on the lake"), ("Bob", "Nice, Alice!"), ("阿白", "我也想去")]
+    for i, (name, text) in enumerate(said):
+        mem.add([{"role": "user", "content": text, "name": name}], user_id="u1", session_id="s1", at=days(i))
+    mem.add("no name on this one", user_id="u1", session_id="s2", at=days(4))
+    assert mem.store.speakers("u1") == ["Alice", "Bob", "阿白"]
+    assert mem.store.speakers("u2") == []
+    bob = mem.search("Nice", user_id="u1", tags=["speaker:Bob"], now=days(5))
+    assert [h.memory.text for h in bob] == ["Bob: Nice, Alice!"]
+    mem.forget_session("u1", "s1", at=days(5))
+    assert mem.store.speakers("u1") == []
+
+
 def test_context_block_fits_the_budget_with_profile_session_and_memories(mem: Memory) -> None:
     seed(mem)
     mem.add("本轮预算500元以内", user_id="u1", session_id="s2", at=days(3))

@@ -175,3 +175,31 @@ def test_a_period_named_in_the_query_finds_what_was_said_then(mem: Memory) -> No
         h.explain["time_rank"] is None for h in mem.search("去年3月去哪儿了", user_id="u1", now=days(30))
     )
     assert all(h.explain["time_rank"] is None for h in mem.search("去哪儿玩了", user_id="u1", now=days(400)))
+
+
+def test_a_speakers_name_in_the_query_finds_what_they_said_not_who_greeted_them(mem: Memory) -> None:
+    # one speaker greets the other by name again and again; once, the other says what she does on weekends
+    cases = [
+        (
+            "Bob",
+            "Alice",
+            "Hey Alice! Great to hear from you, Alice. How was day {}?",
+            "On weekends I go rock climbing at the gym downtown",
+            "What does Alice do on weekends?",
+        ),
+        (
+            "小李",
+            "阿白",
+            "阿白你好！好久不见，阿白第{}天过得怎么样？",
+            "我周末一般去攀岩馆攀岩",
+            "阿白周末做什么？",
+        ),
+    ]
+    for user, (greeter, name, greeting, answer, question) in enumerate(cases):
+        turns = [(greeter, greeting.format(i)) for i in range(12)]
+        turns.insert(6, (name, answer))
+        for i, (speaker, text) in enumerate(turns):
+            message = {"role": "user", "content": text, "name": speaker}
+            mem.add([message], user_id=f"u{user}", session_id="s1", at=days(i / 24))
+        hits = mem.search(question, user_id=f"u{user}", now=days(1))
+        assert answer in hits[0].memory.text, question

@@ -335,3 +335,23 @@ def test_a_filtered_vector_search_ranks_every_record_that_passes(db_path: Path) 
     assert [h.id for h in found] == far[::-1][:3]
     assert len(store.vector_search("u1", query, MemoryQuery(since=T0, until=days(1)), 3)) == 3
     store.close()
+
+
+def test_the_migration_counts_the_speakers_already_tagged(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = [m for m in MIGRATIONS if m.__name__ < "m012"]
+    monkeypatch.setattr("memlane.store.sqlite.migrations.MIGRATIONS", before)
+    old = SQLiteStore(db_path, dim=3)
+    for name in ["Alice", "Alice", "Bob"]:
+        old.put(MemoryItem(user_id="u1", text="hi", kind=Kind.LOG, tags=[f"speaker:{name}"]), "hi")
+    old.put(
+        MemoryItem(user_id="u1", text="hi", kind=Kind.SEMANTIC, tags=["speaker:Carol"]), "hi"
+    )  # not a turn
+    old.close()
+    monkeypatch.undo()
+    store = SQLiteStore(db_path, dim=3)
+    assert store.speakers("u1") == ["Alice", "Bob"]
+    counts = sqlite3.connect(db_path).execute("SELECT name, turns FROM speakers ORDER BY name").fetchall()
+    assert counts == [("Alice", 2), ("Bob", 1)]
+    store.close()

@@ -3,6 +3,7 @@ ranked with importance, confidence and recency. Every hit explains why it was re
 
 A query that names a time ("in July 2023", "上周", "last year", "6月10号") adds a third list: the
 records whose time (an event's date, a turn's message time) falls in that period, ranked by similarity.
+The query is embedded without the names of the user's speakers (the names messages came with).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from memlane.embed import Embedder
 from memlane.lifecycle.portrait import SLOT
 from memlane.store import MemoryQuery, MemoryStore, ScoredId, Vector
 from memlane.store.tokens import CHATTER, OUTDATED
-from memlane.text.keywords import query_tokens
+from memlane.text.keywords import query_tokens, without_names
 from memlane.text.timeparse import TimeMention, find_times
 
 # e5 cosine similarities of unrelated texts sit near 0.75; relevance starts above this floor
@@ -108,7 +109,10 @@ class Searcher:
         # the keyword search needs no vector: it runs while the query is embedded (the embedder and
         # the database both release the GIL), and so does reading its best candidates' rows
         keywords = _BESIDE.submit(self._keywords, user_id, tokens, q, options) if tokens else None
-        embedded = self.embedder.embed_query(text)
+        # a speaker's name says whose turns, not what about: embedded, it draws every turn that
+        # greets or names that person; the keyword side keeps it (it weighs little there anyway)
+        speakers = self.store.speakers(user_id)
+        embedded = self.embedder.embed_query(without_names(text, speakers) if speakers else text)
         vector = self.store.vector_search(user_id, embedded, q, options.candidates)
         periods = _periods(find_times(text, now), q)
         timed = self._in_periods(user_id, embedded, q, periods, options.candidates)

@@ -160,6 +160,9 @@ class MemoryStore(Protocol):
     def has_sealed(self, user_id: str) -> bool:
         """Whether any memory of the user has an encrypted original."""
 
+    def speakers(self, user_id: str) -> list[str]:
+        """The names the user's log turns were said under (their ``speaker:`` tags), in name order."""
+
     def delete_sealed(self, user_id: str, memory_ids: Sequence[str]) -> None:
         """Remove the encrypted originals of these memories (the memories stay)."""
 

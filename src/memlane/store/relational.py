@@ -43,7 +43,16 @@ from memlane.store.sql import (
 
 # everything else held about a user, removed with the user (the audit log too: forgetting a user
 # entirely leaves no trace of them, docs/privacy.md)
-_USER_TABLES = ("profile_slots", "history", "sessions", "audit", "user_settings", "sealed", "keyword_stats")
+_USER_TABLES = (
+    "profile_slots",
+    "history",
+    "sessions",
+    "audit",
+    "user_settings",
+    "sealed",
+    "keyword_stats",
+    "speakers",
+)
 
 
 class SQLStore(ABC):
@@ -316,6 +325,14 @@ class SQLStore(ABC):
         """Every user id that has records."""
         rows = self._rows("SELECT DISTINCT user_id FROM memories UNION SELECT DISTINCT user_id FROM sessions")
         yield from (str(r["user_id"]) for r in rows)
+
+    def speakers(self, user_id: str) -> list[str]:
+        """The names the user's log turns were said under (counted by triggers), in name order."""
+        m = self.dialect.mark
+        return [
+            str(r["name"])
+            for r in self._rows(f"SELECT name FROM speakers WHERE user_id = {m} ORDER BY name", (user_id,))
+        ]
 
     def kind_counts(self) -> dict[str, int]:
         """Active records of every user by kind (for operators' dashboards, not for any one user)."""

@@ -201,6 +201,10 @@ class TenantStore:
         """Whether the scoped user has any encrypted original."""
         return self.inner.has_sealed(self._s.inward(user_id))
 
+    def speakers(self, user_id: str) -> list[str]:
+        """The names the scoped user's log turns were said under."""
+        return self.inner.speakers(self._s.inward(user_id))
+
     def delete_sealed(self, user_id: str, memory_ids: Sequence[str]) -> None:
         """Remove the scoped user's encrypted originals of these memories."""
         self.inner.delete_sealed(self._s.inward(user_id), memory_ids)

@@ -11,6 +11,9 @@ from memlane.text.keywords import index_text
 # that was small talk only
 OUTDATED = "outdated"
 CHATTER = "chatter"
+# the tag naming who said a log turn (a message's ``name``): "speaker:Melanie". The stores count each
+# user's speakers from these tags (``MemoryStore.speakers``), and search reads them (memlane.read.search)
+SPEAKER = "speaker:"
 
 
 def tokens_for(item: MemoryItem) -> str:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from collections.abc import Iterable
 
 import jieba
 import snowballstemmer
@@ -107,6 +108,32 @@ def query_tokens(text: str) -> list[str]:
     ['like']
     """
     return list(dict.fromkeys(index_tokens(text)))
+
+
+def without_names(text: str, names: Iterable[str]) -> str:
+    """``text`` with every mention of ``names`` taken out (an English possessive with it), or ``text``
+    itself when no keyword would be left. Case and width are ignored; a Latin name must be a whole word.
+
+    >>> without_names("What did Melanie's kids paint?", ["Melanie", "Caroline"])
+    'What did kids paint?'
+    >>> without_names("阿白上周去了哪里", ["阿白"])
+    '上周去了哪里'
+    >>> without_names("Melanie?", ["Melanie"])
+    'Melanie?'
+    """
+    folded = unicodedata.normalize("NFKC", text)
+    out = folded
+    for name in names:
+        name = unicodedata.normalize("NFKC", name).strip()
+        if not name:
+            continue
+        body = r"\s+".join(re.escape(part) for part in name.split())
+        # a Chinese name is found inside a run of characters; a Latin one as a whole word
+        pattern = body if _CJK_RUN.fullmatch(name) else rf"(?<![^\W_]){body}(?:['’]s)?(?![^\W_])"
+        out = re.sub(pattern, " ", out, flags=re.IGNORECASE)
+    out = re.sub(r"\s+", " ", out).strip()
+    out = re.sub(r" (?=[?？!！.。,，])", "", out)
+    return out if out != folded.strip() and index_tokens(out) else text
 
 
 def index_text(text: str) -> str:

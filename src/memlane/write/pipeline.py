@@ -32,7 +32,7 @@ from memlane.lifecycle.history import record
 from memlane.privacy import injection, sensitive
 from memlane.settings import Settings
 from memlane.store import MemoryQuery, MemoryStore, SessionStore
-from memlane.store.tokens import CHATTER, OUTDATED, tokens_for
+from memlane.store.tokens import CHATTER, OUTDATED, SPEAKER, tokens_for
 from memlane.text.keywords import index_text
 from memlane.text.lang import detect, normalize
 from memlane.write.backlog import VectorBacklog
@@ -423,6 +423,7 @@ class WritePath:
             category=Category.FACT,
             tags=[
                 f"role:{message.role}",
+                *([f"{SPEAKER}{message.name}"] if message.name else []),
                 *([injection.FLAG] if injection.kinds(message.content) else []),
                 *([CHATTER] if chatter else []),
             ],

@@ -56,6 +56,7 @@ _Errors = (psycopg.Error, PoolTimeout)
 _COMPACTED = (
     "memories",
     "keyword_terms",
+    "speakers",
     "history",
     "profile_slots",
     "sessions",

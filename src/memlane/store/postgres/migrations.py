@@ -341,6 +341,61 @@ def m011_index_records_without_vectors(db: Connection, dim: int) -> None:
     db.execute("CREATE INDEX memories_unembedded ON memories (user_id, status) WHERE embedding IS NULL")
 
 
+def m012_count_speakers(db: Connection, dim: int) -> None:
+    # who speaks in a user's conversations (the names messages came with, tagged "speaker:<name>" on
+    # log turns): a query's words that only name a speaker say whose turns, not what about, and search
+    # embeds the query without them (memlane.read.search); derived from the turns, so deleting them
+    # deletes the names
+    db.execute(
+        """
+        CREATE TABLE speakers (
+            user_id text NOT NULL,
+            name text NOT NULL,
+            turns bigint NOT NULL,
+            PRIMARY KEY (user_id, name)
+        )
+        """
+    )
+    named = (
+        "SELECT substr(v, 9) AS name FROM jsonb_array_elements_text({row}.tags) v "
+        "WHERE left(v, 8) = 'speaker:'"
+    )
+    db.execute(
+        f"""
+        CREATE FUNCTION memlane_count_speakers() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF TG_OP IN ('DELETE', 'UPDATE') AND OLD.kind = 'log' THEN
+                UPDATE speakers s SET turns = s.turns - 1 FROM ({named.format(row="OLD")}) n
+                WHERE s.user_id = OLD.user_id AND s.name = n.name;
+                -- a name leaves with the last turn that named it
+                DELETE FROM speakers WHERE user_id = OLD.user_id AND turns <= 0;
+            END IF;
+            IF TG_OP IN ('INSERT', 'UPDATE') AND NEW.kind = 'log' THEN
+                INSERT INTO speakers (user_id, name, turns) SELECT NEW.user_id, name, 1
+                FROM ({named.format(row="NEW")}) n
+                ON CONFLICT (user_id, name) DO UPDATE SET turns = speakers.turns + 1;
+            END IF;
+            RETURN NULL;
+        END
+        $$
+        """
+    )
+    db.execute(
+        "CREATE TRIGGER memories_speakers AFTER INSERT OR DELETE ON memories "
+        "FOR EACH ROW EXECUTE FUNCTION memlane_count_speakers()"
+    )
+    db.execute(
+        "CREATE TRIGGER memories_speakers_changed AFTER UPDATE OF tags, kind ON memories FOR EACH ROW "
+        "WHEN (OLD.tags IS DISTINCT FROM NEW.tags OR OLD.kind IS DISTINCT FROM NEW.kind) "
+        "EXECUTE FUNCTION memlane_count_speakers()"
+    )
+    db.execute(
+        "INSERT INTO speakers (user_id, name, turns) SELECT m.user_id, substr(v, 9), count(*) "
+        "FROM memories m, jsonb_array_elements_text(m.tags) v "
+        "WHERE m.kind = 'log' AND left(v, 8) = 'speaker:' GROUP BY 1, 2"
+    )
+
+
 MIGRATIONS: list[Migration] = [
     m001_create_memories,
     m002_create_profile_and_history,
@@ -353,6 +408,7 @@ MIGRATIONS: list[Migration] = [
     m009_count_keyword_documents,
     m010_leave_room_for_recalls,
     m011_index_records_without_vectors,
+    m012_count_speakers,
 ]
 
 

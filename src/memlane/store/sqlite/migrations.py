@@ -313,6 +313,51 @@ def m011_index_record_times(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX memories_user_time ON memories(user_id, COALESCE(valid_from, created_at), seq)")
 
 
+def _speakers(row: str, sign: str) -> list[str]:
+    """Statements counting (``+``) or uncounting (``-``) the speaker a log turn's tags name."""
+    named = (
+        f"SELECT {row}.user_id AS user_id, substr(value, 9) AS name FROM json_each({row}.tags) "
+        f"WHERE {row}.kind = 'log' AND substr(value, 1, 8) = 'speaker:'"
+    )
+    counts = [
+        f"INSERT INTO speakers (user_id, name, turns) SELECT user_id, name, {sign}1 FROM ({named}) "
+        "WHERE true ON CONFLICT (user_id, name) DO UPDATE SET turns = turns + excluded.turns"
+    ]
+    if sign == "+":
+        return counts
+    # a name leaves with the last turn that named it
+    return [*counts, f"DELETE FROM speakers WHERE user_id = {row}.user_id AND turns <= 0"]
+
+
+def m012_count_speakers(db: sqlite3.Connection) -> None:
+    # who speaks in a user's conversations (the names messages came with, tagged "speaker:<name>" on
+    # log turns): a query's words that only name a speaker say whose turns, not what about, and search
+    # embeds the query without them (memlane.read.search); derived from the turns, so deleting them
+    # deletes the names
+    db.execute(
+        """
+        CREATE TABLE speakers (
+            user_id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            turns INTEGER NOT NULL,
+            PRIMARY KEY (user_id, name)
+        ) WITHOUT ROWID
+        """
+    )
+    came, went = ";\n".join(_speakers("new", "+")), ";\n".join(_speakers("old", "-"))
+    db.execute(f"CREATE TRIGGER memories_speakers_ai AFTER INSERT ON memories BEGIN {came}; END")
+    db.execute(f"CREATE TRIGGER memories_speakers_ad AFTER DELETE ON memories BEGIN {went}; END")
+    db.execute(
+        "CREATE TRIGGER memories_speakers_au AFTER UPDATE OF tags, kind ON memories "
+        f"WHEN old.tags IS NOT new.tags OR old.kind IS NOT new.kind BEGIN {went}; {came}; END"
+    )
+    db.execute(
+        "INSERT INTO speakers (user_id, name, turns) SELECT m.user_id, substr(t.value, 9), count(*) "
+        "FROM memories m, json_each(m.tags) t WHERE m.kind = 'log' AND substr(t.value, 1, 8) = 'speaker:' "
+        "GROUP BY m.user_id, substr(t.value, 9)"
+    )
+
+
 Migration = Callable[[sqlite3.Connection], None]
 MIGRATIONS: list[Migration] = [
     m001_create_memories,
@@ -326,6 +371,7 @@ MIGRATIONS: list[Migration] = [
     m009_index_records_without_vectors,
     m010_count_keywords_per_user,
     m011_index_record_times,
+    m012_count_speakers,
 ]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import multiprocessing
 import sqlite3
 import threading
+from datetime import datetime
 from pathlib import Path
 
 import numpy as np
@@ -278,27 +279,37 @@ def test_another_users_memories_move_no_keyword_score(db_path: Path) -> None:
     store.close()
 
 
+def store_before(migration: str, db_path: Path, monkeypatch: pytest.MonkeyPatch) -> SQLiteStore:
+    """A store whose file has run only the migrations before ``migration`` (the next open runs the rest)."""
+    with monkeypatch.context() as m:
+        m.setattr(
+            "memlane.store.sqlite.migrations.MIGRATIONS", [x for x in MIGRATIONS if x.__name__ < migration]
+        )
+        return SQLiteStore(db_path, dim=3)
+
+
 def test_the_migration_counts_the_words_already_stored(
     db_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    before = [m for m in MIGRATIONS if m.__name__ < "m010"]
-    monkeypatch.setattr("memlane.store.sqlite.migrations.MIGRATIONS", before)
-    old = SQLiteStore(db_path, dim=3)
+    old = store_before("m010", db_path, monkeypatch)
     for text in ["一 二 三", "二 三", "三"]:
         old.put(MemoryItem(user_id="u1", text=text, kind=Kind.SEMANTIC), text)
     old.put(MemoryItem(user_id="u2", text="三 四", kind=Kind.SEMANTIC), "三 四")
     old.close()
-    monkeypatch.undo()
     store = SQLiteStore(db_path, dim=3)
     assert counted_terms(db_path) == (
         [("u1", "一", 1), ("u1", "三", 3), ("u1", "二", 2), ("u2", "三", 1), ("u2", "四", 1)],
         [("u1", 3, 6), ("u2", 1, 2)],
     )
-    store.put(
-        MemoryItem(user_id="u1", text="四", kind=Kind.SEMANTIC), "四"
-    )  # the triggers count from there on
+    # the triggers count from there on
+    store.put(MemoryItem(user_id="u1", text="四", kind=Kind.SEMANTIC), "四")
     assert ("u1", "四", 1) in counted_terms(db_path)[0]
     store.close()
+
+
+def turn_at(text: str, direction: list[float], at: datetime) -> MemoryItem:
+    v = np.asarray(direction) / np.linalg.norm(direction)
+    return MemoryItem(user_id="u1", text=text, kind=Kind.LOG, valid_from=at, embedding=list(v))
 
 
 def test_a_filtered_vector_search_ranks_every_record_that_passes(db_path: Path) -> None:
@@ -307,32 +318,13 @@ def test_a_filtered_vector_search_ranks_every_record_that_passes(db_path: Path) 
     store = SQLiteStore(db_path, dim=3)
     rng = np.random.default_rng(3)
     for i in range(300):
-        v = np.array([1.0, 0.01 * rng.random(), 0.0])
-        store.put(
-            MemoryItem(
-                user_id="u1",
-                text=f"near {i}",
-                kind=Kind.LOG,
-                valid_from=T0,
-                embedding=list(v / np.linalg.norm(v)),
-            ),
-            "",
-        )
-    far = []
-    for i in range(5):
-        v = np.array([0.1 * (i + 1), 0.0, 1.0])
-        item = MemoryItem(
-            user_id="u1",
-            text=f"far {i}",
-            kind=Kind.LOG,
-            valid_from=days(40),
-            embedding=list(v / np.linalg.norm(v)),
-        )
+        store.put(turn_at(f"near {i}", [1.0, 0.01 * rng.random(), 0.0], T0), "")
+    far = [turn_at(f"far {i}", [0.1 * (i + 1), 0.0, 1.0], days(40)) for i in range(5)]
+    for item in far:
         store.put(item, "")
-        far.append(item.id)
     query = np.array([1.0, 0.0, 0.0], dtype=np.float32)
     found = store.vector_search("u1", query, MemoryQuery(since=days(30), until=days(50)), 3)
-    assert [h.id for h in found] == far[::-1][:3]
+    assert [h.id for h in found] == [item.id for item in far[::-1][:3]]
     assert len(store.vector_search("u1", query, MemoryQuery(since=T0, until=days(1)), 3)) == 3
     store.close()
 
@@ -340,16 +332,12 @@ def test_a_filtered_vector_search_ranks_every_record_that_passes(db_path: Path) 
 def test_the_migration_counts_the_speakers_already_tagged(
     db_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    before = [m for m in MIGRATIONS if m.__name__ < "m012"]
-    monkeypatch.setattr("memlane.store.sqlite.migrations.MIGRATIONS", before)
-    old = SQLiteStore(db_path, dim=3)
+    old = store_before("m012", db_path, monkeypatch)
     for name in ["Alice", "Alice", "Bob"]:
         old.put(MemoryItem(user_id="u1", text="hi", kind=Kind.LOG, tags=[f"speaker:{name}"]), "hi")
-    old.put(
-        MemoryItem(user_id="u1", text="hi", kind=Kind.SEMANTIC, tags=["speaker:Carol"]), "hi"
-    )  # not a turn
+    # not a turn: not counted
+    old.put(MemoryItem(user_id="u1", text="hi", kind=Kind.SEMANTIC, tags=["speaker:Carol"]), "hi")
     old.close()
-    monkeypatch.undo()
     store = SQLiteStore(db_path, dim=3)
     assert store.speakers("u1") == ["Alice", "Bob"]
     counts = sqlite3.connect(db_path).execute("SELECT name, turns FROM speakers ORDER BY name").fetchall()

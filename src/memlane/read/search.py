@@ -106,13 +106,14 @@ class Searcher:
             kinds = tuple(k for k in Kind if options.include_log or k is not Kind.LOG)
             q = MemoryQuery(**{**q.__dict__, "kinds": kinds})
         tokens = query_tokens(text)
-        # the keyword search needs no vector: it runs while the query is embedded (the embedder and
-        # the database both release the GIL), and so does reading its best candidates' rows
-        keywords = _BESIDE.submit(self._keywords, user_id, tokens, q, options) if tokens else None
         # a speaker's name says whose turns, not what about: embedded, it draws every turn that
         # greets or names that person; the keyword side keeps it (it weighs little there anyway)
         speakers = self.store.speakers(user_id)
-        embedded = self.embedder.embed_query(without_names(text, speakers) if speakers else text)
+        meaning = without_names(text, speakers) if speakers else text
+        # the keyword search needs no vector: it runs while the query is embedded (the embedder and
+        # the database both release the GIL), and so does reading its best candidates' rows
+        keywords = _BESIDE.submit(self._keywords, user_id, tokens, q, options) if tokens else None
+        embedded = self.embedder.embed_query(meaning)
         vector = self.store.vector_search(user_id, embedded, q, options.candidates)
         periods = _periods(find_times(text, now), q)
         timed = self._in_periods(user_id, embedded, q, periods, options.candidates)

@@ -8,7 +8,7 @@ lose its weight in this one. The read path's ranking is tuned to this scale (:mo
 
 >>> stats = KeywordStats(docs=10, tokens=40, df=[1])
 >>> round(bm25(["tea"], ["green", "tea"], stats), 3)
-3.202
+2.32
 """
 
 from __future__ import annotations
@@ -48,14 +48,27 @@ def idf(df: int, docs: int) -> float:
 
 def bm25(terms: Sequence[str], tokens: Sequence[str], stats: KeywordStats) -> float:
     """The BM25 score of a document (its ``tokens``) for the query ``terms``, as FTS5 computes it."""
-    length = len(tokens)
-    score = 0.0
-    for term, df in zip(terms, stats.df, strict=True):
-        tf = tokens.count(term)
-        if tf:
-            norm = 1 - B + B * length / stats.avgdl
-            score += idf(df, stats.docs) * tf * (K1 + 1) / (tf + K1 * norm)
-    return score
+    return _Scorer(terms, stats).score(list(tokens))
+
+
+class _Scorer:
+    """BM25 for one query and one user's statistics: the IDFs and the length norm's constants computed
+    once, not once per candidate row."""
+
+    def __init__(self, terms: Sequence[str], stats: KeywordStats) -> None:
+        self.weights = [(t, idf(df, stats.docs) * (K1 + 1)) for t, df in zip(terms, stats.df, strict=True)]
+        self.fixed = K1 * (1 - B)
+        self.per_token = K1 * B / stats.avgdl
+
+    def score(self, tokens: list[str], have: set[str] | None = None) -> float:
+        have = set(tokens) if have is None else have
+        norm = self.fixed + self.per_token * len(tokens)
+        score = 0.0
+        for term, weight in self.weights:
+            if term in have:
+                tf = tokens.count(term)
+                score += weight * tf / (tf + norm)
+        return score
 
 
 def score_keywords(
@@ -64,10 +77,11 @@ def score_keywords(
     """BM25-score candidate rows (``id`` and ``tokens``) for the matched ``terms``, best first;
     ``words`` (every query word) are reported as matched terms wherever a row holds them.
     """
+    scorer = _Scorer(terms, stats)
     scored = []
     for row in rows:
         tokens = row["tokens"].split()
         have = set(tokens)
-        scored.append(ScoredId(row["id"], bm25(terms, tokens, stats), [t for t in words if t in have]))
+        scored.append(ScoredId(row["id"], scorer.score(tokens, have), [t for t in words if t in have]))
     scored.sort(key=lambda s: s.score, reverse=True)
     return scored[:limit]

@@ -70,26 +70,28 @@ class VectorIndex:
             if state is None:
                 state = self._users[user_id] = self._empty()
             self._apply(state, updates)
+            rows: npt.NDArray[np.intp] | None = None
             if among is None:
-                rows = np.arange(state.size)
+                matrix, kinds_of = state.matrix[: state.size], state.kinds[: state.size]
             else:
                 rows = np.fromiter((state.rows[i] for i in among if i in state.rows), dtype=np.intp)
-            if not len(rows) or limit < 1:
+                matrix, kinds_of = state.matrix[rows], state.kinds[rows]
+            if not len(matrix) or limit < 1:
                 return []
-            matrix, kinds_of = (
-                (state.matrix[: state.size], state.kinds[: state.size])
-                if among is None
-                else (state.matrix[rows], state.kinds[rows])
-            )
             scores = matrix @ vector.astype(np.float32)
             wanted = list(kinds)
             if wanted:
                 codes = [self._kind_codes[k] for k in wanted if k in self._kind_codes]
                 scores[~np.isin(kinds_of, codes)] = -np.inf
-            top = min(limit, len(rows))
+            top = min(limit, len(matrix))
             best = np.argpartition(-scores, top - 1)[:top]
             best = best[np.argsort(-scores[best])]
-            return [(state.ids[rows[i]], float(scores[i])) for i in best if np.isfinite(scores[i])]
+            where = best if rows is None else rows[best]
+            return [
+                (state.ids[row], float(scores[i]))
+                for row, i in zip(where.tolist(), best.tolist(), strict=True)
+                if np.isfinite(scores[i])
+            ]
 
     def forget(self, user_id: str) -> None:
         """Drop the cached vectors of one user (they reload on the next search)."""

@@ -77,7 +77,7 @@ class _Parts:
     similarity: float = 0.0
     vector_rank: int | None = None
     time_rank: int | None = None  # rank among the records of the period the query names
-    lists: int = 2  # ranked lists in play: 3 when the query names a period
+    lists: int = 2  # ranked lists in play: 3 when the query names a period that holds records
 
     def relevance(self) -> float:
         """How well it matches, on an absolute scale (for thresholds and recall counting)."""
@@ -118,7 +118,7 @@ class Searcher:
         periods = _periods(find_times(text, now), q)
         timed = self._in_periods(user_id, embedded, q, periods, options.candidates)
         keyword, read = keywords.result() if keywords else ([], {})
-        lists = 3 if periods else 2
+        lists = 3 if timed else 2  # a period in which nothing was said leaves the scale as it was
         by_id: dict[str, _Parts] = {}
         for rank, hit in enumerate(keyword, start=1):
             found = by_id.setdefault(hit.id, _Parts(lists=lists))

@@ -272,14 +272,14 @@ class SQLiteStore(SQLStore):
             [*(r["rowid"] for r in best), *params],
         )
         if len(best) == cap and len(rows) < limit:
-            # the filters removed most of the best rows: read every match instead
+            # the filters removed most of the best rows: pre-rank the matches that pass them instead
             rows = self._rows(
                 f"""
                 SELECT memories.id, memories.tokens
                 FROM memories_fts JOIN memories ON memories.rowid = memories_fts.rowid
-                WHERE memories_fts MATCH ? AND {cond}
+                WHERE memories_fts MATCH ? AND {cond} ORDER BY bm25(memories_fts, 0.0, 1.0) LIMIT ?
                 """,
-                [match, *params],
+                [match, *params, cap],
             )
         return score_keywords(wanted, terms, self._keyword_stats(user_id, wanted), rows, limit)
 

@@ -83,6 +83,40 @@ def test_reads_do_not_wait_for_another_threads_open_transaction(db_path: Path) -
     store.close()
 
 
+def test_a_recall_is_counted_after_another_threads_transaction_without_waiting_for_it(db_path: Path) -> None:
+    store = SQLiteStore(db_path, dim=3)
+    item = MemoryItem(user_id="u1", text="likes tea", kind=Kind.SEMANTIC)
+    store.put(item, "like tea")
+    inside, release = threading.Event(), threading.Event()
+
+    def write_back() -> None:
+        with store.transaction("u1"):
+            store.put(MemoryItem(user_id="u1", text="likes coffee", kind=Kind.SEMANTIC), "like coffee")
+            inside.set()
+            release.wait(30)
+
+    writer = threading.Thread(target=write_back)
+    writer.start()
+    assert inside.wait(30)
+    searcher = threading.Thread(target=lambda: store.touch("u1", [item.id], T0))
+    searcher.start()
+    searcher.join(30)
+    assert not searcher.is_alive()  # it did not wait for the transaction
+
+    def recalls() -> tuple[int, datetime | None]:
+        got = store.get("u1", item.id)
+        assert got is not None
+        return got.access_count, got.last_accessed_at
+
+    assert recalls() == (0, None)  # not yet: the writer still holds the file
+    release.set()
+    writer.join(30)
+    assert recalls() == (1, T0)  # written when the transaction committed
+    store.touch("u1", [item.id], days(1))  # with the writer free, at once
+    assert recalls() == (2, days(1))
+    store.close()
+
+
 def test_an_in_memory_store_reads_on_its_one_connection() -> None:
     store = SQLiteStore(":memory:", dim=3)
     item = MemoryItem(user_id="u1", text="likes tea", kind=Kind.SEMANTIC, embedding=[1.0, 0.0, 0.0])

@@ -16,12 +16,14 @@ The statements it shares with the PostgreSQL adapter live in :mod:`memlane.store
 
 from __future__ import annotations
 
+import logging
 import queue
 import sqlite3
 import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +36,8 @@ from memlane.store.relational import SQLStore
 from memlane.store.sql import SQLITE, filters_beyond_kind, rarest_within, where
 from memlane.store.sqlite.migrations import migrate
 from memlane.store.vectors import Change, VectorIndex
+
+log = logging.getLogger(__name__)
 
 # how many more vector candidates to take when filters the in-process index cannot apply are set
 _OVERFETCH = 4
@@ -91,6 +95,7 @@ class SQLiteStore(SQLStore):
         self._opening = threading.Lock()  # held to open a reader, and by a checkpoint taking them all
         self._depth = 0
         self._erased = False  # something was deleted in the open transaction
+        self._recalls: list[tuple[str, list[str], datetime]] = []  # counts waiting for the writer
         self._vectors = VectorIndex(dim)
 
     # -- plumbing ---------------------------------------------------------------------------------
@@ -168,6 +173,35 @@ class SQLiteStore(SQLStore):
             if self._erased:
                 self._erased = False
                 self._checkpoint()
+            self._count_recalls(quietly=True)
+
+    def touch(self, user_id: str, ids: Sequence[str], at: datetime) -> None:
+        """Count a recall without waiting for another thread's transaction: while the writer is busy,
+        the count waits in memory and is written when that transaction ends. A search under load no
+        longer waits for a write-back job to commit before it answers; as with the relaxed commit of
+        a recall, a crash may lose a count, no more.
+        """
+        if not ids:
+            return
+        self._recalls.append((user_id, list(ids), at))  # list.append is atomic
+        if self._lock.acquire(blocking=False):
+            try:
+                self._count_recalls()
+            finally:
+                self._lock.release()
+
+    def _count_recalls(self, *, quietly: bool = False) -> None:
+        """Write the waiting recall counts; after another thread's commit (``quietly``), a failure is
+        logged rather than raised to a writer whose own work is done."""
+        with self._lock:
+            while self._recalls:
+                user_id, ids, at = self._recalls.pop(0)
+                try:
+                    super().touch(user_id, ids, at)
+                except StoreUnavailable:
+                    if not quietly:
+                        raise
+                    log.warning("a recall count was not written: the database failed", exc_info=True)
 
     # -- deletion that leaves no copy -------------------------------------------------------------
 
@@ -231,6 +265,7 @@ class SQLiteStore(SQLStore):
 
     def close(self) -> None:
         """Close the database file (the readers when they are next free)."""
+        self._count_recalls(quietly=True)
         with self._lock, self._opening:
             for _ in self._opened:
                 self._readers.get().close()

@@ -25,8 +25,9 @@ search 35% / context 35% / add 30% for a random user; an add is the queued path 
 measured at the client, from sending a request to having read its response, so it includes HTTP on
 loopback; the clients run on the same machine as the server and take some of its CPU. Throughput
 counts successful requests; an error is any non-2xx answer or transport failure. After each level the
-script waits (bounded) until the queue is empty and a sample of the level's jobs is finished: the
-drain time shows whether writes keep up with the load.
+script waits (bounded) until the queue is empty, the API process has embedded the turns the jobs wrote,
+and a sample of the level's jobs is finished: the drain time shows whether writes keep up with the
+load, and the next level starts with no write-back left over.
 """
 
 from __future__ import annotations
@@ -202,21 +203,27 @@ async def client_loop(
 
 
 async def queue_depth(http: httpx.AsyncClient) -> float | None:
-    """``memlane_queue_depth`` from ``/metrics`` (all tenants); None when it cannot be read."""
+    """Write-back still to do, from ``/metrics``: jobs queued (all tenants) plus the log turns the API
+    process has stored but not yet embedded (``memlane_vectors_queued``; a worker process's own are
+    not visible there). None when it cannot be read."""
     try:
         response = await http.get("/metrics")
     except httpx.HTTPError:
         return None
+    found = {}
     for line in response.text.splitlines():
-        if line.startswith("memlane_queue_depth "):
-            return float(line.split()[1])
-    return None
+        name, _, value = line.partition(" ")
+        if name in ("memlane_queue_depth", "memlane_vectors_queued"):
+            found[name] = float(value)
+    return sum(found.values()) if "memlane_queue_depth" in found else None
 
 
 async def drain(
     http: httpx.AsyncClient, job_ids: list[str], options: LoadOptions, rng: random.Random
 ) -> dict[str, Any]:
-    """Wait until the queue is empty and a sample of ``job_ids`` is finished (at most ``drain_timeout``).
+    """Wait until the queue is empty, the turns it wrote have their vectors, and a sample of ``job_ids``
+    is finished (at most ``drain_timeout``): the next level then starts on a machine with no write-back
+    left over from this one.
 
     While ``/metrics`` shows jobs queued only it and the newest job are polled: the probe must not
     take the CPU the worker needs (in the embedded deployment the worker is a thread of the API).

@@ -5,10 +5,6 @@ how many of the user's documents hold it (triggers maintain them: ``keyword_stat
 ``keyword_terms``). Scores computed from them depend on the user's own memories only: another user's
 writes can neither move them nor be detected through them, and a word common in other scopes does not
 lose its weight in this one. The read path's ranking is tuned to this scale (:mod:`memlane.read.search`).
-
->>> stats = KeywordStats(docs=10, tokens=40, df=[1])
->>> round(bm25(["tea"], ["green", "tea"], stats), 3)
-2.32
 """
 
 from __future__ import annotations
@@ -46,42 +42,31 @@ def idf(df: int, docs: int) -> float:
     return max(math.log((n_docs - df + 0.5) / (df + 0.5)), _MIN_IDF)
 
 
-def bm25(terms: Sequence[str], tokens: Sequence[str], stats: KeywordStats) -> float:
-    """The BM25 score of a document (its ``tokens``) for the query ``terms``, as FTS5 computes it."""
-    return _Scorer(terms, stats).score(list(tokens))
-
-
-class _Scorer:
-    """BM25 for one query and one user's statistics: the IDFs and the length norm's constants computed
-    once, not once per candidate row."""
-
-    def __init__(self, terms: Sequence[str], stats: KeywordStats) -> None:
-        self.weights = [(t, idf(df, stats.docs) * (K1 + 1)) for t, df in zip(terms, stats.df, strict=True)]
-        self.fixed = K1 * (1 - B)
-        self.per_token = K1 * B / stats.avgdl
-
-    def score(self, tokens: list[str], have: set[str] | None = None) -> float:
-        have = set(tokens) if have is None else have
-        norm = self.fixed + self.per_token * len(tokens)
-        score = 0.0
-        for term, weight in self.weights:
-            if term in have:
-                tf = tokens.count(term)
-                score += weight * tf / (tf + norm)
-        return score
-
-
 def score_keywords(
     terms: Sequence[str], words: Sequence[str], stats: KeywordStats, rows: Sequence[Row], limit: int
 ) -> list[ScoredId]:
-    """BM25-score candidate rows (``id`` and ``tokens``) for the matched ``terms``, best first;
-    ``words`` (every query word) are reported as matched terms wherever a row holds them.
+    """BM25-score candidate rows (``id`` and ``tokens``) for the matched ``terms``, best first, as FTS5
+    would score them with these statistics; ``words`` (every query word) are reported as matched
+    terms wherever a row holds them.
+
+    >>> stats = KeywordStats(docs=10, tokens=40, df=[1])
+    >>> [(s.id, round(s.score, 3), s.terms) for s in score_keywords(["tea"], ["tea"], stats,
+    ...     [{"id": "a", "tokens": "green tea"}, {"id": "b", "tokens": "coffee"}], 10)]
+    [('a', 2.32, ['tea']), ('b', 0.0, [])]
     """
-    scorer = _Scorer(terms, stats)
+    # per query, not per row: each term's IDF (with BM25's k1 + 1) and the length norm's two parts
+    weights = [(t, idf(df, stats.docs) * (K1 + 1)) for t, df in zip(terms, stats.df, strict=True)]
+    fixed, per_token = K1 * (1 - B), K1 * B / stats.avgdl
     scored = []
     for row in rows:
         tokens = row["tokens"].split()
         have = set(tokens)
-        scored.append(ScoredId(row["id"], scorer.score(tokens, have), [t for t in words if t in have]))
+        norm = fixed + per_token * len(tokens)
+        score = 0.0
+        for term, weight in weights:
+            if term in have:
+                tf = tokens.count(term)
+                score += weight * tf / (tf + norm)
+        scored.append(ScoredId(row["id"], score, [t for t in words if t in have]))
     scored.sort(key=lambda s: s.score, reverse=True)
     return scored[:limit]

@@ -219,13 +219,18 @@ class SQLiteStore(SQLStore):
     def _checkpoint(self) -> None:
         # best effort: a reader in another process may hold old pages; the next deletion tries again.
         # This process's readers are all taken first, so that none is reading while the WAL is emptied
-        with self._opening:
-            held = [self._readers.get() for _ in self._opened]
+        with self._every_reader() as held:
             try:
                 self._run("PRAGMA wal_checkpoint(TRUNCATE)")
             finally:
                 for db in held:
                     self._readers.put(db)
+
+    @contextmanager
+    def _every_reader(self) -> Iterator[list[sqlite3.Connection]]:
+        """Every reader this store opened, each waited for until it is free; no new one opens meanwhile."""
+        with self._opening:
+            yield [self._readers.get() for _ in self._opened]
 
     def compact(self) -> None:
         """Merge the keyword index and empty the WAL into the main file (deletions already do so)."""
@@ -266,9 +271,9 @@ class SQLiteStore(SQLStore):
     def close(self) -> None:
         """Close the database file (the readers when they are next free)."""
         self._count_recalls(quietly=True)
-        with self._lock, self._opening:
-            for _ in self._opened:
-                self._readers.get().close()
+        with self._lock, self._every_reader() as held:
+            for db in held:
+                db.close()
             self._opened.clear()
             self._db.close()
 

@@ -3,11 +3,14 @@ bundled embedder and a real SQLite job queue worked by the in-process worker."""
 
 from __future__ import annotations
 
+import os
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 from fastapi.testclient import TestClient
 
@@ -15,7 +18,7 @@ from memlane import Settings
 from memlane.clock import utcnow
 from memlane.service.app import create_app
 from memlane.service.config import ServiceSettings
-from memlane.service.routes.deps import ServiceState
+from memlane.service.routes.deps import ComputeSlots, ServiceState
 
 
 class Api:
@@ -399,3 +402,46 @@ def test_a_job_that_cannot_succeed_is_parked_listed_and_retried(
     assert globex.post(f"/v1/jobs/{job.id}/retry", {}).status_code == 404
     again = acme.post(f"/v1/jobs/{job.id}/retry", {}).json()
     assert again["status"] == "queued"
+
+
+def test_compute_slots_run_at_most_n_at_once_in_arrival_order() -> None:
+    slots = ComputeSlots(2)
+    running, most, started = [0], [0], []
+    lock = threading.Lock()
+
+    def work(i: int) -> int:
+        with lock:
+            started.append(i)
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.05)
+        with lock:
+            running[0] -= 1
+        return i * 10
+
+    async def main() -> list[int]:
+        results: list[int] = [0] * 6
+
+        async def one(i: int) -> None:
+            results[i] = await slots.run(work, i)
+
+        async with anyio.create_task_group() as tg:
+            for i in range(6):
+                tg.start_soon(one, i)
+                await anyio.sleep(0.005)  # arrive in order
+        return results
+
+    assert anyio.run(main) == [0, 10, 20, 30, 40, 50]
+    assert most[0] == 2
+    assert started == [0, 1, 2, 3, 4, 5]
+
+
+def test_compute_slots_default_to_the_cores_and_follow_the_setting(tmp_path: Path) -> None:
+    assert ComputeSlots().slots == (os.cpu_count() or 1)
+    config = ServiceSettings(compute_slots=3)
+    with TestClient(create_app(Settings(path=str(tmp_path / "s.db")), config)) as c:
+        acme = api_for(c, "acme")
+        assert state(c).compute.slots == 3
+        remember_coffee(acme)
+        hits = acme.post("/v1/search", {"user_id": "u1", "query": "咖啡", "limit": 3}).json()["results"]
+        assert "美式" in hits[0]["memory"]["text"]

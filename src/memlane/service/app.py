@@ -38,7 +38,7 @@ from memlane.service.metrics import Metrics
 from memlane.service.queue import JobQueue, open_queue
 from memlane.service.queue.sqlite import SQLiteJobQueue
 from memlane.service.routes import memories, ops, users, writes
-from memlane.service.routes.deps import ServiceState
+from memlane.service.routes.deps import ComputeSlots, ServiceState
 from memlane.service.tenants import Tenants, sibling_file
 from memlane.service.worker import Traffic, Worker, start_thread
 from memlane.settings import Settings
@@ -104,6 +104,7 @@ def create_app(
             tenants.llm_usage,
             tenants.vectors_queued,
         ),
+        compute=ComputeSlots(config.compute_slots),
     )
 
     traffic = Traffic()  # requests in flight: the embedded worker lets them go first

@@ -30,6 +30,13 @@ class ServiceSettings(BaseSettings):
         description="process jobs in a thread of the API process when the queue is a SQLite file",
     )
     max_body_bytes: int = Field(default=1_000_000, gt=0, description="largest request body accepted")
+    compute_slots: int | None = Field(
+        default=None,
+        ge=1,
+        le=256,
+        description="requests that embed or rank text at once; the others wait in arrival order "
+        "(None: one per CPU core)",
+    )
     rate_limit: float = Field(default=20.0, gt=0, description="sustained requests per second per API key")
     rate_burst: int = Field(default=100, gt=0, description="requests a key may send at once")
     job_lease_seconds: float = Field(default=60.0, gt=0, description="time a worker holds a job")

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Annotated
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Annotated, Any, TypeVar
 
+import anyio
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
@@ -16,7 +20,30 @@ from memlane.service.metrics import Metrics
 from memlane.service.queue import JobQueue
 from memlane.service.tenants import Tenants
 
+T = TypeVar("T")
+
 _bearer = HTTPBearer(auto_error=False, description="an API key from `memlane keys create --tenant NAME`")
+
+
+class ComputeSlots:
+    """Requests that embed or rank text run at most ``slots`` at once; the others wait their turn,
+    first come first served.
+
+    Such a request is CPU work (a query embedding, scoring, reading rows) on a machine with a few
+    cores. Eight of them running at once share the cores and the GIL, so each takes eight times as
+    long and the unlucky ones longer still; run one per core, in arrival order, they take the same
+    time on average and the slowest wait far less (docs/service.md, "Concurrency").
+    """
+
+    def __init__(self, slots: int | None = None) -> None:
+        self.slots = slots or os.cpu_count() or 1
+        self._limiter: anyio.CapacityLimiter | None = None  # made in the event loop, on first use
+
+    async def run(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+        """``fn(*args, **kwargs)`` in a worker thread, once a slot is free."""
+        if self._limiter is None:
+            self._limiter = anyio.CapacityLimiter(self.slots)
+        return await anyio.to_thread.run_sync(partial(fn, *args, **kwargs), limiter=self._limiter)
 
 
 @dataclass
@@ -29,6 +56,7 @@ class ServiceState:
     config: ServiceSettings
     limiter: RateLimiter
     metrics: Metrics
+    compute: ComputeSlots = field(default_factory=ComputeSlots)
 
 
 @dataclass(frozen=True)

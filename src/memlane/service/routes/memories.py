@@ -42,9 +42,10 @@ class HistoryList(BaseModel):
 
 
 @router.post("/search", response_model=SearchOut)
-def search(body: SearchIn, caller: CallerDep) -> SearchOut:
+async def search(body: SearchIn, caller: CallerDep, state: StateDep) -> SearchOut:
     """The user's memories most relevant to the query, best first, each with why it was recalled."""
-    hits = caller.memory.search(
+    hits = await state.compute.run(
+        caller.memory.search,
         body.query,
         user_id=body.user_id,
         limit=body.limit,
@@ -61,9 +62,10 @@ def search(body: SearchIn, caller: CallerDep) -> SearchOut:
 
 
 @router.post("/context", response_model=ContextOut)
-def context(body: ContextIn, caller: CallerDep) -> ContextOut:
+async def context(body: ContextIn, caller: CallerDep, state: StateDep) -> ContextOut:
     """A prompt-ready block under a token budget: profile, session, relevant memories, fenced as data."""
-    block = caller.memory.context(
+    block = await state.compute.run(
+        caller.memory.context,
         body.query,
         user_id=body.user_id,
         session_id=body.session_id,
@@ -76,9 +78,10 @@ def context(body: ContextIn, caller: CallerDep) -> ContextOut:
 
 
 @router.post("/memories", status_code=201, response_model=DecisionOut)
-def remember(body: RememberIn, caller: CallerDep, state: StateDep) -> DecisionOut:
+async def remember(body: RememberIn, caller: CallerDep, state: StateDep) -> DecisionOut:
     """Store a sentence as a memory (no extraction; still checked, deduplicated and reconciled)."""
-    decision = caller.memory.remember(
+    decision = await state.compute.run(
+        caller.memory.remember,
         body.text,
         user_id=body.user_id,
         kind=body.kind,
@@ -114,9 +117,10 @@ def get_memory(memory_id: str, caller: CallerDep, user_id: UserId) -> MemoryOut:
 
 
 @router.patch("/memories/{memory_id}", response_model=MemoryOut, responses=_NOT_FOUND)
-def update_memory(memory_id: str, body: UpdateIn, caller: CallerDep) -> MemoryOut:
+async def update_memory(memory_id: str, body: UpdateIn, caller: CallerDep, state: StateDep) -> MemoryOut:
     """Correct a memory's text; its history keeps the old one."""
-    return MemoryOut.of(caller.memory.update(memory_id, body.text, user_id=body.user_id))
+    item = await state.compute.run(caller.memory.update, memory_id, body.text, user_id=body.user_id)
+    return MemoryOut.of(item)
 
 
 @router.delete("/memories/{memory_id}", status_code=204, responses=_NOT_FOUND)

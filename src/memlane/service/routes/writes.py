@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Annotated
 
+import anyio
 from fastapi import APIRouter, Query, Response
 from fastapi.responses import JSONResponse
 
@@ -24,7 +25,7 @@ router = APIRouter(prefix="/v1", tags=["write-back"])
     response_model=JobOut,
     responses={200: {"model": AddResultOut, "description": "processed inline (?wait=true)"}},
 )
-def add_messages(
+async def add_messages(
     body: AddMessages,
     caller: CallerDep,
     state: StateDep,
@@ -45,10 +46,13 @@ def add_messages(
     if body.idempotency_key is not None:
         validate.identifier(body.idempotency_key, "idempotency_key", settings)
     if wait:
-        result = process(caller.memory, payload)
+        result = await state.compute.run(process, caller.memory, payload)
         state.metrics.count_decisions([d.action for d in result.decisions])
         return JSONResponse(result.model_dump(mode="json"), status_code=200)
-    job, new = state.queue.submit(caller.tenant, payload, now, body.idempotency_key)
+    # the queue's commit waits for the disk: in a thread, outside the compute slots
+    job, new = await anyio.to_thread.run_sync(
+        state.queue.submit, caller.tenant, payload, now, body.idempotency_key
+    )
     response.headers["Location"] = f"/v1/jobs/{job.id}"
     return JobOut.of(job, duplicate=not new)
 

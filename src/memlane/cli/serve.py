@@ -67,8 +67,6 @@ def serve(ctx: click.Context, host: str, port: int, log_level: str, processes: i
         if db:
             os.environ["MEMLANE_PATH"] = db
         os.environ["MEMLANE_LOG_LEVEL"] = log_level
-        # the cores are shared out: each process runs cores / N requests at once (docs/service.md)
-        os.environ.setdefault("MEMLANE_COMPUTE_SLOTS", str(max(1, (os.cpu_count() or 1) // processes)))
         uvicorn.run(
             "memlane.service.app:create_app",
             factory=True,

@@ -85,8 +85,9 @@ def create_app(
     config = config or ServiceSettings()
     compute = ComputeSlots(config.compute_slots)
     if "embed_instances" not in settings.model_fields_set:
-        # one model for each request that may embed at once (72 MB each)
-        settings = settings.model_copy(update={"embed_instances": min(4, compute.slots)})
+        # one model per core (72 MB each), not per compute slot: the embedded worker thread embeds
+        # its candidates on these models too, and a read must not wait for it to finish
+        settings = settings.model_copy(update={"embed_instances": min(4, os.cpu_count() or 1)})
     if config.log_level:  # a process started by uvicorn's --workers builds its app, and its logs, here
         configure_logging(config.log_level)
     tenants = tenants or Tenants(settings)

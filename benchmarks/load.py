@@ -531,7 +531,11 @@ def _with_prefix(url: str, prefix: str) -> str:
 
 @contextlib.contextmanager
 def deployment(
-    kind: str, workers: int = 1, redis_url: str = "redis://127.0.0.1:6379/0", processes_: int = 1
+    kind: str,
+    workers: int = 1,
+    redis_url: str = "redis://127.0.0.1:6379/0",
+    processes_: int = 1,
+    compute_slots: int | None = None,
 ) -> Iterator[Target]:
     """Start the ``embedded`` or ``server`` deployment on loopback (``processes_`` API processes);
     everything goes at the end.
@@ -559,6 +563,8 @@ def deployment(
                 "MEMLANE_SESSIONS": _with_prefix(redis_url, prefix),
                 "MEMLANE_QUEUE": _with_prefix(redis_url, prefix),
             }
+        if compute_slots is not None:
+            settings["MEMLANE_COMPUTE_SLOTS"] = str(compute_slots)
         stack.callback(processes.stop)
         env = service_env(**settings)
         port = free_port()
@@ -687,6 +693,9 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--think-ms", type=float, default=0.0, help="mean pause between requests (0)")
     parser.add_argument("--workers", type=int, default=1, help="memlane worker processes (server only)")
     parser.add_argument("--processes", type=int, default=1, help="API processes (memlane serve --processes)")
+    parser.add_argument(
+        "--compute-slots", type=int, help="MEMLANE_COMPUTE_SLOTS of the API processes (default: their own)"
+    )
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0", help="Redis for --deployment server")
     parser.add_argument("--drain-timeout", type=float, default=120.0, help="longest wait for the queue")
     parser.add_argument("--json", type=Path, help="write the results here")
@@ -728,13 +737,16 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 with console.status(f"starting the {args.deployment} deployment on loopback"):
                     target = stack.enter_context(
-                        deployment(args.deployment, args.workers, args.redis, args.processes)
+                        deployment(
+                            args.deployment, args.workers, args.redis, args.processes, args.compute_slots
+                        )
                     )
                 label = args.deployment
             result = run(target, label, options, console)
             if label != "url":  # what the services started here ran with
                 result["options"]["workers"] = args.workers if label == "server" else 0
                 result["options"]["processes"] = args.processes
+                result["options"]["compute_slots"] = args.compute_slots
                 result["options"]["omp_num_threads"] = service_env()["OMP_NUM_THREADS"]
             if args.keep_logs:  # before the temporary directory goes
                 args.keep_logs.mkdir(parents=True, exist_ok=True)

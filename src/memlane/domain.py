@@ -130,6 +130,14 @@ class Message:
     metadata: dict[str, Any] = field(default_factory=dict)
 
 
+def plain(value: Any) -> Any:
+    """A field's value as data: an enum as its value, a list as a copy, anything else (times too) as
+    it is."""
+    if isinstance(value, Enum):
+        return value.value
+    return list(value) if isinstance(value, list) else value
+
+
 @dataclass
 class MemoryItem:
     """A long-term memory: one readable sentence plus the metadata that governs its life."""
@@ -192,14 +200,7 @@ class MemoryItem:
         for key, value in self.__dict__.items():
             if key == "embedding":
                 continue
-            if isinstance(value, datetime):
-                out[key] = value.isoformat()
-            elif isinstance(value, Enum):
-                out[key] = value.value
-            elif isinstance(value, list):
-                out[key] = list(value)
-            else:
-                out[key] = value
+            out[key] = value.isoformat() if isinstance(value, datetime) else plain(value)
         return out
 
 

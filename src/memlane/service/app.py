@@ -82,12 +82,11 @@ def create_app(
     is given: its shutdown closes the stores, the key store and the queue.
     """
     settings = settings or Settings()
-    config = config or ServiceSettings()
-    compute = ComputeSlots(config.compute_slots)
     if "embed_instances" not in settings.model_fields_set:
         # one model per core (72 MB each), not per compute slot: the embedded worker thread embeds
         # its candidates on these models too, and a read must not wait for it to finish
         settings = settings.model_copy(update={"embed_instances": min(4, os.cpu_count() or 1)})
+    config = config or ServiceSettings()
     if config.log_level:  # a process started by uvicorn's --workers builds its app, and its logs, here
         configure_logging(config.log_level)
     tenants = tenants or Tenants(settings)
@@ -106,7 +105,7 @@ def create_app(
             tenants.llm_usage,
             tenants.vectors_queued,
         ),
-        compute=compute,
+        compute=ComputeSlots(config.compute_slots),
     )
 
     traffic = Traffic()  # requests in flight: the embedded worker lets them go first

@@ -7,12 +7,11 @@ core's value, so each route is one call into :class:`memlane.Memory` and one con
 from __future__ import annotations
 
 from datetime import datetime
-from enum import Enum
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from memlane.domain import ContextBlock, Decision, HistoryRecord, Hit, MemoryItem, Session, SlotVersion
+from memlane.domain import ContextBlock, Decision, HistoryRecord, Hit, MemoryItem, Session, SlotVersion, plain
 from memlane.service.queue import JobState
 
 Role = Literal["user", "assistant", "system"]
@@ -100,17 +99,10 @@ class MemoryOut(BaseModel):
         """The response form of a stored memory, built without a second check: the item is already
         typed, and FastAPI validates every response against its model (a search's ten hits took
         1 ms through ``to_dict`` and validation, 0.5 ms this way, with the same JSON)."""
-        return cls.model_construct(**{k: _plain(v) for k, v in vars(item).items() if k in _MEMORY_FIELDS})
+        return cls.model_construct(**{k: plain(v) for k, v in vars(item).items() if k in _MEMORY_FIELDS})
 
 
 _MEMORY_FIELDS = frozenset(MemoryOut.model_fields)
-
-
-def _plain(value: Any) -> Any:
-    """An enum as its value, a list as a copy; anything else as it is."""
-    if isinstance(value, Enum):
-        return value.value
-    return list(value) if isinstance(value, list) else value
 
 
 class DecisionOut(BaseModel):

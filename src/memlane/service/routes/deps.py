@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 from typing import Annotated, Any, TypeVar
 
@@ -56,7 +56,7 @@ class ServiceState:
     config: ServiceSettings
     limiter: RateLimiter
     metrics: Metrics
-    compute: ComputeSlots = field(default_factory=ComputeSlots)
+    compute: ComputeSlots
 
 
 @dataclass(frozen=True)

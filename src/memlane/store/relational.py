@@ -342,7 +342,12 @@ class SQLStore(ABC):
     # -- audit log --------------------------------------------------------------------------------
 
     def add_audit(self, entry: AuditEntry) -> None:
-        """Append an audit entry (entries are never changed; only ``delete_user`` removes them)."""
+        """Append an audit entry (entries are never changed; only ``delete_user`` removes them).
+
+        One statement, committed on its own (or with the transaction it is part of): an append needs
+        neither the user's lock nor a change mark, since no cache holds audit entries. So a read's
+        entry does not wait for a write-back transaction of the same user to end.
+        """
         values = (
             entry.id,
             entry.user_id,
@@ -353,9 +358,7 @@ class SQLStore(ABC):
             json.dumps(entry.memory_ids),
             entry.detail,
         )
-        with self.transaction(entry.user_id):
-            self._seq()
-            self._write(insert_audit(self.dialect), values)
+        self._write(insert_audit(self.dialect), values)
 
     def audit(self, user_id: str, since: datetime | None = None, limit: int = 100) -> list[AuditEntry]:
         """The user's audit entries at or after ``since``, the latest recorded first."""

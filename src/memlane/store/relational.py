@@ -345,8 +345,9 @@ class SQLStore(ABC):
         """Append an audit entry (entries are never changed; only ``delete_user`` removes them).
 
         One statement, committed on its own (or with the transaction it is part of): an append needs
-        neither the user's lock nor a change mark, since no cache holds audit entries. So a read's
-        entry does not wait for a write-back transaction of the same user to end.
+        neither the user's lock nor a change mark, since no cache holds audit entries. On PostgreSQL a
+        read's entry therefore never waits for a write-back transaction of the same user (SQLite
+        has one writer at a time: there it still waits for the transaction in progress).
         """
         values = (
             entry.id,

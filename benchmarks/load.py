@@ -279,9 +279,7 @@ async def seed(http: aiohttp.ClientSession, work: Workload, progress: Progress) 
         body = {"user_id": user, "session_id": f"{user}-s0", "messages": turns(text)}
         timeout = aiohttp.ClientTimeout(total=120.0)
         async with http.post("/v1/messages", params={"wait": "true"}, json=body, timeout=timeout) as response:
-            if response.status != 200:
-                text = (await response.text())[:300]
-                raise RuntimeError(f"seeding {user} failed: HTTP {response.status}: {text}")
+            await expect_ok(response, f"seeding {user}")
         progress.advance(task)
 
     # two at a time: the write path is CPU-bound and the machine may have two cores
@@ -290,11 +288,16 @@ async def seed(http: aiohttp.ClientSession, work: Workload, progress: Progress) 
     for user in work.users:  # untimed: the first search of a user may load caches
         for path in ("/v1/search", "/v1/context"):
             async with http.post(path, json={"user_id": user, "query": work.questions[0]}) as response:
-                if response.status != 200:
-                    text = (await response.text())[:300]
-                    raise RuntimeError(f"warm-up {path}: HTTP {response.status}: {text}")
+                await expect_ok(response, f"warm-up {path}")
             progress.advance(task)
     progress.remove_task(task)
+
+
+async def expect_ok(response: aiohttp.ClientResponse, what: str) -> None:
+    """Raise with the status and the start of the body unless ``response`` is a 200."""
+    if response.status != 200:
+        text = (await response.text())[:300]
+        raise RuntimeError(f"{what} failed: HTTP {response.status}: {text}")
 
 
 async def run_level(

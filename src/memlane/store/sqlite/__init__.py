@@ -21,6 +21,7 @@ import queue
 import sqlite3
 import threading
 import time
+from collections import deque
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
@@ -95,7 +96,7 @@ class SQLiteStore(SQLStore):
         self._opening = threading.Lock()  # held to open a reader, and by a checkpoint taking them all
         self._depth = 0
         self._erased = False  # something was deleted in the open transaction
-        self._recalls: list[tuple[str, list[str], datetime]] = []  # counts waiting for the writer
+        self._recalls: deque[tuple[str, list[str], datetime]] = deque()  # counts waiting for the writer
         self._vectors = VectorIndex(dim)
 
     # -- plumbing ---------------------------------------------------------------------------------
@@ -183,7 +184,7 @@ class SQLiteStore(SQLStore):
         """
         if not ids:
             return
-        self._recalls.append((user_id, list(ids), at))  # list.append is atomic
+        self._recalls.append((user_id, list(ids), at))  # deque.append is atomic
         if self._lock.acquire(blocking=False):
             try:
                 self._count_recalls()
@@ -195,7 +196,7 @@ class SQLiteStore(SQLStore):
         logged rather than raised to a writer whose own work is done."""
         with self._lock:
             while self._recalls:
-                user_id, ids, at = self._recalls.pop(0)
+                user_id, ids, at = self._recalls.popleft()
                 try:
                     super().touch(user_id, ids, at)
                 except StoreUnavailable:

@@ -5,8 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import pytest
+
 from conftest import T0, days
 from memlane import Memory
+from memlane.errors import InvalidInput
 from memlane.text.tokens import estimate_tokens
 
 
@@ -60,6 +63,15 @@ def test_context_block_fits_the_budget_and_fences_memory_as_data(mem: Memory) ->
     assert "阿白" in block.text  # the profile
     assert "500" in block.text  # the session slot
     assert any("美式" in m.text for m in block.memories)
+
+
+def test_a_context_with_a_bad_session_id_fails_before_it_reads_or_counts_anything(mem: Memory) -> None:
+    seed(mem)
+    before = len(mem.audit("u1"))
+    with pytest.raises(InvalidInput, match="session_id"):
+        mem.context("美式", user_id="u1", session_id="s\n1", now=days(3))
+    assert len(mem.audit("u1")) == before  # no context was recorded
+    assert all(m.access_count == 0 for m in mem.list("u1"))  # and no recall counted
 
 
 def test_a_tiny_budget_still_gives_a_closed_fence(mem: Memory) -> None:

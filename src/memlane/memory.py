@@ -46,7 +46,7 @@ from memlane.privacy.crypto import KeyProvider
 from memlane.privacy.facade import PrivacyFacade
 from memlane.privacy.sensitive import kinds as sensitive_kinds
 from memlane.read.context import assemble
-from memlane.read.search import Searcher, SearchOptions, collapse_log
+from memlane.read.search import BESIDE, Searcher, SearchOptions, collapse_log
 from memlane.settings import Settings
 from memlane.store import MemoryQuery, MemoryStore, SessionStore
 from memlane.store.open import open_stores
@@ -257,21 +257,30 @@ class Memory(PrivacyFacade):
         if budget <= 0:
             raise InvalidInput("max_tokens must be positive")
         when = validate.when(now, utcnow())
-        session = self.session(uid, session_id, now=when) if session_id else None
+        if session_id:
+            validate.identifier(session_id, "session_id", self.settings)  # fails before any lookup
+        # the session, the summary and the profile do not depend on the search: read them beside it
+        parts = BESIDE.submit(self._context_parts, uid, session_id, when)
         # a log turn whose memory is already in the block would say the same thing twice
         hits = collapse_log(self._recall(uid, text, self._search_options(limit), when, include_sensitive))
+        session, portrait, profile = parts.result()
         if session is not None:  # turns of this session are shown as turns, not again as log hits
             shown = {t.message_id for t in session.turns}
             hits = [h for h in hits if h.memory.kind is not Kind.LOG or not shown & set(h.memory.provenance)]
-        portrait = self._maintenance.portrait.current(uid)
         summary = portrait.text if portrait is not None else ""
-        block = assemble(
-            detect(text), self.profile(uid), session, hits, budget, summary, self.settings.summary_tokens
-        )
+        block = assemble(detect(text), profile, session, hits, budget, summary, self.settings.summary_tokens)
         used = [m.id for m in block.memories] + ([portrait.id] if portrait is not None and summary else [])
         detail = f"{len(block.memories)} memories, {len(block.profile)} profile slots, {block.tokens} tokens"
         self._privacy.record(uid, "context", when, used, caller=caller, detail=detail)
         return block
+
+    def _context_parts(
+        self, uid: str, session_id: str | None, when: datetime
+    ) -> tuple[Session | None, MemoryItem | None, dict[str, Any]]:
+        """What a context block holds besides its search hits: the live session, the user's summary
+        (their portrait) and their profile."""
+        session = self.session(uid, session_id, now=when) if session_id else None
+        return session, self._maintenance.portrait.current(uid), self.profile(uid)
 
     def _recall(
         self, uid: str, text: str, options: SearchOptions, now: datetime, include_sensitive: bool

@@ -36,8 +36,10 @@ _CHATTER_WEIGHT = 0.5  # a raw turn that was small talk only
 _RECENCY_HALF_LIFE_DAYS = 180.0
 # a hit this relevant counts as a recall (access count, last accessed); weaker ones are only listed
 _RECALLED = 0.3
-# threads for the keyword searches that run beside query embeddings (one per search in flight)
-_BESIDE = ThreadPoolExecutor(max_workers=8, thread_name_prefix="memlane-keywords")
+# threads for the reads that run beside a read's own thread: a search's keyword side (while its query
+# is embedded) and a context's session, summary and profile (while it searches); both wait on the
+# database or release the GIL, and neither waits for another task of this pool
+BESIDE = ThreadPoolExecutor(max_workers=16, thread_name_prefix="memlane-beside")
 
 
 @dataclass(frozen=True)
@@ -112,7 +114,7 @@ class Searcher:
         meaning = without_names(text, speakers) if speakers else text
         # the keyword search needs no vector: it runs while the query is embedded (the embedder and
         # the database both release the GIL), and so does reading its best candidates' rows
-        keywords = _BESIDE.submit(self._keywords, user_id, tokens, q, options) if tokens else None
+        keywords = BESIDE.submit(self._keywords, user_id, tokens, q, options) if tokens else None
         embedded = self.embedder.embed_query(meaning)
         vector = self.store.vector_search(user_id, embedded, q, options.candidates)
         periods = _periods(find_times(text, now), q)

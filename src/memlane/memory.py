@@ -257,10 +257,10 @@ class Memory(PrivacyFacade):
         if budget <= 0:
             raise InvalidInput("max_tokens must be positive")
         when = validate.when(now, utcnow())
-        if session_id:
-            validate.identifier(session_id, "session_id", self.settings)  # fails before any lookup
+        # fails before any lookup
+        sid = validate.identifier(session_id, "session_id", self.settings) if session_id else None
         # the session, the summary and the profile do not depend on the search: read them beside it
-        parts = BESIDE.submit(self._context_parts, uid, session_id, when)
+        parts = BESIDE.submit(self._context_parts, uid, sid, when)
         # a log turn whose memory is already in the block would say the same thing twice
         hits = collapse_log(self._recall(uid, text, self._search_options(limit), when, include_sensitive))
         session, portrait, profile = parts.result()
@@ -275,11 +275,11 @@ class Memory(PrivacyFacade):
         return block
 
     def _context_parts(
-        self, uid: str, session_id: str | None, when: datetime
+        self, uid: str, sid: str | None, when: datetime
     ) -> tuple[Session | None, MemoryItem | None, dict[str, Any]]:
-        """What a context block holds besides its search hits: the live session, the user's summary
-        (their portrait) and their profile."""
-        session = self.session(uid, session_id, now=when) if session_id else None
+        """What a context block holds besides its search hits: the live session (``sid`` is already
+        checked), the user's summary (their portrait) and their profile."""
+        session = self.sessions.get_session(uid, sid, when) if sid else None
         return session, self._maintenance.portrait.current(uid), self.profile(uid)
 
     def _recall(

@@ -170,29 +170,6 @@ static void quantize_acts(const float *RESTRICT X, int L, int nin,
 typedef void (*group_fn)(const block_q4_0 *W, const float *bias, const int8_t *aq, const float *ad,
                          const int32_t *as, float *Y, int L, int nout, int nin, int oo, int8_t *wexp);
 
-/* unpack RO rows of Q4 nibbles to unsigned bytes 0..15 and their fp32 block scales */
-static void unpack_group(const block_q4_0 *W, int nin, int oo, int ro, int8_t *RESTRICT wexp,
-                         float (*RESTRICT dwf)[64]) {
-    int nb = nin / QK;
-    for (int r = 0; r < ro; r++) {
-        const block_q4_0 *wr = W + (size_t)(oo + r) * nb;
-        int8_t *we = wexp + (size_t)r * nin;
-        for (int b = 0; b < nb; b++) {
-#if defined(__F16C__)
-            dwf[r][b] = _cvtsh_ss(wr[b].d);
-#else
-            dwf[r][b] = fp16_to_fp32(wr[b].d);
-#endif
-#if defined(__AVX2__)
-            _mm256_storeu_si256((__m256i *)(we + b * QK), load_w(wr + b));
-#else
-            const uint8_t *qs = wr[b].qs; int8_t *o = we + b * QK;
-            for (int j = 0; j < 16; j++) { o[j] = (qs[j] & 0x0F); o[j + 16] = (qs[j] >> 4); }
-#endif
-        }
-    }
-}
-
 /* memlane: ask for the next group's weights while this group's tokens are computed. The weights of
  * one pass (12 MB) come from L3 or memory, and waiting for them was an eighth of a query's time. */
 static inline void prefetch_next_group(const block_q4_0 *W, int nb, int oo, int nout) {
@@ -302,6 +279,21 @@ static void group_generic(const block_q4_0 *W, const float *bias, const int8_t *
         group_avx2_rows(W, bias, aq, ad, as, Y, L, nout, nin, oo, wexp, nout - oo);
 }
 #else
+/* unpack RO rows of Q4 nibbles to unsigned bytes 0..15 and their fp32 block scales */
+static void unpack_group(const block_q4_0 *W, int nin, int oo, int ro, int8_t *RESTRICT wexp,
+                         float (*RESTRICT dwf)[64]) {
+    int nb = nin / QK;
+    for (int r = 0; r < ro; r++) {
+        const block_q4_0 *wr = W + (size_t)(oo + r) * nb;
+        int8_t *we = wexp + (size_t)r * nin;
+        for (int b = 0; b < nb; b++) {
+            dwf[r][b] = fp16_to_fp32(wr[b].d);
+            const uint8_t *qs = wr[b].qs; int8_t *o = we + b * QK;
+            for (int j = 0; j < 16; j++) { o[j] = (qs[j] & 0x0F); o[j + 16] = (qs[j] >> 4); }
+        }
+    }
+}
+
 static void group_generic(const block_q4_0 *W, const float *bias, const int8_t *aq, const float *ad,
                           const int32_t *as, float *Y, int L, int nout, int nin, int oo, int8_t *wexp) {
     int nb = nin / QK;

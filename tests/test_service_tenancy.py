@@ -81,6 +81,17 @@ def test_keys_are_stored_hashed_and_revocable(tmp_path: Path) -> None:
         keys.revoke("nope", now=utcnow())
 
 
+def test_a_key_is_known_without_the_database_only_once_it_was_looked_up(tmp_path: Path) -> None:
+    keys = open_keys(str(tmp_path / "keys.db"))
+    created = keys.create("acme", now=utcnow())
+    assert keys.known("not-a-key") == (True, None)  # malformed: nothing to look up
+    assert keys.known(created.secret) == (False, None)
+    assert keys.tenant_of(created.secret) == "acme"
+    assert keys.known(created.secret) == (True, "acme")
+    keys.revoke(created.key.id, now=utcnow())
+    assert keys.known(created.secret) == (False, None)  # a revocation forgets what was cached
+
+
 def test_keys_on_the_command_line(tmp_path: Path) -> None:
     runner = CliRunner()
     db = str(tmp_path / "cli.db")

@@ -72,6 +72,11 @@ def _digest(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
+def _well_formed(secret: str) -> bool:
+    parts = secret.split("_")
+    return len(parts) >= 3 and parts[0] == _PREFIX
+
+
 class KeyStore:
     """API keys in a SQL database; ``connect`` yields a DB-API connection, ``mark`` is its placeholder."""
 
@@ -147,18 +152,26 @@ class KeyStore:
             raise NotFound(f"no API key {key_id!r}")
         return found[0]
 
+    def known(self, secret: str) -> tuple[bool, str | None]:
+        """What :meth:`tenant_of` would say without asking the database: ``(True, tenant or None)``
+        for a malformed key or one looked up in the last few seconds, ``(False, None)`` otherwise."""
+        if not _well_formed(secret):
+            return True, None
+        cached = self._cache.get(_digest(secret))
+        if cached is not None and cached[1] > time.monotonic():
+            return True, cached[0]
+        return False, None
+
     def tenant_of(self, secret: str) -> str | None:
         """The tenant of a live key, or None for a malformed, unknown or revoked one."""
-        parts = secret.split("_")
-        if len(parts) < 3 or parts[0] != _PREFIX:
-            return None
+        known, tenant = self.known(secret)
+        if known:
+            return tenant
         digest = _digest(secret)
-        cached = self._cache.get(digest)
-        if cached is not None and cached[1] > time.monotonic():
-            return cached[0]
         with self._cursor() as cur:
             cur.execute(
-                self._sql("SELECT tenant, hash, revoked_at FROM memlane_api_keys WHERE id = ?"), (parts[1],)
+                self._sql("SELECT tenant, hash, revoked_at FROM memlane_api_keys WHERE id = ?"),
+                (secret.split("_")[1],),
             )
             row = cur.fetchone()
         ok = row is not None and row[2] is None and hmac.compare_digest(row[1], digest)

@@ -38,6 +38,10 @@ class Tenants:
         # one LLM client (connection pool, concurrency limit, usage counters) for every tenant
         self.llm: ChatClient | None = ChatClient.from_settings(settings) if settings.llm_base_url else None
 
+    def built(self, tenant: str) -> Memory | None:
+        """The tenant's memory if :meth:`memory` has built it already."""
+        return self._memories.get(tenant)
+
     def memory(self, tenant: str) -> Memory:
         """The tenant's memory (built on first use)."""
         found = self._memories.get(tenant)

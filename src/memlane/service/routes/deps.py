@@ -73,25 +73,40 @@ class Caller:
         return f"api:{self.tenant}:{self.key_id}"
 
 
-def state_of(request: Request) -> ServiceState:
+async def state_of(request: Request) -> ServiceState:
     """The app's shared state."""
+    return _state(request)
+
+
+def _state(request: Request) -> ServiceState:
     state: ServiceState = request.app.state.memlane
     return state
 
 
-def caller(
+async def caller(
     request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
 ) -> Caller:
-    """Authenticate the bearer key, apply its rate limit, and hand out its tenant's memory."""
-    state = state_of(request)
+    """Authenticate the bearer key, apply its rate limit, and hand out its tenant's memory.
+
+    Async, as a dependency that needs no thread must be: FastAPI runs a plain ``def`` one in its
+    thread pool, two thread switches a request for what is a dictionary lookup once the key and the
+    tenant were seen. The database is asked, in a thread, only when they were not.
+    """
+    state = _state(request)
     if credentials is None:
         raise ApiError(401, "unauthorized", "missing API key: send 'Authorization: Bearer <key>'")
-    tenant = state.keys.tenant_of(credentials.credentials)
+    secret = credentials.credentials
+    known, tenant = state.keys.known(secret)
+    if not known:
+        tenant = await anyio.to_thread.run_sync(state.keys.tenant_of, secret)
     if tenant is None:
         raise ApiError(401, "unauthorized", "unknown or revoked API key")
-    state.limiter.check(credentials.credentials)
+    state.limiter.check(secret)
     request.state.tenant = tenant
-    return Caller(tenant, state.tenants.memory(tenant), credentials.credentials.split("_")[1])
+    memory = state.tenants.built(tenant)
+    if memory is None:
+        memory = await anyio.to_thread.run_sync(state.tenants.memory, tenant)
+    return Caller(tenant, memory, secret.split("_")[1])
 
 
 CallerDep = Annotated[Caller, Depends(caller)]

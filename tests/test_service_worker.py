@@ -100,3 +100,37 @@ def test_a_killed_worker_loses_nothing_and_writes_nothing_twice(
 
 def _done(client: TestClient, headers: dict[str, str], jobs: list[str]) -> int:
     return sum(client.get(f"/v1/jobs/{j}", headers=headers).json()["status"] == "done" for j in jobs)
+
+
+def _waiting(proc: subprocess.Popen[bytes]) -> None:
+    assert proc.stderr is not None
+    for line in proc.stderr:
+        if b"waiting for jobs" in line:
+            return
+    raise AssertionError(f"the worker exited with {proc.wait()}")
+
+
+def _autogroup(pid: int) -> str:
+    return Path(f"/proc/{pid}/autogroup").read_text().strip()
+
+
+@pytest.mark.skipif(not Path("/proc/self/autogroup").exists(), reason="needs Linux autogroups")
+def test_a_worker_yields_the_cpu_and_lowers_its_own_session_only(tmp_path: Path) -> None:
+    env = {**os.environ, "MEMLANE_PATH": str(tmp_path / "memlane.db"), "MEMLANE_MAINTAIN_EVERY_MINUTES": "0"}
+    command = [sys.executable, "-c", "from memlane.cli import main; main()", "worker", "--nice", "7"]
+    led = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, start_new_session=True)
+    joined = subprocess.Popen([*command[:-1], "5"], env=env, stderr=subprocess.PIPE)
+    try:
+        _waiting(led)
+        _waiting(joined)
+        assert os.getpriority(os.PRIO_PROCESS, led.pid) == 7
+        assert os.getpriority(os.PRIO_PROCESS, joined.pid) == 5
+        # the worker that leads its session lowers the session's share; the one started in the
+        # test's session leaves the session (and this test's process) alone
+        assert _autogroup(led.pid).endswith("nice 7")
+        assert _autogroup(joined.pid) == _autogroup(os.getpid())
+        assert not _autogroup(os.getpid()).endswith("nice 5")
+    finally:
+        for proc in (led, joined):
+            proc.send_signal(signal.SIGTERM)
+            proc.communicate(timeout=60)  # and close its pipe

@@ -87,17 +87,28 @@ def serve(ctx: click.Context, host: str, port: int, log_level: str, processes: i
 @click.command()
 @click.option("--name", default=None, help="Consumer name (default: host-pid).")
 @click.option("--log-level", default="info", type=click.Choice(["debug", "info", "warning", "error"]))
+@click.option(
+    "--nice",
+    default=10,
+    show_default=True,
+    type=click.IntRange(0, 19),
+    help="CPU niceness: on a machine it shares with API processes, write-back yields to requests (0: equal).",
+)
 @click.pass_context
 @_fail_cleanly
-def worker(ctx: click.Context, name: str | None, log_level: str) -> None:
+def worker(ctx: click.Context, name: str | None, log_level: str, nice: int) -> None:
     """Process queued write-back jobs until stopped (SIGTERM or Ctrl-C finish the current job first)."""
     from memlane.service.app import open_job_queue
     from memlane.service.config import ServiceSettings
     from memlane.service.http import configure_logging
     from memlane.service.jobs import job_handler, keep_maintained
     from memlane.service.tenants import Tenants
-    from memlane.service.worker import Worker
+    from memlane.service.worker import Worker, lower_priority, lower_session_priority
 
+    if nice:
+        # first, so that every thread started below inherits it
+        lower_priority(nice)
+        lower_session_priority(nice)
     configure_logging(log_level)
     settings, config = _settings(ctx), ServiceSettings()
     queue = open_job_queue(settings, config)

@@ -175,7 +175,8 @@ class Worker:
 
 
 def lower_priority(niceness: int = 10) -> None:
-    """Make the calling thread yield the CPU to others: write-back must not slow down reads.
+    """Make the calling thread, and the threads it starts from now on, yield the CPU to others:
+    write-back must not slow down reads.
 
     On Linux a thread has its own nice value (``setpriority`` on its thread id); elsewhere this is
     a no-op.
@@ -184,6 +185,26 @@ def lower_priority(niceness: int = 10) -> None:
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), niceness)
     except (AttributeError, OSError):  # not Linux, or not allowed: run at normal priority
         log.debug("could not lower the worker thread's priority")
+
+
+def lower_session_priority(niceness: int) -> bool:
+    """Give this process's scheduling group the same lower priority, if it leads its own session.
+
+    With Linux's autogroups (``/proc/sys/kernel/sched_autogroup_enabled``) the CPU is shared out
+    between sessions first, and a nice value only ranks the processes of one session: a worker
+    started in a session of its own (``setsid``, a supervisor, a script) would still take an equal
+    share of the CPU from an API process in another session, nice or not. Only a session leader
+    does this, so that a worker started from a shell never lowers the shell's other programs.
+    Returns whether it did.
+    """
+    try:
+        if os.getsid(0) != os.getpid():
+            return False
+        with open("/proc/self/autogroup", "w") as group:
+            group.write(str(niceness))
+    except (AttributeError, OSError):  # not Linux, no autogroups, or not allowed
+        return False
+    return True
 
 
 def start_thread(worker: Worker) -> tuple[threading.Thread, threading.Event]:

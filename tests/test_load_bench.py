@@ -41,6 +41,7 @@ def test_a_short_run_reports_every_operation_per_level(load: ModuleType, tmp_pat
 
     assert result["deployment"] == "embedded"
     assert result["machine"]["cpu_count"] >= 1
+    assert result["machine"]["query_ms_before"] > 0 < result["machine"]["query_ms_after"]
     assert set(result["levels"]) == {"2"}
     level = result["levels"]["2"]
     assert set(level["ops"]) == {"search", "context", "add"}
@@ -50,7 +51,9 @@ def test_a_short_run_reports_every_operation_per_level(load: ModuleType, tmp_pat
     assert level["errors"] == 0, level["error_samples"]
     assert level["drain_seconds"] is None or level["drain_seconds"] >= 0
     assert result["server_log"]["errors"] == 0, result["server_log"]["error_samples"]
-    assert "2 clients" in console.file.getvalue()  # type: ignore[attr-defined]
+    printed = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "2 clients" in printed
+    assert "a query embedding took" in printed
 
     load.report(result, tmp_path / "load.json", tmp_path / "load.png", console)
     assert json.loads((tmp_path / "load.json").read_text())["levels"]["2"]["ops"]["add"]["n"] >= 0

@@ -7,10 +7,12 @@ from __future__ import annotations
 import importlib.metadata
 import os
 import platform
+import statistics
+import time
 from pathlib import Path
 from typing import Any
 
-from memlane.embed.e5 import engine
+from memlane.embed.e5 import E5Embedder, engine
 from memlane.embed.engine import kernel
 
 
@@ -36,6 +38,28 @@ def machine() -> dict[str, Any]:
         "python": platform.python_version(),
         "memlane": importlib.metadata.version("memlane"),
     }
+
+
+# a short question of the kind a chat app searches with, in both languages
+YARDSTICK = "What did I tell you about my sister's wedding in Hangzhou? 她是哪天结婚的？"
+
+
+def query_ms(repeats: int = 50) -> float:
+    """How long this machine takes now to embed one short query on one thread: the median of
+    ``repeats``, in ms.
+
+    A yardstick to print beside a benchmark's numbers, not a benchmark: on a shared host the same
+    build embeds this query in 4 ms one hour and in 8 the next (seen on the 2-core machine), so two
+    runs' latencies compare only next to their yardsticks.
+    """
+    embedder = E5Embedder(threads=1)
+    embedder.embed_query(YARDSTICK)  # the first call loads the model
+    times = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        embedder.embed_query(YARDSTICK)
+        times.append(time.perf_counter() - started)
+    return round(statistics.median(times) * 1000, 2)
 
 
 def describe(info: dict[str, Any]) -> str:

@@ -65,11 +65,14 @@ def test_context_block_fits_the_budget_and_fences_memory_as_data(mem: Memory) ->
     assert any("美式" in m.text for m in block.memories)
 
 
-def test_a_context_with_a_bad_session_id_fails_before_it_reads_or_counts_anything(mem: Memory) -> None:
+@pytest.mark.parametrize("session_id", ["s\n1", "", "  "])
+def test_a_context_with_a_bad_session_id_fails_before_it_reads_or_counts_anything(
+    mem: Memory, session_id: str
+) -> None:
     seed(mem)
     before = len(mem.audit("u1"))
-    with pytest.raises(InvalidInput, match="session_id"):
-        mem.context("美式", user_id="u1", session_id="s\n1", now=days(3))
+    with pytest.raises(InvalidInput, match="session_id"):  # None is "no session"; "" is a mistake, as in add
+        mem.context("美式", user_id="u1", session_id=session_id, now=days(3))
     assert len(mem.audit("u1")) == before  # no context was recorded
     assert all(m.access_count == 0 for m in mem.list("u1"))  # and no recall counted
 

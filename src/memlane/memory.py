@@ -258,7 +258,7 @@ class Memory(PrivacyFacade):
             raise InvalidInput("max_tokens must be positive")
         when = validate.when(now, utcnow())
         # fails before any lookup
-        sid = validate.identifier(session_id, "session_id", self.settings) if session_id else None
+        sid = validate.identifier(session_id, "session_id", self.settings) if session_id is not None else None
         # the session, the summary and the profile do not depend on the search: read them beside it
         parts = BESIDE.submit(self._context_parts, uid, sid, when)
         # a log turn whose memory is already in the block would say the same thing twice

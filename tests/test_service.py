@@ -7,6 +7,7 @@ import os
 import threading
 import time
 from collections.abc import Iterator
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -434,6 +435,20 @@ def test_compute_slots_run_at_most_n_at_once_in_arrival_order() -> None:
     assert anyio.run(main) == [0, 10, 20, 30, 40, 50]
     assert most[0] == 2
     assert started == [0, 1, 2, 3, 4, 5]
+
+
+def test_a_context_variable_set_in_a_slot_stays_with_its_call() -> None:
+    var: ContextVar[str] = ContextVar("memlane_test_var", default="unset")
+    slots = ComputeSlots(1)  # one thread: both calls run on it
+
+    async def main() -> str:
+        await slots.run(var.set, "first call")
+        return await slots.run(var.get)
+
+    try:
+        assert anyio.run(main) == "unset"
+    finally:
+        slots.close()
 
 
 def test_compute_slots_default_to_the_cores_and_follow_the_setting(tmp_path: Path) -> None:

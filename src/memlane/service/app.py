@@ -131,6 +131,7 @@ def create_app(
             if stop is not None:
                 stop.set()
                 worker_thread.join(timeout=30)  # let the job in hand finish before the stores close
+            state.compute.close()  # and the requests' work in hand
             tenants.close()
             keys.close()
             queue.close()

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import os
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 from typing import Annotated, Any, TypeVar
@@ -37,13 +40,19 @@ class ComputeSlots:
 
     def __init__(self, slots: int | None = None) -> None:
         self.slots = slots or os.cpu_count() or 1
-        self._limiter: anyio.CapacityLimiter | None = None  # made in the event loop, on first use
+        # ``slots`` threads taking calls from one queue, in arrival order, are the slots and the
+        # waiting line in one; unlike an anyio limiter, not tied to the event loop that used it first
+        self._pool = ThreadPoolExecutor(self.slots, thread_name_prefix="memlane-compute")
 
     async def run(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
-        """``fn(*args, **kwargs)`` in a worker thread, once a slot is free."""
-        if self._limiter is None:
-            self._limiter = anyio.CapacityLimiter(self.slots)
-        return await anyio.to_thread.run_sync(partial(fn, *args, **kwargs), limiter=self._limiter)
+        """``fn(*args, **kwargs)`` in a worker thread, once a slot is free; in a copy of the caller's
+        context, so that a context variable ``fn`` sets stays with this call."""
+        call = partial(contextvars.copy_context().run, fn, *args, **kwargs)
+        return await asyncio.get_running_loop().run_in_executor(self._pool, call)
+
+    def close(self) -> None:
+        """Wait for the calls in hand; no more are taken."""
+        self._pool.shutdown(wait=True)
 
 
 @dataclass

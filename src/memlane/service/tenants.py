@@ -44,7 +44,7 @@ class Tenants:
 
     def memory(self, tenant: str) -> Memory:
         """The tenant's memory (built on first use)."""
-        found = self._memories.get(tenant)
+        found = self.built(tenant)
         if found is not None:
             return found
         with self._lock:

@@ -84,16 +84,17 @@ class Caller:
 
 async def state_of(request: Request) -> ServiceState:
     """The app's shared state."""
-    return _state(request)
-
-
-def _state(request: Request) -> ServiceState:
     state: ServiceState = request.app.state.memlane
     return state
 
 
+StateDep = Annotated[ServiceState, Depends(state_of)]
+
+
 async def caller(
-    request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
+    request: Request,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+    state: StateDep,
 ) -> Caller:
     """Authenticate the bearer key, apply its rate limit, and hand out its tenant's memory.
 
@@ -101,7 +102,6 @@ async def caller(
     thread pool, two thread switches a request for what is a dictionary lookup once the key and the
     tenant were seen. The database is asked, in a thread, only when they were not.
     """
-    state = _state(request)
     if credentials is None:
         raise ApiError(401, "unauthorized", "missing API key: send 'Authorization: Bearer <key>'")
     secret = credentials.credentials
@@ -119,4 +119,3 @@ async def caller(
 
 
 CallerDep = Annotated[Caller, Depends(caller)]
-StateDep = Annotated[ServiceState, Depends(state_of)]

@@ -289,6 +289,31 @@ def test_a_key_over_its_rate_gets_429_with_retry_after(tmp_path: Path) -> None:
         assert other.get("/v1/profile", user_id="u1").status_code == 200
 
 
+def test_a_full_queue_refuses_new_jobs_with_503_until_it_drains(tmp_path: Path) -> None:
+    # no worker: the three jobs stay queued until this test finishes them
+    config = ServiceSettings(queue_limit=3, embedded_worker=False, rate_limit=1000, rate_burst=1000)
+    with TestClient(create_app(Settings(path=str(tmp_path / "q.db")), config)) as c:
+        api = api_for(c, "acme")
+
+        def add(text: str, **params: Any) -> Any:
+            body = {"user_id": "u1", "messages": [{"role": "user", "content": text}]}
+            return api.post("/v1/messages", body, **params)
+
+        assert [add(f"I moved to Lisbon in {y}.").status_code for y in (2019, 2020, 2021)] == [202] * 3
+        refused = add("我养了一只猫，叫豆豆。")
+        assert refused.status_code == 503
+        assert refused.json()["error"]["code"] == "queue_full"
+        assert int(refused.headers["retry-after"]) >= 1
+        queue = state(c).queue
+        assert queue.stats(utcnow()).depth == 3  # the refused one was not queued
+        assert add("我养了一只猫，叫豆豆。", wait="true").status_code == 200  # inline needs no queue
+
+        while (job := queue.claim("test", utcnow())) is not None:
+            queue.complete(job, {}, utcnow())
+        time.sleep(1.1)  # the API reads the depth at most once a second
+        assert add("我养了一只猫，叫豆豆。").status_code == 202
+
+
 # -- operations --------------------------------------------------------------------------------------
 
 

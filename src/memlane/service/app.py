@@ -25,6 +25,7 @@ from memlane.service.config import ServiceSettings
 from memlane.service.http import (
     ApiError,
     Edge,
+    QueueLimit,
     RateLimiter,
     configure_logging,
     on_api_error,
@@ -99,6 +100,7 @@ def create_app(
         queue=queue,
         config=config,
         limiter=RateLimiter(config.rate_limit, config.rate_burst),
+        queue_limit=QueueLimit(queue, config.queue_limit),
         metrics=Metrics(
             lambda: queue.stats(utcnow()),
             store.kind_counts if isinstance(store, SQLStore) else dict,

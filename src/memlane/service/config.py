@@ -39,6 +39,12 @@ class ServiceSettings(BaseSettings):
     )
     rate_limit: float = Field(default=20.0, gt=0, description="sustained requests per second per API key")
     rate_burst: int = Field(default=100, gt=0, description="requests a key may send at once")
+    queue_limit: int = Field(
+        default=100_000,
+        ge=0,
+        description="unfinished jobs the queue may hold; beyond it POST /v1/messages answers 503 "
+        "queue_full with Retry-After (?wait=true still works; 0: no limit)",
+    )
     job_lease_seconds: float = Field(default=60.0, gt=0, description="time a worker holds a job")
     job_max_attempts: int = Field(default=5, ge=1, description="deliveries before a job is parked")
     log_level: str | None = Field(

@@ -1,5 +1,6 @@
 """What every request passes through: request ids, JSON access logs, latency metrics, the body-size
-limit, API-key authentication, per-key rate limits, and errors as JSON with a stable ``code``.
+limit, API-key authentication, per-key rate limits, the queue's limit, and errors as JSON with a
+stable ``code``.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import re
 import threading
 import time
 import uuid
+from datetime import datetime
 from typing import Any
 
 from fastapi import Request
@@ -19,11 +21,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memlane.errors import ConfigurationError, InvalidInput, MemlaneError, NotFound, StoreUnavailable
 from memlane.service.metrics import Metrics
+from memlane.service.queue import JobQueue
 from memlane.service.worker import Traffic
 
 log = logging.getLogger("memlane.service")
 
 _REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
+_QUEUE_RETRY_AFTER = 5  # seconds, for a refused write-back: workers drain a few jobs a second each
 _STATUS = {InvalidInput: 422, NotFound: 404, StoreUnavailable: 503, ConfigurationError: 500}
 
 
@@ -187,6 +191,40 @@ class RateLimiter:
                     {"Retry-After": str(max(1, round(wait + 0.5)))},
                 )
             self._buckets[key] = (tokens - 1.0, now)
+
+
+class QueueLimit:
+    """New jobs are refused with a 503 while the queue holds ``limit`` unfinished jobs (0: no limit).
+
+    The write-back is durable, so a queue that grows only delays it; one that grows without end (the
+    workers are down, or slower than the writes for hours) would hold stale write-backs and fill
+    Redis. The depth is read from the queue at most every ``every`` seconds and counts the jobs this
+    process queued since, so N API processes overshoot the limit by at most what the others queue in
+    that time.
+    """
+
+    def __init__(self, queue: JobQueue, limit: int, every: float = 1.0) -> None:
+        self.queue, self.limit, self.every = queue, limit, every
+        self._depth, self._read_at = 0, float("-inf")
+        self._lock = threading.Lock()
+
+    def take(self, now: datetime) -> None:
+        """Count one more job in, or raise a 503 that says when to retry (this may read the queue:
+        call it in a thread)."""
+        if not self.limit:
+            return
+        with self._lock:
+            if time.monotonic() - self._read_at >= self.every:
+                self._depth, self._read_at = self.queue.stats(now).depth, time.monotonic()
+            if self._depth >= self.limit:
+                raise ApiError(
+                    503,
+                    "queue_full",
+                    f"the write-back queue holds {self._depth} jobs (MEMLANE_QUEUE_LIMIT={self.limit}); "
+                    "nothing was queued, retry later",
+                    {"Retry-After": str(_QUEUE_RETRY_AFTER)},
+                )
+            self._depth += 1
 
 
 class JsonFormatter(logging.Formatter):

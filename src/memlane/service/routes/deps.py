@@ -17,7 +17,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from memlane.memory import Memory
 from memlane.service.config import ServiceSettings
-from memlane.service.http import ApiError, RateLimiter
+from memlane.service.http import ApiError, QueueLimit, RateLimiter
 from memlane.service.keys import KeyStore
 from memlane.service.metrics import Metrics
 from memlane.service.queue import JobQueue
@@ -64,6 +64,7 @@ class ServiceState:
     queue: JobQueue
     config: ServiceSettings
     limiter: RateLimiter
+    queue_limit: QueueLimit
     metrics: Metrics
     compute: ComputeSlots
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import uuid
-from typing import Annotated
+from datetime import datetime
+from typing import Annotated, Any
 
 import anyio
 from fastapi import APIRouter, Query, Response
@@ -14,7 +15,8 @@ from memlane.clock import utcnow
 from memlane.errors import NotFound
 from memlane.service.jobs import messages_of, payload_of, process
 from memlane.service.models import AddMessages, AddResultOut, ErrorOut, JobOut
-from memlane.service.routes.deps import CallerDep, StateDep
+from memlane.service.queue import JobState
+from memlane.service.routes.deps import CallerDep, ServiceState, StateDep
 
 router = APIRouter(prefix="/v1", tags=["write-back"])
 
@@ -23,7 +25,10 @@ router = APIRouter(prefix="/v1", tags=["write-back"])
     "/messages",
     status_code=202,
     response_model=JobOut,
-    responses={200: {"model": AddResultOut, "description": "processed inline (?wait=true)"}},
+    responses={
+        200: {"model": AddResultOut, "description": "processed inline (?wait=true)"},
+        503: {"model": ErrorOut, "description": "the queue is full (queue_full) or cannot be reached"},
+    },
 )
 async def add_messages(
     body: AddMessages,
@@ -34,6 +39,8 @@ async def add_messages(
 ) -> JobOut | JSONResponse:
     """Remember from messages. Returns 202 as soon as the job is durably queued; poll
     ``GET /v1/jobs/{job_id}`` for its decisions. A repeated ``idempotency_key`` returns the first job.
+    While the queue holds ``MEMLANE_QUEUE_LIMIT`` unfinished jobs, 503 ``queue_full`` (nothing is
+    queued; retry after ``Retry-After`` seconds).
     """
     now = utcnow()
     payload = payload_of(body, now, uuid.uuid4().hex)
@@ -50,11 +57,18 @@ async def add_messages(
         state.metrics.count_decisions([d.action for d in result.decisions])
         return JSONResponse(result.model_dump(mode="json"), status_code=200)
     # the queue's commit waits for the disk: in a thread, outside the compute slots
-    job, new = await anyio.to_thread.run_sync(
-        state.queue.submit, caller.tenant, payload, now, body.idempotency_key
-    )
+    key = body.idempotency_key
+    job, new = await anyio.to_thread.run_sync(submit, state, caller.tenant, payload, now, key)
     response.headers["Location"] = f"/v1/jobs/{job.id}"
     return JobOut.of(job, duplicate=not new)
+
+
+def submit(
+    state: ServiceState, tenant: str, payload: dict[str, Any], now: datetime, key: str | None
+) -> tuple[JobState, bool]:
+    """Queue the job, unless the queue is full (a 503: nothing is queued)."""
+    state.queue_limit.take(now)
+    return state.queue.submit(tenant, payload, now, key)
 
 
 @router.get("/jobs/{job_id}", response_model=JobOut, responses={404: {"model": ErrorOut}})

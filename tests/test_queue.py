@@ -8,6 +8,7 @@ import logging
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
@@ -23,7 +24,7 @@ from memlane.errors import InvalidInput, StoreUnavailable
 from memlane.service.queue import Job, JobQueue, JobState, open_queue
 from memlane.service.queue.redis import RedisJobQueue
 from memlane.service.queue.sqlite import SQLiteJobQueue
-from memlane.service.worker import Traffic, Worker, start_thread
+from memlane.service.worker import Beacon, HostTraffic, Traffic, Worker, start_thread
 from memlane.store.codec import scope_token
 
 MakeQueue = Callable[..., JobQueue]
@@ -426,6 +427,62 @@ def test_under_sustained_requests_the_queue_still_moves(queue: JobQueue) -> None
     finally:
         stop.set()
         thread.join(10)
+
+
+def test_a_beacon_tells_the_workers_of_its_host_while_requests_are_served(redis_url: str) -> None:
+    queue = RedisJobQueue(redis_url)
+    traffic = Traffic()
+    beacon = Beacon(queue, traffic, "api-host", every=0.02)
+    here, elsewhere = HostTraffic(queue, "api-host", poll=0.01), HostTraffic(queue, "other-host")
+    stop = threading.Event()
+    thread = threading.Thread(target=beacon.run, args=(stop,), daemon=True)
+    thread.start()
+    try:
+        assert here.wait_for_lull(0)  # no request yet
+        traffic.begin()
+        wait_for(lambda: queue.serving("api-host"))
+        started = time.monotonic()
+        assert not here.wait_for_lull(0.2)  # a request in flight: the worker waits out max_wait
+        assert time.monotonic() - started >= 0.2
+        assert elsewhere.wait_for_lull(0)  # another host's worker never waits for this one
+        traffic.end()
+        assert here.wait_for_lull(5)  # the mark runs out soon after the last request
+        traffic.begin()
+        traffic.end()  # a request that began and ended between two beats still counts
+        wait_for(lambda: queue.serving("api-host"))
+    finally:
+        stop.set()
+        thread.join(10)
+        queue.close()
+    assert not thread.is_alive()
+
+
+def test_a_worker_waits_for_its_hosts_requests_but_not_when_told_never_to(redis_url: str) -> None:
+    queue = RedisJobQueue(redis_url)
+    queue.mark_serving("api-host", 60)  # the API on this host is busy for the whole test
+    submitted, _ = queue.submit("t1", {"n": 1}, at(0))
+    traffic = HostTraffic(queue, "api-host", poll=0.01)
+    waiting = Worker(queue, handled(), "w1", poll_seconds=0.02, traffic=traffic, max_defer=60)
+    thread, stop = start_thread(waiting)
+    time.sleep(0.3)
+    stop.set()
+    thread.join(1)  # a worker told to stop does not sit out the rest of its wait
+    assert not thread.is_alive()
+    assert state(queue, submitted.id).status == "queued"
+    eager = Worker(queue, handled(), "w2", poll_seconds=0.02, traffic=traffic, max_defer=0)
+    thread, stop = start_thread(eager)
+    try:
+        wait_for(lambda: state(queue, submitted.id).status == "done")
+    finally:
+        stop.set()
+        thread.join(10)
+        queue.close()
+
+
+def test_a_host_whose_queue_is_unreachable_does_not_hold_its_worker() -> None:
+    queue = RedisJobQueue(f"redis://127.0.0.1:{stores.closed_port()}/0", timeout=0.5)
+    assert HostTraffic(queue, "api-host").wait_for_lull(60)  # at once: claiming will report it
+    queue.close()
 
 
 def test_the_worker_loop_waits_out_an_unreachable_queue(caplog: pytest.LogCaptureFixture) -> None:

@@ -4,6 +4,7 @@ bundled embedder and a real SQLite job queue worked by the in-process worker."""
 from __future__ import annotations
 
 import os
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -19,6 +20,7 @@ from memlane import Settings
 from memlane.clock import utcnow
 from memlane.service.app import create_app
 from memlane.service.config import ServiceSettings
+from memlane.service.queue.redis import RedisJobQueue
 from memlane.service.routes.deps import ComputeSlots, ServiceState
 
 
@@ -315,6 +317,25 @@ def test_a_full_queue_refuses_new_jobs_with_503_until_it_drains(tmp_path: Path) 
 
 
 # -- operations --------------------------------------------------------------------------------------
+
+
+def test_the_api_tells_the_workers_of_its_host_when_it_serves_reads(tmp_path: Path, redis_url: str) -> None:
+    config = ServiceSettings(queue=redis_url, rate_limit=1000, rate_burst=1000)
+    with TestClient(create_app(Settings(path=str(tmp_path / "b.db")), config)) as c:
+        api, queue = api_for(c, "acme"), state(c).queue
+        assert isinstance(queue, RedisJobQueue)
+        host = socket.gethostname()
+        for _ in range(5):  # cheap requests (a job's status, health) do not hold the workers up
+            assert api.get("/v1/jobs/nope").status_code == 404
+            assert c.get("/healthz").status_code == 200
+        time.sleep(0.4)
+        assert not queue.serving(host)
+        assert api.post("/v1/search", {"user_id": "u1", "query": "咖啡 coffee"}).status_code == 200
+        deadline = time.monotonic() + 2
+        while not queue.serving(host) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert queue.serving(host)
+        assert not queue.serving("another-host")
 
 
 def test_health_readiness_and_metrics(client: TestClient, acme: Api) -> None:

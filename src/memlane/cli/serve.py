@@ -102,8 +102,9 @@ def worker(ctx: click.Context, name: str | None, log_level: str, nice: int) -> N
     from memlane.service.config import ServiceSettings
     from memlane.service.http import configure_logging
     from memlane.service.jobs import job_handler, keep_maintained
+    from memlane.service.queue.redis import RedisJobQueue
     from memlane.service.tenants import Tenants
-    from memlane.service.worker import Worker, lower_priority, lower_session_priority
+    from memlane.service.worker import HostTraffic, Worker, lower_priority, lower_session_priority
 
     if nice:
         # first, so that every thread started below inherits it
@@ -122,9 +123,12 @@ def worker(ctx: click.Context, name: str | None, log_level: str, nice: int) -> N
         threading.Thread(
             target=keep_maintained, args=(queue, tenants.tenants, every, stop), daemon=True
         ).start()
+    # reads first: each job waits (at most MEMLANE_WORKER_MAX_DEFER s) while this host's API serves
+    traffic = HostTraffic(queue, socket.gethostname()) if isinstance(queue, RedisJobQueue) else None
+    handler = job_handler(tenants.memory)
     click.echo(f"memlane worker {consumer}: waiting for jobs", err=True)
     try:
-        Worker(queue, job_handler(tenants.memory), consumer).run(stop)
+        Worker(queue, handler, consumer, traffic=traffic, max_defer=config.worker_max_defer).run(stop)
     finally:
         tenants.close()
         queue.close()

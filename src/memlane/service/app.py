@@ -37,11 +37,12 @@ from memlane.service.jobs import job_handler, keep_maintained
 from memlane.service.keys import KeyStore, open_keys
 from memlane.service.metrics import Metrics
 from memlane.service.queue import JobQueue, open_queue
+from memlane.service.queue.redis import RedisJobQueue
 from memlane.service.queue.sqlite import SQLiteJobQueue
 from memlane.service.routes import memories, ops, users, writes
 from memlane.service.routes.deps import ComputeSlots, ServiceState
 from memlane.service.tenants import Tenants, sibling_file
-from memlane.service.worker import Traffic, Worker, start_thread
+from memlane.service.worker import Beacon, Traffic, Worker, start_thread
 from memlane.settings import Settings
 from memlane.store.relational import SQLStore
 from memlane.text.keywords import query_tokens
@@ -94,6 +95,7 @@ def create_app(
     keys = keys or open_keys(keys_location(settings, config))
     queue = queue or open_job_queue(settings, config)
     store = tenants.store
+    traffic = Traffic()  # requests doing compute work: a worker sharing the CPU lets them go first
     state = ServiceState(
         tenants=tenants,
         keys=keys,
@@ -107,32 +109,38 @@ def create_app(
             tenants.llm_usage,
             tenants.vectors_queued,
         ),
-        compute=ComputeSlots(config.compute_slots),
+        compute=ComputeSlots(config.compute_slots, traffic),
     )
-
-    traffic = Traffic()  # requests in flight: the embedded worker lets them go first
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # load the models and jieba's dictionary now, not in the first requests (~0.8 s)
         tenants.embedder.warm_up()
         query_tokens("预热 warm up")
-        stop = None
-        # a SQLite queue is worked inside the API process; a Redis one by `memlane worker` processes
+        stop = threading.Event()
+        threads: list[threading.Thread] = []
+        # a SQLite queue is worked inside the API process; a Redis one by `memlane worker` processes,
+        # and those on this host hear from the beacon when requests are being served here
         if config.embedded_worker and isinstance(queue, SQLiteJobQueue):
             consumer = f"{socket.gethostname()}-{os.getpid()}-api"
-            worker = Worker(queue, job_handler(tenants.memory), consumer, traffic=traffic)
-            worker_thread, stop = start_thread(worker)
+            handler = job_handler(tenants.memory)
+            worker = Worker(queue, handler, consumer, traffic=traffic, max_defer=config.worker_max_defer)
+            threads.append(start_thread(worker, stop)[0])
             if config.maintain_every_minutes > 0:
                 every = timedelta(minutes=config.maintain_every_minutes)
                 args = (queue, tenants.tenants, every, stop)
                 threading.Thread(target=keep_maintained, args=args, daemon=True).start()
+        elif isinstance(queue, RedisJobQueue):
+            beacon = Beacon(queue, traffic, socket.gethostname())
+            threads.append(threading.Thread(target=beacon.run, args=(stop,), name="memlane-beacon"))
+            threads[-1].daemon = True
+            threads[-1].start()
         try:
             yield
         finally:
-            if stop is not None:
-                stop.set()
-                worker_thread.join(timeout=30)  # let the job in hand finish before the stores close
+            stop.set()
+            for thread in threads:
+                thread.join(timeout=30)  # let the job in hand finish before the stores close
             state.compute.close()  # and the requests' work in hand
             tenants.close()
             keys.close()
@@ -150,5 +158,5 @@ def create_app(
     }
     for exc, handler in handlers.items():
         app.add_exception_handler(exc, handler)
-    app.add_middleware(Edge, metrics=state.metrics, max_body_bytes=config.max_body_bytes, traffic=traffic)
+    app.add_middleware(Edge, metrics=state.metrics, max_body_bytes=config.max_body_bytes)
     return app

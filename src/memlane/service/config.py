@@ -45,6 +45,12 @@ class ServiceSettings(BaseSettings):
         description="unfinished jobs the queue may hold; beyond it POST /v1/messages answers 503 "
         "queue_full with Retry-After (?wait=true still works; 0: no limit)",
     )
+    worker_max_defer: float = Field(
+        default=1.0,
+        ge=0,
+        description="seconds a write-back job may wait for a lull in the requests it shares the CPU "
+        "with: the embedded worker's process's, or a memlane worker's host's API processes' (0: never)",
+    )
     job_lease_seconds: float = Field(default=60.0, gt=0, description="time a worker holds a job")
     job_max_attempts: int = Field(default=5, ge=1, description="deliveries before a job is parked")
     log_level: str | None = Field(

@@ -22,7 +22,6 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from memlane.errors import ConfigurationError, InvalidInput, MemlaneError, NotFound, StoreUnavailable
 from memlane.service.metrics import Metrics
 from memlane.service.queue import JobQueue
-from memlane.service.worker import Traffic
 
 log = logging.getLogger("memlane.service")
 
@@ -85,11 +84,10 @@ async def on_unexpected(request: Request, exc: Exception) -> JSONResponse:
 class Edge:
     """Pure ASGI middleware: request id, body limit, timing, metrics and one JSON log line per request."""
 
-    def __init__(self, app: ASGIApp, metrics: Metrics, max_body_bytes: int, traffic: Traffic) -> None:
+    def __init__(self, app: ASGIApp, metrics: Metrics, max_body_bytes: int) -> None:
         self.app = app
         self.metrics = metrics
         self.max_body = max_body_bytes
-        self.traffic = traffic
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -114,14 +112,10 @@ class Edge:
             declared = int(headers.get("content-length", "0") or 0)
         except ValueError:
             declared = 0
-        self.traffic.begin()
-        try:
-            if declared > self.max_body:
-                await self._too_large(scope, send_with_id, request_id)
-            else:
-                await self.app(scope, self._limited(receive), send_with_id)
-        finally:
-            self.traffic.end()
+        if declared > self.max_body:
+            await self._too_large(scope, send_with_id, request_id)
+        else:
+            await self.app(scope, self._limited(receive), send_with_id)
         self._record(scope, status, time.perf_counter() - start, request_id)
 
     def _limited(self, receive: Receive) -> Receive:

@@ -33,11 +33,14 @@ import threading
 import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from memlane.clock import utcnow
 from memlane.errors import InvalidInput, StoreUnavailable
 from memlane.service.queue import Job, JobQueue
+
+if TYPE_CHECKING:
+    from memlane.service.queue.redis import RedisJobQueue
 
 log = logging.getLogger("memlane.worker")
 
@@ -45,21 +48,26 @@ Handler = Callable[[Job], dict[str, Any]]
 
 
 class Traffic:
-    """Requests in flight in this process, so that a worker in the same process can let them go first.
+    """Requests doing compute work in this process (search, context and the others that take a
+    compute slot), so that a worker sharing the CPU can let them go first.
 
     The embedded service answers requests and works the queue on the same two cores and the same
     embedding models; a write-back job (about 60 ms of CPU) started while reads are waiting makes
-    them wait longer. :meth:`wait_for_lull` holds the next job until no request is in flight, but
-    never longer than ``max_wait`` seconds, so that under sustained load the queue still moves.
+    them wait longer. :meth:`wait_for_lull` holds the next job until no such request is in flight,
+    but never longer than ``max_wait`` seconds, so that under sustained load the queue still moves.
+    Cheap requests (queueing a write, a job's status, health) do not count: a client polling its
+    jobs must not hold them up.
     """
 
     def __init__(self) -> None:
         self._in_flight = 0
+        self._started = 0
         self._changed = threading.Condition()
 
     def begin(self) -> None:
         with self._changed:
             self._in_flight += 1
+            self._started += 1
 
     def end(self) -> None:
         with self._changed:
@@ -71,17 +79,83 @@ class Traffic:
     def in_flight(self) -> int:
         return self._in_flight
 
+    @property
+    def started(self) -> int:
+        """Requests begun since this process started."""
+        return self._started
+
     def wait_for_lull(self, max_wait: float) -> bool:
         """Wait until no request is in flight; False if ``max_wait`` seconds passed first."""
         with self._changed:
             return self._changed.wait_for(lambda: self._in_flight == 0, timeout=max_wait)
 
 
+class Lull(Protocol):
+    """Where a worker learns that the requests it shares the CPU with have stopped for a moment."""
+
+    def wait_for_lull(self, max_wait: float) -> bool:
+        """Wait until no request is being served; False if ``max_wait`` seconds passed first."""
+        ...
+
+
+class Beacon:
+    """Tells the workers on this host, through the Redis queue, that its API process is serving
+    requests: the server deployment's side of "reads first".
+
+    A ``memlane worker`` process on the same machine as the API shares its cores (and, with them,
+    their caches and memory bandwidth): a write-back job run while reads are in flight slows them
+    down, nice value or not. Every ``every`` seconds in which a request began or was in flight, the
+    beacon marks the host as serving for ``3 * every`` seconds (:meth:`RedisJobQueue.mark_serving`);
+    :class:`HostTraffic` is what the workers see. Hosts are told apart by name: a worker on another
+    machine, or in another container, never waits for this one.
+    """
+
+    def __init__(self, queue: RedisJobQueue, traffic: Traffic, host: str, every: float = 0.1) -> None:
+        self.queue, self.traffic, self.host, self.every = queue, traffic, host, every
+
+    def run(self, stop: threading.Event) -> None:
+        """Mark the host while requests come, until ``stop`` is set."""
+        seen = self.traffic.started
+        while not stop.wait(self.every):
+            started = self.traffic.started
+            if started == seen and not self.traffic.in_flight:
+                continue
+            seen = started
+            try:
+                self.queue.mark_serving(self.host, 3 * self.every)
+            except StoreUnavailable:  # the requests themselves report the outage
+                log.debug("could not mark %s as serving", self.host, exc_info=True)
+
+
+class HostTraffic:
+    """The requests of the API processes on this host, as their :class:`Beacon` tells them: the
+    ``memlane worker`` side of "reads first". Polls the queue every ``poll`` seconds while it waits;
+    when the queue cannot be reached it does not wait (claiming the next job will report that)."""
+
+    def __init__(self, queue: RedisJobQueue, host: str, poll: float = 0.02) -> None:
+        self.queue, self.host, self.poll = queue, host, poll
+
+    def wait_for_lull(self, max_wait: float) -> bool:
+        """Wait until the host's API processes stopped saying they serve; False if ``max_wait``
+        seconds passed first."""
+        deadline = time.monotonic() + max_wait
+        while True:
+            try:
+                if not self.queue.serving(self.host):
+                    return True
+            except StoreUnavailable:
+                return True
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(self.poll)
+
+
 class Worker:
     """One consumer of the queue: ``run_once`` for one job, ``run`` until told to stop.
 
-    With ``traffic`` (the embedded service), each job waits for a lull in the process's requests, at
-    most ``max_defer`` seconds.
+    With ``traffic``, each job waits for a lull in the requests it shares the CPU with, at most
+    ``max_defer`` seconds: the embedded service's own (:class:`Traffic`) or those of the API
+    processes on the worker's host (:class:`HostTraffic`).
     """
 
     def __init__(
@@ -92,7 +166,7 @@ class Worker:
         *,
         poll_seconds: float = 0.5,
         max_backoff: float = 10.0,
-        traffic: Traffic | None = None,
+        traffic: Lull | None = None,
         max_defer: float = 1.0,
     ) -> None:
         self.queue = queue
@@ -146,8 +220,9 @@ class Worker:
         failures = 0  # in a row, for the backoff
         outage = False
         while not stop.is_set():
-            if self.traffic is not None:
-                self.traffic.wait_for_lull(self.max_defer)
+            self._defer(stop)
+            if stop.is_set():
+                break
             try:
                 busy = self.run_once(utcnow())
             except StoreUnavailable as exc:
@@ -169,6 +244,17 @@ class Worker:
             failures = 0
             if not busy:
                 stop.wait(self.poll_seconds)
+
+    def _defer(self, stop: threading.Event) -> None:
+        """Let the requests go first: wait for a lull, at most ``max_defer`` seconds, and no longer
+        once ``stop`` is set (a worker told to stop does not sit out its whole wait)."""
+        if self.traffic is None or self.max_defer <= 0:
+            return
+        deadline = time.monotonic() + self.max_defer
+        while not stop.is_set():
+            left = deadline - time.monotonic()
+            if self.traffic.wait_for_lull(max(0.0, min(left, 0.1))) or left <= 0.1:
+                return
 
     def _backoff(self, failures: int) -> float:
         return float(min(self.max_backoff, self.poll_seconds * 2 ** min(failures - 1, 16)))
@@ -207,11 +293,13 @@ def lower_session_priority(niceness: int) -> bool:
     return True
 
 
-def start_thread(worker: Worker) -> tuple[threading.Thread, threading.Event]:
+def start_thread(
+    worker: Worker, stop: threading.Event | None = None
+) -> tuple[threading.Thread, threading.Event]:
     """Run ``worker`` in a daemon thread at low CPU priority (the API's requests come first); set the
-    event to stop it after the job in hand, then join.
+    event (``stop``, or a new one) to stop it after the job in hand, then join.
     """
-    stop = threading.Event()
+    stop = stop or threading.Event()
 
     def run() -> None:
         lower_priority()

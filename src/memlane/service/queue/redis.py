@@ -15,6 +15,8 @@ tag, so that the scripts below, which touch several of them atomically, stay in 
 ``<prefix>{jobs}:parked``          parked job ids by the time they were parked, all tenants
 ``<prefix>{jobs}:parked:<tenant>`` the same, one tenant's (what ``failed()`` lists)
 ``<prefix>{jobs}:idem:<t>:<key>``  idempotency key → job id (``<t>``: a hash of the tenant)
+``<prefix>{jobs}:serving:<host>``  present while the API processes of ``<host>`` serve requests (a
+                                   co-located worker lets them go first, :mod:`memlane.service.worker`)
 =================================  ===================================================================
 
 Delivery. :meth:`~RedisJobQueue.claim` first takes over, with ``XAUTOCLAIM``, an entry that another
@@ -356,6 +358,16 @@ class RedisJobQueue:
             depth, oldest, parked = pipe.execute()
         lag = max(0.0, aware(now).timestamp() - float(oldest[0][1])) if oldest else 0.0
         return QueueStats(depth=int(depth), failed=int(parked), oldest_age_seconds=lag)
+
+    def mark_serving(self, host: str, seconds: float) -> None:
+        """Say, for the next ``seconds``, that the API processes of ``host`` are serving requests."""
+        with self._translate():
+            self._redis.set(self._ns + f"serving:{host}", 1, px=max(1, round(seconds * 1000)))
+
+    def serving(self, host: str) -> bool:
+        """Whether an API process of ``host`` said so (:meth:`mark_serving`) and the time has not run out."""
+        with self._translate():
+            return bool(self._redis.exists(self._ns + f"serving:{host}"))
 
     def ping(self) -> None:
         """Raise StoreUnavailable when Redis does not answer."""

@@ -22,6 +22,7 @@ from memlane.service.keys import KeyStore
 from memlane.service.metrics import Metrics
 from memlane.service.queue import JobQueue
 from memlane.service.tenants import Tenants
+from memlane.service.worker import Traffic
 
 T = TypeVar("T")
 
@@ -38,8 +39,9 @@ class ComputeSlots:
     time on average and the slowest wait far less (docs/service.md, "Concurrency").
     """
 
-    def __init__(self, slots: int | None = None) -> None:
+    def __init__(self, slots: int | None = None, traffic: Traffic | None = None) -> None:
         self.slots = slots or os.cpu_count() or 1
+        self.traffic = traffic or Traffic()  # what a worker sharing the CPU lets go first
         # ``slots`` threads taking calls from one queue, in arrival order, are the slots and the
         # waiting line in one; unlike an anyio limiter, not tied to the event loop that used it first
         self._pool = ThreadPoolExecutor(self.slots, thread_name_prefix="memlane-compute")
@@ -48,7 +50,11 @@ class ComputeSlots:
         """``fn(*args, **kwargs)`` in a worker thread, once a slot is free; in a copy of the caller's
         context, so that a context variable ``fn`` sets stays with this call."""
         call = partial(contextvars.copy_context().run, fn, *args, **kwargs)
-        return await asyncio.get_running_loop().run_in_executor(self._pool, call)
+        self.traffic.begin()
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._pool, call)
+        finally:
+            self.traffic.end()
 
     def close(self) -> None:
         """Wait for the calls in hand; no more are taken."""

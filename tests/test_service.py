@@ -498,7 +498,11 @@ def test_a_context_variable_set_in_a_slot_stays_with_its_call() -> None:
 
 
 def test_compute_slots_default_to_the_cores_and_follow_the_setting(tmp_path: Path) -> None:
-    assert ComputeSlots().slots == (os.cpu_count() or 1)
+    cores = os.cpu_count() or 1
+    assert ComputeSlots().slots == cores
+    assert ComputeSlots(remote_store=True).slots == 2 * cores
+    with TestClient(create_app(Settings(path=str(tmp_path / "d.db")), ServiceSettings())) as c:
+        assert state(c).compute.slots == cores  # SQLite: nothing to wait for but the CPU
     config = ServiceSettings(compute_slots=3)
     with TestClient(create_app(Settings(path=str(tmp_path / "s.db")), config)) as c:
         acme = api_for(c, "acme")
@@ -506,3 +510,10 @@ def test_compute_slots_default_to_the_cores_and_follow_the_setting(tmp_path: Pat
         remember_coffee(acme)
         hits = acme.post("/v1/search", {"user_id": "u1", "query": "咖啡", "limit": 3}).json()["results"]
         assert "美式" in hits[0]["memory"]["text"]
+
+
+def test_on_postgresql_a_core_has_two_compute_slots(pg_url: str, redis_url: str) -> None:
+    settings = Settings(store=pg_url, sessions=redis_url)
+    config = ServiceSettings(queue=redis_url, rate_limit=1000, rate_burst=1000)
+    with TestClient(create_app(settings, config)) as c:
+        assert state(c).compute.slots == 2 * (os.cpu_count() or 1)

@@ -45,6 +45,7 @@ from memlane.service.tenants import Tenants, sibling_file
 from memlane.service.worker import Beacon, Traffic, Worker, start_thread
 from memlane.settings import Settings
 from memlane.store.relational import SQLStore
+from memlane.store.sqlite import SQLiteStore
 from memlane.text.keywords import query_tokens
 
 log = logging.getLogger("memlane.service")
@@ -109,7 +110,7 @@ def create_app(
             tenants.llm_usage,
             tenants.vectors_queued,
         ),
-        compute=ComputeSlots(config.compute_slots, traffic),
+        compute=ComputeSlots(config.compute_slots, traffic, remote_store=not isinstance(store, SQLiteStore)),
     )
 
     @asynccontextmanager

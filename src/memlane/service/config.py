@@ -35,7 +35,7 @@ class ServiceSettings(BaseSettings):
         ge=1,
         le=256,
         description="requests that embed or rank text at once; the others wait in arrival order "
-        "(None: one per CPU core)",
+        "(None: one per CPU core, two per core when the store is PostgreSQL)",
     )
     rate_limit: float = Field(default=20.0, gt=0, description="sustained requests per second per API key")
     rate_burst: int = Field(default=100, gt=0, description="requests a key may send at once")

@@ -36,11 +36,16 @@ class ComputeSlots:
     Such a request is CPU work (a query embedding, scoring, reading rows) on a machine with a few
     cores. Eight of them running at once share the cores and the GIL, so each takes eight times as
     long and the unlucky ones longer still; run one per core, in arrival order, they take the same
-    time on average and the slowest wait far less (docs/service.md, "Concurrency").
+    time on average and the slowest wait far less (docs/service.md, "Concurrency"). By default there
+    is one slot per core, or two per core when the store is reached over the network
+    (``remote_store``): such a request spends a fifth of its time waiting for PostgreSQL and Redis,
+    and with one slot per core, a core would idle meanwhile.
     """
 
-    def __init__(self, slots: int | None = None, traffic: Traffic | None = None) -> None:
-        self.slots = slots or os.cpu_count() or 1
+    def __init__(
+        self, slots: int | None = None, traffic: Traffic | None = None, *, remote_store: bool = False
+    ) -> None:
+        self.slots = slots or (os.cpu_count() or 1) * (2 if remote_store else 1)
         self.traffic = traffic or Traffic()  # what a worker sharing the CPU lets go first
         # ``slots`` threads taking calls from one queue, in arrival order, are the slots and the
         # waiting line in one; unlike an anyio limiter, not tied to the event loop that used it first

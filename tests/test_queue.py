@@ -20,6 +20,7 @@ import redis
 
 import stores
 from conftest import T0
+from memlane.clock import utcnow
 from memlane.errors import InvalidInput, StoreUnavailable
 from memlane.service.queue import Job, JobQueue, JobState, open_queue
 from memlane.service.queue.redis import RedisJobQueue
@@ -403,7 +404,7 @@ def test_traffic_reports_a_lull_only_when_no_request_is_in_flight() -> None:
 def test_a_worker_lets_requests_in_flight_go_first(queue: JobQueue) -> None:
     traffic = Traffic()
     traffic.begin()  # a request is being answered
-    submitted, _ = queue.submit("t1", {"n": 1}, at(0))
+    submitted, _ = queue.submit("t1", {"n": 1}, utcnow())  # the run loop reads the clock
     worker = Worker(queue, handled(), "w1", poll_seconds=0.02, traffic=traffic, max_defer=60)
     thread, stop = start_thread(worker)
     try:
@@ -414,6 +415,22 @@ def test_a_worker_lets_requests_in_flight_go_first(queue: JobQueue) -> None:
     finally:
         stop.set()
         thread.join(10)
+
+
+def test_a_job_queued_long_enough_ago_does_not_wait_for_a_lull(queue: JobQueue) -> None:
+    traffic = Traffic()
+    traffic.begin()  # requests that never pause
+    young, _ = queue.submit("t1", {"n": 1}, utcnow())
+    old, _ = queue.submit("t1", {"n": 2}, utcnow() - timedelta(seconds=61))
+    worker = Worker(queue, handled(), "w1", poll_seconds=0.02, traffic=traffic, max_defer=60, max_lag=60)
+    thread, stop = start_thread(worker)
+    try:
+        # the queue is a minute behind: both go at once, though requests never pause
+        wait_for(lambda: state(queue, old.id).status == state(queue, young.id).status == "done")
+    finally:
+        stop.set()
+        thread.join(5)
+    assert not thread.is_alive()
 
 
 def test_under_sustained_requests_the_queue_still_moves(queue: JobQueue) -> None:
@@ -460,7 +477,7 @@ def test_a_beacon_tells_the_workers_of_its_host_while_requests_are_served(redis_
 def test_a_worker_waits_for_its_hosts_requests_but_not_when_told_never_to(redis_url: str) -> None:
     queue = RedisJobQueue(redis_url)
     queue.mark_serving("api-host", 60)  # the API on this host is busy for the whole test
-    submitted, _ = queue.submit("t1", {"n": 1}, at(0))
+    submitted, _ = queue.submit("t1", {"n": 1}, utcnow())
     traffic = HostTraffic(queue, "api-host", poll=0.01)
     waiting = Worker(queue, handled(), "w1", poll_seconds=0.02, traffic=traffic, max_defer=60)
     thread, stop = start_thread(waiting)

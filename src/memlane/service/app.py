@@ -125,7 +125,14 @@ def create_app(
         if config.embedded_worker and isinstance(queue, SQLiteJobQueue):
             consumer = f"{socket.gethostname()}-{os.getpid()}-api"
             handler = job_handler(tenants.memory)
-            worker = Worker(queue, handler, consumer, traffic=traffic, max_defer=config.worker_max_defer)
+            worker = Worker(
+                queue,
+                handler,
+                consumer,
+                traffic=traffic,
+                max_defer=config.worker_max_defer,
+                max_lag=config.worker_max_lag,
+            )
             threads.append(start_thread(worker, stop)[0])
             if config.maintain_every_minutes > 0:
                 every = timedelta(minutes=config.maintain_every_minutes)

@@ -51,6 +51,12 @@ class ServiceSettings(BaseSettings):
         description="seconds a write-back job may wait for a lull in the requests it shares the CPU "
         "with: the embedded worker's process's, or a memlane worker's host's API processes' (0: never)",
     )
+    worker_max_lag: float = Field(
+        default=60.0,
+        ge=0,
+        description="a write-back job queued this many seconds ago no longer waits for a lull: under "
+        "reads that never pause, the write-back stays about this far behind at most",
+    )
     job_lease_seconds: float = Field(default=60.0, gt=0, description="time a worker holds a job")
     job_max_attempts: int = Field(default=5, ge=1, description="deliveries before a job is parked")
     log_level: str | None = Field(

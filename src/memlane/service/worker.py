@@ -155,7 +155,9 @@ class Worker:
 
     With ``traffic``, each job waits for a lull in the requests it shares the CPU with, at most
     ``max_defer`` seconds: the embedded service's own (:class:`Traffic`) or those of the API
-    processes on the worker's host (:class:`HostTraffic`).
+    processes on the worker's host (:class:`HostTraffic`). Once the queue's oldest job was queued
+    ``max_lag`` seconds ago or more, jobs no longer wait: under reads that never pause, the
+    write-back falls about that far behind at most, instead of moving one job a second.
     """
 
     def __init__(
@@ -168,6 +170,7 @@ class Worker:
         max_backoff: float = 10.0,
         traffic: Lull | None = None,
         max_defer: float = 1.0,
+        max_lag: float = 60.0,
     ) -> None:
         self.queue = queue
         self.handler = handler
@@ -176,6 +179,7 @@ class Worker:
         self.max_backoff = max_backoff
         self.traffic = traffic
         self.max_defer = max_defer
+        self.max_lag = max_lag
 
     def run_once(self, now: datetime) -> bool:
         """Claim one job at ``now`` and handle it; False when none was due.
@@ -220,10 +224,10 @@ class Worker:
         failures = 0  # in a row, for the backoff
         outage = False
         while not stop.is_set():
-            self._defer(stop)
-            if stop.is_set():
-                break
             try:
+                self._defer(stop)
+                if stop.is_set():  # told to stop while it waited: take no new job
+                    break
                 busy = self.run_once(utcnow())
             except StoreUnavailable as exc:
                 failures += 1
@@ -247,8 +251,13 @@ class Worker:
 
     def _defer(self, stop: threading.Event) -> None:
         """Let the requests go first: wait for a lull, at most ``max_defer`` seconds, and no longer
-        once ``stop`` is set (a worker told to stop does not sit out its whole wait)."""
+        once ``stop`` is set (a worker told to stop finishes the job in hand without sitting out the
+        rest of its wait)."""
         if self.traffic is None or self.max_defer <= 0:
+            return
+        # before claiming: a waiting job stays queued, for a worker elsewhere to take meanwhile
+        stats = self.queue.stats(utcnow())
+        if stats.depth == 0 or stats.oldest_age_seconds >= self.max_lag:
             return
         deadline = time.monotonic() + self.max_defer
         while not stop.is_set():

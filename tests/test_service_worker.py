@@ -1,10 +1,12 @@
 """The server deployment end to end: the API on PostgreSQL + pgvector with Redis sessions and a Redis
-Streams queue, and real ``memlane worker`` processes, one of them killed mid-stream."""
+Streams queue, and real ``memlane worker`` processes, one of them killed mid-stream, another waiting
+while the API of its host serves reads."""
 
 from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -20,6 +22,7 @@ from memlane.clock import utcnow
 from memlane.domain import Kind, Status
 from memlane.service.app import create_app
 from memlane.service.config import ServiceSettings
+from memlane.service.queue.redis import RedisJobQueue
 from memlane.store import MemoryQuery
 
 pytestmark = pytest.mark.slow
@@ -134,3 +137,42 @@ def test_a_worker_yields_the_cpu_and_lowers_its_own_session_only(tmp_path: Path)
         for proc in (led, joined):
             proc.send_signal(signal.SIGTERM)
             proc.communicate(timeout=60)  # and close its pipe
+
+
+def test_a_worker_process_waits_while_the_api_of_its_host_serves(tmp_path: Path, redis_url: str) -> None:
+    env = {
+        **os.environ,
+        "MEMLANE_PATH": str(tmp_path / "memlane.db"),
+        "MEMLANE_QUEUE": redis_url,
+        "MEMLANE_WORKER_MAX_DEFER": "60",
+        "MEMLANE_MAINTAIN_EVERY_MINUTES": "0",
+        "MEMLANE_EMBED_THREADS": "1",
+    }
+    config = ServiceSettings(queue=redis_url, rate_limit=1000, rate_burst=1000, maintain_every_minutes=0)
+    queue = RedisJobQueue(redis_url)
+    host = socket.gethostname()
+    with TestClient(create_app(Settings(path=env["MEMLANE_PATH"]), config)) as client:
+        state = client.app.state.memlane  # type: ignore[attr-defined]
+        headers = {"Authorization": f"Bearer {state.keys.create('acme', now=utcnow()).secret}"}
+        body = {"user_id": "u1", "messages": [{"role": "user", "content": "我住在杭州，喜欢喝龙井。"}]}
+        queue.mark_serving(host, 60)  # as the beacon does while reads are in flight on this host
+        job = client.post("/v1/messages", json=body, headers=headers).json()["job_id"]
+        log = tmp_path / "worker.log"
+        worker = start_worker(env, log)
+        try:
+            deadline = time.monotonic() + 120
+            while b"waiting for jobs" not in log.read_bytes() and time.monotonic() < deadline:
+                time.sleep(0.05)
+            time.sleep(3)  # long enough for an idle worker to have taken it and done it
+            assert client.get(f"/v1/jobs/{job}", headers=headers).json()["status"] == "queued"
+            queue.mark_serving(host, 0.001)  # the reads are over
+            deadline = time.monotonic() + 60
+            status = "queued"
+            while status != "done" and time.monotonic() < deadline:
+                time.sleep(0.1)
+                status = client.get(f"/v1/jobs/{job}", headers=headers).json()["status"]
+            assert status == "done", log.read_text()
+        finally:
+            worker.send_signal(signal.SIGTERM)
+            worker.wait(timeout=60)
+            queue.close()

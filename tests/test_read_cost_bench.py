@@ -1,0 +1,63 @@
+"""``benchmarks/read_cost.py`` on both kinds of store, briefly: the cost of a read, by part.
+
+Only the shape and the counts are checked: timings depend on the machine.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "read_cost.py"
+
+
+@pytest.fixture(scope="module")
+def read_cost() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("memlane_read_cost_bench", SCRIPT)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("store", ["sqlite", "postgres"])
+def test_a_short_run_splits_each_reads_cost_and_counts_its_store_calls(
+    read_cost: ModuleType, store: str, redis_server: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["--store", store, "--redis", redis_server, "--users", "2", "--messages", "3", "--reads", "4"]
+    assert read_cost.main([*argv, "--json", str(tmp_path / "cost.json")]) == 0
+    result = json.loads((tmp_path / "cost.json").read_text())
+
+    assert set(result["reads"]) == {"search", "context"}
+    for op, cost in result["reads"].items():
+        assert cost["reads"] == 4
+        assert cost["wall_ms"] > 0
+        assert 0 < cost["embedding_ms"] <= cost["cpu_ms"]  # every read embeds its query, once
+        assert cost["rest_cpu_ms"] == pytest.approx(cost["cpu_ms"] - cost["embedding_ms"], abs=0.01)
+        assert (cost["database_ms"] is None) == (store == "sqlite")  # SQLite works inside the process
+        assert cost["statements"] >= 3
+        calls = cost["calls"]
+        assert calls["store.keyword_search"] == calls["store.speakers"] == 1.0
+        assert calls["store.vector_search"] >= 1.0
+        if op == "context":  # a context reads the profile and records itself in the audit log
+            assert calls["store.slots"] == calls["store.add_audit"] == 1.0
+        else:
+            assert "store.add_audit" not in calls
+    # Redis serves the sessions beside PostgreSQL; with SQLite the store keeps them
+    assert ("sessions.get_session" in result["reads"]["context"]["calls"]) == (store == "postgres")
+    printed = capsys.readouterr().out
+    assert f"cost per read, {store}" in printed
+    assert "store calls per read" in printed
+    assert "a query embedding took" in printed
+
+
+def test_the_options_are_checked(read_cost: ModuleType) -> None:
+    with pytest.raises(SystemExit):
+        read_cost._parse(["--reads", "0"])

@@ -48,9 +48,11 @@ def query_ms(repeats: int = 50) -> float:
     """How long this machine takes now to embed one short query on one thread: the median of
     ``repeats``, in ms.
 
-    A yardstick to print beside a benchmark's numbers, not a benchmark: on a shared host the same
-    build embeds this query in 4 ms one hour and in 8 the next (seen on the 2-core machine), so two
-    runs' latencies compare only next to their yardsticks.
+    A yardstick to print beside a benchmark's numbers, not a benchmark: on a shared host the speed
+    of the same build moves, so two runs' latencies compare only next to their yardsticks. Before
+    72d4113 it timed two OpenMP threads, not one (:func:`machine` loaded the engine first, see
+    ``memlane.embed.engine.kernel``), which moved with whatever else ran: 4.5 to 17 ms across
+    sessions. On one thread the Zen 4 machine gave 9.5 to 10.3 ms all session.
     """
     embedder = E5Embedder(threads=1)
     embedder.embed_query(YARDSTICK)  # the first call loads the model

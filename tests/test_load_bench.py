@@ -5,29 +5,21 @@ Only the shape of the result is checked: timings depend on the machine and on wh
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import json
 import random
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 from rich.console import Console
 
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "load.py"
+from benchmark_scripts import load_script
 
 
 @pytest.fixture(scope="module")
 def load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("memlane_load_bench", SCRIPT)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
-    spec.loader.exec_module(module)
-    return module
+    return load_script("load")
 
 
 @pytest.mark.slow

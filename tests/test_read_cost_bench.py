@@ -5,26 +5,18 @@ Only the shape and the counts are checked: timings depend on the machine.
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "read_cost.py"
+from benchmark_scripts import load_script
 
 
 @pytest.fixture(scope="module")
 def read_cost() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("memlane_read_cost_bench", SCRIPT)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
-    spec.loader.exec_module(module)
-    return module
+    return load_script("read_cost")
 
 
 @pytest.mark.parametrize("store", ["sqlite", "postgres"])

@@ -48,6 +48,7 @@ from rich.table import Table
 
 from memlane import Memory
 from memlane.bench import machine as bench_machine
+from memlane.errors import MemlaneError
 from memlane.settings import Settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -151,6 +152,15 @@ def stores(kind: str, work: Path, redis_url: str) -> Iterator[tuple[Settings, Pa
     if kind == "sqlite":
         yield Settings(path=path), None
         return
+    import redis
+
+    try:  # fail early and clearly, before PostgreSQL is started
+        with redis.Redis.from_url(redis_url, socket_connect_timeout=3) as probe:
+            probe.ping()
+    except redis.RedisError as exc:
+        raise RuntimeError(
+            f"--store postgres needs Redis for the sessions at {redis_url} (--redis): {exc}"
+        ) from exc
     prefix = f"memlane-readcost-{uuid.uuid4().hex[:8]}:"
     with load.postgres(work) as dsn:
         try:
@@ -260,7 +270,14 @@ def run(options: argparse.Namespace, console: Console) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     options = _parse(argv)
     console = Console()
-    result = run(options, console)
+    try:
+        result = run(options, console)
+    except KeyboardInterrupt:
+        console.print("[yellow]interrupted: what this run started was stopped and removed[/yellow]")
+        return 130
+    except (RuntimeError, OSError, MemlaneError) as exc:  # a database that would not start or answer
+        console.print(f"[red]error: {exc}[/red]")
+        return 1
     report(result, console)
     if options.json:
         options.json.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")

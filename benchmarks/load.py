@@ -517,6 +517,17 @@ def postgres(work: Path) -> Iterator[str]:
         server.cleanup()
 
 
+def require_redis(url: str, what: str) -> None:
+    """Fail early and clearly (a RuntimeError naming ``what`` needs it) when Redis does not answer."""
+    import redis
+
+    try:
+        with redis.Redis.from_url(url, socket_connect_timeout=3) as probe:
+            probe.ping()
+    except redis.RedisError as exc:
+        raise RuntimeError(f"{what} needs Redis at {url} (--redis): {exc}") from exc
+
+
 def remove_redis_prefix(url: str, prefix: str) -> None:
     """Delete the keys this run made under ``prefix``, and nothing else."""
     import redis
@@ -552,15 +563,7 @@ def deployment(
         stack.callback(shutil.rmtree, work, ignore_errors=True)
         settings = {"MEMLANE_PATH": str(work / "memlane.db")}  # nothing lands in the user's data dir
         if kind == "server":
-            import redis
-
-            try:  # fail early and clearly, before PostgreSQL is started
-                with redis.Redis.from_url(redis_url, socket_connect_timeout=3) as probe:
-                    probe.ping()
-            except redis.RedisError as exc:
-                raise RuntimeError(
-                    f"the server deployment needs Redis at {redis_url} (--redis): {exc}"
-                ) from exc
+            require_redis(redis_url, "the server deployment")  # before PostgreSQL is started
             prefix = f"memlane-load-{uuid.uuid4().hex[:8]}:"
             stack.callback(remove_redis_prefix, redis_url, prefix)
             settings |= {

@@ -152,15 +152,7 @@ def stores(kind: str, work: Path, redis_url: str) -> Iterator[tuple[Settings, Pa
     if kind == "sqlite":
         yield Settings(path=path), None
         return
-    import redis
-
-    try:  # fail early and clearly, before PostgreSQL is started
-        with redis.Redis.from_url(redis_url, socket_connect_timeout=3) as probe:
-            probe.ping()
-    except redis.RedisError as exc:
-        raise RuntimeError(
-            f"--store postgres needs Redis for the sessions at {redis_url} (--redis): {exc}"
-        ) from exc
+    load.require_redis(redis_url, "--store postgres (for the sessions)")  # before PostgreSQL is started
     prefix = f"memlane-readcost-{uuid.uuid4().hex[:8]}:"
     with load.postgres(work) as dsn:
         try:

@@ -61,5 +61,5 @@ def test_an_unreachable_redis_is_named_before_postgresql_starts(
     argv = ["--store", "postgres", "--redis", "redis://127.0.0.1:1/0", "--reads", "1"]
     assert read_cost.main(argv) == 1
     printed = capsys.readouterr().out
-    assert "needs Redis for the sessions at redis://127.0.0.1:1/0" in printed
+    assert "--store postgres (for the sessions) needs Redis at redis://127.0.0.1:1/0" in printed
     assert "Traceback" not in printed

@@ -51,7 +51,7 @@ def query_ms(repeats: int = 50) -> float:
     A yardstick to print beside a benchmark's numbers, not a benchmark: on a shared host the speed
     of the same build moves, so two runs' latencies compare only next to their yardsticks. Before
     72d4113 it timed two OpenMP threads, not one (:func:`machine` loaded the engine first, see
-    ``memlane.embed.engine.kernel``), which moved with whatever else ran: 4.5 to 17 ms across
+    ``memlane.embed.engine.thread_setter``), which moved with whatever else ran: 4.5 to 17 ms across
     sessions. On one thread the Zen 4 machine gave 9.5 to 10.3 ms all session.
     """
     embedder = E5Embedder(threads=1)

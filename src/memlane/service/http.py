@@ -224,6 +224,8 @@ class QueueLimit:
     def give_back(self) -> None:
         """Uncount a job that :meth:`take` counted but the queue did not add (a repeated idempotency
         key, or a submit that failed)."""
+        if not self.limit:
+            return  # nothing was counted
         with self._lock:
             self._depth = max(0, self._depth - 1)
 

@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from conftest import T0, days
 from memlane import AsyncMemory, AuditEntry, Memory
+from memlane.errors import InvalidInput
 from memlane.cli import main
 
 SAID = "我叫阿白，平时喜欢喝美式，工作日早上9点开会。"
@@ -116,3 +117,43 @@ def test_async_twin_and_cli_read_the_same_log(tmp_path: Path) -> None:
     bad = runner.invoke(main, ["--db", str(db), "audit", "u1", "--limit", "0"], catch_exceptions=False)
     assert bad.exit_code == 2
     assert bad.stderr.startswith("error: ")
+
+
+def test_every_call_that_names_its_caller_is_recorded_with_that_caller(mem: Memory) -> None:
+    added = mem.add(SAID, user_id="u1", at=T0, caller="mcp:claude")
+    item = added.memories[0]
+    mem.search("饮料", user_id="u1", now=days(1), caller="mcp:claude")
+    mem.list("u1", caller="web")
+    mem.get(item.id, user_id="u1", caller="web")
+    mem.profile("u1", caller="web")
+    mem.history(item.id, user_id="u1", caller="web")
+    mem.feedback(item.id, "helpful", user_id="u1", at=days(2), caller="web")
+    mem.update(item.id, "我叫阿黑", user_id="u1", at=days(3), caller="web")
+    mem.set_consent("u1", categories=["name"], at=days(4), caller="web")
+    mem.forget("u1", tags=["咖啡"], at=days(5), caller="web")
+    mem.delete(item.id, user_id="u1", at=days(6), caller="web")
+    entries = list(reversed(mem.audit("u1")))
+    assert [(e.op, e.caller) for e in entries] == [
+        ("write", "mcp:claude"),
+        ("search", "mcp:claude"),
+        ("read", "web"),
+        ("read", "web"),
+        ("read", "web"),
+        ("read", "web"),
+        ("feedback", "web"),
+        ("update", "web"),
+        ("consent", "web"),
+        ("forget", "web"),
+        ("delete", "web"),
+    ]
+    # reads are recorded only for a named caller
+    mem.search("饮料", user_id="u1", now=days(7))
+    mem.list("u1")
+    assert len(mem.audit("u1")) == len(entries)
+
+
+def test_a_caller_that_is_not_a_printable_name_is_refused(mem: Memory) -> None:
+    with pytest.raises(InvalidInput, match="caller"):
+        mem.add("hi", user_id="u1", caller="")
+    with pytest.raises(InvalidInput, match="caller"):
+        mem.search("hi", user_id="u1", caller="bad\x00name")

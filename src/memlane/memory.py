@@ -150,13 +150,17 @@ class Memory(PrivacyFacade):
         session_id: str | None = None,
         at: datetime | None = None,
         role: str = "user",
+        caller: str | None = None,
     ) -> AddResult:
         """Extract, judge and store what is worth remembering from one message or a list of them.
 
         ``messages`` is a string (one turn by ``role``) or a list of ``{"role", "content"}``
         mappings (optionally with ``name``, ``id`` and ``at``). ``at`` is the message time.
+        ``caller`` names the application or component asking, for the audit log (every method that
+        takes it records it; reads are audited only when a caller is named).
         """
         uid = self._user(user_id)
+        who = validate.caller(caller, self.settings)
         sid = validate.identifier(session_id, "session_id", self.settings) if session_id is not None else None
         if role not in validate.ROLES:
             raise InvalidInput(f"role must be one of {', '.join(validate.ROLES)}, not {role!r}")
@@ -167,7 +171,7 @@ class Memory(PrivacyFacade):
             return AddResult(decisions=refused, session_id=sid, message_ids=[m.id for m in msgs])
         with self._gate.consent(consent):
             decisions = self._write.add(uid, sid, msgs)
-        self._privacy.written(uid, decisions, msgs, msgs[-1].at)
+        self._privacy.written(uid, decisions, msgs, msgs[-1].at, caller=who)
         return AddResult(decisions=decisions, session_id=sid, message_ids=[m.id for m in msgs])
 
     def remember(
@@ -179,11 +183,13 @@ class Memory(PrivacyFacade):
         at: datetime | None = None,
         tags: Sequence[str] = (),
         session_id: str | None = None,
+        caller: str | None = None,
     ) -> Decision:
         """Store ``text`` as a memory without extraction; it is still checked for sensitive content,
         deduplicated and reconciled. ``at`` is the event time for episodic memories.
         """
         uid = self._user(user_id)
+        who = validate.caller(caller, self.settings)
         if kind not in _CATEGORY_OF_KIND:
             raise InvalidInput(f"kind must be semantic, episodic or profile, not {kind!r}")
         when = validate.when(at, utcnow())
@@ -203,7 +209,7 @@ class Memory(PrivacyFacade):
             return self._privacy.refused([message])[0]
         with self._gate.consent(consent):
             decision = self._write.remember(uid, session_id, message, candidate, Action(kind))
-        self._privacy.written(uid, [decision], [message], when)
+        self._privacy.written(uid, [decision], [message], when, caller=who)
         return decision
 
     # -- read -------------------------------------------------------------------------------------
@@ -223,6 +229,7 @@ class Memory(PrivacyFacade):
         min_score: float | None = None,
         now: datetime | None = None,
         include_sensitive: bool = False,
+        caller: str | None = None,
     ) -> list[Hit]:
         """The memories most relevant to ``query``, best first, each with a score and an explanation.
 
@@ -230,9 +237,15 @@ class Memory(PrivacyFacade):
         then they come with their original text.
         """
         uid = self._user(user_id)
+        who = validate.caller(caller, self.settings)
         text = validate.text(query, self.settings, "query")
         options = self._search_options(limit, kinds, categories, tags, since, until, include_log, min_score)
-        return self._recall(uid, text, options, validate.when(now, utcnow()), include_sensitive)
+        when = validate.when(now, utcnow())
+        hits = self._recall(uid, text, options, when, include_sensitive)
+        if who is not None:
+            ids = [h.memory.id for h in hits]
+            self._privacy.record(uid, "search", when, ids, caller=who, detail=f"{len(ids)} hits")
+        return hits
 
     def context(
         self,
@@ -252,6 +265,7 @@ class Memory(PrivacyFacade):
         or component asking). Encrypted memories are left out unless ``include_sensitive``.
         """
         uid = self._user(user_id)
+        caller = validate.caller(caller, self.settings)
         text = validate.text(query, self.settings, "query")
         budget = self.settings.context_tokens if max_tokens is None else max_tokens
         if budget <= 0:
@@ -293,9 +307,12 @@ class Memory(PrivacyFacade):
             options = replace(options, query=replace(options.query, sealed=False))
         return self._search.search(uid, text, options, now)
 
-    def profile(self, user_id: str) -> dict[str, Any]:
+    def profile(self, user_id: str, *, caller: str | None = None) -> dict[str, Any]:
         """The user's profile: slot → current value."""
-        return {v.slot: v.value for v in self.store.slots(self._user(user_id))}
+        uid = self._user(user_id)
+        versions = self.store.slots(uid)
+        self._read(uid, caller, [v.memory_id for v in versions if v.memory_id], "profile")
+        return {v.slot: v.value for v in versions}
 
     def profile_history(self, user_id: str, slot: str | None = None) -> list[SlotVersion]:
         """Every version of one slot (or of all slots), oldest first."""
@@ -306,59 +323,89 @@ class Memory(PrivacyFacade):
         sid = validate.identifier(session_id, "session_id", self.settings)
         return self.sessions.get_session(self._user(user_id), sid, validate.when(now, utcnow()))
 
-    def get(self, memory_id: str, *, user_id: str | None = None) -> MemoryItem:
+    def get(self, memory_id: str, *, user_id: str | None = None, caller: str | None = None) -> MemoryItem:
         """One memory by id; :class:`NotFound` if it does not exist (or is not this user's)."""
         uid, mid = self._owner(memory_id, user_id)
         item = self.store.get(uid, mid)
         if item is None:
             raise NotFound(f"no memory {memory_id!r}")
+        self._read(uid, caller, [mid], "one memory")
         return self._privacy.open(uid, item)  # an encrypted memory reads as its original, for its owner
 
-    def history(self, memory_id: str, *, user_id: str | None = None) -> list[HistoryRecord]:
+    def history(
+        self, memory_id: str, *, user_id: str | None = None, caller: str | None = None
+    ) -> list[HistoryRecord]:
         """What happened to a memory (or a profile slot, as ``"profile:<slot>"``), oldest first."""
         if memory_id.startswith("profile:") and user_id is not None:
-            return self.store.history(self._user(user_id), memory_id)
+            uid = self._user(user_id)
+            self._read(uid, caller, [], f"history of {memory_id}")
+            return self.store.history(uid, memory_id)
         uid, mid = self._owner(memory_id, user_id, allow_deleted=True)
         records = self.store.history(uid, mid)
         if not records:
             raise NotFound(f"no memory {memory_id!r}")
+        self._read(uid, caller, [mid], "history")
         return records
 
     # -- edit and forget --------------------------------------------------------------------------
 
     def update(
-        self, memory_id: str, text: str, *, user_id: str | None = None, at: datetime | None = None
+        self,
+        memory_id: str,
+        text: str,
+        *,
+        user_id: str | None = None,
+        at: datetime | None = None,
+        caller: str | None = None,
     ) -> MemoryItem:
         """Correct a memory's text (the user's word wins); history keeps the old text."""
         uid, mid = self._owner(memory_id, user_id)
+        who = validate.caller(caller, self.settings)
         body = validate.text(text, self.settings)
-        item = self._edit.update(uid, mid, body, validate.when(at, utcnow()))
+        item = self._edit.update(uid, mid, body, validate.when(at, utcnow()), who)
         if self._privacy.policy.encrypted(sensitive_kinds(item.text)):
             self._privacy.vault.seal(item, body)
         return item
 
-    def delete(self, memory_id: str, *, user_id: str | None = None, at: datetime | None = None) -> None:
+    def delete(
+        self,
+        memory_id: str,
+        *,
+        user_id: str | None = None,
+        at: datetime | None = None,
+        caller: str | None = None,
+    ) -> None:
         """Delete one memory from every table and index; history keeps a tombstone without its text."""
         uid, mid = self._owner(memory_id, user_id)
-        self._edit.delete(uid, [mid], validate.when(at, utcnow()), reason="deleted on request")
+        who = validate.caller(caller, self.settings)
+        self._edit.delete(uid, [mid], validate.when(at, utcnow()), reason="deleted on request", caller=who)
 
-    def forget(self, user_id: str, *, tags: Sequence[str] | None = None, at: datetime | None = None) -> int:
+    def forget(
+        self,
+        user_id: str,
+        *,
+        tags: Sequence[str] | None = None,
+        at: datetime | None = None,
+        caller: str | None = None,
+    ) -> int:
         """Delete the user's memories with any of ``tags``, or everything about the user when no tags
         are given (memories, log, profile, sessions and history). Returns how many memories went.
         """
         uid = self._user(user_id)
+        who = validate.caller(caller, self.settings)
         when = validate.when(at, utcnow())
         if tags is None:
             return self._edit.forget_user(uid)
         if not tags:
             raise InvalidInput("tags must name at least one tag; call forget(user_id) to forget everything")
-        return self._edit.forget_tags(uid, list(tags), when)
+        return self._edit.forget_tags(uid, list(tags), when, who)
 
     def export(self, user_id: str, *, caller: str | None = None) -> dict[str, Any]:
         """Everything held about the user as one JSON-ready document (schema: docs/privacy.md), with
         encrypted memories opened; the audit log records the export, for ``caller``.
         """
         uid = self._user(user_id)
+        caller = validate.caller(caller, self.settings)
         when = utcnow()
         sealed = self.store.query(uid, MemoryQuery(statuses=tuple(Status), sealed=True))
         originals = {m.id: m.text for m in self._privacy.vault.open(uid, sealed)}
@@ -367,15 +414,18 @@ class Memory(PrivacyFacade):
         self._privacy.record(uid, "export", when, ids, caller=caller, detail=f"{len(ids)} memories")
         return document
 
-    def restore(self, document: Mapping[str, Any], *, user_id: str | None = None) -> RestoreReport:
+    def restore(
+        self, document: Mapping[str, Any], *, user_id: str | None = None, caller: str | None = None
+    ) -> RestoreReport:
         """Load an :meth:`export` document into this store (under ``user_id`` if given), keeping ids,
         times, history and profile versions. The user's scope must be empty.
         """
         uid = self._user(user_id) if user_id is not None else None
+        who = validate.caller(caller, self.settings)
         seal = self._privacy.vault.seal if self._privacy.vault.configured else None
         report = restore_user(self.store, self.sessions, self.embedder, document, uid, seal)
         detail = f"{report.memories} memories, {report.log} log turns, {report.sealed} encrypted"
-        self._privacy.record(report.user_id, "restore", utcnow(), detail=detail)
+        self._privacy.record(report.user_id, "restore", utcnow(), caller=who, detail=detail)
         return report
 
     def maintain(self, now: datetime | None = None, *, user_id: str | None = None) -> MaintenanceReport:
@@ -416,12 +466,14 @@ class Memory(PrivacyFacade):
         note: str | None = None,
         user_id: str | None = None,
         at: datetime | None = None,
+        caller: str | None = None,
     ) -> MemoryItem:
         """Tell memlane how a memory served: ``"helpful"`` strengthens it, ``"outdated"`` expires it,
         ``"wrong"`` supersedes it and lowers trust in what came from the same message.
         """
         uid, mid = self._owner(memory_id, user_id)
-        return self._feedback.apply(uid, mid, verdict, note, validate.when(at, utcnow()))
+        who = validate.caller(caller, self.settings)
+        return self._feedback.apply(uid, mid, verdict, note, validate.when(at, utcnow()), who)
 
     def stale(self, user_id: str, *, now: datetime | None = None) -> list[MemoryItem]:
         """Long-lived preferences not confirmed for a while: worth asking the user about again."""
@@ -459,6 +511,7 @@ class Memory(PrivacyFacade):
         include_log: bool = False,
         limit: int = 100,
         offset: int = 0,
+        caller: str | None = None,
     ) -> list[MemoryItem]:
         """The user's memories, newest first (the raw log only when asked)."""
         uid = self._user(user_id)
@@ -466,12 +519,20 @@ class Memory(PrivacyFacade):
         statuses = (validate.status(status),) if status else ()
         limit, offset = validate.page(limit, offset)
         q = MemoryQuery(kinds=wanted, statuses=statuses, limit=limit, offset=offset)
-        return self.store.query(uid, q)
+        items = self.store.query(uid, q)
+        self._read(uid, caller, [m.id for m in items], f"a listing of {len(items)}")
+        return items
 
     # -- helpers (below list(), which shadows the builtin in annotations) --------------------
 
     def _user(self, user_id: str) -> str:
         return validate.identifier(user_id, "user_id", self.settings)
+
+    def _read(self, uid: str, caller: str | None, ids: Sequence[str], what: str) -> None:
+        """Audit a read for a named caller (a read with no caller named is not recorded)."""
+        who = validate.caller(caller, self.settings)
+        if who is not None:
+            self._privacy.record(uid, "read", utcnow(), ids, caller=who, detail=what)
 
     def _owner(self, memory_id: str, user_id: str | None, allow_deleted: bool = False) -> tuple[str, str]:
         mid = validate.identifier(memory_id, "memory id", self.settings)

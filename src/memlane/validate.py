@@ -28,6 +28,11 @@ def identifier(value: object, what: str, settings: Settings) -> str:
     return value
 
 
+def caller(value: object, settings: Settings) -> str | None:
+    """The name of the application or component making a call (for the audit log), or None."""
+    return None if value is None else identifier(value, "caller", settings)
+
+
 def text(value: object, settings: Settings, what: str = "text") -> str:
     """Message or memory text: decoded, cleaned, non-empty, within the length limit."""
     if isinstance(value, bytes | bytearray):

@@ -45,7 +45,9 @@ class Editor:
         self.settings = settings
         self.policy = SensitivePolicy.from_settings(settings)
 
-    def update(self, user_id: str, memory_id: str, text: str, at: datetime) -> MemoryItem:
+    def update(
+        self, user_id: str, memory_id: str, text: str, at: datetime, caller: str | None = None
+    ) -> MemoryItem:
         """Replace a memory's text with the user's correction (masked as the privacy policy says)."""
         item = self._get(user_id, memory_id)
         findings = sensitive.scan(text)
@@ -75,10 +77,20 @@ class Editor:
                 before=before,
                 after=item.text,
             )
-            audit.record(self.store, user_id, "update", at, [memory_id], detail="text corrected")
+            audit.record(
+                self.store, user_id, "update", at, [memory_id], caller=caller, detail="text corrected"
+            )
         return item
 
-    def delete(self, user_id: str, ids: Sequence[str], at: datetime, reason: str, op: str = "delete") -> int:
+    def delete(
+        self,
+        user_id: str,
+        ids: Sequence[str],
+        at: datetime,
+        reason: str,
+        op: str = "delete",
+        caller: str | None = None,
+    ) -> int:
         """Delete memories, the log turns they came from, what was built from them, and every copy of
         their text. ``op`` is how the audit log names it (``delete``, or ``forget`` for a tag).
         """
@@ -106,7 +118,7 @@ class Editor:
             derived = self._drop_derived(user_id, {m.id for m in items}, sources, at)
             self._scrub_sessions(user_id, sources, {m.text for m in items})
             detail = f"{len(items)} memories, {len(logs)} log turns, {len(derived)} derived items: {reason}"
-            audit.record(self.store, user_id, op, at, [*gone, *derived], detail=detail)
+            audit.record(self.store, user_id, op, at, [*gone, *derived], caller=caller, detail=detail)
         return count
 
     def forget_messages(
@@ -120,7 +132,13 @@ class Editor:
         return {m.text for m in self._forget_messages(user_id, message_ids, at, reason)}
 
     def _forget_messages(
-        self, user_id: str, message_ids: Sequence[str], at: datetime, reason: str, always: bool = False
+        self,
+        user_id: str,
+        message_ids: Sequence[str],
+        at: datetime,
+        reason: str,
+        always: bool = False,
+        caller: str | None = None,
     ) -> list[MemoryItem]:
         """:meth:`forget_messages`, returning the deleted memories; ``always`` audits even when
         nothing was stored from the messages.
@@ -162,7 +180,7 @@ class Editor:
             derived = self._drop_derived(user_id, {m.id for m in memories}, gone_ids, at)
             if whole or derived or always:
                 ids = [*(m.id for m in whole), *derived]
-                audit.record(self.store, user_id, "forget", at, ids, detail=reason)
+                audit.record(self.store, user_id, "forget", at, ids, caller=caller, detail=reason)
         return memories
 
     def _restore_superseded(self, deleted: MemoryItem, at: datetime, reason: str) -> None:
@@ -181,15 +199,15 @@ class Editor:
             actor=Actor.USER,
         )
 
-    def forget_tags(self, user_id: str, tags: list[str], at: datetime) -> int:
+    def forget_tags(self, user_id: str, tags: list[str], at: datetime, caller: str | None = None) -> int:
         """Delete every memory carrying any of ``tags``."""
         items = self.store.query(user_id, MemoryQuery(tags=tuple(tags), statuses=_ALL))
         if not items:
             return 0
         # the tombstone names no tag: a tag is a word of the text that was deleted
-        return self.delete(user_id, [m.id for m in items], at, "forgotten by tag", op="forget")
+        return self.delete(user_id, [m.id for m in items], at, "forgotten by tag", op="forget", caller=caller)
 
-    def forget_session(self, user_id: str, session_id: str, at: datetime) -> int:
+    def forget_session(self, user_id: str, session_id: str, at: datetime, caller: str | None = None) -> int:
         """Delete one conversation: its short-term memory, its log turns, and what was learned only
         from it (with everything built from that). Returns how many memories went (log turns aside).
         """
@@ -200,7 +218,9 @@ class Editor:
         if session is None and not said:
             raise NotFound(f"no session {session_id!r}")
         with self.store.transaction(user_id):
-            gone = self._forget_messages(user_id, sorted(messages), at, "a conversation deleted", always=True)
+            gone = self._forget_messages(
+                user_id, sorted(messages), at, "a conversation deleted", always=True, caller=caller
+            )
             self.sessions.delete_session(user_id, session_id)
         return len(gone)
 

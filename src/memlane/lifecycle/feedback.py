@@ -9,6 +9,7 @@ from datetime import datetime
 from memlane.domain import Actor, Kind, MemoryItem, Status
 from memlane.errors import InvalidInput, NotFound
 from memlane.lifecycle.history import record
+from memlane.privacy import audit
 from memlane.store import MemoryQuery, MemoryStore
 from memlane.store.tokens import tokens_for
 
@@ -22,7 +23,15 @@ class Feedback:
     def __init__(self, store: MemoryStore) -> None:
         self.store = store
 
-    def apply(self, user_id: str, memory_id: str, verdict: str, note: str | None, at: datetime) -> MemoryItem:
+    def apply(
+        self,
+        user_id: str,
+        memory_id: str,
+        verdict: str,
+        note: str | None,
+        at: datetime,
+        caller: str | None = None,
+    ) -> MemoryItem:
         """Record the verdict and change the memory accordingly; returns the memory as it now is."""
         if verdict not in VERDICTS:
             raise InvalidInput(f"feedback must be one of {', '.join(VERDICTS)}, not {verdict!r}")
@@ -46,6 +55,7 @@ class Feedback:
             item.updated_at = at
             self.store.put(item, tokens_for(item))
             record(self.store, user_id, item.id, "feedback", at, reason, actor=Actor.USER)
+            audit.record(self.store, user_id, "feedback", at, [item.id], caller=caller, detail=verdict)
         return item
 
     def _distrust_siblings(self, wrong: MemoryItem, at: datetime) -> None:

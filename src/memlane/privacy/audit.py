@@ -22,8 +22,21 @@ from memlane.domain import Actor, new_id
 if TYPE_CHECKING:
     from memlane.store import MemoryStore
 
-OPS: tuple[str, ...] = ("write", "update", "delete", "forget", "export", "restore", "context", "consent")
-"""Every operation an entry can record."""
+OPS: tuple[str, ...] = (
+    "write",
+    "update",
+    "delete",
+    "forget",
+    "export",
+    "restore",
+    "context",
+    "consent",
+    "feedback",
+    "search",
+    "read",
+)
+"""Every operation an entry can record. ``search`` and ``read`` (a listing, a memory, the profile or a
+history) are recorded for calls that name their caller; the others always."""
 
 
 @dataclass

@@ -87,6 +87,7 @@ class PrivacyControls:
         messages: Sequence[Message],
         at: datetime,
         op: str = "write",
+        caller: str | None = None,
     ) -> None:
         """Seal what the policy encrypts, and audit the write (ids and counts, never text)."""
         originals = {m.id: m.content for m in messages}
@@ -100,7 +101,7 @@ class PrivacyControls:
         actions = Counter(d.action.value for d in decisions)
         detail = ", ".join(f"{n} {a}" for a, n in sorted(actions.items())) or "nothing to remember"
         ids = [d.memory.id for d in decisions if d.memory is not None]
-        audit.record(self.store, user_id, op, at, ids, detail=detail)
+        audit.record(self.store, user_id, op, at, ids, caller=caller, detail=detail)
 
     # -- reading sealed originals -------------------------------------------------------------------
 

@@ -52,6 +52,7 @@ class PrivacyFacade:
         enabled: bool = True,
         categories: Sequence[str] | None = None,
         at: datetime | None = None,
+        caller: str | None = None,
     ) -> ConsentSettings:
         """Set what the user agrees memlane may keep: ``enabled=False`` keeps nothing from now on (not
         even the log or the session); ``categories`` (names of :class:`Category`) limits long-term
@@ -63,7 +64,9 @@ class PrivacyFacade:
         consent = ConsentSettings(uid, bool(enabled), chosen, when)
         self.store.put_consent(consent)
         allowed = "every category" if chosen is None else f"{len(chosen)} categories"
-        self._privacy.record(uid, "consent", when, detail=f"memory {'on' if enabled else 'off'}, {allowed}")
+        detail = f"memory {'on' if enabled else 'off'}, {allowed}"
+        who = validate.caller(caller, self.settings)
+        self._privacy.record(uid, "consent", when, caller=who, detail=detail)
         return consent
 
     def consent(self, user_id: str) -> ConsentSettings:
@@ -77,9 +80,12 @@ class PrivacyFacade:
         """
         return self._privacy.vault.rotate(DataKey.parse(old), DataKey.parse(new))
 
-    def forget_session(self, user_id: str, session_id: str, *, at: datetime | None = None) -> int:
+    def forget_session(
+        self, user_id: str, session_id: str, *, at: datetime | None = None, caller: str | None = None
+    ) -> int:
         """Delete one conversation: its short-term memory, its log turns, what was learned only from
         it and what was built from that. Returns how many memories went (log turns aside).
         """
         sid = validate.identifier(session_id, "session_id", self.settings)
-        return self._edit.forget_session(self._user(user_id), sid, validate.when(at, utcnow()))
+        who = validate.caller(caller, self.settings)
+        return self._edit.forget_session(self._user(user_id), sid, validate.when(at, utcnow()), who)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -19,6 +19,24 @@ T0 = datetime(2025, 3, 3, 8, 30, tzinfo=timezone(timedelta(hours=8)))
 def mem(tmp_path: Path) -> Iterator[Memory]:
     with Memory(tmp_path / "memlane.db") as memory:
         yield memory
+
+
+BACKENDS = [
+    pytest.param("sqlite", id="sqlite"),
+    pytest.param("postgres", id="postgres"),
+    pytest.param("postgres+redis", id="postgres-redis"),
+]
+
+
+@pytest.fixture(params=BACKENDS)
+def open_memory(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[..., Memory]:
+    """Opens a Memory on each backend, the way an application would: from a path or from URLs
+    (keyword arguments are settings)."""
+    if request.param == "sqlite":
+        return lambda **kw: Memory(tmp_path / "memlane.db", **kw)
+    url: str = request.getfixturevalue("pg_url")
+    sessions = request.getfixturevalue("redis_url") if request.param.endswith("redis") else None
+    return lambda **kw: Memory(store=url, sessions=sessions, **kw)
 
 
 @pytest.fixture

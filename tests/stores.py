@@ -16,11 +16,16 @@ import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+import numpy as np
 import psycopg
 import redis
 from psycopg import sql
+
+from memlane.domain import MemoryItem
+from memlane.store.codec import to_row
 
 # what a test run's PostgreSQL database holds, emptied between tests
 TABLES = (
@@ -113,3 +118,18 @@ def closed_port() -> int:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
     return port
+
+
+def put_before_flags(store: Any, item: MemoryItem, tokens: str) -> None:
+    """Insert ``item`` as a store from before migration m013 wrote it: without the role and flags
+    columns, which its schema does not have yet (``store`` is an SQL store opened on that schema)."""
+    row = to_row(item, tokens)
+    del row["role"], row["flags"]
+    if item.embedding is not None:
+        row["embedding"] = store._vector_param(np.asarray(item.embedding, dtype=np.float32))
+    d = store.dialect
+    columns = list(row)
+    sql = f"INSERT INTO memories ({', '.join(columns)}, seq) VALUES ({d.marks(len(columns))}, {d.next_seq})"
+    with store.transaction(item.user_id):
+        store._seq()
+        store._write(sql, [row[c] for c in columns])

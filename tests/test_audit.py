@@ -14,8 +14,8 @@ from click.testing import CliRunner
 
 from conftest import T0, days
 from memlane import AsyncMemory, AuditEntry, Memory
-from memlane.errors import InvalidInput
 from memlane.cli import main
+from memlane.errors import InvalidInput
 
 SAID = "我叫阿白，平时喜欢喝美式，工作日早上9点开会。"
 WORDS = ("阿白", "美式", "开会")

@@ -10,6 +10,7 @@ import pytest
 
 from conftest import T0, days
 from memlane import InvalidInput, Kind, Memory, NotFound, Status
+from memlane.domain import Flag
 
 
 def test_ending_a_session_writes_a_summary_with_provenance_and_drops_its_slots(mem: Memory) -> None:
@@ -54,7 +55,7 @@ def test_repeated_similar_complaints_merge_into_a_trend(mem: Memory) -> None:
     assert len(before) == 3
     report = mem.maintain(now=days(61))
     assert report.merged == 3
-    trend = next(m for m in mem.list("u1") if "trend" in m.tags)
+    trend = next(m for m in mem.list("u1") if Flag.DERIVED in m.flags)
     assert "3 次" in trend.text
     assert "2025-03" in trend.text
     assert "至" in trend.text

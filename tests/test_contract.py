@@ -24,22 +24,6 @@ from memlane.text.tokens import estimate_tokens
 
 INTRO_ZH = "我叫阿白，平时喜欢喝美式，工作日早上9点开会。"
 
-BACKENDS = [
-    pytest.param("sqlite", id="sqlite"),
-    pytest.param("postgres", id="postgres"),
-    pytest.param("postgres+redis", id="postgres-redis"),
-]
-
-
-@pytest.fixture(params=BACKENDS)
-def open_memory(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], Memory]:
-    """Opens a Memory on the backend, the way an application would: from a path or from URLs."""
-    if request.param == "sqlite":
-        return lambda: Memory(tmp_path / "memlane.db")
-    url: str = request.getfixturevalue("pg_url")
-    sessions = request.getfixturevalue("redis_url") if request.param.endswith("redis") else None
-    return lambda: Memory(store=url, sessions=sessions)
-
 
 @pytest.fixture
 def mem(open_memory: Callable[[], Memory]) -> Iterator[Memory]:

@@ -14,6 +14,7 @@ import pytest
 
 from conftest import T0, days
 from memlane import Kind, Memory, Status
+from memlane.domain import Flag
 
 # one distinctive word per way of deleting, and one that stays (the search must be able to find)
 ITEM, TAG, SESSION, USER, KEPT = "Zorblax", "quokkaberries", "Vexhollow", "Plimbleton", "Gruntfield"
@@ -126,7 +127,7 @@ def test_a_trend_built_from_a_deleted_event_goes_and_its_other_events_return(mem
     texts = ["快递又延迟了，物流太慢", "物流太慢了，快递延迟好几天", "快递延迟，物流慢得离谱"]
     events = [mem.add(t, user_id="u1", at=days(i * 30)).memories[0] for i, t in enumerate(texts)]
     assert mem.maintain(now=days(61)).merged == 3
-    trend = next(m for m in mem.list("u1") if "trend" in m.tags)
+    trend = next(m for m in mem.list("u1") if Flag.DERIVED in m.flags)
     mem.delete(events[0].id, at=days(62))
     assert trend.id not in [m.id for m in mem.list("u1", status=None)]
     assert sorted(m.id for m in mem.list("u1", kinds=["episodic"])) == sorted(e.id for e in events[1:])

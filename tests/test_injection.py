@@ -6,7 +6,8 @@ import pytest
 
 from conftest import T0, days
 from memlane import Memory
-from memlane.privacy.injection import FLAG, kinds
+from memlane.domain import Flag
+from memlane.privacy.injection import kinds
 from memlane.read.context import _TITLES
 
 ATTEMPTS = [
@@ -38,7 +39,7 @@ def test_an_injection_attempt_is_stored_flagged_and_fenced(mem: Memory, text: st
     mem.add(text, user_id="u1", session_id="s1", at=T0)
     stored = mem.list("u1", include_log=True)
     assert stored
-    assert all(FLAG in m.tags for m in stored)
+    assert all(Flag.INSTRUCTION in m.flags for m in stored)
     block = mem.context(text, user_id="u1", session_id="s1", now=days(0.01))
     body = block.text.split("<memory-data>", 1)[1]
     # exactly one fence, closed at the very end; no line of data can open a heading or a tag

@@ -8,7 +8,7 @@ from conftest import T0
 from memlane import Memory, Settings, Source
 from memlane.domain import Action, Candidate, Category, Kind, MemoryItem
 from memlane.write.judge import Judge
-from memlane.write.reconcile import Outcome, find_match, word_overlap
+from memlane.write.reconcile import Kin, Pool, find_match, word_overlap
 
 
 def judge(**settings: float) -> Judge:
@@ -71,8 +71,8 @@ def test_an_inferred_claim_does_not_overwrite_an_explicit_one(mem: Memory) -> No
         confidence=0.6,
         embedding=mem.embedder.embed_passages(["住在杭州"])[0].tolist(),
     )
-    match = find_match(mem.store, guess, [], mem.settings.duplicate_similarity)
-    assert match.outcome is Outcome.WEAKER
+    match = find_match(Pool(mem.store, "u1"), guess, [], mem.settings.duplicate_similarity)
+    assert match.kin is Kin.WEAKER
     assert match.existing[0].id == explicit.id
 
 

@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 from memlane import Memory, Settings
-from memlane.domain import Category, Kind, MemoryItem, Source
+from memlane.domain import Category, Kind, MemoryItem, Outcome, Source
 from memlane.llm import ChatClient, LLMReconciler
 from memlane.llm.testing import Scripted, ScriptedServer
 from memlane.write.extract import RuleExtractor
-from memlane.write.reconcile import Match, Outcome, Ruling, settle
+from memlane.write.reconcile import Kin, Match, Ruling, settle
 
 FIXTURES = Path(__file__).parent / "fixtures" / "llm"
 BEFORE = datetime(2024, 6, 1, tzinfo=timezone.utc)
@@ -75,8 +75,10 @@ def test_an_update_the_rules_missed_supersedes_the_old_memory_with_the_models_re
     assert f"1. {RUNNING}" in prompt
     [old] = s.superseded()
     assert old.text == RUNNING
-    assert decision.outcome == (
-        f"superseded {old.id}: the user switched from running to jogging before work (the LLM: update)"
+    assert (decision.outcome, decision.related, decision.note) == (
+        Outcome.SUPERSEDED,
+        (old.id,),
+        "the user switched from running to jogging before work (the LLM: update)",
     )
     supersede = [h for h in s.mem.history(old.id, user_id="u1") if h.op == "supersede"]
     assert supersede[0].reason.startswith("the user switched from running to jogging")
@@ -87,21 +89,22 @@ def test_a_contradiction_supersedes_too(scene: Any) -> None:
     s = scene((RUNNING,), "reconcile_contradict")
     [decision] = s.mem.add(JOGGING, user_id="u1", at=AT).decisions
     assert [m.text for m in s.superseded()] == [RUNNING]
-    assert "(the LLM: contradict)" in decision.outcome
+    assert decision.outcome is Outcome.SUPERSEDED
+    assert "(the LLM: contradict)" in decision.note
 
 
 def test_the_same_thing_said_differently_merges(scene: Any) -> None:
     s = scene((RUNNING,), "reconcile_same")
     [decision] = s.mem.add(JOGGING, user_id="u1", at=AT).decisions
-    assert decision.outcome.startswith("merged into ")
-    assert decision.outcome.endswith("jogging before work is the same morning run (the LLM: same)")
+    assert decision.outcome is Outcome.MERGED
+    assert decision.note == "jogging before work is the same morning run (the LLM: same)"
     assert len(s.mem.list("u1")) == 1
 
 
 def test_unrelated_memories_stay_apart_with_the_reason_in_the_outcome(scene: Any) -> None:
     s = scene((RUNNING,), "reconcile_unrelated")
     [decision] = s.mem.add(JOGGING, user_id="u1", at=AT).decisions
-    assert decision.outcome == "new: different activities (the LLM: unrelated)"
+    assert (decision.outcome, decision.note) == (Outcome.NEW, "different activities (the LLM: unrelated)")
     assert s.superseded() == []
     assert len(s.mem.list("u1")) == 2
 
@@ -113,8 +116,7 @@ def test_every_doubt_of_one_add_goes_in_one_call(scene: Any) -> None:
     prompt = s.server.requests[0]["messages"][1]["content"]
     assert f"NEW: {JOGGING}\nEXISTING:\n1. {RUNNING}" in prompt
     assert "NEW: I prefer oolong tea these days\nEXISTING:\n2. I love green tea" in prompt
-    assert decisions[0].outcome.startswith("merged into")
-    assert decisions[1].outcome.startswith("superseded")
+    assert [d.outcome for d in decisions] == [Outcome.MERGED, Outcome.SUPERSEDED]
     assert [m.text for m in s.superseded()] == ["I love green tea"]
 
 
@@ -124,7 +126,7 @@ def test_the_prompt_follows_the_conversation_language(scene: Any) -> None:
     system, user = s.server.requests[0]["messages"]
     assert "已有记忆" in system["content"]
     assert "新记忆：我最近开始喝冷萃了" in user["content"]
-    assert "从美式换成了冷萃" in decision.outcome
+    assert "从美式换成了冷萃" in decision.note
     assert [m.text for m in s.superseded()] == ["我喜欢喝美式"]
 
 
@@ -184,7 +186,7 @@ def test_a_failure_leaves_the_rules_outcome_and_is_logged_and_counted(
     with caplog.at_level(logging.WARNING, logger="memlane.llm"):
         [decision] = s.mem.add(JOGGING, user_id="u1", at=AT).decisions
     assert len(s.server.requests) == calls
-    assert decision.outcome == "new"  # what the rules alone decide
+    assert decision.outcome is Outcome.NEW  # what the rules alone decide
     assert s.superseded() == []
     assert s.chat.usage["reconcile"]["failures"] == 1
     assert "reconcile fell back to the rules for 1 pair(s) of memories" in caplog.text
@@ -193,7 +195,7 @@ def test_a_failure_leaves_the_rules_outcome_and_is_logged_and_counted(
 def test_a_timeout_falls_back_to_the_rules(scene: Any) -> None:
     s = scene((RUNNING,), Scripted(fixture("reconcile_update"), stall=5.0), timeout=0.2, retries=0)
     [decision] = s.mem.add(JOGGING, user_id="u1", at=AT).decisions
-    assert decision.outcome == "new"
+    assert decision.outcome is Outcome.NEW
     usage = s.chat.usage["reconcile"]
     assert (usage["calls"], usage["errors"], usage["failures"]) == (1, 1, 1)
 
@@ -208,7 +210,7 @@ def test_a_429_is_retried_and_then_ruled_on(scene: Any) -> None:
 def test_the_rules_decide_alone_without_an_llm(mem: Memory) -> None:
     mem.add(RUNNING, user_id="u1", at=BEFORE)
     [decision] = mem.add(JOGGING, user_id="u1", at=AT).decisions
-    assert decision.outcome == "new"
+    assert decision.outcome is Outcome.NEW
     assert mem.llm is None
 
 
@@ -228,26 +230,26 @@ def item(text: str, *, source: Source = Source.EXPLICIT, confidence: float = 0.9
 
 def test_an_update_never_lets_a_weaker_claim_overwrite_an_explicit_one() -> None:
     old, new = item("I live in Paris"), item("maybe Berlin", source=Source.INFERRED, confidence=0.6)
-    match = Match(Outcome.NEW, [], doubts=[old])
+    match = Match(Kin.NEW, doubts=(old,))
     settled = settle(match, new, {(new.id, old.id): Ruling("update", "moved")})
-    assert (settled.outcome, settled.existing) == (Outcome.WEAKER, [old])
+    assert (settled.kin, settled.existing) == (Kin.WEAKER, (old,))
 
 
 def test_a_doubt_without_a_ruling_keeps_the_rules_outcome() -> None:
     a, b, new = item("a"), item("b"), item("c")
-    match = Match(Outcome.SUPERSEDE, [a], why="says the opposite", doubts=[a, b])
+    match = Match(Kin.SUPERSEDE, (a,), why="says the opposite", doubts=(a, b))
     assert settle(match, new, {(new.id, a.id): Ruling("unrelated", "-")}) is match
 
 
 def test_the_same_wins_over_an_update_and_unrelated_makes_it_new() -> None:
     a, b, new = item("a"), item("b"), item("c")
-    match = Match(Outcome.NEW, [], doubts=[a, b])
+    match = Match(Kin.NEW, doubts=(a, b))
     same = settle(match, new, {(new.id, a.id): Ruling("update", "x"), (new.id, b.id): Ruling("same", "y")})
-    assert (same.outcome, same.existing, same.why) == (Outcome.MERGE, [b], "y")
+    assert (same.kin, same.existing, same.why) == (Kin.MERGE, (b,), "y")
     apart = settle(
         match, new, {(new.id, a.id): Ruling("unrelated", "x"), (new.id, b.id): Ruling("unrelated", "x")}
     )
-    assert (apart.outcome, apart.why) == (Outcome.NEW, "x")
+    assert (apart.kin, apart.why) == (Kin.NEW, "x")
 
 
 def test_the_reconciler_reviews_nothing_when_no_item_has_a_doubt() -> None:

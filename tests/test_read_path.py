@@ -9,6 +9,7 @@ import pytest
 
 from conftest import T0, days
 from memlane import Memory
+from memlane.domain import Flag
 from memlane.errors import InvalidInput
 from memlane.text.tokens import estimate_tokens
 
@@ -115,7 +116,7 @@ def test_a_raw_turn_that_was_superseded_ranks_below_what_is_true_now(mem: Memory
     mem.add("我最近开始喝冷萃了，不喝美式了", user_id="u1", at=days(10))
     hits = mem.search("我喜欢喝什么咖啡", user_id="u1", now=days(11))
     old_turn = next(h for h in hits if h.memory.kind.value == "log" and "阿白" in h.memory.text)
-    assert "outdated" in old_turn.memory.tags
+    assert Flag.OUTDATED in old_turn.memory.flags
     assert "superseded" in old_turn.explain["why"]
     cold_brew = next(h for h in hits if "冷萃" in h.memory.text and h.memory.kind.value != "log")
     assert cold_brew.score > old_turn.score
@@ -126,7 +127,7 @@ def test_small_talk_turns_rank_below_turns_that_say_something(mem: Memory) -> No
     mem.add("我周末常去爬山", user_id="u1", at=T0)
     hits = mem.search("周末", user_id="u1", now=days(1))
     chatter = next(h for h in hits if h.memory.text.startswith("哈哈"))
-    assert "chatter" in chatter.memory.tags
+    assert Flag.CHATTER in chatter.memory.flags
     assert hits[0].memory.text != chatter.memory.text
 
 

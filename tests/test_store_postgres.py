@@ -15,6 +15,7 @@ import pytest
 import stores
 from conftest import T0
 from memlane import ConfigurationError, Kind, Memory, MemoryItem, StoreUnavailable
+from memlane.domain import Flag
 from memlane.store import MemoryQuery
 from memlane.store.postgres import PostgresStore, register_types, safe_url
 from memlane.store.postgres.migrations import MIGRATIONS, migrate
@@ -22,6 +23,7 @@ from memlane.store.postgres.search import vector_sql
 from memlane.store.redis import RedisSessionStore
 from memlane.store.sqlite import SQLiteStore
 from memlane.text.keywords import index_text
+from stores import put_before_flags
 
 
 def unit(seed: int, dim: int = 384) -> list[float]:
@@ -157,8 +159,8 @@ def test_the_migration_counts_the_words_already_stored(
         monkeypatch.setattr("memlane.store.postgres.migrations.MIGRATIONS", before)
         old = PostgresStore(url)
         for i, text in enumerate(["一 二 三", "二 三", "三"]):
-            old.put(memory("u1", text, seed=i), text)
-        old.put(memory("u2", "三 四", seed=9), "三 四")
+            put_before_flags(old, memory("u1", text, seed=i), text)
+        put_before_flags(old, memory("u2", "三 四", seed=9), "三 四")
         old.close()
         monkeypatch.undo()
         with psycopg.connect(url, autocommit=True) as conn:
@@ -326,3 +328,34 @@ def test_the_environment_names_the_stores(
     monkeypatch.setenv("MEMLANE_STORE", "mysql://db/memlane")
     with pytest.raises(ConfigurationError, match="mysql"):
         Memory()
+
+
+def test_the_migration_moves_memlanes_own_marks_out_of_the_users_tags(
+    pg_server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with stores.postgres_database(pg_server) as url:
+        monkeypatch.setattr(
+            "memlane.store.postgres.migrations.MIGRATIONS", [m for m in MIGRATIONS if m.__name__ < "m013"]
+        )
+        old = PostgresStore(url)
+        turn = memory("u1", "hi", seed=1, kind=Kind.LOG)
+        turn.tags = ["role:user", "outdated", "chatter", "flag:injection", "speaker:Bo", "coffee"]
+        trend = memory("u1", "trend", seed=2)
+        trend.tags = ["trend", "outdated", "coffee"]
+        put_before_flags(old, turn, "hi")
+        put_before_flags(old, trend, "trend")
+        old.close()
+        monkeypatch.undo()
+        store = PostgresStore(url)
+        moved = store.get("u1", turn.id)
+        assert moved is not None
+        assert (moved.role, moved.flags, moved.tags) == (
+            "user",
+            {Flag.OUTDATED, Flag.CHATTER, Flag.INSTRUCTION},
+            ["speaker:Bo", "coffee"],
+        )
+        built = store.get("u1", trend.id)
+        assert built is not None
+        assert (built.role, built.flags, built.tags) == (None, {Flag.DERIVED}, ["outdated", "coffee"])
+        assert store.speakers("u1") == ["Bo"]
+        store.close()

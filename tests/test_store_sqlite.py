@@ -13,11 +13,12 @@ import pytest
 
 from conftest import T0, days
 from memlane import Memory
-from memlane.domain import Kind, MemoryItem, Status
+from memlane.domain import Flag, Kind, MemoryItem, Status
 from memlane.store import MemoryQuery
 from memlane.store.sql import rarest_within
 from memlane.store.sqlite import SQLiteStore
 from memlane.store.sqlite.migrations import MIGRATIONS, migrate
+from stores import put_before_flags
 
 
 def test_migrations_run_once_in_order(tmp_path: Path) -> None:
@@ -327,8 +328,8 @@ def test_the_migration_counts_the_words_already_stored(
 ) -> None:
     old = store_before("m010", db_path, monkeypatch)
     for text in ["一 二 三", "二 三", "三"]:
-        old.put(MemoryItem(user_id="u1", text=text, kind=Kind.SEMANTIC), text)
-    old.put(MemoryItem(user_id="u2", text="三 四", kind=Kind.SEMANTIC), "三 四")
+        put_before_flags(old, MemoryItem(user_id="u1", text=text, kind=Kind.SEMANTIC), text)
+    put_before_flags(old, MemoryItem(user_id="u2", text="三 四", kind=Kind.SEMANTIC), "三 四")
     old.close()
     store = SQLiteStore(db_path, dim=3)
     assert counted_terms(db_path) == (
@@ -368,12 +369,44 @@ def test_the_migration_counts_the_speakers_already_tagged(
 ) -> None:
     old = store_before("m012", db_path, monkeypatch)
     for name in ["Alice", "Alice", "Bob"]:
-        old.put(MemoryItem(user_id="u1", text="hi", kind=Kind.LOG, tags=[f"speaker:{name}"]), "hi")
+        turn = MemoryItem(user_id="u1", text="hi", kind=Kind.LOG, tags=[f"speaker:{name}"])
+        put_before_flags(old, turn, "hi")
     # not a turn: not counted
-    old.put(MemoryItem(user_id="u1", text="hi", kind=Kind.SEMANTIC, tags=["speaker:Carol"]), "hi")
+    said = MemoryItem(user_id="u1", text="hi", kind=Kind.SEMANTIC, tags=["speaker:Carol"])
+    put_before_flags(old, said, "hi")
     old.close()
     store = SQLiteStore(db_path, dim=3)
     assert store.speakers("u1") == ["Alice", "Bob"]
     counts = sqlite3.connect(db_path).execute("SELECT name, turns FROM speakers ORDER BY name").fetchall()
     assert counts == [("Alice", 2), ("Bob", 1)]
+    store.close()
+
+
+def test_the_migration_moves_memlanes_own_marks_out_of_the_users_tags(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    old = store_before("m013", db_path, monkeypatch)
+    turn = MemoryItem(
+        user_id="u1",
+        text="hi",
+        kind=Kind.LOG,
+        tags=["role:user", "outdated", "chatter", "flag:injection", "speaker:Bo", "coffee"],
+    )
+    trend = MemoryItem(user_id="u1", text="trend", kind=Kind.SEMANTIC, tags=["trend", "outdated", "coffee"])
+    put_before_flags(old, turn, "hi")
+    put_before_flags(old, trend, "trend")
+    old.close()
+    store = SQLiteStore(db_path, dim=3)
+    moved = store.get("u1", turn.id)
+    assert moved is not None
+    assert (moved.role, moved.flags, moved.tags) == (
+        "user",
+        {Flag.OUTDATED, Flag.CHATTER, Flag.INSTRUCTION},
+        ["speaker:Bo", "coffee"],
+    )
+    built = store.get("u1", trend.id)
+    assert built is not None
+    # "outdated" on a memory was a tag the user gave: it stays one
+    assert (built.role, built.flags, built.tags) == (None, {Flag.DERIVED}, ["outdated", "coffee"])
+    assert store.speakers("u1") == ["Bo"]
     store.close()

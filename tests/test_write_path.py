@@ -208,8 +208,8 @@ def test_a_resolution_closes_the_open_complaint(mem: Memory, complaint: str, res
 
 
 def test_a_superseded_log_turn_keeps_the_keywords_of_the_turn_it_answers(mem: Memory) -> None:
+    from memlane.domain import Flag
     from memlane.store import MemoryQuery
-    from memlane.store.tokens import OUTDATED
     from memlane.text.keywords import query_tokens
 
     mem.add("你早上一般喝什么咖啡？", user_id="u1", session_id="s1", role="assistant", at=days(1))
@@ -218,6 +218,6 @@ def test_a_superseded_log_turn_keeps_the_keywords_of_the_turn_it_answers(mem: Me
     (answer,) = [
         m for m in mem.store.query("u1", MemoryQuery(kinds=(Kind.LOG,))) if m.text == "平时喜欢喝美式"
     ]
-    assert OUTDATED in answer.tags  # re-written when its memory was superseded
+    assert Flag.OUTDATED in answer.flags  # re-written when its memory was superseded
     found = mem.store.keyword_search("u1", query_tokens("早上"), MemoryQuery(kinds=(Kind.LOG,)), 10)
     assert answer.id in {hit.id for hit in found}

@@ -89,17 +89,43 @@ class Category(_Text):
     CONTEXT = "context"  # one-off situation: where I am right now
     SMALLTALK = "smalltalk"
     REQUEST = "request"  # asks the assistant to do something: 帮我查天气 / recommend a film
+    HYPOTHETICAL = "hypothetical"  # imagined, not real: 如果我中了彩票 / if I won the lottery
+    OTHER = "other"  # says nothing the judge recognises about the user: the world, someone else
     FORGET = "forget"  # withdraws consent: 别记这个 / don't remember that / forget what I just said
     SENSITIVE = "sensitive"  # ID/bank numbers, secrets, health details
 
 
+class Flag(_Text):
+    """What memlane itself knows about a record, kept apart from the user's tags."""
+
+    INSTRUCTION = "instruction"  # reads like an instruction to a model: shown as data, flagged
+    CHATTER = "chatter"  # a log turn that was small talk only
+    DISCARDED = "discarded"  # a log turn the judge kept nothing of (a mood, small talk, a request...)
+    SESSION_ONLY = "session_only"  # a log turn that held what belongs to its conversation only
+    OUTDATED = "outdated"  # a log turn whose memory was since superseded, expired or marked wrong
+    DERIVED = "derived"  # built from other memories (a trend): deleting a source deletes it
+
+
+class Outcome(_Text):
+    """What the write path did with a judged candidate."""
+
+    NEW = "new"  # stored as a new memory
+    MERGED = "merged"  # the same as an existing memory, which it strengthened
+    SUPERSEDED = "superseded"  # stored, retiring the memories it changes or contradicts
+    RESOLVED = "resolved"  # settled an open event, which now says so
+    KEPT_EXISTING = "kept_existing"  # a weaker claim than an existing memory: that one stands
+    SESSION = "session"  # kept for this conversation only
+    DISCARDED = "discarded"  # not kept
+
+
 class EventStatus(_Text):
-    """The state of an episodic memory: a complaint resolved or not, a plan done or not."""
+    """The state of an episodic memory: a complaint resolved or not, a plan done, cancelled or not."""
 
     RESOLVED = "resolved"
     UNRESOLVED = "unresolved"
     PLANNED = "planned"
     DONE = "done"
+    CANCELLED = "cancelled"
 
 
 _TIME_FIELDS = (
@@ -161,6 +187,8 @@ class MemoryItem:
     value: Any = None  # the slot value, JSON-ready
     polarity: int = 1  # +1 for "likes / does", -1 for "does not / no longer"
     event_status: EventStatus | None = None
+    role: str | None = None  # who said a log turn ("user", "assistant", "system"); None for memories
+    flags: frozenset[Flag] = frozenset()  # memlane's own marks (never the user's tags)
     created_at: datetime | None = None
     updated_at: datetime | None = None
     last_accessed_at: datetime | None = None
@@ -189,6 +217,7 @@ class MemoryItem:
         for key, enum in kinds.items():
             if fields.get(key) is not None:
                 fields[key] = enum(fields[key])
+        fields["flags"] = frozenset(Flag(f) for f in fields.get("flags") or ())
         for key in _TIME_FIELDS:
             if fields.get(key) is not None:
                 fields[key] = datetime.fromisoformat(fields[key])
@@ -199,6 +228,9 @@ class MemoryItem:
         out: dict[str, Any] = {}
         for key, value in self.__dict__.items():
             if key == "embedding":
+                continue
+            if key == "flags":
+                out[key] = sorted(f.value for f in value)
                 continue
             out[key] = value.isoformat() if isinstance(value, datetime) else plain(value)
         return out
@@ -259,9 +291,13 @@ class HistoryRecord:
     id: str = field(default_factory=new_id)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Candidate:
-    """A possible memory found in a message by an extractor, before the judge has looked at it."""
+    """A possible memory found in a message by an extractor, before the judge has looked at it.
+
+    Frozen, like every value of the write path: a stage that changes one makes a new one
+    (``dataclasses.replace``), and the lists it holds are never changed in place.
+    """
 
     text: str  # readable sentence in the user's own words (sensitive values already masked)
     category: Category
@@ -279,13 +315,23 @@ class Candidate:
     session_only: bool = False  # marked as one-off: 本轮 / 这次 / this time / right now
     remember_request: bool = False  # the user asked to remember it: 记住 / remember that
     sensitive: list[str] = field(default_factory=list)  # kinds of sensitive data found: id_card, bank_card...
+    instruction: bool = False  # the text reads like an instruction to a model
+    change: str | None = (
+        None  # a change of state the words say: "replace" (换成), "start" (开始), "stop" (不再)
+    )
     role: str = "user"
     message_id: str | None = None
+    clauses: int = 1  # how many clauses of the message it stands for (an elaboration joins its clause)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Decision:
-    """The judge's verdict on one candidate, and (after storing) the memory it produced."""
+    """The judge's verdict on one candidate and, once the write path has applied it, what it did.
+
+    ``outcome`` is None while the decision is only the judge's; every decision :meth:`Memory.add`
+    returns has one. ``related`` names the existing memories it merged into, superseded, resolved or
+    deferred to, and ``note`` says why in a few words.
+    """
 
     action: Action
     text: str
@@ -297,7 +343,9 @@ class Decision:
     sensitivity: float = 0.0
     expires_at: datetime | None = None
     memory: MemoryItem | None = None
-    outcome: str = ""  # what reconcile did: "new", "merged", "superseded <id>", "session slot" ...
+    outcome: Outcome | None = None
+    related: tuple[str, ...] = ()
+    note: str = ""
     candidate: Candidate | None = field(default=None, repr=False)
 
 
@@ -308,6 +356,7 @@ class AddResult:
     decisions: list[Decision]
     session_id: str | None
     message_ids: list[str]
+    skipped_clauses: int = 0  # clauses past Settings.max_clauses in one message: logged, not judged
 
     @property
     def memories(self) -> list[MemoryItem]:

@@ -17,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memlane import validate
+from memlane import profile, validate
 from memlane.clock import utcnow
 from memlane.domain import (
     Action,
@@ -122,7 +122,6 @@ class Memory(PrivacyFacade):
         self._edit = Editor(store, sessions, self.embedder, settings)
         # the sensitive-data policy, consent, encrypted originals and the audit log (docs/privacy.md)
         self._privacy = PrivacyControls(store, settings, key_provider)
-        self._gate = self._privacy.gate(self.judge)
         # log turns get their vectors off the caller's path; reads settle their user's first
         self._vectors = VectorBacklog(store, self.embedder, max_queued=settings.vector_backlog)
         self._write = WritePath(
@@ -130,10 +129,11 @@ class Memory(PrivacyFacade):
             sessions,
             self.embedder,
             extractor or RuleExtractor(),
-            self._gate,
+            self.judge,
             settings,
             self._edit,
             self._vectors,
+            self._privacy,
             reconciler,
         )
         self._search = Searcher(store, self.embedder)
@@ -169,10 +169,13 @@ class Memory(PrivacyFacade):
         if consent is not None and not consent.enabled:  # memory off: not even a log or session turn
             refused = self._privacy.refused(msgs)
             return AddResult(decisions=refused, session_id=sid, message_ids=[m.id for m in msgs])
-        with self._gate.consent(consent):
-            decisions = self._write.add(uid, sid, msgs)
-        self._privacy.written(uid, decisions, msgs, msgs[-1].at, caller=who)
-        return AddResult(decisions=decisions, session_id=sid, message_ids=[m.id for m in msgs])
+        written = self._write.add(uid, sid, msgs, consent, who)
+        return AddResult(
+            decisions=written.decisions,
+            session_id=sid,
+            message_ids=[m.id for m in msgs],
+            skipped_clauses=written.skipped,
+        )
 
     def remember(
         self,
@@ -207,10 +210,8 @@ class Memory(PrivacyFacade):
         consent = self._privacy.consent(uid)
         if consent is not None and not consent.enabled:
             return self._privacy.refused([message])[0]
-        with self._gate.consent(consent):
-            decision = self._write.remember(uid, session_id, message, candidate, Action(kind))
-        self._privacy.written(uid, [decision], [message], when, caller=who)
-        return decision
+        sid = validate.identifier(session_id, "session_id", self.settings) if session_id is not None else None
+        return self._write.remember(uid, sid, message, candidate, Action(kind), consent, who)
 
     # -- read -------------------------------------------------------------------------------------
 
@@ -308,11 +309,12 @@ class Memory(PrivacyFacade):
         return self._search.search(uid, text, options, now)
 
     def profile(self, user_id: str, *, caller: str | None = None) -> dict[str, Any]:
-        """The user's profile: slot → current value."""
+        """The user's profile: slot → current value, derived from the memories that state it (each
+        value is the newest active profile memory's; a many-valued slot lists every value)."""
         uid = self._user(user_id)
-        versions = self.store.slots(uid)
-        self._read(uid, caller, [v.memory_id for v in versions if v.memory_id], "profile")
-        return {v.slot: v.value for v in versions}
+        memories = self.store.query(uid, MemoryQuery(kinds=(Kind.PROFILE,)))
+        self._read(uid, caller, [m.id for ms in profile.backing(memories).values() for m in ms], "profile")
+        return profile.derive(memories)
 
     def profile_history(self, user_id: str, slot: str | None = None) -> list[SlotVersion]:
         """Every version of one slot (or of all slots), oldest first."""

@@ -43,6 +43,12 @@ class Settings(BaseSettings):
     event_days: int = Field(default=90, gt=0, description="expiry of raw events")
     log_retention_days: int = Field(default=90, gt=0, description="how long raw turns stay in the log")
     keep_log: bool = Field(default=True, description="keep redacted raw turns as a searchable log")
+    max_clauses: int = Field(
+        default=200,
+        ge=1,
+        description="clauses of one message the judge looks at; the rest is kept in the log only and "
+        "counted in the result (AddResult.skipped_clauses)",
+    )
     vector_backlog: int = Field(
         default=1000,
         ge=0,

@@ -16,7 +16,7 @@ from typing import Protocol
 
 import numpy as np
 
-from memlane.domain import Category, EventStatus, Kind, MemoryItem, Source, Status
+from memlane.domain import Category, EventStatus, Flag, Kind, MemoryItem, Source, Status
 from memlane.embed import Embedder
 from memlane.lifecycle.history import record
 from memlane.settings import Settings
@@ -29,17 +29,12 @@ _TREND_SIMILARITY = 0.88
 _TREND_OVERLAP = 0.5
 _MAX_POINTS = 30  # a digest lists at most this many points
 _COMPRESS_FROM = 3  # a digest of one or two points is short already: no summariser is asked
-_DATE_SUFFIX = re.compile(r"\s*[（(]\d{4}-\d{2}-\d{2}[)）]\s*$")
 
 
 def _when(item: MemoryItem) -> datetime:
     when = item.valid_from or item.created_at
     assert when is not None
     return when
-
-
-def _plain(text: str) -> str:
-    return _DATE_SUFFIX.sub("", text)
 
 
 def _by_month(items: list[MemoryItem]) -> list[tuple[str, list[MemoryItem]]]:
@@ -123,7 +118,7 @@ class Consolidator:
             for j in range(i + 1, len(events)):
                 if j in taken or sims[i, j] < _TREND_SIMILARITY:
                     continue
-                if word_overlap(_plain(events[i].text), _plain(events[j].text)) >= _TREND_OVERLAP:
+                if word_overlap(events[i].text, events[j].text) >= _TREND_OVERLAP:
                     members.append(j)
             if len(members) > 1:
                 taken.update(members)
@@ -134,7 +129,7 @@ class Consolidator:
         matrix = np.asarray([e.embedding for e in group], dtype=np.float32)
         typical = group[int(np.argmax((matrix @ matrix.T).sum(axis=1)))]
         first, last = min(map(_when, group)), max(map(_when, group))
-        topic = _plain(typical.text)
+        topic = typical.text
         span = f"{first:%Y-%m}" if first.strftime("%Y-%m") == last.strftime("%Y-%m") else None
         if detect(topic) == "zh":
             period = span or f"{first:%Y-%m} 至 {last:%Y-%m}"
@@ -156,7 +151,7 @@ class Consolidator:
             for m in items:
                 open_ = m.event_status is EventStatus.UNRESOLVED
                 note = f"{_when(m):%m-%d}" + (("，未解决" if zh else ", unresolved") if open_ else "")
-                parts.append(f"{_plain(m.text)}（{note}）" if zh else f"{_plain(m.text)} ({note})")
+                parts.append(f"{m.text}（{note}）" if zh else f"{m.text} ({note})")
             title = f"{month} 的事件" if zh else f"Events of {month}"
             self._digest(user_id, f"events:{month}", title, parts, items, now, zh)
         return len(old)
@@ -222,6 +217,7 @@ class Consolidator:
         category: Category,
         tag: str,
     ) -> MemoryItem:
+        trend = tag == "trend"  # a trend is a semantic memory: a flag, not a tag, says it was built
         return MemoryItem(
             user_id=user_id,
             text=text,
@@ -229,8 +225,14 @@ class Consolidator:
             category=category,
             # a digest is not itself a session summary: it must not be compressed again
             tags=list(
-                dict.fromkeys([tag, *(t for m in sources for t in m.tags if not t.startswith("session-"))])
+                dict.fromkeys(
+                    [
+                        *([] if trend else [tag]),
+                        *(t for m in sources for t in m.tags if not t.startswith("session-")),
+                    ]
+                )
             ),
+            flags=frozenset({Flag.DERIVED}) if trend else frozenset(),
             entities=list(dict.fromkeys(e for m in sources for e in m.entities)),
             importance=round(min(1.0, max(m.importance for m in sources) + 0.05), 3),
             confidence=max(m.confidence for m in sources),

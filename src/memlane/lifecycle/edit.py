@@ -13,24 +13,26 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 
-from memlane.domain import Actor, Kind, MemoryItem, Source, Status
+from memlane import profile
+from memlane.domain import Actor, Flag, Kind, MemoryItem, Message, Source, Status
 from memlane.embed import Embedder
 from memlane.errors import InvalidInput, NotFound
 from memlane.lifecycle.history import record
 from memlane.lifecycle.portrait import SLOT, Portrait
 from memlane.privacy import audit, sensitive
 from memlane.privacy.policy import SensitivePolicy
+from memlane.profile import holds, spec
 from memlane.settings import Settings
 from memlane.store import MemoryQuery, MemoryStore, SessionStore
-from memlane.store.tokens import tokens_for
+from memlane.store.tokens import indexed, tokens_for
+from memlane.write.extract import RuleExtractor
 
 _ALL = (Status.ACTIVE, Status.SUPERSEDED, Status.EXPIRED, Status.ARCHIVED, Status.DELETED)
-_TREND = "trend"  # the tag lifecycle/consolidate.py gives a trend
 
 
 def _derived(item: MemoryItem) -> bool:
     """Whether ``item`` was built from other memories (a summary, digest, trend or portrait)."""
-    return item.kind is Kind.SUMMARY or _TREND in item.tags
+    return item.kind is Kind.SUMMARY or Flag.DERIVED in item.flags
 
 
 class Editor:
@@ -39,6 +41,7 @@ class Editor:
     def __init__(
         self, store: MemoryStore, sessions: SessionStore, embedder: Embedder, settings: Settings
     ) -> None:
+        self.extractor = RuleExtractor()  # an edit is read by the rules: it costs no LLM call
         self.store = store
         self.sessions = sessions
         self.embedder = embedder
@@ -57,15 +60,21 @@ class Editor:
                 f"the new text contains sensitive data ({', '.join(blocked)}); the privacy policy drops it"
             )
         before = item.text
+        slots = {item.slot} if item.slot else set()
         item.text = sensitive.redact(text, findings) if findings else text
-        item.embedding = self.embedder.embed_passages([item.text])[0].tolist()
         item.source = Source.EXPLICIT
         item.confidence = 1.0
         item.updated_at = at
         item.last_verified_at = at
+        self._restate(item, at)
+        item.embedding = self.embedder.embed_passages([indexed(item)])[0].tolist()
         with self.store.transaction(user_id):
             self.store.put(item, tokens_for(item))
             self.store.delete_sealed(user_id, [memory_id])  # the sealed original said the old text
+            slots |= {s for m in self._retire_others(item, at) for s in (m.slot,) if s}
+            profile.sync(
+                self.store, user_id, {*slots, item.slot or ""}, at, "corrected by the user", actor=Actor.USER
+            )
             record(
                 self.store,
                 user_id,
@@ -81,6 +90,59 @@ class Editor:
                 self.store, user_id, "update", at, [memory_id], caller=caller, detail="text corrected"
             )
         return item
+
+    def _restate(self, item: MemoryItem, at: datetime) -> None:
+        """Read the corrected text as the write path reads a message: the slot it states now (or none),
+        so the profile follows the correction ("我住在上海" → "我住在杭州" moves home_city)."""
+        found = [c for c in self.extractor.extract(Message("user", item.text, at)) if c.slot]
+        stated = [c for c in found if holds(c.slot or "", c.value) and c.value is not None]
+        same = [c for c in stated if c.slot == item.slot]
+        chosen = next(iter(same or [c for c in stated if spec(c.slot or "").profile]), None)
+        if chosen is None:
+            if item.kind is Kind.PROFILE or (item.slot and item.value is not None):
+                item.slot, item.value = None, None  # the correction no longer states the slot's value
+                item.kind = Kind.SEMANTIC if item.kind is Kind.PROFILE else item.kind
+            return
+        item.slot, item.value, item.polarity = chosen.slot, chosen.value, chosen.polarity
+        item.category = chosen.category
+        if spec(chosen.slot or "").profile:
+            item.kind = Kind.PROFILE
+        elif item.kind is Kind.PROFILE:
+            item.kind = Kind.SEMANTIC
+
+    def _retire_others(self, item: MemoryItem, at: datetime) -> list[MemoryItem]:
+        """The user's correction stands alone: other memories that state another value of its one-value
+        slot (or the same value of a slot it excludes) are superseded by it."""
+        if not item.slot or item.value is None:
+            return []
+        rules = spec(item.slot)
+        others = [
+            m
+            for m in self.store.query(item.user_id, MemoryQuery(slot=item.slot))
+            if m.id != item.id
+            and m.kind is not Kind.LOG
+            and m.value is not None
+            and rules.changes(m.value, item.value)
+        ]
+        for slot in rules.exclusive:
+            others += [
+                m for m in self.store.query(item.user_id, MemoryQuery(slot=slot)) if m.value == item.value
+            ]
+        for old in others:
+            old.status, old.superseded_by, old.valid_to, old.updated_at = Status.SUPERSEDED, item.id, at, at
+            self.store.put(old, tokens_for(old))
+            record(
+                self.store,
+                item.user_id,
+                old.id,
+                "supersede",
+                at,
+                "the user's correction of another memory says otherwise",
+                actor=Actor.USER,
+                before=old.text,
+                after=item.text,
+            )
+        return others
 
     def delete(
         self,
@@ -114,7 +176,8 @@ class Editor:
             self.store.scrub_history(user_id, gone)
             for item in items:
                 record(self.store, user_id, item.id, "delete", at, reason, actor=Actor.USER)
-            self._drop_slot_values(user_id, {m.id for m in items})
+                self._restore_superseded(item, at, reason)
+            self._drop_slot_values(user_id, items, at, reason)
             derived = self._drop_derived(user_id, {m.id for m in items}, sources, at)
             self._scrub_sessions(user_id, sources, {m.text for m in items})
             detail = f"{len(items)} memories, {len(logs)} log turns, {len(derived)} derived items: {reason}"
@@ -176,7 +239,7 @@ class Editor:
             for m in memories:
                 record(self.store, user_id, m.id, "delete", at, reason, actor=Actor.USER)
                 self._restore_superseded(m, at, reason)
-            self._drop_slot_values(user_id, {m.id for m in memories})
+            self._drop_slot_values(user_id, memories, at, reason)
             derived = self._drop_derived(user_id, {m.id for m in memories}, gone_ids, at)
             if whole or derived or always:
                 ids = [*(m.id for m in whole), *derived]
@@ -238,18 +301,22 @@ class Editor:
             raise NotFound(f"no memory {memory_id!r}")
         return item
 
-    def _drop_slot_values(self, user_id: str, memory_ids: set[str]) -> None:
-        """Remove slot versions backed by deleted memories; the newest surviving version becomes current."""
+    def _drop_slot_values(
+        self, user_id: str, deleted: Sequence[MemoryItem], at: datetime, reason: str
+    ) -> None:
+        """Remove the slot versions deleted memories set (they hold the deleted value), then record
+        what the surviving memories now say (a restored one's value, or a retraction)."""
+        memory_ids = {m.id for m in deleted}
         versions = self.store.slots(user_id, current_only=False)
         touched = {v.slot for v in versions if v.memory_id in memory_ids}
         for slot in touched:
             keep = [v for v in versions if v.slot == slot and v.memory_id not in memory_ids]
             self.store.delete_slots(user_id, slot)
-            for v in keep:
-                v.current = False
             for i, v in enumerate(keep):
                 v.current = i == len(keep) - 1
                 self.store.put_slot(v)
+        slots = touched | profile.slots_of(deleted)
+        profile.sync(self.store, user_id, slots, at, reason, actor=Actor.USER)
 
     def _drop_derived(
         self, user_id: str, memory_ids: set[str], message_ids: Iterable[str], at: datetime

@@ -1,17 +1,21 @@
 """Feedback on a recalled memory: helpful strengthens it, outdated expires it, wrong supersedes it
-and lowers trust in the other memories that came from the same message.
+(what it had replaced is current again) and lowers trust in the other memories that came from the
+same message. The profile follows: a slot a memory marked wrong or outdated set is retracted, or
+falls back to the memory that is current again.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
 
+from memlane import profile
 from memlane.domain import Actor, Kind, MemoryItem, Status
 from memlane.errors import InvalidInput, NotFound
 from memlane.lifecycle.history import record
 from memlane.privacy import audit
 from memlane.store import MemoryQuery, MemoryStore
 from memlane.store.tokens import tokens_for
+from memlane.write.turns import mark_outdated
 
 VERDICTS = ("helpful", "wrong", "outdated")
 _TRUST_PENALTY = 0.8
@@ -55,8 +59,23 @@ class Feedback:
             item.updated_at = at
             self.store.put(item, tokens_for(item))
             record(self.store, user_id, item.id, "feedback", at, reason, actor=Actor.USER)
+            if verdict != "helpful":
+                restored = self._restore_replaced(item, at, reason) if verdict == "wrong" else None
+                mark_outdated(self.store, [item])
+                slots = profile.slots_of([item, *([restored] if restored else [])])
+                profile.sync(self.store, user_id, slots, at, reason, actor=Actor.USER)
             audit.record(self.store, user_id, "feedback", at, [item.id], caller=caller, detail=verdict)
         return item
+
+    def _restore_replaced(self, wrong: MemoryItem, at: datetime, reason: str) -> MemoryItem | None:
+        """What a wrong memory had superseded is current again: the change it recorded did not happen."""
+        old = self.store.get(wrong.user_id, wrong.supersedes) if wrong.supersedes else None
+        if old is None or old.status is not Status.SUPERSEDED or old.superseded_by != wrong.id:
+            return None
+        old.status, old.superseded_by, old.valid_to, old.updated_at = Status.ACTIVE, None, None, at
+        self.store.put(old, tokens_for(old))
+        record(self.store, wrong.user_id, old.id, "restore", at, f"{reason}: what replaced it was wrong")
+        return old
 
     def _distrust_siblings(self, wrong: MemoryItem, at: datetime) -> None:
         """Memories extracted from the same message as a wrong one are less certain too."""

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
+from memlane import profile
 from memlane.domain import Kind, Status
 from memlane.embed import Embedder
 from memlane.lifecycle.consolidate import Consolidator, PeriodSummariser
@@ -28,6 +29,7 @@ from memlane.settings import Settings
 from memlane.store import MemoryQuery, MemoryStore, SessionStore
 from memlane.store.tokens import tokens_for
 from memlane.write.backlog import VectorBacklog
+from memlane.write.turns import mark_outdated
 
 
 class Summariser(SessionSummariser, PeriodSummariser, Protocol):
@@ -103,12 +105,15 @@ class Maintenance:
         with self.store.transaction(user_id):
             if logs:
                 report.log_dropped += self.store.delete(user_id, logs)
-            for item in due:
-                if item.kind is Kind.LOG:
-                    continue
+            expired = [item for item in due if item.kind is not Kind.LOG]
+            for item in expired:
                 item.status = Status.EXPIRED
                 item.updated_at = now
                 self.store.put(item, tokens_for(item))
                 when = item.expires_at.date() if item.expires_at else now.date()
                 record(self.store, user_id, item.id, "expire", now, f"expired on {when}")
                 report.expired += 1
+            mark_outdated(self.store, expired)
+            profile.sync(
+                self.store, user_id, profile.slots_of(expired), now, "the memory that set it expired"
+            )

@@ -15,13 +15,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from memlane import profile
 from memlane.domain import Actor, HistoryRecord, MemoryItem, Session, SlotVersion, Status, Turn
 from memlane.embed import Embedder
 from memlane.errors import ConfigurationError, InvalidInput
 from memlane.privacy.audit import AuditEntry
 from memlane.privacy.consent import ConsentSettings
 from memlane.store import MemoryQuery, MemoryStore, SessionStore
-from memlane.store.tokens import tokens_for
+from memlane.store.tokens import indexed, tokens_for
 
 FORMAT = "memlane.export"
 VERSION = 1
@@ -71,7 +72,7 @@ def export_user(
         "exported_at": now.isoformat(),
         "memories": [m.to_dict() for m in records if m.kind.value != "log"],
         "log": [m.to_dict() for m in records if m.kind.value == "log"],
-        "profile": {v.slot: v.value for v in store.slots(user_id)},
+        "profile": profile.read(store, user_id),
         "profile_versions": [
             {**v.__dict__, "created_at": v.created_at.isoformat()}
             for v in store.slots(user_id, current_only=False)
@@ -141,7 +142,7 @@ def restore_user(
     if originals and seal is None:
         raise ConfigurationError("the export holds encrypted memories: configure a data key to restore it")
     everything = [*items, *log]
-    vectors = embedder.embed_passages([m.text for m in everything])
+    vectors = embedder.embed_passages([indexed(m) for m in everything])
     with store.transaction(uid):
         for item, vector in zip(everything, vectors, strict=True):
             item.embedding = vector.tolist()

@@ -12,6 +12,7 @@ from datetime import datetime
 from memlane.domain import Category, EventStatus, Kind, MemoryItem, Source, Status
 from memlane.embed import Embedder
 from memlane.lifecycle.history import record
+from memlane.profile import backing, derive
 from memlane.store import MemoryQuery, MemoryStore
 from memlane.store.tokens import tokens_for
 from memlane.text.lang import detect
@@ -47,10 +48,11 @@ class Portrait:
     def compose(self, user_id: str) -> tuple[str, list[str]]:
         """The portrait text and the ids of the memories it was built from."""
         active = self.store.query(user_id, MemoryQuery(kinds=(Kind.SEMANTIC, Kind.EPISODIC)))
-        profile = self.store.slots(user_id)
+        held = backing(self.store.query(user_id, MemoryQuery(kinds=(Kind.PROFILE,))))
+        profile = derive(m for ms in held.values() for m in ms)
         if not active and not profile:
             return "", []
-        lang = detect(" ".join(m.text for m in active[:20]) or " ".join(_show(v.value) for v in profile))
+        lang = detect(" ".join(m.text for m in active[:20]) or " ".join(_show(v) for v in profile.values()))
         words = _LABELS[lang]
         prefs = sorted((m for m in active if m.category in _PREFS), key=lambda m: (-m.importance, m.text))[
             :_MAX_PREFS
@@ -58,12 +60,12 @@ class Portrait:
         open_issues = [m for m in active if m.event_status is EventStatus.UNRESOLVED][:_MAX_OPEN]
         parts = []
         if profile:
-            parts.append(words["who"] + ": " + ", ".join(f"{v.slot}={_show(v.value)}" for v in profile))
+            parts.append(words["who"] + ": " + ", ".join(f"{s}={_show(v)}" for s, v in profile.items()))
         if prefs:
             parts.append(words["prefs"] + ": " + words["sep"].join(m.text for m in prefs))
         if open_issues:
             parts.append(words["open"] + ": " + words["sep"].join(m.text for m in open_issues))
-        sources = [v.memory_id for v in profile if v.memory_id] + [m.id for m in (*prefs, *open_issues)]
+        sources = [m.id for ms in held.values() for m in ms] + [m.id for m in (*prefs, *open_issues)]
         return words["end"].join(parts).strip(), sources
 
     def rebuild(self, user_id: str, now: datetime) -> MemoryItem | None:

@@ -6,7 +6,7 @@ are and never sent anywhere. What is left is *undecided*:
 
 - a rule candidate that is only the catch-all first-person fact (category fact, no slot, no objects);
 - a rule candidate the rules merely inferred (``explicit=False``, e.g. a bare "iPhone 16");
-- a user clause no rule matched that is longer than a few words and is not a question.
+- a user clause no rule recognised (``other``) that is longer than a few words.
 
 All undecided clauses of one message go to the model in ONE request. Its answer replaces the
 undecided rule candidate of each clause it speaks about and adds candidates for clauses the rules
@@ -46,11 +46,13 @@ class _Slot:
 
 
 def needs_llm(candidate: Candidate) -> bool:
-    """The rules could not decide this candidate: a bare first-person fact, or an inference."""
+    """The rules could not decide this candidate: a bare first-person fact, an inference, or a clause
+    no rule recognised that is long enough to say something."""
     if candidate.role != "user":
         return False
     bare_fact = candidate.category is Category.FACT and candidate.slot is None and not candidate.objects
-    return bare_fact or not candidate.explicit
+    unknown = candidate.category is Category.OTHER and worth_asking(candidate.text)
+    return bare_fact or unknown or not candidate.explicit
 
 
 def worth_asking(text: str, min_words: int = 4, min_chars: int = 6) -> bool:

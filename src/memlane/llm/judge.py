@@ -10,21 +10,21 @@ the write threshold still applies to the model's importance. A turn that withdra
 an answer that cannot be used, the failure is logged on ``memlane.llm`` and counted, and the rules'
 decisions stand.
 
-The request is made at the first doubtful candidate of a :meth:`Judge.decide_all` and covers every
-candidate of that call (:func:`memlane.write.judge.current_call`), so the LLM judge works the same
-when another judge wraps it and calls :meth:`decide` one candidate at a time (the privacy policy
-does): the wrapper still has the last word on each decision. A candidate judged alone (an explicit
-``remember``) is decided by the rules.
+The request covers every doubtful candidate of one :meth:`Judge.decide_all`; the privacy policy and
+the user's consent still have the last word on each decision (the write path applies them after
+the judge). A candidate judged alone through :meth:`decide` (an explicit ``remember``) is decided by
+the rules.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from memlane.domain import Action, Candidate, Category, Decision
 from memlane.settings import Settings
 from memlane.text.lang import detect
-from memlane.write.judge import Call, Judge, current_call
+from memlane.write.judge import Judge
 
 from .ask import Unusable, ask, fall_back, numbered
 from .client import ChatClient, LLMStats, LLMUnavailable
@@ -51,28 +51,31 @@ class LLMJudge(Judge):
         """Calls, tokens, latency and failures by stage."""
         return self.client.stats
 
-    def decide(self, candidate: Candidate, at: datetime) -> Decision:
-        """The rules' decision, or the model's when the rules doubt it and it spoke of the candidate."""
-        decision = super().decide(candidate, at)
-        why = self.doubt(decision)
-        call = current_call()
-        if why is None or call is None:
-            return decision
-        if STAGE not in call.notes:  # the first doubt of the call asks about all of them
-            call.notes[STAGE] = self._advise(call)
-        judgement = call.notes[STAGE].get(_key(candidate))
-        return decision if judgement is None else self._overrule(decision, judgement, why, at)
+    def decide_all(self, candidates: Sequence[tuple[Candidate, datetime]]) -> list[Decision]:
+        """The rules' decisions, each replaced by the model's where the rules doubt it and the model
+        spoke of it: one request for all the doubts of the call."""
+        rules = [self.decide(c, at) for c, at in candidates]
+        judgements = self._advise(candidates, rules)
+        out: list[Decision] = []
+        for decision, (candidate, at) in zip(rules, candidates, strict=True):
+            why = self.doubt(decision)
+            judgement = judgements.get(_key(candidate)) if why is not None else None
+            out.append(
+                decision if judgement is None or why is None else self._overrule(decision, judgement, why, at)
+            )
+        return out
 
-    def _advise(self, call: Call) -> dict[tuple[str | None, str], Judgement]:
-        """The model's judgements on every doubt of ``call``, by candidate; none when it fails."""
-        if any(c.category is Category.FORGET for c, _ in call.candidates):
+    def _advise(
+        self, candidates: Sequence[tuple[Candidate, datetime]], rules: Sequence[Decision]
+    ) -> dict[tuple[str | None, str], Judgement]:
+        """The model's judgements on every doubt of the call, by candidate; none when it fails."""
+        if any(c.category is Category.FORGET for c, _ in candidates):
             return {}  # the user is withdrawing what they said: nothing of it goes anywhere
-        rules = [super(LLMJudge, self).decide(c, at) for c, at in call.candidates]
         doubtful = list({_key(d.candidate): d for d in rules if d.candidate and self.doubt(d)}.values())
         if not doubtful:
             return {}
         lang = detect(" ".join(d.text for d in doubtful))
-        at = max(when for _, when in call.candidates)
+        at = max(when for _, when in candidates)
 
         def check(answer: JudgeAnswer) -> None:
             numbered([j.candidate for j in answer.judgements], len(doubtful), "candidate")
@@ -107,7 +110,7 @@ class LLMJudge(Judge):
 
 
 def _key(candidate: Candidate) -> tuple[str | None, str]:
-    # a wrapping judge may hand on a copy of the candidate: its message and text still name it
+    # the policy hands the judge a copy of the candidate: its message and text still name it
     return candidate.message_id, candidate.text
 
 

@@ -20,7 +20,7 @@ from memlane.domain import MemoryItem
 from memlane.settings import Settings
 from memlane.store import MemoryStore
 from memlane.text.lang import detect
-from memlane.write.reconcile import Reconciler, Ruling, Rulings
+from memlane.write.reconcile import Pool, Reconciler, Ruling, Rulings
 
 from .ask import Unusable, ask, fall_back, numbered
 from .client import ChatClient, LLMStats, LLMUnavailable
@@ -55,7 +55,7 @@ class LLMReconciler(Reconciler):
 
     def review(self, store: MemoryStore, pending: Sequence[tuple[MemoryItem, list[str]]]) -> Rulings:
         """The model's rulings on every doubt of ``pending``, in one request; none when it fails."""
-        matches = [(item, self.doubts(store, item, objects)) for item, objects in pending]
+        matches = [(item, self.doubts(Pool(store, item.user_id), item, objects)) for item, objects in pending]
         # a memory that another statement of the same turn settles for sure needs no opinion
         settled = {m.id for _, match in matches if not match.doubts for m in match.existing}
         asked = [

@@ -69,6 +69,30 @@ class AuditEntry:
         }
 
 
+def entry(
+    user_id: str,
+    op: str,
+    at: datetime,
+    memory_ids: Sequence[str] = (),
+    *,
+    actor: Actor = Actor.USER,
+    caller: str | None = None,
+    detail: str = "",
+) -> AuditEntry:
+    """A new entry (not yet stored): for a plan that writes it in its own transaction."""
+    if op not in OPS:
+        raise ValueError(f"unknown audit operation {op!r}")
+    return AuditEntry(
+        user_id=user_id,
+        at=at,
+        op=op,
+        actor=actor,
+        caller=caller,
+        memory_ids=list(dict.fromkeys(memory_ids)),
+        detail=detail,
+    )
+
+
 def record(
     store: MemoryStore,
     user_id: str,
@@ -81,16 +105,6 @@ def record(
     detail: str = "",
 ) -> AuditEntry:
     """Append one entry to the user's audit log and return it."""
-    if op not in OPS:
-        raise ValueError(f"unknown audit operation {op!r}")
-    entry = AuditEntry(
-        user_id=user_id,
-        at=at,
-        op=op,
-        actor=actor,
-        caller=caller,
-        memory_ids=list(dict.fromkeys(memory_ids)),
-        detail=detail,
-    )
-    store.add_audit(entry)
-    return entry
+    made = entry(user_id, op, at, memory_ids, actor=actor, caller=caller, detail=detail)
+    store.add_audit(made)
+    return made

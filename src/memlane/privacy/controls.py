@@ -1,26 +1,24 @@
-"""The privacy controls the facade applies around the write and read paths, in one place: the
-sensitive-data policy and consent (through :class:`~memlane.privacy.policy.PolicyJudge`), the
-encrypted originals (:class:`~memlane.privacy.vault.Vault`) and the audit log.
+"""The privacy controls the facade and the write path apply, in one place: the sensitive-data
+policy and consent (:class:`~memlane.privacy.policy.SensitivePolicy`), the encrypted originals
+(:class:`~memlane.privacy.vault.Vault`) and the audit log.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 
-from memlane.domain import Action, Category, Decision, Hit, MemoryItem, Message
+from memlane.domain import Action, Category, Decision, Hit, MemoryItem, Message, Outcome
 from memlane.errors import ConfigurationError
 from memlane.privacy import audit, sensitive
 from memlane.privacy.audit import AuditEntry
 from memlane.privacy.consent import ConsentSettings
 from memlane.privacy.crypto import DataKey, KeyProvider
-from memlane.privacy.policy import PolicyJudge, SensitivePolicy
+from memlane.privacy.policy import SensitivePolicy
 from memlane.privacy.vault import Vault
 from memlane.settings import Settings
-from memlane.store import MemoryStore
-from memlane.write.judge import Judge
+from memlane.store import MemoryStore, SealedText
 
 
 def _key_source(settings: Settings, provider: KeyProvider | None) -> KeyProvider | None:
@@ -55,10 +53,6 @@ class PrivacyControls:
             )
         return policy
 
-    def gate(self, judge: Judge) -> PolicyJudge:
-        """``judge`` with the policy and the current user's consent applied around it."""
-        return PolicyJudge(judge, self.policy)
-
     # -- consent ----------------------------------------------------------------------------------
 
     def consent(self, user_id: str) -> ConsentSettings | None:
@@ -74,34 +68,23 @@ class PrivacyControls:
                 text=sensitive.redact(m.content),
                 reason="memory is turned off for this user: nothing is kept",
                 category=Category.FACT,
+                outcome=Outcome.DISCARDED,
             )
             for m in messages
         ]
 
-    # -- after a write ------------------------------------------------------------------------------
+    # -- sealing ----------------------------------------------------------------------------------------
 
-    def written(
-        self,
-        user_id: str,
-        decisions: Sequence[Decision],
-        messages: Sequence[Message],
-        at: datetime,
-        op: str = "write",
-        caller: str | None = None,
-    ) -> None:
-        """Seal what the policy encrypts, and audit the write (ids and counts, never text)."""
-        originals = {m.id: m.content for m in messages}
-        for d in decisions:
-            c = d.candidate
-            if d.memory is None or c is None or not self.policy.encrypted(c.sensitive):
-                continue
-            source = originals.get(c.message_id or "")
-            if source is not None:
-                self.vault.seal(d.memory, source)
-        actions = Counter(d.action.value for d in decisions)
-        detail = ", ".join(f"{n} {a}" for a, n in sorted(actions.items())) or "nothing to remember"
-        ids = [d.memory.id for d in decisions if d.memory is not None]
-        audit.record(self.store, user_id, op, at, ids, caller=caller, detail=detail)
+    def sealed_text(self, item: MemoryItem, original: str) -> SealedText | None:
+        """The encrypted original of ``item`` made from the message it came from (not yet stored)."""
+        return self.vault.sealed_text(item, original)
+
+    def original(self, user_id: str, item: MemoryItem) -> str | None:
+        """The sealed original of a stored memory, or None when it has none."""
+        if not self.vault.configured or not sensitive.PLACEHOLDER.search(item.text):
+            return None
+        opened = self.vault.open(user_id, [item])[0]
+        return opened.text if opened.text != item.text else None
 
     # -- reading sealed originals -------------------------------------------------------------------
 

@@ -12,17 +12,15 @@ The defaults: identity and card numbers, passwords, keys and health details are 
 numbers, email addresses and precise home addresses are redacted. ``Settings.sensitive_policy``
 overrides any of them (``MEMLANE_SENSITIVE_POLICY='{"phone": "encrypt"}'``).
 
-:class:`PolicyJudge` applies the policy and the user's consent (:mod:`~memlane.privacy.consent`) around
-the memory judge, so the write path needs to know neither.
+:meth:`SensitivePolicy.for_judge` and :meth:`SensitivePolicy.review` apply the policy and the user's
+consent (:mod:`~memlane.privacy.consent`) before and after the memory judge, so the judge needs to
+know neither.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from datetime import datetime
 from typing import Literal
 
 from memlane.domain import Action, Candidate, Category, Decision
@@ -30,7 +28,6 @@ from memlane.errors import ConfigurationError
 from memlane.privacy.consent import ConsentSettings
 from memlane.privacy.sensitive import NEVER_STORE
 from memlane.settings import Settings
-from memlane.write.judge import Judge
 
 Treatment = Literal["drop", "redact", "encrypt"]
 TREATMENTS: tuple[str, ...] = ("drop", "redact", "encrypt")
@@ -94,55 +91,40 @@ class SensitivePolicy:
         """Whether any kind is encrypted (and a data key is therefore needed)."""
         return any(t == "encrypt" for t in self.treatments.values())
 
-
-_CONSENT: ContextVar[ConsentSettings | None] = ContextVar("memlane_consent", default=None)
-
-
-class PolicyJudge(Judge):
-    """The memory judge with the sensitive-data policy and the user's consent applied around it."""
-
-    def __init__(self, inner: Judge, policy: SensitivePolicy) -> None:
-        super().__init__(inner.settings)
-        self.inner = inner
-        self.policy = policy
-
-    @contextmanager
-    def consent(self, settings: ConsentSettings | None) -> Iterator[None]:
-        """Judge with ``settings`` as the current user's consent until the block ends."""
-        token = _CONSENT.set(settings)
-        try:
-            yield
-        finally:
-            _CONSENT.reset(token)
-
-    def decide(self, candidate: Candidate, at: datetime) -> Decision:
-        """The inner judge's decision, after the policy has said which sensitive kinds may stay."""
-        dropped = [k for k in candidate.sensitive if self.policy.of(k) == "drop"]
+    def for_judge(self, candidate: Candidate) -> Candidate:
+        """``candidate`` as the memory judge should see it: holding only the sensitive kinds this policy
+        drops (so that it discards those and no others); a clause that was only its sensitive value,
+        which the policy keeps, is background about the user."""
+        dropped = [k for k in candidate.sensitive if self.of(k) == "drop"]
         kept = candidate
         if candidate.sensitive and not dropped and candidate.category is Category.SENSITIVE:
-            # a clause that was only its sensitive value, which the policy keeps: background about the user
             kept = replace(candidate, category=Category.FACT)
-        # the inner judge sees only the kinds the policy drops, so that it discards those and no others
-        decision = self.inner.decide(replace(kept, sensitive=[k for k in kept.sensitive if k in dropped]), at)
-        decision.candidate = kept
-        decision.sensitivity = 1.0 if kept.sensitive else decision.sensitivity
-        plain_drop = [k for k in dropped if k not in NEVER_STORE]
-        if plain_drop and decision.action is not Action.DISCARD:
-            what = " and ".join(_NAMES.get(k, k) for k in plain_drop)
-            return self._discard(decision, f"contains {what}; the privacy policy drops it")
-        consent = _CONSENT.get()
-        if consent is not None and decision.action in _LONG_TERM and not consent.allows(kept.category):
+        return replace(kept, sensitive=dropped)
+
+    def review(self, decision: Decision, candidate: Candidate, consent: ConsentSettings | None) -> Decision:
+        """The judge's ``decision`` on ``candidate`` (as :meth:`for_judge` showed it), with this policy
+        and the user's consent applied: what the policy drops, or the user has not consented to, is
+        discarded with the reason."""
+        shown = decision.candidate if decision.candidate is not None else candidate
+        judged = replace(
+            decision,
+            candidate=replace(shown, sensitive=candidate.sensitive),
+            sensitivity=1.0 if candidate.sensitive else decision.sensitivity,
+        )
+        dropped = [k for k in candidate.sensitive if self.of(k) == "drop" and k not in NEVER_STORE]
+        if dropped and judged.action is not Action.DISCARD:
+            what = " and ".join(_NAMES.get(k, k) for k in dropped)
+            return _discarded(judged, f"contains {what}; the privacy policy drops it")
+        category = judged.candidate.category if judged.candidate is not None else candidate.category
+        if consent is not None and judged.action in _LONG_TERM and not consent.allows(category):
             why = (
                 "memory is turned off for this user"
                 if not consent.enabled
-                else (f"the user has not consented to remembering {kept.category.value}")
+                else f"the user has not consented to remembering {category.value}"
             )
-            return self._discard(decision, why)
-        return decision
+            return _discarded(judged, why)
+        return judged
 
-    @staticmethod
-    def _discard(decision: Decision, reason: str) -> Decision:
-        decision.action = Action.DISCARD
-        decision.reason = reason
-        decision.expires_at = None
-        return decision
+
+def _discarded(decision: Decision, reason: str) -> Decision:
+    return replace(decision, action=Action.DISCARD, reason=reason, expires_at=None)

@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
 
-from memlane.text.lang import detect
+from memlane.text.lang import detect, fold
 
 
 @dataclass(frozen=True)
@@ -191,7 +191,17 @@ def _looks_random(token: str) -> bool:
     return any(c.isalpha() for c in token) and any(c.isdigit() for c in token) and entropy >= 3.0
 
 
+# a secret the words announce with no "is" before it: "pin code 4321", "我的支付密码 887766"
+_BARE_SECRET = re.compile(
+    r"(?:(?<![A-Za-z])(?:pin(?:\s*(?:code|number|no\.?))?|passcode|password|passwd)"
+    r"|(?:支付|银行卡|登录|取款|开机|门禁|锁屏|交易)?密码|口令)\s*(?P<v>[0-9]{4,12})(?![0-9])",
+    re.IGNORECASE,
+)
+
+
 def _secrets(text: str) -> Iterator[_Span]:
+    for m in _BARE_SECRET.finditer(text):
+        yield "password", m.start("v"), m.end("v")
     for shape in _KEY_SHAPES:
         for m in shape.finditer(text):
             # "sk-learn-tutorial-for-beginners" is prose; real keys mix letters and digits.
@@ -246,13 +256,19 @@ def _contacts(text: str) -> Iterator[_Span]:
 _ZH_NUM = r"[0-9０-９一二三四五六七八九十百零〇]{1,6}"
 _ZH_UNIT = rf"(?:\s*(?:{_ZH_NUM}|[A-Za-z])\s*(?:号楼|栋|幢|座|单元|层|楼|室|户|号))"
 _ZH_PLACE = r"(?:[\u4e00-\u9fff]{2,8}?(?:省|市|区|县|镇|乡|街道))"
-_ZH_ADDRESS = re.compile(
+_ZH_FLAT = r"(?:\s*[0-9]{1,5}(?![0-9]))?"  # a flat number written bare at the end: 3单元501
+_ZH_STREET = re.compile(
     rf"{_ZH_PLACE}{{0,4}}"
-    rf"(?:[\u4e00-\u9fff]{{1,8}}?(?:路|街|大道|大街|巷|弄|胡同|道)\s*{_ZH_NUM}\s*[号號]{_ZH_UNIT}{{0,4}}"
-    rf"|[\u4e00-\u9fff]{{2,10}}?(?:小区|花园|公寓|大厦|家园|新村|苑|府)(?:{_ZH_NUM}[区期])?"
-    rf"\s*{_ZH_NUM}\s*(?:号楼|栋|幢|座){_ZH_UNIT}{{0,3}})"
-    rf"(?:\s*[0-9]{{1,5}}(?![0-9]))?"  # a flat number written bare at the end: 3单元501
+    rf"[\u4e00-\u9fff]{{1,8}}?(?:路|街|大道|大街|巷|弄|胡同|道)\s*{_ZH_NUM}\s*[号號]{_ZH_UNIT}{{0,4}}{_ZH_FLAT}"
 )
+# a building of a named estate (紫藤花园七号楼) locates a home only when the sentence says it is one:
+# "我最喜欢的地方是紫藤花园七号楼的屋顶花园" names a place, "我住在紫藤花园7栋" an address
+_ZH_BUILDING = re.compile(
+    rf"{_ZH_PLACE}{{0,4}}"
+    rf"[\u4e00-\u9fff]{{2,10}}?(?:小区|花园|公寓|大厦|家园|新村|苑|府)(?:{_ZH_NUM}[区期])?"
+    rf"\s*{_ZH_NUM}\s*(?:号楼|栋|幢|座){_ZH_UNIT}{{0,3}}{_ZH_FLAT}"
+)
+_ZH_HOME = re.compile(r"住|家|地址|寄到|寄给|送到|送货|收货|快递|搬到|搬去|租")
 # what precedes a place in a sentence, not part of it: cut the match after the last of these
 _ZH_LEAD = re.compile(r".*(?:住在|住址是|住址|地址是|地址|家在|搬到|寄到|送到|位于|是|在|到|：|:)")
 _EN_ADDRESS = re.compile(
@@ -264,7 +280,8 @@ _EN_ADDRESS = re.compile(
 
 
 def _addresses(text: str) -> Iterator[_Span]:
-    for m in _ZH_ADDRESS.finditer(text):
+    homes = [m for m in _ZH_BUILDING.finditer(text) if _ZH_HOME.search(text, max(0, m.start() - 12), m.end())]
+    for m in sorted([*_ZH_STREET.finditer(text), *homes], key=lambda m: m.start()):
         lead = _ZH_LEAD.match(m.group())
         start = m.start() + (lead.end() if lead else 0)
         if start < m.end():
@@ -296,7 +313,7 @@ _ZH_MED = (
 _ZH_START = r"(?<![^\s，。；！？;!?,.:：、\n])(?=[\u4e00-\u9fff])"
 _ZH_HEALTH = re.compile(
     rf"(?:我|本人|{_ZH_START}){_ZH_ADV}(?:被|已)?(?:确诊|诊断出|被诊断|患有|患上|怀孕|怀上|怀了(?:宝宝|孩子|二胎)"
-    rf"|住院|化疗|做化疗|透析|(?:在吃|正在吃|一直吃|每天吃|长期吃|吃着|在服用|服用|在打|打着|注射|靠){_ZH_MED})"
+    rf"|住院|化疗|做化疗|透析|(?:在吃|正在吃|一直吃|每天吃|长期吃|吃着|在服用|服用|在打|打着|每天打|天天打|定期打|注射|靠){_ZH_MED})"
     rf"|(?:我|本人){_ZH_ADV}(?:有|得了|得过|患了|查出了?|检查出了?){_ZH_MOD}{_ZH_COND}"
     rf"|{_ZH_START}{_ZH_ADV}(?:得了|查出了?|检查出了?){_ZH_MOD}{_ZH_COND}"
     rf"|我{_ZH_ADV}(?:对[^\s，。；！？,.;!?]{{1,12}}?过敏|过敏|是过敏体质)|我的{_ZH_MOD}{_ZH_COND}|我的{_ZH_MED}"
@@ -343,7 +360,8 @@ _EN_HEALTH_SOURCE = (
 # Gaps are bounded so an "I" before a megabyte of blanks is not retried blank by blank.
 _EN_HEALTH = re.compile(_EN_HEALTH_SOURCE.replace(r"\s+", r"\s{1,3}"), re.IGNORECASE)
 # English "." and "," end a clause only before a space, so "2.5mg" and "a.b@x.com" stay whole.
-_CLAUSE_END = re.compile(r"[，。；！？;!?\n]|[,.](?=\s|$)")
+# (A full-width comma arrives folded to ",": next to a Chinese character it ends a clause too.)
+_CLAUSE_END = re.compile(r"[，。；！？;!?\n]|[,.](?=\s|$)|(?<=[\u3400-\u9fff])[,.]|[,.](?=[\u3400-\u9fff])")
 
 
 def _health(text: str) -> Iterator[_Span]:
@@ -373,7 +391,10 @@ def scan(text: str) -> list[Finding]:
     ['health', 'email']
     """
     by_kind: dict[str, list[tuple[int, int]]] = {kind: [] for kind in _PRIORITY}
-    found = (*_ids_and_cards(text), *_secrets(text), *_contacts(text), *_addresses(text), *_health(text))
+    # detectors see full-width digits and letters as their ASCII twins (１３８…); the offsets are the
+    # same in the text as given, whose characters the findings keep
+    seen = fold(text)
+    found = (*_ids_and_cards(seen), *_secrets(seen), *_contacts(seen), *_addresses(seen), *_health(seen))
     for kind, start, end in found:
         by_kind[kind].append((start, end))
     kept: list[_Span] = []

@@ -47,6 +47,15 @@ class Vault:
         """Seal ``item``'s sentence with the values ``original`` (the message it came from) holds in
         place of its placeholders; False when there was nothing to restore.
         """
+        sealed = self.sealed_text(item, original)
+        if sealed is not None:
+            self.store.put_sealed(sealed)
+        return sealed is not None
+
+    def sealed_text(self, item: MemoryItem, original: str) -> SealedText | None:
+        """What :meth:`seal` stores (nothing is stored here): ``item``'s sentence with the values of
+        ``original`` restored, under the data key; None when there is nothing to restore.
+        """
         plain = sensitive.reveal(item.text, original)
         key = self.key()
         if sensitive.PLACEHOLDER.search(plain):
@@ -55,10 +64,9 @@ class Vault:
             if before is not None and before.key_id == key.key_id:
                 plain = sensitive.reveal(plain, key.open(before.body, context_of(item.user_id, item.id)))
         if plain == item.text:
-            return False
+            return None
         body = key.seal(plain, context_of(item.user_id, item.id))
-        self.store.put_sealed(SealedText(item.user_id, item.id, key.key_id, body))
-        return True
+        return SealedText(item.user_id, item.id, key.key_id, body)
 
     def open(self, user_id: str, items: Sequence[MemoryItem]) -> list[MemoryItem]:
         """``items`` with the text of each sealed one replaced by its original (copies, in order)."""

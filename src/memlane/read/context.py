@@ -12,8 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from memlane.domain import ContextBlock, Hit, Kind, MemoryItem, Session
-from memlane.privacy.injection import FLAG
+from memlane.domain import ContextBlock, Flag, Hit, Kind, MemoryItem, Session
 from memlane.text.tokens import estimate_tokens
 
 _HEADER = {
@@ -64,7 +63,7 @@ def _label(item: MemoryItem, lang: str) -> str:
     parts = ["log" if item.kind is Kind.LOG else item.kind.value, day]
     if item.event_status is not None:
         parts.append(item.event_status.value)
-    if FLAG in item.tags:
+    if Flag.INSTRUCTION in item.flags:
         parts.append(_FLAGGED.get(lang, _FLAGGED["en"]))
     return " · ".join(p for p in parts if p)
 

@@ -13,11 +13,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
-from memlane.domain import Hit, Kind, MemoryItem
+from memlane.domain import Flag, Hit, Kind, MemoryItem
 from memlane.embed import Embedder
 from memlane.lifecycle.portrait import SLOT
 from memlane.store import MemoryQuery, MemoryStore, ScoredId, Vector
-from memlane.store.tokens import CHATTER, OUTDATED
 from memlane.text.keywords import query_tokens, without_names
 from memlane.text.timeparse import TimeMention, find_times
 
@@ -217,9 +216,9 @@ def _score(item: MemoryItem, parts: _Parts, now: datetime) -> float:
     confidence and recency, halved for superseded and small-talk turns."""
     prior = (1 - _PRIOR) + _PRIOR * (item.importance + item.confidence + _recency(item, now)) / 3
     score = parts.fused() * prior
-    if OUTDATED in item.tags:
+    if Flag.OUTDATED in item.flags:
         score *= _OUTDATED_WEIGHT
-    if CHATTER in item.tags:
+    if Flag.CHATTER in item.flags:
         score *= _CHATTER_WEIGHT
     return round(score, 4)
 
@@ -255,7 +254,7 @@ def _explained(item: MemoryItem, parts: _Parts, score: float, now: datetime, per
         why.append(f"dated in the period asked about ({periods})")
     if item.kind is Kind.LOG:
         why.append("from the conversation log")
-    if OUTDATED in item.tags:
+    if Flag.OUTDATED in item.flags:
         why.append("says something since superseded")
     explain = {
         "relevance": round(parts.relevance(), 4),

@@ -114,7 +114,14 @@ class DecisionOut(BaseModel):
     category: str
     importance: float
     confidence: float
-    outcome: str = Field(description="what reconcile did: new, merged, superseded <id>...")
+    outcome: str = Field(
+        description="what was done: new | merged | superseded | resolved | kept_existing | session "
+        "| discarded"
+    )
+    related: list[str] = Field(
+        default_factory=list, description="the existing memories it merged into, superseded or resolved"
+    )
+    note: str = Field(default="", description="why it was merged, superseded or kept apart")
     expires_at: datetime | None = None
     memory: MemoryOut | None = None
 
@@ -128,7 +135,9 @@ class DecisionOut(BaseModel):
             category=d.category.value,
             importance=d.importance,
             confidence=d.confidence,
-            outcome=d.outcome,
+            outcome=str(d.outcome) if d.outcome is not None else "discarded",
+            related=list(d.related),
+            note=d.note,
             expires_at=d.expires_at,
             memory=MemoryOut.of(d.memory) if d.memory is not None else None,
         )

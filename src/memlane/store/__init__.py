@@ -182,8 +182,10 @@ class SessionStore(Protocol):
     def get_session(self, user_id: str, session_id: str, now: datetime) -> Session | None:
         """The session, or None when it never existed, belongs to someone else or has expired."""
 
-    def save_session(self, session: Session) -> None:
-        """Insert or replace the session; it lives until ``session.expires_at``."""
+    def save_session(self, session: Session) -> bool:
+        """Insert or replace the session; it lives until ``session.expires_at``. False when the store
+        could not keep it (a session store in degraded mode), so a caller can say nothing was kept.
+        """
 
     def list_sessions(self, user_id: str, now: datetime | None) -> list[Session]:
         """The user's sessions live at ``now`` (all that are still held when None), most recent first."""

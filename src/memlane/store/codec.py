@@ -10,7 +10,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from memlane.clock import from_epoch, to_epoch
-from memlane.domain import Category, EventStatus, Kind, MemoryItem, Session, Source, Status, Turn
+from memlane.domain import Category, EventStatus, Flag, Kind, MemoryItem, Session, Source, Status, Turn
 from memlane.text.lang import normalize
 
 # column order of the memories table, shared by every SQL store
@@ -18,7 +18,7 @@ COLUMNS = (
     "id user_id agent_id session_id kind category text norm tokens scope tags entities importance "
     "confidence stability sensitivity source status slot value polarity event_status created_at "
     "updated_at last_accessed_at last_verified_at access_count expires_at valid_from valid_to "
-    "supersedes superseded_by provenance reason embedding"
+    "supersedes superseded_by provenance reason role flags embedding"
 ).split()
 
 
@@ -69,6 +69,8 @@ def to_row(item: MemoryItem, tokens: str) -> dict[str, Any]:
         "superseded_by": item.superseded_by,
         "provenance": json.dumps(item.provenance),
         "reason": item.reason,
+        "role": item.role,
+        "flags": json.dumps(sorted(f.value for f in item.flags)),
         "embedding": embedding,
     }
     for name in _TIMES:
@@ -83,6 +85,8 @@ _CATEGORIES = {c.value: c for c in Category}
 _SOURCES = {s.value: s for s in Source}
 _STATUSES = {s.value: s for s in Status}
 _EVENT_STATUSES = {e.value: e for e in EventStatus}
+_FLAGS = {f.value: f for f in Flag}
+_NO_FLAGS: frozenset[Flag] = frozenset()
 
 
 def _list(text: str) -> Any:
@@ -118,6 +122,8 @@ def from_row(row: Row) -> MemoryItem:
         superseded_by=row["superseded_by"],
         provenance=_list(row["provenance"]),
         reason=row["reason"],
+        role=row["role"],
+        flags=_NO_FLAGS if row["flags"] == "[]" else frozenset(_FLAGS[f] for f in json.loads(row["flags"])),
         embedding=np.frombuffer(blob, dtype=np.float32).tolist() if blob else None,
     )
     for name in _TIMES:

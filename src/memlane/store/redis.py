@@ -165,8 +165,8 @@ class RedisSessionStore:
             return None
         return session
 
-    def save_session(self, session: Session) -> None:
-        """Store the session until ``expires_at`` (skipped, with a warning, when Redis is down)."""
+    def save_session(self, session: Session) -> bool:
+        """Store the session until ``expires_at``; False (with a warning) when Redis is down."""
         expires = to_epoch(session.expires_at)
         ttl = ""
         if expires is not None:
@@ -177,10 +177,11 @@ class RedisSessionStore:
             self._save(keys=[self._key(session.user_id, session.id), self._index(session.user_id)], args=args)
         except _DOWN as exc:
             self._degrade("sessions are not saved", exc, None)
-            return
+            return False
         except redis.RedisError as exc:
             raise self._fail(exc) from exc
         self._up()
+        return True
 
     def list_sessions(self, user_id: str, now: datetime | None) -> list[Session]:
         """The user's sessions live at ``now`` (all still held when None), most recent first."""

@@ -462,7 +462,7 @@ class SQLStore(ABC):
         )
         return session_from_json(rows[0]["body"]) if rows else None
 
-    def save_session(self, session: Session) -> None:
+    def save_session(self, session: Session) -> bool:
         """Insert or replace the session; it lives until ``session.expires_at``."""
         values = (
             session.user_id,
@@ -472,6 +472,7 @@ class SQLStore(ABC):
             to_epoch(session.expires_at),
         )
         self._write(upsert(self.dialect, "sessions", SESSION_COLUMNS, ("user_id", "id")), values)
+        return True
 
     def list_sessions(self, user_id: str, now: datetime | None) -> list[Session]:
         """The user's sessions live at ``now`` (all that are still held when None), most recent first."""

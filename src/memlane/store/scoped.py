@@ -240,9 +240,9 @@ class TenantSessions:
         found = self.inner.get_session(self._s.inward(user_id), session_id, now)
         return self._s.get(found) if found is not None else None
 
-    def save_session(self, session: Session) -> None:
+    def save_session(self, session: Session) -> bool:
         """Save the session under its scoped user id."""
-        self.inner.save_session(self._s.put(session))
+        return self.inner.save_session(self._s.put(session))
 
     def list_sessions(self, user_id: str, now: datetime | None) -> list[Session]:
         """The scoped user's sessions."""

@@ -1,21 +1,26 @@
-"""The keyword tokens a record is indexed under: none unless it is active, so that a superseded,
+"""What the indexes see of a record: its text as the user wrote it, plus, for an episode, the day it
+happened (so "what did I do in June 2025" finds it by keyword and by meaning, while the memory's own
+text stays the user's words). No keyword tokens unless the record is active, so that a superseded,
 expired or archived record leaves the keyword index the moment its status changes.
 """
 
 from __future__ import annotations
 
-from memlane.domain import MemoryItem, Status
+from memlane.domain import Kind, MemoryItem, Status
 from memlane.text.keywords import index_text
 
-# tags on log turns that search ranks lower: a turn that said something since superseded, and a turn
-# that was small talk only
-OUTDATED = "outdated"
-CHATTER = "chatter"
 # the tag naming who said a log turn (a message's ``name``): "speaker:Melanie". The stores count each
 # user's speakers from these tags (``MemoryStore.speakers``), and search reads them (memlane.read.search)
 SPEAKER = "speaker:"
 
 
+def indexed(item: MemoryItem) -> str:
+    """The text the indexes (keywords and vector) hold for ``item``: an episode with its day."""
+    if item.kind is Kind.EPISODIC and item.valid_from is not None:
+        return f"{item.text} ({item.valid_from.date().isoformat()})"
+    return item.text
+
+
 def tokens_for(item: MemoryItem) -> str:
     """Space-joined index tokens of an active record's text, or ``""``."""
-    return index_text(item.text) if item.status is Status.ACTIVE else ""
+    return index_text(indexed(item)) if item.status is Status.ACTIVE else ""

@@ -35,7 +35,23 @@ def normalize(text: str) -> str:
 
 
 def clean(text: str) -> str:
-    """NFKC and folded white space, without control characters: the form a text is stored in."""
-    text = unicodedata.normalize("NFKC", text)
+    """The form a text is stored in: the user's own characters (a full-width comma stays one), with
+    control characters gone and runs of blanks folded. Comparing and indexing normalise further
+    (:func:`normalize`, :mod:`memlane.text.keywords`); matching folds widths (:func:`fold`).
+    """
     text = "".join(ch if (ch.isprintable() or ch in "\n\t") else " " for ch in text)
     return re.sub(r"[ \t]+", " ", text).strip()
+
+
+_WIDTH = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
+
+
+def fold(text: str) -> str:
+    """``text`` with full-width ASCII forms and the ideographic space turned into their half-width
+    twins, one character for one, so offsets into the folded text are offsets into ``text``: what
+    rules and detectors match on, while the user's characters are what is kept.
+
+    >>> fold("预算：５００元，ＯＫ？")
+    '预算:500元,OK?'
+    """
+    return text.translate(_WIDTH)

@@ -41,6 +41,7 @@ class _Period:
     end_at: datetime
     granularity: str
     clock: tuple[int, int] | None = None  # set for a bare time of day, which may join a date before it
+    part: tuple[int, int] | None = None  # the hours of a day it names (今晚: 18 to 24), when it stands alone
 
 
 _Handler = Callable[[re.Match[str], datetime], "_Period | None"]
@@ -104,9 +105,17 @@ def _midnight(d: datetime) -> datetime:
     return d.replace(hour=0, minute=0, second=0, microsecond=0)
 
 
-def _day(d: datetime, offset: int = 0) -> _Period:
+def _day(d: datetime, offset: int = 0, part: tuple[int, int] | None = None) -> _Period:
     start = _midnight(d) + timedelta(days=offset)
-    return _Period(start, start + timedelta(days=1), "day")
+    return _Period(start, start + timedelta(days=1), "day", part=part)
+
+
+# the part of a day a word names: "今晚开会" said at 9am is a plan, "this morning" at 5pm is past
+_MORNING, _AFTERNOON, _EVENING_HOURS = (6, 12), (12, 18), (18, 24)
+_ZH_PARTS = {"今早": _MORNING, "明早": _MORNING, "今晚": _EVENING_HOURS, "今夜": _EVENING_HOURS,
+             "明晚": _EVENING_HOURS, "昨晚": _EVENING_HOURS, "昨夜": _EVENING_HOURS}  # fmt: skip
+_EN_PARTS = {"tonight": _EVENING_HOURS, "this morning": _MORNING, "this afternoon": _AFTERNOON,
+             "this evening": _EVENING_HOURS, "last night": _EVENING_HOURS}  # fmt: skip
 
 
 def _week(d: datetime, offset: int = 0) -> _Period:
@@ -175,7 +184,7 @@ def _clock(now: datetime, hour: int | None, minute: int) -> _Period | None:
 
 
 def _zh_day(m: re.Match[str], now: datetime) -> _Period | None:
-    return _day(now, _ZH_DAYS[m.group(0)])
+    return _day(now, _ZH_DAYS[m.group(0)], _ZH_PARTS.get(m.group(0)))
 
 
 def _zh_week(m: re.Match[str], now: datetime) -> _Period | None:
@@ -236,7 +245,8 @@ def _zh_clock(m: re.Match[str], now: datetime) -> _Period | None:
 
 
 def _en_day(m: re.Match[str], now: datetime) -> _Period | None:
-    return _day(now, _EN_DAYS[_words(m.group(0))])
+    words = _words(m.group(0))
+    return _day(now, _EN_DAYS[words], _EN_PARTS.get(words))
 
 
 def _en_unit(m: re.Match[str], now: datetime) -> _Period | None:
@@ -411,6 +421,8 @@ def find_times(text: str, now: datetime) -> list[TimeMention]:
         merged.append((start, end, period))
     out: list[TimeMention] = []
     for start, end, p in merged:
+        if p.part is not None:  # a part of a day, alone: those hours
+            p = _Period(p.at + timedelta(hours=p.part[0]), p.at + timedelta(hours=p.part[1]), "hour")
         direction = -1 if p.end_at <= now else (1 if p.at > now else 0)
         out.append(TimeMention(start, end, text[start:end], p.at, p.end_at, p.granularity, direction))
     return out

@@ -5,24 +5,24 @@ one action: discard, session only, long-term semantic, episodic, or a profile sl
 carries a reason a person can read. The policy is a table keyed on the candidate's category, adjusted
 by what the extractor noticed (a guess, an inference, a request to remember, an assistant turn).
 
+Whether a kept candidate goes to the profile is its slot's business (:mod:`memlane.profile`): a
+candidate whose slot belongs in the profile is a profile memory, whatever its category.
+
 The rules are sure of most decisions. Where they guess, :meth:`Judge.doubt` says so: a candidate
 the rules only inferred, or the catch-all background fact (no subject, no object), whose importance
 lands within :attr:`Judge.margin` of the write threshold. :meth:`Judge.decide_all` judges the
-candidates of one call, and while it runs :func:`current_call` shows them to every judge it consults
-(also one wrapped inside another), so a second opinion (the LLM judge) can take all doubts at once.
+candidates of one call together, so a second opinion (the LLM judge) can take all doubts at once.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from contextvars import ContextVar
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import Any
 
 from memlane.domain import Action, Candidate, Category, Decision
-from memlane.privacy import injection
 from memlane.privacy.sensitive import NEVER_STORE
+from memlane.profile import spec
 from memlane.settings import Settings
 
 
@@ -65,6 +65,8 @@ POLICIES: dict[Category, Policy] = {
         Action.DISCARD, 0.1, 0.0, "session", "a request to the assistant, not a fact about the user"
     ),
     Category.SENSITIVE: P(Action.DISCARD, 0.0, 0.0, "session", "sensitive data"),
+    Category.HYPOTHETICAL: P(Action.DISCARD, 0.1, 0.0, "session", "imagined, not something that is so"),
+    Category.OTHER: P(Action.DISCARD, 0.1, 0.0, "session", "nothing lasting about the user"),
 }
 
 _SENSITIVE_NAMES = {
@@ -79,22 +81,6 @@ _SENSITIVE_NAMES = {
 }
 
 
-@dataclass
-class Call:
-    """The candidates of one :meth:`Judge.decide_all`, with room for what judges note about them."""
-
-    candidates: Sequence[tuple[Candidate, datetime]]
-    notes: dict[str, Any] = field(default_factory=dict)
-
-
-_CALL: ContextVar[Call | None] = ContextVar("memlane_judge_call", default=None)
-
-
-def current_call() -> Call | None:
-    """The :meth:`Judge.decide_all` in progress (in this thread or task), None outside of one."""
-    return _CALL.get()
-
-
 class Judge:
     """Scores candidates and decides where each belongs; the thresholds come from :class:`Settings`."""
 
@@ -105,15 +91,9 @@ class Judge:
         self.settings = settings
 
     def decide_all(self, candidates: Sequence[tuple[Candidate, datetime]]) -> list[Decision]:
-        """The decisions for the candidates of one call, each with the time of its message.
-
-        Each is decided by :meth:`decide`; meanwhile :func:`current_call` holds them all.
-        """
-        token = _CALL.set(Call(list(candidates)))
-        try:
-            return [self.decide(candidate, at) for candidate, at in candidates]
-        finally:
-            _CALL.reset(token)
+        """The decisions for the candidates of one call, each with the time of its message; a judge
+        that asks for a second opinion asks once for the whole call."""
+        return [self.decide(candidate, at) for candidate, at in candidates]
 
     def doubt(self, decision: Decision) -> str | None:
         """Why the rules are unsure of ``decision``, or None when they are sure.
@@ -126,7 +106,7 @@ class Judge:
         c = decision.candidate
         if c is None or c.role != "user" or c.sensitive or c.hedged or c.session_only or c.remember_request:
             return None
-        if injection.FLAG in c.tags:  # text that reads as an instruction is never put before a model
+        if c.instruction:  # text that reads as an instruction is never put before a model
             return None
         policy = POLICIES[c.category]
         if policy.action in (Action.DISCARD, Action.SESSION):
@@ -163,7 +143,7 @@ class Judge:
                 "kept for this conversation only"
             )
         else:
-            action = Action.SEMANTIC if layer is Action.PROFILE and c.slot is None else layer
+            action = _layer(layer, c)
         policy = POLICIES[c.category]
         if action is Action.EPISODIC and policy.expiry == "none":
             policy = POLICIES[Category.EVENT]
@@ -225,11 +205,8 @@ class Judge:
                 f"{policy.why}, importance {importance:.2f} below the threshold "
                 f"{self.settings.write_threshold:.2f}{note}: kept for this conversation only",
             )
-        action = policy.action
-        if action is Action.PROFILE and candidate.slot is None:
-            action = Action.SEMANTIC
-        if action is Action.DISCARD:  # a remembered mood or small talk, on request
-            action = Action.SEMANTIC
+        kept = Action.SEMANTIC if policy.action is Action.DISCARD else policy.action  # remembered on request
+        action = _layer(kept, candidate)
         note = f" ({', '.join(notes)})" if notes else ""
         return verdict(action, f"{policy.why}, importance {importance:.2f}{note}")
 
@@ -238,7 +215,25 @@ class Judge:
             return None
         if policy.expiry == "temporary":
             start = max(at, candidate.event_time) if candidate.event_time else at
-            return start + timedelta(days=self.settings.temporary_days)
+            return _later(start, self.settings.temporary_days)
         if policy.expiry == "event":
-            return at + timedelta(days=self.settings.event_days)
+            return _later(at, self.settings.event_days)
         return None
+
+
+def _later(at: datetime, days: float) -> datetime | None:
+    """``days`` after ``at``; None (no expiry) past the end of the calendar, as for an event dated 9999."""
+    try:
+        return at + timedelta(days=days)
+    except OverflowError:
+        return None
+
+
+def _layer(action: Action, candidate: Candidate) -> Action:
+    """Where a long-term memory of ``candidate`` lives: the profile exactly when its slot belongs
+    there (an episode stays an episode)."""
+    if action is Action.EPISODIC:
+        return action
+    if candidate.slot is not None and spec(candidate.slot).profile:
+        return Action.PROFILE
+    return Action.SEMANTIC if action is Action.PROFILE else action

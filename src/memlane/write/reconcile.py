@@ -1,30 +1,44 @@
 """Reconcile a judged candidate with what the user's memory already holds.
 
-In order: an exact duplicate (same normalised text) or a near duplicate (close in meaning, same
-polarity, same slot value, same day for events) merges into the existing item and strengthens it; a
-contradiction (same single-valued slot with another value, or the same object liked and now not)
-supersedes the old item, which stays in history; a weaker claim never overwrites an explicit one.
+A new item is compared with a :class:`Pool`: the user's active memories as the write plan sees them,
+the store with the plan's own earlier changes laid over it, so the statements of one message
+reconcile with each other too ("我最近开始喝冷萃了，不喝美式了"). In order:
+
+- **the same words** (normalised text) merge into the existing item and strengthen it;
+- **a slot** (``home_city``, ``employer``, ``family:children``...) decides by its spec
+  (:mod:`memlane.profile`): the same value merges; a value that changes a one-value slot, or the
+  same value in a slot it excludes (``preferred_channel`` and ``avoid_channel``), supersedes;
+- **the objects** of a preference, dislike or constraint: the same object liked and now not (or the
+  reverse) supersedes, and so does a preference that says it *replaces* the old ones of its kind
+  (换成喝茶 / switched to tea); "美式" and "美式咖啡" are one object;
+- **a resolution** settles the open complaint it refers to;
+- **a near duplicate** (close in meaning) merges only when one statement's content words are all in
+  the other: "关注游戏性能" into "关注iPhone游戏性能", with the wording that says more. Statements with a
+  word of their own each (三星 and 防抖, tea 9 and tea 0, piano and violin) are different memories.
+
+A weaker claim (inferred, less confident) never overwrites an explicit one. A masked memory (its
+values replaced by placeholders) merges only with the same masked words, and a sealed one only when
+the originals are the same: masked texts look alike whatever they hid.
 
 Where the rules only guess, the match says so: its ``doubts`` are the near memories it could not
-settle (close in meaning but sharing few words, close but just under the duplicate threshold, or of
-opposite polarity by the embedding alone). :class:`Reconciler` is the port the write path uses; the
-rule reconciler keeps the guess, and a second opinion (the LLM reconciler) can rule on every doubt of
-one call at once through :meth:`Reconciler.review`, with :func:`settle` turning its rulings into the
-outcome.
+settle. :class:`Reconciler` is the port the write path uses; a second opinion (the LLM reconciler)
+rules on every doubt of one call at once through :meth:`Reconciler.review`, and :func:`settle` turns
+its rulings into the match.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from enum import Enum
 from typing import Literal
 
 import numpy as np
 
-from memlane.domain import Category, EventStatus, Kind, MemoryItem, Source
-from memlane.privacy import injection
+from memlane.domain import Category, EventStatus, Flag, Kind, MemoryItem, Source, Status
+from memlane.privacy.sensitive import PLACEHOLDER
+from memlane.profile import spec
 from memlane.settings import Settings
 from memlane.store import MemoryQuery, MemoryStore
 from memlane.text.keywords import content_words
@@ -33,19 +47,19 @@ from memlane.text.lang import normalize
 # how far back a resolution looks for the complaint it settles, and how close a named one must be
 _RESOLVE_WINDOW_DAYS = 60
 _RESOLVE_SIMILARITY = 0.85
-# share of content words two near duplicates must have in common
-_MIN_OVERLAP = 0.6
-# slots that hold many values at once: liking tea does not contradict liking coffee
-_MULTI_VALUED_CATEGORIES = {Category.PREFERENCE, Category.DISLIKE, Category.FAMILY, Category.FACT}
 # categories one statement can update or contradict across; others only within themselves
 _FAMILIES = (
     {Category.PREFERENCE, Category.DISLIKE, Category.CONSTRAINT},
     {Category.ROUTINE, Category.FACT},
     {Category.EVENT, Category.COMPLAINT, Category.PLAN},
 )
+_LIKES = (Category.PREFERENCE, Category.DISLIKE, Category.CONSTRAINT)
+_NEAR = 8  # stored neighbours a new item is compared with
 
 
-class Outcome(str, Enum):
+class Kin(str, Enum):
+    """How a new item relates to what is held."""
+
     NEW = "new"
     MERGE = "merge"
     SUPERSEDE = "supersede"
@@ -53,19 +67,21 @@ class Outcome(str, Enum):
     RESOLVE = "resolve"
 
 
-@dataclass
+@dataclass(frozen=True)
 class Match:
-    """What the new item is to the existing memory.
+    """What the new item is to the held memories.
 
-    ``doubts`` are the near memories the rules could not settle; when there are any, ``outcome`` is
-    the rules' guess about them.
+    ``wording`` says, for a merge, whose text the merged memory keeps (``"new"`` when the new
+    statement says more). ``doubts`` are the near memories the rules could not settle; when there
+    are any, ``kin`` is the rules' guess about them.
     """
 
-    outcome: Outcome
-    existing: list[MemoryItem]
+    kin: Kin
+    existing: tuple[MemoryItem, ...] = ()
     similarity: float = 0.0
     why: str = ""
-    doubts: list[MemoryItem] = field(default_factory=list)
+    doubts: tuple[MemoryItem, ...] = ()
+    wording: Literal["old", "new"] = "old"
 
 
 Relation = Literal["same", "update", "contradict", "unrelated"]
@@ -82,6 +98,61 @@ class Ruling:
 Rulings = Mapping[tuple[str, str], Ruling]
 """Rulings keyed by (new item id, existing memory id)."""
 
+Originals = Callable[[MemoryItem], "str | None"]
+"""The sealed original of a memory (its text with the values its placeholders hide), or None."""
+
+
+def _no_originals(item: MemoryItem) -> str | None:
+    return None
+
+
+def _matches(item: MemoryItem, q: MemoryQuery) -> bool:
+    """Whether a pending item passes the filters a pool query uses."""
+    return (
+        (not q.kinds or item.kind in q.kinds)
+        and (not q.statuses or item.status in q.statuses)
+        and (not q.categories or item.category.value in q.categories)
+        and (q.slot is None or item.slot == q.slot)
+        and (q.norm is None or normalize(item.text) == q.norm)
+        and (not q.entities or bool(set(q.entities) & set(item.entities)))
+        and (q.provenance is None or q.provenance in item.provenance)
+    )
+
+
+@dataclass
+class Pool:
+    """One user's active memories as a write plan sees them: the store, with ``pending`` (the plan's
+    new items and changed memories, by id) laid over it."""
+
+    store: MemoryStore
+    user_id: str
+    pending: dict[str, MemoryItem] = field(default_factory=dict)
+
+    def _overlay(self, found: Sequence[MemoryItem], q: MemoryQuery) -> list[MemoryItem]:
+        held = [self.pending.get(m.id, m) for m in found]
+        seen = {m.id for m in held}
+        extra = [m for m in self.pending.values() if m.id not in seen and _matches(m, q)]
+        return [m for m in [*extra, *held] if m.status is Status.ACTIVE and m.kind is not Kind.LOG]
+
+    def query(self, q: MemoryQuery) -> list[MemoryItem]:
+        """Active memories (never log turns) matching ``q``, the plan's newest first."""
+        return self._overlay(self.store.query(self.user_id, q), q)
+
+    def near(self, vector: list[float], kind: Kind, limit: int = _NEAR) -> list[tuple[float, MemoryItem]]:
+        """Active memories of ``kind`` closest to ``vector``, with their cosine similarity, best first."""
+        v = np.asarray(vector, dtype=np.float32)
+        q = MemoryQuery(kinds=(kind,))
+        hits = self.store.vector_search(self.user_id, v, q, limit)
+        rows = {m.id: m for m in self.store.get_many(self.user_id, [h.id for h in hits])}
+        scored = [(h.score, self.pending.get(h.id, rows[h.id])) for h in hits if h.id in rows]
+        scored += [
+            (float(np.dot(np.asarray(m.embedding, dtype=np.float32), v)), m)
+            for m in self.pending.values()
+            if m.embedding is not None and _matches(m, q) and m.id not in rows
+        ]
+        live = [(s, m) for s, m in scored if m.status is Status.ACTIVE and m.kind is not Kind.LOG]
+        return sorted(live, key=lambda pair: pair[0], reverse=True)[:limit]
+
 
 def _kin(a: Category, b: Category) -> bool:
     return a is b or any(a in family and b in family for family in _FAMILIES)
@@ -91,41 +162,123 @@ def _objects(item: MemoryItem) -> set[str]:
     return {normalize(o) for o in item.entities if o}
 
 
+def _same_object(a: str, b: str) -> bool:
+    """One thing named twice: equal, or one name inside the other ("美式" in "美式咖啡")."""
+    if a == b:
+        return True
+    short, long = (a, b) if len(a) <= len(b) else (b, a)
+    return len(short) >= 2 and short in long
+
+
+def _shared(a: set[str], b: set[str]) -> set[str]:
+    return {x for x in a if any(_same_object(x, y) for y in b)}
+
+
 def _same_day(a: MemoryItem, b: MemoryItem) -> bool:
     if a.valid_from is None or b.valid_from is None:
         return a.valid_from is None and b.valid_from is None
     return a.valid_from.date() == b.valid_from.date()
 
 
-def word_overlap(a: str, b: str) -> float:
-    """Share of the smaller statement's content words found in the other (a word inside a longer one
-    counts: 游戏 in 手机游戏). Near duplicates need this as well as a close embedding, because the
-    embedding alone puts "我喜欢喝美式" and "我喜欢喝茶" at 0.96.
+def masked(item: MemoryItem) -> bool:
+    """Whether ``item``'s text hides values behind placeholders."""
+    return PLACEHOLDER.search(item.text) is not None
+
+
+def _found(word: str, words: set[str]) -> bool:
+    return word in words or (len(word) > 1 and any(word in w or w in word for w in words if len(w) > 1))
+
+
+def covers(general: str, specific: str) -> bool:
+    """Whether every content word of ``general`` is in ``specific`` (a word inside a longer one counts:
+    游戏 in 手机游戏): ``specific`` says all that ``general`` says.
+
+    >>> covers("关注游戏性能", "关注iPhone游戏性能"), covers("我喜欢喝第0种茶", "我喜欢喝第9种茶")
+    (True, False)
     """
+    small, large = content_words(general), content_words(specific)
+    if not small or not large:
+        return normalize(general) == normalize(specific)
+    return all(_found(w, large) for w in small)
+
+
+def word_overlap(a: str, b: str) -> float:
+    """Share of the smaller statement's content words found in the other."""
     left, right = content_words(a), content_words(b)
     if not left or not right:
         return 1.0 if normalize(a) == normalize(b) else 0.0
     small, large = (left, right) if len(left) <= len(right) else (right, left)
-
-    def found(word: str) -> bool:
-        return word in large or (
-            len(word) > 1 and any(word in other or other in word for other in large if len(other) > 1)
-        )
-
-    return sum(found(w) for w in small) / len(small)
+    return sum(_found(w, large) for w in small) / len(small)
 
 
-def _resolved_complaint(store: MemoryStore, item: MemoryItem) -> MemoryItem | None:
+def _weaker(new: MemoryItem, old: MemoryItem) -> bool:
+    return (
+        old.source is Source.EXPLICIT
+        and new.source is not Source.EXPLICIT
+        and new.confidence < old.confidence
+    )
+
+
+def _retire(item: MemoryItem, olds: Sequence[MemoryItem], why: str) -> Match:
+    """Supersede ``olds``, unless the strongest of them is an explicit claim and ``item`` a weaker one."""
+    strongest = max(olds, key=lambda m: m.confidence)
+    if _weaker(item, strongest):
+        return Match(Kin.WEAKER, (strongest,), why="an explicit statement says otherwise")
+    return Match(Kin.SUPERSEDE, tuple(olds), why=why)
+
+
+def _same_original(item: MemoryItem, old: MemoryItem, originals: Originals) -> bool:
+    """For masked texts: the same only when nothing was hidden behind the masks, or the same was."""
+    mine, theirs = originals(item), originals(old)
+    if mine is None and theirs is None:
+        return True  # both redacted for good: the same words are all either holds
+    return mine is not None and theirs is not None and normalize(mine) == normalize(theirs)
+
+
+def _by_slot(pool: Pool, item: MemoryItem) -> Match | None:
+    if item.slot is None or item.value is None:
+        return None
+    rules = spec(item.slot)
+    same_slot = pool.query(MemoryQuery(slot=item.slot))
+    same = [m for m in same_slot if m.value == item.value]
+    if same:
+        return Match(Kin.MERGE, (same[0],), 1.0, f"the same {item.slot} as before")
+    changed = [m for m in same_slot if m.value is not None and rules.changes(m.value, item.value)]
+    for other in rules.exclusive:
+        changed += [m for m in pool.query(MemoryQuery(slot=other)) if m.value == item.value]
+    if changed:
+        return _retire(item, changed, f"a new value for {item.slot}")
+    return None
+
+
+def _by_objects(pool: Pool, item: MemoryItem, objects: list[str], change: str | None) -> Match | None:
+    wanted = {normalize(o) for o in objects if o}
+    if not wanted or item.category not in _LIKES:
+        return None
+    related = pool.query(MemoryQuery(categories=tuple(c.value for c in _LIKES)))
+    flipped = [m for m in related if m.polarity != item.polarity and _shared(_objects(m), wanted)]
+    if change == "replace" and item.polarity > 0 and item.slot:
+        # 换成喝茶 / switched to tea: the kind's other favourites are no longer current
+        flipped += [
+            m
+            for m in related
+            if m.slot == item.slot
+            and m.polarity > 0
+            and not _shared(_objects(m), wanted)
+            and m not in flipped
+        ]
+    if not flipped:
+        return None
+    names = ", ".join(sorted(wanted & {w for w in wanted if any(_shared({w}, _objects(m)) for m in flipped)}))
+    return _retire(item, flipped, f"the user changed their mind about {names or 'it'}")
+
+
+def _resolved_complaint(pool: Pool, item: MemoryItem) -> MemoryItem | None:
     """The open complaint a resolution refers to: the most similar one when the resolution names its
     subject ("耳机收到了"), else the most recent one within the window ("问题解决了").
     """
-    open_ones = [
-        m
-        for m in store.query(
-            item.user_id, MemoryQuery(kinds=(Kind.EPISODIC,), categories=(Category.COMPLAINT.value,))
-        )
-        if m.event_status is EventStatus.UNRESOLVED
-    ]
+    complaints = MemoryQuery(kinds=(Kind.EPISODIC,), categories=(Category.COMPLAINT.value,))
+    open_ones = [m for m in pool.query(complaints) if m.event_status is EventStatus.UNRESOLVED]
     if item.created_at is not None:
         horizon = item.created_at - timedelta(days=_RESOLVE_WINDOW_DAYS)
         open_ones = [m for m in open_ones if (m.created_at or horizon) >= horizon]
@@ -144,100 +297,72 @@ def _resolved_complaint(store: MemoryStore, item: MemoryItem) -> MemoryItem | No
     return open_ones[0]  # newest first
 
 
-def _weaker(new: MemoryItem, old: MemoryItem) -> bool:
-    return (
-        old.source is Source.EXPLICIT
-        and new.source is not Source.EXPLICIT
-        and new.confidence < old.confidence
-    )
-
-
 def find_match(
-    store: MemoryStore, item: MemoryItem, objects: list[str], threshold: float, floor: float | None = None
+    pool: Pool,
+    item: MemoryItem,
+    objects: list[str],
+    threshold: float,
+    floor: float | None = None,
+    *,
+    change: str | None = None,
+    originals: Originals = _no_originals,
 ) -> Match:
-    """How ``item`` (not yet stored, with its embedding) relates to the user's active memories.
+    """How ``item`` (not yet stored, with its embedding) relates to the memories of ``pool``.
 
     Near memories of a kindred category from ``floor`` (the threshold unless given) up to the
     threshold, and near ones the rules cannot tell apart, become the match's ``doubts``.
     """
-    uid = item.user_id
-    exact = store.query(uid, MemoryQuery(norm=normalize(item.text), kinds=(item.kind,), limit=1))
+    hidden = masked(item)
+    exact = [
+        m
+        for m in pool.query(MemoryQuery(norm=normalize(item.text), kinds=(item.kind,)))
+        if not (hidden or masked(m)) or _same_original(item, m, originals)
+    ]
     if exact:
-        return Match(Outcome.MERGE, exact, 1.0, "the same words as an existing memory")
+        return Match(Kin.MERGE, (exact[0],), 1.0, "the same words as an existing memory")
+    if hidden:
+        return Match(Kin.NEW, why="a masked memory is never matched on its masked words")
 
-    if item.slot and item.category not in _MULTI_VALUED_CATEGORIES:
-        same_slot = [m for m in store.query(uid, MemoryQuery(slot=item.slot)) if m.kind is not Kind.LOG]
-        if same_slot:
-            if any(m.value == item.value for m in same_slot):
-                same = [m for m in same_slot if m.value == item.value]
-                return Match(Outcome.MERGE, same, 1.0, f"the same {item.slot} as before")
-            strongest = max(same_slot, key=lambda m: m.confidence)
-            if _weaker(item, strongest):
-                return Match(Outcome.WEAKER, [strongest], 0.0, f"an explicit {item.slot} is already known")
-            return Match(Outcome.SUPERSEDE, same_slot, 0.0, f"a new value for {item.slot}")
-
-    wanted = {normalize(o) for o in objects if o}
-    if wanted and item.category in (Category.PREFERENCE, Category.DISLIKE, Category.CONSTRAINT):
-        # only the memories about the same objects: a user may hold thousands of preferences
-        spellings = tuple(dict.fromkeys(n for o in objects if o for n in (o, o.casefold())))
-        related = store.query(
-            uid,
-            MemoryQuery(
-                categories=(Category.PREFERENCE.value, Category.DISLIKE.value, Category.CONSTRAINT.value),
-                entities=spellings,
-            ),
-        )
-        flipped = [m for m in related if m.polarity != item.polarity and _objects(m) & wanted]
-        if flipped:
-            strongest = max(flipped, key=lambda m: m.confidence)
-            if _weaker(item, strongest):
-                return Match(Outcome.WEAKER, [strongest], 0.0, "an explicit statement says otherwise")
-            names = ", ".join(sorted(wanted & set().union(*(_objects(m) for m in flipped))))
-            return Match(Outcome.SUPERSEDE, flipped, 0.0, f"the user changed their mind about {names}")
+    for decided in (_by_slot(pool, item), _by_objects(pool, item, objects, change)):
+        if decided is not None:
+            return decided
 
     if item.category is Category.COMPLAINT and item.event_status is EventStatus.RESOLVED:
-        solved = _resolved_complaint(store, item)
+        solved = _resolved_complaint(pool, item)
         if solved is not None:
-            return Match(Outcome.RESOLVE, [solved], 0.0, "the problem the user reported is solved")
+            return Match(Kin.RESOLVE, (solved,), why="the problem the user reported is solved")
 
     if item.embedding is None:
-        return Match(Outcome.NEW, [])
-    vector = np.asarray(item.embedding, dtype=np.float32)
-    near = store.vector_search(uid, vector, MemoryQuery(kinds=(item.kind,)), limit=5)
+        return Match(Kin.NEW)
     floor = threshold if floor is None else min(floor, threshold)
     doubts: list[MemoryItem] = []
-    for hit in near:
-        if hit.score < floor:
+    for score, old in pool.near(item.embedding, item.kind):
+        if score < floor:
             break
-        old = store.get(uid, hit.id)
-        if old is None or old.kind is Kind.LOG:
+        if masked(old) or old.supersedes == item.id:
             continue
-        if hit.score >= threshold and old.polarity != item.polarity:
-            doubts.append(old)  # the embedding alone says "the opposite": a guess
-            if _weaker(item, old):
-                why = "an explicit statement says otherwise"
-                return Match(Outcome.WEAKER, [old], hit.score, why, doubts)
-            why = "says the opposite of an existing memory"
-            return Match(Outcome.SUPERSEDE, [old], hit.score, why, doubts)
         if item.kind is Kind.EPISODIC and not _same_day(item, old):
             continue  # another day, another event
         if old.slot and item.slot and old.slot == item.slot and old.value != item.value:
             continue  # another value of a subject that holds many
-        if hit.score < threshold:
-            if _kin(old.category, item.category):  # close, but not enough for the rules to call it the same
-                doubts.append(old)
+        if score < threshold or not _kin(old.category, item.category):
+            if _kin(old.category, item.category):
+                doubts.append(old)  # close, but not enough for the rules to call it the same
             continue
-        if word_overlap(old.text, item.text) < _MIN_OVERLAP:
-            doubts.append(old)  # close in meaning, few words in common: "喜欢喝美式" and "喜欢喝茶"
+        if old.polarity != item.polarity:
+            doubts.append(old)  # the opposite by the embedding alone: the objects did not say so
             continue
-        return Match(
-            Outcome.MERGE, [old], hit.score, f"means the same as an existing memory ({hit.score:.2f})"
-        )
-    return Match(Outcome.NEW, [], doubts=doubts)
+        if covers(item.text, old.text):
+            return Match(Kin.MERGE, (old,), score, f"says what an existing memory says ({score:.2f})")
+        if covers(old.text, item.text):
+            why = f"says more than an existing memory ({score:.2f})"
+            return Match(Kin.MERGE, (old,), score, why, wording="new")
+        doubts.append(old)  # close in meaning, but each says something of its own: 三星 and 防抖
+    return Match(Kin.NEW, doubts=tuple(doubts))
 
 
 def settle(match: Match, item: MemoryItem, rulings: Rulings) -> Match:
-    """The outcome for ``item`` once every doubt of ``match`` has a ruling; ``match`` when any has none.
+    """The match for ``item`` once every doubt of ``match`` has a ruling; ``match`` when any has none.
 
     The same as a near memory merges into it; an update or a contradiction supersedes (a weaker
     claim still never overwrites an explicit one); unrelated to all of them, the item is new.
@@ -249,14 +374,12 @@ def settle(match: Match, item: MemoryItem, rulings: Rulings) -> Match:
     same = [(m, r) for m, r in ruled if r.relation == "same"]
     if same:
         old, ruling = same[0]
-        return Match(Outcome.MERGE, [old], why=ruling.reason)
+        wording: Literal["old", "new"] = "new" if covers(old.text, item.text) else "old"
+        return Match(Kin.MERGE, (old,), why=ruling.reason, wording=wording)
     changed = [(m, r) for m, r in ruled if r.relation in ("update", "contradict")]
     if changed:
-        strongest = max((m for m, _ in changed), key=lambda m: m.confidence)
-        if _weaker(item, strongest):
-            return Match(Outcome.WEAKER, [strongest], why="an explicit statement says otherwise")
-        return Match(Outcome.SUPERSEDE, [m for m, _ in changed], why="; ".join(r.reason for _, r in changed))
-    return Match(Outcome.NEW, [], why="; ".join(dict.fromkeys(r.reason for _, r in ruled)))
+        return _retire(item, [m for m, _ in changed], "; ".join(r.reason for _, r in changed))
+    return Match(Kin.NEW, why="; ".join(dict.fromkeys(r.reason for _, r in ruled)))
 
 
 class Reconciler:
@@ -278,15 +401,50 @@ class Reconciler:
         return {}
 
     def match(
-        self, store: MemoryStore, item: MemoryItem, objects: list[str], rulings: Rulings | None = None
+        self,
+        pool: Pool,
+        item: MemoryItem,
+        objects: list[str],
+        rulings: Rulings | None = None,
+        *,
+        change: str | None = None,
+        originals: Originals = _no_originals,
     ) -> Match:
-        """How ``item`` relates to the user's memories, with ``rulings`` settling the rules' doubts."""
+        """How ``item`` relates to the pool's memories, with ``rulings`` settling the rules' doubts."""
         if not rulings:
-            return find_match(store, item, objects, self.threshold)
-        return settle(self.doubts(store, item, objects), item, rulings)
+            return find_match(pool, item, objects, self.threshold, change=change, originals=originals)
+        return settle(self.doubts(pool, item, objects, change=change, originals=originals), item, rulings)
 
-    def doubts(self, store: MemoryStore, item: MemoryItem, objects: list[str]) -> Match:
+    def doubts(
+        self,
+        pool: Pool,
+        item: MemoryItem,
+        objects: list[str],
+        *,
+        change: str | None = None,
+        originals: Originals = _no_originals,
+    ) -> Match:
         """The rules' match with every near memory a second opinion should see (none for instructions)."""
-        if injection.FLAG in item.tags:  # text that reads as an instruction is never put before a model
-            return find_match(store, item, objects, self.threshold)
-        return find_match(store, item, objects, self.threshold, floor=self.threshold - self.band)
+        # text that reads as an instruction is never put before a model
+        floor = None if Flag.INSTRUCTION in item.flags else self.threshold - self.band
+        return find_match(pool, item, objects, self.threshold, floor, change=change, originals=originals)
+
+
+def strengthened(old: MemoryItem, new: MemoryItem, match: Match) -> MemoryItem:
+    """``old`` as a merge with ``new`` leaves it: stronger, with both sources, in the wording that says
+    more (the new one only when the match says so)."""
+    merged = replace(
+        old,
+        importance=round(min(1.0, max(old.importance, new.importance) + 0.05), 3),
+        confidence=max(old.confidence, new.confidence),
+        provenance=list(dict.fromkeys([*old.provenance, *new.provenance])),
+        tags=list(dict.fromkeys([*old.tags, *new.tags])),
+        entities=list(dict.fromkeys([*old.entities, *new.entities])),
+        updated_at=new.created_at,
+        last_verified_at=new.created_at,
+    )
+    if new.expires_at and old.expires_at and new.expires_at > old.expires_at:
+        merged = replace(merged, expires_at=new.expires_at)
+    if match.wording == "new":
+        merged = replace(merged, text=new.text, embedding=new.embedding)
+    return merged

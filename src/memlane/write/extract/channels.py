@@ -28,7 +28,14 @@ CHANNELS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("email", _re(r"邮件|邮箱|电邮|(?i:{B}e-?mails?{B}|{B}mail{B})")),
     ("wechat", _re(r"微信|(?i:{B}wechat{B}|{B}weixin{B}|{B}vx{B})")),
     ("sms", _re(r"短信|(?i:{B}sms{B}|{B}text(?:s|ing)?(?:\s+messages?)?{B})")),
-    ("phone", _re(r"电话|致电|来电|(?i:{B}call(?:s|ing)?{B}|{B}phone(?:\s+calls?)?{B}|{B}ring\s+me{B})")),
+    # 手机 is a phone only as something to call (打我手机), not the device (我的手机坏了)
+    (
+        "phone",
+        _re(
+            r"电话|致电|来电|(?:(?<=打)|(?<=打我)|(?<=打我的))手机|手机(?=联系|打)"
+            r"|(?i:{B}call(?:s|ing)?{B}|{B}phone(?:\s+calls?)?{B}|{B}ring\s+me{B})"
+        ),
+    ),
     ("qq", _re(r"(?i:{B}qq{B})")),
     ("whatsapp", _re(r"(?i:{B}whats\s?app{B})")),
     ("telegram", _re(r"(?i:{B}telegram{B})")),
@@ -37,12 +44,19 @@ CHANNELS: tuple[tuple[str, re.Pattern[str]], ...] = (
 CHANNEL_WORD = re.compile("|".join(p.pattern for _, p in CHANNELS))
 _MARKER = _re(
     r"联系|找我|发我|发给我|通知|回复我|回我|优先|最好|偏好|喜欢|习惯|方便|加我?|用|走|通过|打给我|给我打|打我|发到|发|"
+    r"就行|就好|就可以|即可|为主|吧|还是|"
     r"(?i:{B}contact|{B}reach{B}|{B}me{B}|{B}prefer|{B}rather{B}|{B}best{B}|{B}notify|{B}get\s+in\s+touch|{B}send{B}|{B}via{B}|"
+    r"{B}is\s+(?:fine|ok|okay|good|great|better|easier){B}|{B}works{B}|{B}please{B}|{B}instead{B}|"
     r"{B}by{B}|{B}through{B}|{B}over{B}|{B}use{B})"
 )
 _NEGATION = _re(
     r"别|不要|不用|勿|不接受|拒绝|不想接|不方便接?|不接|而不是|比起|"
     r"(?i:{B}don'?t{B}|{B}do\s+not{B}|{B}never{B}|{B}no{B}|{B}avoid{B}|{B}stop{B}|{B}rather\s+than{B}|{B}instead\s+of{B}|{B}than{B}|{B}not{B})"
+)
+# a refusal said after the channel: 电话不方便 / 邮件我不看 / email doesn't work for me
+_NEGATION_AFTER = _re(
+    r"\s*(?:我|就)?(?:不方便|不太方便|不看|不怎么看|不用|不行|不好使|不接|不回|算了|免了|别|不要|不想)"
+    r"|(?i:\s*(?:doesn'?t\s+work|is\s+no\s+good|won'?t\s+work|is\s+not\s+ok|i\s+never\s+(?:check|read|answer)))"
 )
 _WEEKEND = _re(r"周末|礼拜天|星期天|周六|周日|(?i:{B}weekends?{B}|{B}saturdays?{B}|{B}sundays?{B})")
 _NIGHT = _re(r"晚上|夜里|深夜|半夜|(?i:{B}at\s+night{B}|{B}nights?{B}|{B}evenings?{B}|{B}late{B})")
@@ -75,17 +89,21 @@ def _refused_call(text: str) -> Draft | None:
 def contact(m: re.Match[str], ctx: Context) -> Draft | None:
     """The contact preference a clause states, or None (see the module docstring)."""
     text = ctx.text
-    found = sorted((hit.start(), name) for name, pattern in CHANNELS for hit in pattern.finditer(text))
-    if not found:
+    hits = sorted(
+        (hit.start(), hit.end(), name) for name, pattern in CHANNELS for hit in pattern.finditer(text)
+    )
+    if not hits:
         return None
     negations = [n.start() for n in _NEGATION.finditer(text)]
 
-    def refused(pos: int) -> bool:
-        # a channel is refused when a negation or "rather than" stands shortly before it
-        return any(0 <= pos - n <= 12 for n in negations)
+    def refused(pos: int, end: int) -> bool:
+        # a channel is refused when a negation or "rather than" stands shortly before it, or a
+        # refusal right after it
+        return any(0 <= pos - n <= 12 for n in negations) or _NEGATION_AFTER.match(text, end) is not None
 
-    positive = [name for pos, name in found if not refused(pos)]
-    negative = [name for pos, name in found if refused(pos)]
+    found = [(pos, name) for pos, _, name in hits]
+    positive = [name for pos, end, name in hits if not refused(pos, end)]
+    negative = [name for pos, end, name in hits if refused(pos, end)]
     if "phone" in negative:
         draft = _refused_call(text)
         if draft is not None:

@@ -9,6 +9,11 @@ it only ever separates the items of a list (喜欢美式、拿铁). Placeholders
 A request to remember (记住 / remember that) is taken off the front of a clause and marks that clause,
 or, when it stands alone (记住：…), the rest of its sentence.
 
+Each clause knows where it stands in the text (``start``, ``end``), so that what is stored is the
+user's own characters: two clauses joined into one memory are the span from the first to the last,
+separators and all. The separators are found on the text with full-width forms folded (，→ ,), which
+keeps every offset, since each such character has one half-width twin.
+
 >>> [c.text for c in split_clauses("我最近开始喝冷萃了，不喝美式了。")]
 ['我最近开始喝冷萃了', '不喝美式了']
 >>> [(c.text, c.remember) for c in split_clauses("Remember: I'm vegan, but I eat eggs")]
@@ -21,7 +26,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from memlane.text.lang import has_cjk
+from memlane.text.lang import fold, has_cjk
 
 from .lexicon import QUESTION_END
 
@@ -35,6 +40,9 @@ class Clause:
     text: str
     question: bool = False  # ended with ? / ？ or 吗 / 呢
     remember: bool = False  # the user asked to remember it
+    start: int = 0  # where the clause's text stands in the message
+    end: int = 0
+    elaborates: bool = False  # opens with 尤其是 / especially: it says more about the clause before
 
 
 _SEPARATOR = re.compile(
@@ -68,6 +76,12 @@ _REMEMBER = re.compile(
     r"take\s+note|memori[sz]e|save\s+this)(?:\s+that|\s+this)?\b)[\s,:\-]*"
 )
 _TRIM = " \t\r\n\"'“”‘’()（）<>《》「」『』-—–~～*·•、"
+# Openers of a clause that says more about the one before it ("我比较看重拍照，尤其是长焦").
+_ELABORATION = re.compile(
+    r"(?:尤其是|尤其|特别是|主要是|比如说?|例如|像是|包括|甚至|特别喜欢的是)"
+    r"|(?i:(?:especially|particularly|in\s+particular|for\s+example|for\s+instance|e\.g\.|such\s+as"
+    r"|including|mostly|above\s+all)\b)"
+)
 
 
 def _is_split(m: re.Match[str], text: str) -> bool:
@@ -83,52 +97,66 @@ def _is_split(m: re.Match[str], text: str) -> bool:
     return True
 
 
-def _segments(text: str) -> list[tuple[str, bool, bool]]:
-    """(segment, ends a sentence, is a question) for each stretch between separators."""
+def _segments(text: str) -> list[tuple[int, int, bool, bool]]:
+    """(start, end, ends a sentence, is a question) for each stretch between separators."""
     protected = [(p.start(), p.end()) for p in _PLACEHOLDER.finditer(text)]
-    out: list[tuple[str, bool, bool]] = []
+    out: list[tuple[int, int, bool, bool]] = []
     last = 0
     for m in _SEPARATOR.finditer(text):
         if any(a <= m.start() < b for a, b in protected) or not _is_split(m, text):
             continue
         sep = m.group(0)
-        out.append((text[last : m.start()], m.lastgroup == "end", "?" in sep or "？" in sep))
+        out.append((last, m.start(), m.lastgroup == "end", "?" in sep))
         last = m.end()
-    out.append((text[last:], True, False))
+    out.append((last, len(text), True, False))
     return out
 
 
-def _chop(text: str) -> list[str]:
+def _chop(start: int, end: int, text: str) -> list[tuple[int, int]]:
     """Pieces of at most MAX_CLAUSE characters, cut at white space where there is some."""
-    pieces: list[str] = []
-    while len(text) > MAX_CLAUSE:
-        cut = text.rfind(" ", MAX_CLAUSE // 2, MAX_CLAUSE)
-        cut = cut if cut > 0 else MAX_CLAUSE
-        pieces.append(text[:cut])
-        text = text[cut:].lstrip()
-    return [*pieces, text]
+    pieces: list[tuple[int, int]] = []
+    while end - start > MAX_CLAUSE:
+        cut = text.rfind(" ", start + MAX_CLAUSE // 2, start + MAX_CLAUSE)
+        cut = cut if cut > start else start + MAX_CLAUSE
+        pieces.append((start, cut))
+        start = cut
+        while start < end and text[start].isspace():
+            start += 1
+    return [*pieces, (start, end)]
+
+
+def _trim(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start] in _TRIM:
+        start += 1
+    while end > start and text[end - 1] in _TRIM:
+        end -= 1
+    return start, end
 
 
 def split_clauses(text: str) -> list[Clause]:
     """The clauses of ``text`` in order; empty and punctuation-only stretches are dropped."""
+    folded = fold(text)
     clauses: list[Clause] = []
     remember_rest = False
-    for segment, sentence_end, question in _segments(text):
-        for piece in _chop(segment):
-            piece = piece.strip(_TRIM)
-            while (filler := _FILLER.match(piece)) and filler.end() < len(piece):
-                piece = piece[filler.end() :].strip(_TRIM)
+    for seg_start, seg_end, sentence_end, question in _segments(folded):
+        for start, end in _chop(seg_start, seg_end, folded):
+            start, end = _trim(folded, start, end)
+            # the patterns are anchored at the start of the piece: match them on the slice
+            while (filler := _FILLER.match(folded[start:end])) and start + filler.end() < end:
+                start, end = _trim(folded, start + filler.end(), end)
             remember = remember_rest
-            marker = _REMEMBER.match(piece)
+            marker = _REMEMBER.match(folded[start:end])
             if marker:
-                rest = piece[marker.end() :].strip(_TRIM)
-                if not rest:
+                rest = _trim(folded, start + marker.end(), end)
+                if rest[0] >= rest[1]:
                     remember_rest = True
                     continue
-                piece, remember = rest, True
+                (start, end), remember = rest, True
+            piece = folded[start:end]
             if any(unicodedata.category(c)[0] in "LNS" for c in piece):  # not just punctuation
                 asks = question or QUESTION_END.search(piece) is not None
-                clauses.append(Clause(piece, asks, remember))
+                more = _ELABORATION.match(piece) is not None
+                clauses.append(Clause(text[start:end], asks, remember, start, end, more))
         if sentence_end:
             remember_rest = False
     return clauses

@@ -11,15 +11,29 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
+from datetime import datetime
 
 from memlane.domain import Candidate, Category, Message
-from memlane.text.lang import detect, has_cjk, normalize
+from memlane.privacy.sensitive import PLACEHOLDER
+from memlane.text.lang import detect, fold, has_cjk, normalize
 from memlane.text.timeparse import find_times, recurrence
 
 from . import rules_en, rules_zh
 from .clauses import Clause, split_clauses
-from .lexicon import FORGET, HEDGE, LASTING, LAUGHTER, REQUEST, SESSION_ONLY, SMALLTALK, topic_tags, words
-from .rule import Context, Draft, Rule, first_match
+from .lexicon import (
+    CONSEQUENCE,
+    FORGET,
+    HEDGE,
+    HYPOTHETICAL,
+    LASTING,
+    LAUGHTER,
+    REQUEST,
+    SESSION_ONLY,
+    SMALLTALK,
+    topic_tags,
+    words,
+)
+from .rule import Context, Draft, Rule, en_objects, first_match, zh_objects
 
 _RULES: dict[str, Sequence[Rule]] = {"zh": rules_zh.RULES, "en": rules_en.RULES}
 _ZH_OTHER = re.compile(r"^(?:你们?|您|他们?|她们?|它们?|大家|别人|人家|这|那)")
@@ -33,7 +47,6 @@ _CATEGORY_TAGS = {
     Category.BUDGET: "budget",
     Category.ROUTINE: "routine",
 }
-_PLACEHOLDER = re.compile(r"\[[^\[\]]{1,60}\]")
 _ZH_ENTITY_FLAGS = ("nr", "ns", "nt", "nz", "nrt", "nrfg")
 # Words jieba's tagger often marks as names but that name nothing.
 _ZH_NOT_ENTITY = frozenset(words("过敏 有点 有点烦 好累 美式 冷萃 拿铁 上课 开会"))
@@ -54,9 +67,19 @@ _MAX_ENTITIES = 6
 _MAX_TAGS = 6
 
 
+_LAUGH_EDGES = re.compile(r"^(?:哈|呵|嘿|嘻)+|(?:哈|呵|嘿|嘻)+$")
+_EN_WORD = re.compile(r"[a-z']+")
+
+
 def _is_smalltalk(text: str) -> bool:
+    """Greetings, thanks, laughter and acknowledgements, alone or together ("哈哈谢谢", "lol ok thanks")."""
     norm = normalize(text)
-    return not norm or norm in SMALLTALK or LAUGHTER.fullmatch(norm) is not None
+    if not norm or norm in SMALLTALK or LAUGHTER.fullmatch(norm) is not None:
+        return True
+    if _LAUGH_EDGES.sub("", norm) in SMALLTALK:
+        return True
+    spoken = _EN_WORD.findall(text.lower())
+    return bool(spoken) and not has_cjk(text) and all(w in SMALLTALK or LAUGHTER.fullmatch(w) for w in spoken)
 
 
 def _about_other(text: str, lang: str) -> bool:
@@ -67,11 +90,10 @@ def _about_other(text: str, lang: str) -> bool:
 
 
 def _zh_entities(ctx: Context) -> list[str]:
-    hidden = "".join(_PLACEHOLDER.findall(ctx.text))
     out: list[str] = []
     tokens = ctx.words
     for i, (word, flag) in enumerate(tokens):
-        if word in hidden:
+        if word in _OPAQUE:
             continue
         if (
             flag in _ZH_ENTITY_FLAGS
@@ -93,7 +115,7 @@ def _zh_entities(ctx: Context) -> list[str]:
 
 def _en_entities(text: str) -> list[str]:
     out: list[str] = []
-    for m in _EN_ENTITY.finditer(_PLACEHOLDER.sub(" ", text)):
+    for m in _EN_ENTITY.finditer(text.replace(_OPAQUE, " ")):
         parts = m.group(0).split()
         while parts and parts[0].lower().strip(".,!?") in _EN_NOT_ENTITY:
             parts.pop(0)
@@ -156,6 +178,11 @@ _NOT_WHEN_ASKED = {
 class RuleExtractor:
     """Finds candidate memories in Chinese, English and mixed messages with rules; no model, no network.
 
+    Every clause gets a candidate: one no rule recognises is ``other`` (or a request, when it asks
+    something), so the judge still decides it and says why. A clause that only elaborates the one
+    before it (尤其是长焦 / especially in winter) joins that candidate, whose text is then the user's
+    own span of both.
+
     >>> from datetime import datetime
     >>> from memlane.domain import Message
     >>> found = RuleExtractor().extract(Message("user", "我叫阿白，平时喜欢喝美式", datetime(2024, 6, 10)))
@@ -164,19 +191,35 @@ class RuleExtractor:
     """
 
     def extract(self, message: Message) -> list[Candidate]:
-        """One candidate per clause of ``message`` that says something, in text order."""
-        found = [self._candidate(clause, message) for clause in split_clauses(message.content)]
-        return _merge_complaints([c for c in found if c is not None])
+        """One candidate per clause of ``message`` (an elaboration joined to the clause it elaborates),
+        in text order."""
+        found: list[tuple[Candidate, Clause]] = []
+        self_said = False  # the clause before spoke of the user: a Chinese clause after it may drop 我
+        for clause in split_clauses(message.content):
+            candidate = self._candidate(clause, message, self_said)
+            self_said = candidate.category not in _NOT_ABOUT_USER and (
+                candidate.lang != "zh" or _ZH_SELF.match(fold(clause.text)) is not None or self_said
+            )
+            found.append((candidate, clause))
+        return [c for c, _ in _joined(found, message.content, message.at)]
 
-    def _candidate(self, clause: Clause, message: Message) -> Candidate | None:
+    def _candidate(self, clause: Clause, message: Message, self_said: bool) -> Candidate:
         shown = clause.text
-        text = shown.replace("’", "'")  # rules expect a plain apostrophe (I’m from a phone keyboard)
+        # rules expect half-width forms and a plain apostrophe (I’m from a phone keyboard), and never
+        # look inside a placeholder left by redaction
+        text = PLACEHOLDER.sub(_OPAQUE, fold(shown).replace("’", "'"))
         lang = detect(text)
         if FORGET.search(text):
             draft: Draft | None = Draft(category=Category.FORGET)
             ctx = Context(text, lang, message.at)
+        elif not normalize(text.replace(_OPAQUE, "")) and _OPAQUE in text:
+            draft = Draft(category=Category.SENSITIVE)  # the clause was only a value redaction masked
+            ctx = Context(text, lang, message.at)
         elif _is_smalltalk(text):
             draft = Draft(category=Category.SMALLTALK)
+            ctx = Context(text, lang, message.at)
+        elif HYPOTHETICAL.match(text):
+            draft = Draft(category=Category.HYPOTHETICAL)
             ctx = Context(text, lang, message.at)
         else:
             ctx = Context(
@@ -189,15 +232,20 @@ class RuleExtractor:
                 question=clause.question,
             )
             draft = _draft(ctx)
+            if draft is None and lang == "zh" and self_said and not ctx.about_other and not ctx.question:
+                # Chinese drops the subject it has just named: "我用的是 MacBook Pro，平时主要写 Python"
+                draft = first_match(_RULES["zh"], replace(ctx, text=f"我{text}"), fallback=True)
             asked = not clause.remember and REQUEST.search(text) is not None
             if asked and (draft is None or draft.category in _NOT_WHEN_ASKED):
                 # "帮我看看明天的天气" names a time but is no plan of the user's; how the user wants
                 # to be answered or contacted ("please keep it short") stays what it is
                 draft = Draft(category=Category.REQUEST)
         if draft is None or draft.category is None:
-            return None
+            # no rule knows it: the judge still decides, and a question is something asked
+            draft = Draft(category=Category.REQUEST if clause.question else Category.OTHER)
+        assert draft.category is not None
         entities = list(draft.entities)
-        if draft.category not in (Category.SMALLTALK, Category.REQUEST, Category.FORGET):
+        if draft.category not in _NOT_ABOUT_USER:
             entities += _zh_entities(ctx) if lang == "zh" else _en_entities(text)
         one_off = SESSION_ONLY.search(text) is not None and LASTING.search(text) is None
         return Candidate(
@@ -206,40 +254,130 @@ class RuleExtractor:
             lang=lang,
             slot=draft.slot,
             value=draft.value,
-            objects=draft.objects,
+            objects=[o for o in draft.objects if _OPAQUE not in o],
             polarity=draft.polarity,
             event_time=draft.event_time,
             event_status=draft.event_status,
             tags=_tags(draft, text),
-            entities=list(dict.fromkeys(e for e in entities if e))[:_MAX_ENTITIES],
+            entities=list(dict.fromkeys(e for e in entities if e and _OPAQUE not in e))[:_MAX_ENTITIES],
             explicit=draft.explicit and message.role == "user",
             hedged=draft.category is not Category.BUDGET and HEDGE.search(text) is not None,
             session_only=draft.session_only or one_off,
             remember_request=clause.remember,
+            change=_change(text),
             role=message.role,
             message_id=message.id,
         )
 
 
-def _merge_complaints(candidates: list[Candidate]) -> list[Candidate]:
-    """Consecutive clauses of one complaint (物流太慢了，到现在还没到) become one candidate."""
-    out: list[Candidate] = []
-    for c in candidates:
-        prev = out[-1] if out else None
-        if (
-            prev is not None
-            and c.category is Category.COMPLAINT
-            and prev.category is Category.COMPLAINT
-            and prev.event_status == c.event_status
-            and prev.lang == c.lang
-        ):
-            prev.text = f"{prev.text}{'，' if c.lang == 'zh' else ', '}{c.text}"
-            prev.objects = list(dict.fromkeys(prev.objects + c.objects))
-            prev.tags = list(dict.fromkeys(prev.tags + c.tags))[:_MAX_TAGS]
-            prev.entities = list(dict.fromkeys(prev.entities + c.entities))[:_MAX_ENTITIES]
-            prev.event_time = prev.event_time or c.event_time
-            prev.hedged = prev.hedged or c.hedged
-            prev.remember_request = prev.remember_request or c.remember_request
+# what a clause says of no one in particular, or of the conversation: nothing to learn about the user
+_NOT_ABOUT_USER = {
+    Category.SMALLTALK,
+    Category.REQUEST,
+    Category.FORGET,
+    Category.OTHER,
+    Category.HYPOTHETICAL,
+}
+_ZH_SELF = re.compile(r"^(?:我|本人)")
+_OPAQUE = "[#]"
+# things that join the clause before: what an elaboration adds to, and complaints told in two parts
+_HOLDS_MORE = {
+    Category.PREFERENCE,
+    Category.DISLIKE,
+    Category.CONSTRAINT,
+    Category.FACT,
+    Category.ROUTINE,
+    Category.EVENT,
+    Category.PLAN,
+    Category.FAMILY,
+}
+
+
+def _joins(prev: tuple[Candidate, Clause], nxt: tuple[Candidate, Clause]) -> bool:
+    (p, _), (c, clause) = prev, nxt
+    if p.category is Category.HYPOTHETICAL:  # 要是我中了彩票，我就飞去火星: the consequence is imagined too
+        return CONSEQUENCE.match(fold(clause.text)) is not None
+    if p.lang != c.lang or p.role != c.role:
+        return False
+    if clause.elaborates and p.category in _HOLDS_MORE and not _OWN_SUBJECT.match(_after_lead(clause.text)):
+        return c.category in (Category.OTHER, p.category) or (c.slot is None and c.category in _HOLDS_MORE)
+    return (
+        c.category is Category.COMPLAINT
+        and p.category is Category.COMPLAINT
+        and p.event_status == c.event_status
+    )
+
+
+def _joined(
+    found: list[tuple[Candidate, Clause]], content: str, at: datetime
+) -> list[tuple[Candidate, Clause]]:
+    """Join each elaboration to the clause it elaborates, and consecutive clauses of one complaint
+    (物流太慢了，到现在还没到), into one candidate whose text is the user's span of both."""
+    out: list[tuple[Candidate, Clause]] = []
+    for item in found:
+        if not out or not _joins(out[-1], item):
+            out.append(item)
             continue
-        out.append(c)
+        (prev, first), (c, clause) = out[-1], item
+        extra = c.objects or ([] if c.category is prev.category else _elaborated(clause.text, c.lang, at))
+        joined = replace(
+            prev,
+            text=content[first.start : clause.end],
+            objects=list(dict.fromkeys([*prev.objects, *extra])),
+            tags=list(dict.fromkeys([*prev.tags, *c.tags]))[:_MAX_TAGS],
+            entities=list(dict.fromkeys([*prev.entities, *c.entities]))[:_MAX_ENTITIES],
+            event_time=prev.event_time or c.event_time,
+            hedged=prev.hedged or c.hedged,
+            remember_request=prev.remember_request or c.remember_request,
+            clauses=prev.clauses + c.clauses,
+        )
+        out[-1] = (joined, replace(first, end=clause.end))
     return out
+
+
+_ELABORATION_LEAD = re.compile(
+    r"^(?:尤其是|尤其|特别是|主要是|比如说?|例如|像是|包括|甚至)|^(?i:(?:especially|particularly|in\s+particular"
+    r"|for\s+example|for\s+instance|e\.g\.|such\s+as|including|mostly|above\s+all)\b\s*)"
+)
+
+
+# an elaboration with a subject of its own is a statement of its own: "mostly I write Python"
+_OWN_SUBJECT = re.compile(r"(?:我|本人)|(?i:(?:i|i'm|i've|my|we)\b)")
+
+
+def _after_lead(text: str) -> str:
+    return _ELABORATION_LEAD.sub("", fold(text)).strip(" ,，.")
+
+
+def _elaborated(text: str, lang: str, at: datetime) -> list[str]:
+    """What an elaboration names (尤其是长焦 → 长焦), as objects of the memory it joins."""
+    rest = _after_lead(text)
+    if not rest:
+        return []
+    ctx = Context(rest, lang, at)
+    return (zh_objects if lang == "zh" else en_objects)(rest, ctx)
+
+
+_CHANGES = (
+    (
+        "replace",
+        re.compile(
+            r"改成|换成|改喝|改吃|改用|换了|改为|转而|(?i:\bswitched\s+to\b|\bchanged\s+to\b|\binstead\b)"
+        ),
+    ),
+    (
+        "stop",
+        re.compile(
+            r"不再|再也不|不\S{0,2}了$|戒了|戒掉|(?i:\bno\s+longer\b|\bnot\s+any\s*more\b|\bquit\b|\bstopped\b)"
+        ),
+    ),
+    (
+        "start",
+        re.compile(r"开始|现在|如今|最近|(?i:\bstarted\b|\bbegan\b|\bnow\b|\bthese\s+days\b|\bnowadays\b)"),
+    ),
+)
+
+
+def _change(text: str) -> str | None:
+    """The change of state a clause's words say, if any: replace (换成), stop (不再), start (开始)."""
+    return next((name for name, pattern in _CHANGES if pattern.search(text)), None)

@@ -55,6 +55,16 @@ REQUEST = re.compile(
     r"|remind\s+me|book|what\s+should\s+i|which\s+\w+\s+should\s+i)\b)"
 )
 
+# Something imagined rather than so: "如果我中了彩票" / "if I won the lottery" (not "if you can, email me",
+# which is a request), and what follows from it in the next clause ("我就飞去火星" / "I'd buy a castle").
+HYPOTHETICAL = re.compile(
+    r"^(?:如果|假如|要是|假设|假使|万一|倘若|如若|设想|想象一下)(?!你|您|可以|方便|有空|需要)"
+    r"|^(?:我|本人)?(?:要是|假如|如果)(?!你|您)"
+    r"|(?i:^(?:if|suppose|supposing|imagine|imagine\s+if|what\s+if|assuming|if\s+only)\s+(?!you\b|u\b|possible\b)"
+    r"|^i\s+wish\s+i\b)"
+)
+CONSEQUENCE = re.compile(r"^(?:我?就|那我?就?|我会|我要|我肯定|(?i:i'?d|i\s+would|then|i'?ll|i\s+will)\b)")
+
 HEDGE = re.compile(
     r"可能|也许|大概|好像|我猜|应该是|或许|估计|似乎|说不定|不确定|貌似|我觉得"
     r"|(?i:\b(?:maybe|perhaps|i\s+think|i\s+guess|probably|possibly|i\s+suppose|i\s+believe|not\s+sure"

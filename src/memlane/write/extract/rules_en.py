@@ -162,6 +162,21 @@ _NOW = (
     r"|at\s+home|outside|in\s+a\s+meeting|busy|waiting)\b"
 )
 _MARITAL = r"(?P<v>married|single|divorced|engaged|widowed)"
+# adverbs a first-person statement may open with: "mostly I write Python"
+_LEADS = _any(
+    "mostly usually also really actually basically generally normally often sometimes now these_days"
+)
+_MONTH = (
+    r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?"
+    r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+)
+_MONTHS = {m: i for i, m in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)}
+# "joined" something that is not an employer
+_NOT_AN_EMPLOYER = frozenset(
+    _any("a the my our gym club team class group chat call meeting Netflix Spotify Twitter Reddit")
+    .lower()
+    .split("|")
+)
 
 
 def _nickname(m: re.Match[str], ctx: Context) -> Draft | None:
@@ -227,6 +242,24 @@ def _job(m: re.Match[str], ctx: Context) -> Draft | None:
     return Draft(slot="job", value=job.lower(), entities=[employer] if employer else [])
 
 
+def _employer(m: re.Match[str], ctx: Context) -> Draft | None:
+    """A change of employer: "I just joined Microsoft" (a city is a move: "moved to Berlin")."""
+    employer = m.group("emp").strip()
+    if not employer or employer.lower() in _NOT_AN_EMPLOYER or ctx.time(1):
+        return None
+    return Draft(slot="employer", value=employer, entities=[employer])
+
+
+def _birthday(m: re.Match[str], ctx: Context) -> Draft | None:
+    groups = m.groupdict()
+    month = next((groups[k] for k in ("mon", "mon2", "mon3", "mon4") if groups.get(k)), "")
+    day = next((groups[k] for k in ("d", "d2", "d3", "d4") if groups.get(k)), "")
+    number = _MONTHS.get(month.lower()[:3])
+    if number is None or not day or not 1 <= int(day) <= 31:
+        return None
+    return Draft(slot="birthday", value=f"{number:02d}-{int(day):02d}")
+
+
 def _condition(m: re.Match[str], ctx: Context) -> Draft | None:
     mention = ctx.time()
     return Draft(event_time=mention.at if mention else None, session_only=LASTING.search(ctx.text) is None)
@@ -286,7 +319,8 @@ RULES = (
     # the current task
     rule(C.BUDGET, _BUDGET, _budget, "ask"),
     # family, place, work
-    rule(C.FAMILY, rf"(?i)\bi(?:\s+|(?='))(?:have|'ve\s+got|have\s+got)\s+{_ONE_TO_SIX}\s+"
+    rule(C.FAMILY, rf"(?i)\bi(?:\s+|(?='))(?:now\s+|still\s+|also\s+)?(?:have|'ve\s+got|have\s+got)\s+"
+                   rf"{_ONE_TO_SIX}\s+"
                    rf"(?:little\s+|young\s+|grown\s+|adult\s+|teenage\s+)?{_REL}\b", _family),
     rule(C.FAMILY, rf"(?i)\bi'?m\s+a\s+(?:mother|father|mom|dad|mum|parent)\s+of\s+{_ONE_TO_SIX}\b", _family),
     rule(C.FAMILY, rf"(?i)\bmy\s+{_REL}(?:'s\s+name\s+is|\s+is\s+called|\s+is\s+named|\s+named|\s+called)\s+"
@@ -304,8 +338,11 @@ RULES = (
     rule(C.LOCATION, rf"(?i){_LIVE}\s+in\s+(?P<v>{_PLACE})|\bmy\s+home\s+is\s+in\s+(?P<v2>{_PLACE})"
                      rf"|^based\s+in\s+(?P<v3>{_PLACE})", _place("home_city")),
     rule(C.LOCATION, rf"(?i)\bi\s+(?:currently\s+)?work\s+in\s+(?P<v>{_PLACE})", _work_in),
-    rule(C.JOB, rf"(?i){_I}(?:currently\s+)?(?:work|am\s+working|'m\s+working|intern)\s+(?:at|for)\s+{_ORG}",
-         _job),
+    rule(C.JOB, rf"(?i){_I}(?:currently\s+|now\s+)?(?:work|am\s+working|'m\s+working|intern)\s+(?:at|for)\s+"
+                rf"{_ORG}", _job),
+    rule(C.JOB, rf"(?i){_I}(?:just\s+|recently\s+|finally\s+|have\s+|'ve\s+)*"
+                rf"(?:joined|started\s+(?:working\s+)?at|got\s+(?:a\s+job|hired)\s+at|was\s+hired\s+(?:at|by)"
+                rf"|signed\s+with)\s+{_ORG}(?:\s+(?:as|last|this|in)\b.*)?$", _employer),
     rule(C.JOB, r"(?i)\bmy\s+(?:job|profession|occupation|role)\s+is\s+(?P<job>.+)"
                 rf"|{_IM}(?P<job2>{_WORK_STATUS})\b", _job),
     rule(C.LOCATION, rf"(?i){_IM}(?:originally\s+)?from\s+(?P<v>{_PLACE})"
@@ -326,6 +363,13 @@ RULES = (
     rule(C.FACT, rf"(?i){_IM}(?:currently\s+|now\s+)?(?:learning|studying)\s+(?P<obj>.+)"
                  r"|\bi\s+(?:started|began)\s+learning\s+(?P<obj2>.+)", _fact_about("learning")),
     rule(C.FACT, rf"(?i){_IM}(?:a\s+)?(?P<v>vegetarian|vegan|pescatarian)\b", slot_value("diet")),
+    rule(C.FACT, rf"(?i){_IM}(?:no\s+longer|not)\s+(?:a\s+)?(?:vegetarian|vegan)(?:\s+any\s*more)?\b"
+                 r"|\bi\s+(?:eat|started\s+eating|'m\s+eating|am\s+eating)\s+meat(?:\s+(?:again|now))?\b",
+         fixed("diet", "omnivore")),
+    rule(C.FACT, rf"(?i)\bmy\s+(?:birthday|b-?day)\s+is\s+(?:on\s+)?(?:the\s+)?(?:(?P<mon>{_MONTH})\.?\s+"
+                 rf"(?P<d>\d{{1,2}})(?:st|nd|rd|th)?|(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon2>{_MONTH}))\b"
+                 rf"|\bi\s+was\s+born\s+on\s+(?:the\s+)?(?:(?P<mon3>{_MONTH})\.?\s+(?P<d3>\d{{1,2}})"
+                 rf"|(?P<d4>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon4>{_MONTH}))\b", _birthday),
     # likes and dislikes
     rule(C.DISLIKE, rf"(?i){_I}{_ADV}(?:{_DISLIKE}|{_NOT_INTO})\s+{_VERB}(?P<obj>.*)", liking(-1)),
     rule(C.DISLIKE, rf"(?i){_I}(?:don't|do\s+not|never|no\s+longer|can't|cannot|won't|don't\s+really)\s+"
@@ -338,8 +382,11 @@ RULES = (
     rule(C.CONSTRAINT, r"(?i)^(?:please\s+)?(?:don't|do\s+not|never|no\s+need\s+to|stop|avoid)\s+"
                        r"(?!(?:like|love|eat|drink|care|know|think|want|have|worry)\b)(?P<obj>.+)",
          liking(-1), "any"),
-    rule(C.PREFERENCE, rf"(?i){_I}{_ADV}(?:like|love|prefer|enjoy|adore|fancy|dig)\s+{_VERB}(?P<obj>.+)",
-         liking(1)),
+    rule(C.PREFERENCE, rf"(?i){_I}{_ADV}(?:like|love|prefer|enjoy|adore|fancy|dig|value"
+                       r"|care\s+(?:a\s+lot\s+)?about)"
+                       rf"\s+{_VERB}(?P<obj>.+)", liking(1)),
+    rule(C.PREFERENCE, r"(?i)\bi\s+can\s+(?:now\s+|finally\s+)?(?P<verb>eat|drink|handle)\s+(?P<obj>.+?)"
+                       r"(?:\s+(?:now|again|these\s+days))?$", liking(1)),
     rule(C.PREFERENCE, rf"(?i){_IM}{_ADV}(?:{_INTO})\s+{_VERB}(?P<obj>.+)", liking(1)),
     rule(C.PREFERENCE, r"(?i)\bmy\s+(?:favou?rite|fave)\s+(?P<verb>drink|food|[\w\s]+?)\s+is\s+(?P<obj>.+)"
                        r"|\b(?P<obj2>.+?)\s+is\s+my\s+(?:favou?rite|fave|go-to)\b", liking(1)),
@@ -362,6 +409,7 @@ RULES = (
     rule(C.EVENT, _DID, timed(EventStatus.DONE, -1)),
     rule(C.CONTEXT, _NOW, fixed(None, session_only=True)),
     # anything else the user says about themselves
-    rule(C.FACT, r"(?i)^(?:i|i'm|im|i've|i'd|i'll|my|we|we're)\b", _first_person, "fallback"),
+    rule(C.FACT, rf"(?i)^(?:(?:{_LEADS})\s+)*(?:i|i'm|im|i've|i'd|i'll|my|we|we're)\b", _first_person,
+         "fallback"),
 )
 # fmt: on

@@ -11,6 +11,7 @@ import re
 
 from memlane.domain import Category as C
 from memlane.domain import EventStatus
+from memlane.text.timeparse import number
 
 from .channels import CHANNEL_WORD, contact
 from .lexicon import JOBS_ZH, LASTING
@@ -106,6 +107,26 @@ def _job(m: re.Match[str], ctx: Context) -> Draft | None:
     if not job or employer in ("家", "家里", "这", "那"):
         return None
     return Draft(slot="job", value=job, entities=[employer] if employer else [])
+
+
+_NOT_EMPLOYER = re.compile(r"健身房|俱乐部|群|会员|社团|小组|队|协会|课|班$")
+
+
+def _employer(m: re.Match[str], ctx: Context) -> Draft | None:
+    """A change of employer: 跳槽到腾讯了 / 入职字节 (a place is a move, not an employer)."""
+    where = (m.group("v") or m.group("v2") or "").strip()
+    if not where or where in ("家", "家里", "这", "那", "公司"):
+        return None
+    if _is_place(where, ctx) or _NOT_EMPLOYER.search(where):
+        return None
+    return Draft(category=C.JOB, slot="employer", value=where, entities=[where])
+
+
+def _birthday(m: re.Match[str], ctx: Context) -> Draft | None:
+    month, day = number(m.group("m")), number(m.group("d"))
+    if month is None or day is None or not (1 <= month <= 12 and 1 <= day <= 31):
+        return None
+    return Draft(slot="birthday", value=f"{month:02d}-{day:02d}")
 
 
 def _self_name(m: re.Match[str], ctx: Context) -> Draft | None:
@@ -259,7 +280,7 @@ RULES = (
     # the current task
     rule(C.BUDGET, r"预算|价位|价格|价钱|花费|费用|不超过|以内|以下|左右|以上", _budget, "ask"),
     # family, place, work
-    rule(C.FAMILY, rf"我家?有(?P<n>[一两二三四五六1-9])?(?:个|位|名)?(?P<rel>{_REL})"
+    rule(C.FAMILY, rf"我家?{_ADV}(?:已经)?有了?(?P<n>[一两二三四五六1-9])?(?:个|位|名)?(?P<rel>{_REL})"
                    rf"(?:(?:叫|名叫)(?P<name>{_CUT}{{1,8}}))?", _family),
     rule(C.FAMILY, r"我是(?P<n>[一两二三四五六1-9])个(?P<rel>孩子)的(?:妈妈|爸爸|妈|爸|母亲|父亲)", _family),
     rule(C.FAMILY, rf"我[的家]?(?P<rel>{_REL})(?:的名字)?(?:叫|名叫|名字叫|名字是)"
@@ -270,6 +291,10 @@ RULES = (
     rule(C.FAMILY, r"我(?:已经|刚)?(?P<v>结婚|离婚)了|我(?:是|还是)?(?P<v2>单身|已婚|未婚)",
          slot_value("marital_status", values=_MARITAL)),
     rule(C.JOB, rf"{_ADV}在(?P<emp>{_CUT}{{1,15}}?)(?:做|当|担任|任|干)(?P<job>{_CUT}{{1,15}})", _job),
+    rule(C.JOB, rf"(?:跳槽到了?|跳槽去了?|入职了?|加入了?)(?P<v>{_CUT}{{2,15}}?)(?:公司|集团)?"
+                r"(?:工作|上班|任职|了|啦)*$"
+                rf"|(?:去了|进了|换到了?|转到了?|跳到了?)(?P<v2>{_CUT}{{2,15}}?)(?:公司|集团)?(?:工作|上班|任职)了?$",
+         _employer),
     rule(C.LOCATION, rf"{_ADV}(?:{_LIVE})(?P<v>{_CUT}{{1,20}})", _place("home_city")),
     rule(C.LOCATION, rf"{_ADV}在(?P<v>[^，。,在]{{1,20}}?)(?:工作|上班|打工|任职|实习|就职|办公)",
          _work_place),
@@ -296,6 +321,10 @@ RULES = (
          _fact_about("learning")),
     rule(C.FACT, r"我是(?:个|一个)?(?:素食者|素食主义者|吃素的|纯素食者)|我吃素",
          fixed("diet", "vegetarian")),
+    rule(C.FACT, r"(?:开始|又|重新|现在)?(?:吃肉|吃荤)了|不(?:再)?吃素了|不再吃素|(?:开|破)荤了",
+         fixed("diet", "omnivore")),
+    rule(C.FACT, rf"生日(?:是|在|为)?\s*(?P<m>\d{{1,2}}|{_CN})\s*月\s*(?P<d>\d{{1,2}}|{_CN})\s*[日号]?",
+         _birthday),
     # likes and dislikes
     rule(C.DISLIKE, rf"对(?P<obj>{_CUT}+?)[不没](?:太|怎么|是很|大)?(?:感兴趣|感冒|有?兴趣)", liking(-1)),
     rule(C.DISLIKE, rf"(?:不|没那么|不是很|不太|不怎么|不大)(?:喜欢|爱)(?!人){_V}(?P<obj>{_CUT}*)",
@@ -313,7 +342,10 @@ RULES = (
                        rf"再?(?:给我|帮我|跟我|对我|向我|替我)?(?P<obj>{_CUT}+)", liking(-1), "any"),
     rule(C.PREFERENCE, r"(?:开始|改|换成了?|改成了?|换了?|转而|改为)"
                        rf"(?P<verb>喝|吃|用|玩|听|看|穿)(?P<obj>{_CUT}+)", liking(1)),
-    rule(C.PREFERENCE, r"[更最]?(?:喜欢|偏好|偏爱|钟爱|热爱|爱上了?|迷上了?|喜爱|中意|倾向于?|习惯)"
+    rule(C.PREFERENCE, rf"(?:现在|已经|终于|也)?(?:能|可以|敢|会)(?P<verb>吃|喝)(?P<obj>{_CUT}+?)了",
+         liking(1)),
+    rule(C.PREFERENCE, r"[更最]?(?:喜欢|偏好|偏爱|钟爱|热爱|爱上了?|迷上了?|喜爱|中意|倾向于?|习惯"
+                       r"|看重|在意|在乎|重视|注重|讲究)"
                        rf"[在去]?{_V}(?P<obj>{_CUT}+)", liking(1)),
     rule(C.PREFERENCE, r"(?<![可恋亲热关宠溺疼心])爱(?!人|情|心|好|护|国|惜|面子|干净)"
                        rf"{_V}(?P<obj>{_CUT}+)", liking(1)),

@@ -1,0 +1,76 @@
+"""Carry out a :class:`~memlane.write.plan.WritePlan` in one transaction.
+
+Every step writes the final state it holds and the history record that says why; the profile's
+versions, the sealed originals, withdrawn messages and the audit entry go in the same transaction,
+so a crash leaves either all of a message or none of it.
+"""
+
+from __future__ import annotations
+
+from memlane.domain import HistoryRecord, MemoryItem
+from memlane.profile import record as record_version
+from memlane.store import MemoryStore
+from memlane.store.tokens import tokens_for
+from memlane.write.plan import (
+    Audit,
+    ForgetMessages,
+    Forgetter,
+    Insert,
+    LogTurn,
+    Merge,
+    Reflag,
+    Resolve,
+    RetractSlot,
+    Seal,
+    SetSlot,
+    Supersede,
+    WritePlan,
+)
+
+
+def _history(
+    store: MemoryStore, item: MemoryItem, op: str, reason: str, before: str | None, after: str | None
+) -> None:
+    assert item.updated_at is not None
+    store.add_history(
+        HistoryRecord(
+            user_id=item.user_id,
+            target_id=item.id,
+            op=op,
+            at=item.updated_at,
+            reason=reason,
+            before=before,
+            after=after,
+        )
+    )
+
+
+def apply(store: MemoryStore, plan: WritePlan, forgetter: Forgetter) -> set[str]:
+    """Write ``plan``; returns the texts of memories deleted because the user withdrew a message."""
+    gone: set[str] = set()
+    with store.transaction(plan.user_id):
+        for step in plan.steps:
+            match step:
+                case Insert(item, reason):
+                    store.put(item, tokens_for(item))
+                    _history(store, item, "add", reason, None, item.text)
+                case Merge(item, before, reason):
+                    store.put(item, tokens_for(item))
+                    _history(store, item, "merge", reason, before, item.text)
+                case Resolve(item, reason):
+                    store.put(item, tokens_for(item))
+                    _history(store, item, "resolve", reason, None, str(item.event_status))
+                case Supersede(item, by, reason):
+                    store.put(item, tokens_for(item))
+                    _history(store, item, "supersede", reason, item.text, by.text)
+                case Reflag(item, tokens) | LogTurn(item, tokens):
+                    store.put(item, tokens)
+                case SetSlot(version, before) | RetractSlot(version, before):
+                    record_version(store, version, before)
+                case Seal(sealed):
+                    store.put_sealed(sealed)
+                case ForgetMessages(ids, reason):
+                    gone |= forgetter.forget_messages(plan.user_id, list(ids), plan.at, reason)
+                case Audit(entry):
+                    store.add_audit(entry)
+    return gone

@@ -1,0 +1,479 @@
+"""What memlane keeps is what the user said, and the profile is the truth: the write path's contract,
+run on the embedded SQLite file, on PostgreSQL + pgvector, and on PostgreSQL with Redis sessions.
+
+Each case is a phrasing a user types, in Chinese and in English where the language allows; each failed
+on the write path before it became one plan applied once.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from conftest import T0, days
+from memlane import Memory
+from memlane.domain import Action, Decision, Flag, Kind, Outcome, Status
+from memlane.privacy.crypto import DataKey
+from memlane.store import MemoryQuery
+from memlane.write.extract.clauses import split_clauses
+
+
+@pytest.fixture
+def mem(open_memory: Callable[..., Memory]) -> Iterator[Memory]:
+    with open_memory() as memory:
+        yield memory
+
+
+def active(mem: Memory, user: str = "u1") -> list[str]:
+    return sorted(m.text for m in mem.list(user))
+
+
+def said(mem: Memory, *texts: str, user: str = "u1", start: float = 0.0, step: float = 1.0) -> list[Decision]:
+    """Each text as one message, a day (or ``step``) apart; every decision made."""
+    out: list[Decision] = []
+    for i, text in enumerate(texts):
+        out += mem.add(text, user_id=user, session_id=f"s{i}", at=days(start + i * step)).decisions
+    return out
+
+
+# -- the profile follows its memories ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("first", "correction", "slot", "before", "after"),
+    [
+        pytest.param("我住在上海", "我住在杭州", "home_city", "上海", "杭州", id="zh-city"),
+        pytest.param(
+            "请用邮件联系我", "请打电话联系我", "preferred_channel", "email", "phone", id="zh-channel"
+        ),
+        pytest.param("I live in Paris", "I live in Lyon", "home_city", "Paris", "Lyon", id="en-city"),
+        pytest.param(
+            "Please email me", "Please call me", "preferred_channel", "email", "phone", id="en-channel"
+        ),
+    ],
+)
+def test_correcting_a_memory_moves_its_profile_slot(
+    mem: Memory, first: str, correction: str, slot: str, before: str, after: str
+) -> None:
+    (memory,) = mem.add(first, user_id="u1", at=T0).memories
+    assert mem.profile("u1")[slot] == before
+    mem.update(memory.id, correction, user_id="u1", at=days(1))
+    assert mem.profile("u1")[slot] == after
+    versions = mem.profile_history("u1", slot)
+    assert [(v.value, v.memory_id) for v in versions] == [(before, memory.id), (after, memory.id)]
+
+
+def test_a_correction_that_no_longer_states_the_slot_retracts_it(mem: Memory) -> None:
+    (memory,) = mem.add("我住在上海", user_id="u1", at=T0).memories
+    item = mem.update(memory.id, "我喜欢猫", user_id="u1", at=days(1))
+    assert item.kind is Kind.SEMANTIC
+    assert item.slot is None
+    assert mem.profile("u1") == {}
+    assert [v.value for v in mem.profile_history("u1", "home_city")] == ["上海", None]
+
+
+@pytest.mark.parametrize("verdict", ["wrong", "outdated"])
+@pytest.mark.parametrize(
+    "facts",
+    [
+        pytest.param(("我住在上海", "请用邮件联系我"), id="zh"),
+        pytest.param(("I live in Paris", "Please email me"), id="en"),
+    ],
+)
+def test_feedback_on_the_memories_behind_slots_empties_them(
+    mem: Memory, verdict: str, facts: tuple[str, ...]
+) -> None:
+    memories = [m for d in said(mem, *facts) if (m := d.memory) is not None]
+    assert set(mem.profile("u1")) == {"home_city", "preferred_channel"}
+    for m in memories:
+        mem.feedback(m.id, verdict, user_id="u1", at=days(5))
+    assert mem.list("u1") == []
+    assert mem.profile("u1") == {}
+    retracted = [v for v in mem.profile_history("u1") if v.value is None]
+    assert {v.slot for v in retracted} == {"home_city", "preferred_channel"}
+    assert all(r.op == "retract" for r in mem.history("profile:home_city", user_id="u1")[-1:])
+
+
+def test_a_change_marked_wrong_brings_back_what_it_replaced(mem: Memory) -> None:
+    said(mem, "我住在上海", "我搬到杭州了")
+    moved = next(m for m in mem.list("u1") if "杭州" in m.text)
+    mem.feedback(moved.id, "wrong", user_id="u1", at=days(3))
+    assert mem.profile("u1") == {"home_city": "上海"}
+    assert active(mem) == ["我住在上海"]
+
+
+def test_deleting_a_change_brings_back_what_it_replaced_and_leaves_no_copy(mem: Memory) -> None:
+    said(mem, "I live in Paris", "I moved to Berlin")
+    moved = next(m for m in mem.list("u1") if "Berlin" in m.text)
+    mem.delete(moved.id, user_id="u1", at=days(3))
+    assert mem.profile("u1") == {"home_city": "Paris"}
+    assert active(mem) == ["I live in Paris"]
+    assert all(v.value != "Berlin" for v in mem.profile_history("u1"))
+
+
+def test_an_expired_profile_memory_takes_its_value_with_it(mem: Memory) -> None:
+    (memory,) = mem.add("My name is Alex", user_id="u1", at=T0).memories
+    mem.store.put(dataclasses.replace(memory, expires_at=days(2)), "alex")
+    mem.maintain(days(3), user_id="u1")
+    assert mem.profile("u1") == {}
+    assert mem.profile_history("u1", "name")[-1].value is None
+
+
+def test_every_slot_value_points_at_the_memory_that_set_it(mem: Memory) -> None:
+    said(mem, "我叫阿白", "我住在上海", "我搬到杭州了", "别打我手机，邮件就行", "I work at Google")
+    profile = mem.profile("u1")
+    assert profile == {
+        "avoid_channel": ["phone"],
+        "employer": "Google",
+        "home_city": "杭州",
+        "name": "阿白",
+        "preferred_channel": "email",
+    }
+    latest = {v.slot: v for v in mem.profile_history("u1")}  # oldest first: the last one stands
+    for slot, value in profile.items():
+        memory = mem.get(latest[slot].memory_id or "", user_id="u1")
+        assert memory.status is Status.ACTIVE
+        assert (memory.slot, memory.value) == (slot, value if not isinstance(value, list) else value[0])
+
+
+# -- a slot takes only what it can hold -----------------------------------------------------------------
+
+
+def test_an_address_never_becomes_a_city(mem: Memory) -> None:
+    said(mem, "我住在杭州", "我家地址是北京市朝阳区建国路88号")
+    assert mem.profile("u1") == {"home_city": "杭州"}
+    mem.add("我住在文三路138号5栋302室", user_id="u2", at=T0)
+    assert mem.profile("u2") == {}
+    assert all("文三路" not in m.text for m in mem.list("u2", include_log=True))
+
+
+def test_a_favourite_place_is_not_a_home_address(mem: Memory) -> None:
+    mem.add("我最喜欢的地方是紫藤花园七号楼的屋顶花园", user_id="u1", at=T0)
+    (memory,) = mem.list("u1")
+    assert memory.text == "我最喜欢的地方是紫藤花园七号楼的屋顶花园"
+    assert memory.kind is Kind.SEMANTIC
+    assert memory.sensitivity == 0.0
+    assert mem.profile("u1") == {}
+
+
+# -- contact channels, both languages -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("messages", "profile"),
+    [
+        pytest.param(
+            ("别打我手机，邮件就行",), {"avoid_channel": ["phone"], "preferred_channel": "email"}, id="zh-1"
+        ),
+        pytest.param(("邮件就行",), {"preferred_channel": "email"}, id="zh-2"),
+        pytest.param(
+            ("电话不方便，发邮箱吧",), {"avoid_channel": ["phone"], "preferred_channel": "email"}, id="zh-3"
+        ),
+        pytest.param(
+            ("邮件就行", "还是打电话吧，邮件我不看"),
+            {"avoid_channel": ["email"], "preferred_channel": "phone"},
+            id="zh-change",
+        ),
+        pytest.param(("text me instead of emailing",), {"preferred_channel": "sms"}, id="en-1"),
+        pytest.param(
+            ("Please don't call me, email is fine",),
+            {"avoid_channel": ["phone"], "preferred_channel": "email"},
+            id="en-2",
+        ),
+        pytest.param(
+            ("email me please", "actually call me instead, I never check email"),
+            {"avoid_channel": ["email"], "preferred_channel": "phone"},
+            id="en-change",
+        ),
+    ],
+)
+def test_contact_channels_are_set_and_changed(
+    mem: Memory, messages: tuple[str, ...], profile: dict[str, Any]
+) -> None:
+    said(mem, *messages)
+    assert mem.profile("u1") == profile
+    if len(messages) == 1:  # a channel refused in the message is never, even for a moment, the preferred one
+        preferred = [v.value for v in mem.profile_history("u1", "preferred_channel")]
+        assert not set(preferred) & set(profile.get("avoid_channel", []))
+
+
+# -- every clause gets exactly one decision -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我比较看重拍照，尤其是长焦",
+        "我用的是 MacBook Pro，平时主要写 Python",
+        "今晚开会",
+        "pin code 4321",
+        "I love hiking, especially in the Alps",
+        "hmm ok. I use a Kindle, mostly for sci-fi. what's the weather like",
+        "我今天有点烦，不过我女儿下周三生日，记得提醒我",
+    ],
+)
+def test_every_clause_gets_exactly_one_decision_with_a_reason(mem: Memory, text: str) -> None:
+    decisions = mem.add(text, user_id="u1", session_id="s1", at=T0).decisions
+    covered = sum(d.candidate.clauses for d in decisions if d.candidate is not None)
+    assert covered == len(split_clauses(text))
+    assert all(d.reason and d.outcome is not None for d in decisions)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        pytest.param("我比较看重拍照，尤其是长焦", ["我比较看重拍照，尤其是长焦"], id="zh-elaboration"),
+        pytest.param(
+            "I love hiking, especially in the Alps",
+            ["I love hiking, especially in the Alps"],
+            id="en-elaboration",
+        ),
+        pytest.param(
+            "我用的是 MacBook Pro，平时主要写 Python",
+            ["平时主要写 Python", "我用的是 MacBook Pro"],
+            id="zh-two-facts",
+        ),
+        pytest.param(
+            "I use a MacBook Pro. Mostly I write Python",
+            ["I use a MacBook Pro", "Mostly I write Python"],
+            id="en-two-facts",
+        ),
+    ],
+)
+def test_one_topic_is_one_memory_and_two_facts_are_two(mem: Memory, text: str, kept: list[str]) -> None:
+    mem.add(text, user_id="u1", at=T0)
+    assert active(mem) == sorted(kept)
+
+
+def test_a_secret_clause_is_decided_and_never_stored(mem: Memory) -> None:
+    (decision,) = mem.add("pin code 4321", user_id="u1", session_id="s1", at=T0).decisions
+    assert decision.action is Action.DISCARD
+    assert "password" in decision.reason
+    assert all("4321" not in m.text for m in mem.list("u1", include_log=True))
+    session = mem.session("u1", "s1", now=T0)
+    assert session is not None
+    assert all("4321" not in t.content for t in session.turns)
+
+
+def test_tonight_is_a_plan(mem: Memory) -> None:
+    (decision,) = mem.add("今晚开会", user_id="u1", at=T0).decisions
+    assert decision.action is Action.EPISODIC
+    assert decision.memory is not None
+    assert decision.memory.valid_from is not None
+    assert decision.memory.valid_from > T0
+
+
+# -- supersede as a mechanism ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "old", "new"),
+    [
+        pytest.param("我在阿里巴巴工作", "我跳槽到腾讯了", "阿里巴巴", "腾讯", id="zh-employer"),
+        pytest.param("I work at Google", "I just joined Microsoft", "Google", "Microsoft", id="en-employer"),
+        pytest.param("我是素食者", "我现在开始吃肉了", "素食", "吃肉", id="zh-diet"),
+        pytest.param("I'm vegetarian", "I eat meat now", "vegetarian", "meat", id="en-diet"),
+        pytest.param("我不吃辣", "我现在能吃辣了", "不吃辣", "能吃辣", id="zh-spice"),
+        pytest.param("I don't eat spicy food", "I can eat spicy food now", "don't", "can", id="en-spice"),
+        pytest.param("我的生日是5月3日", "我的生日是6月8日", "5月3日", "6月8日", id="zh-birthday"),
+        pytest.param("My birthday is May 3rd", "My birthday is June 8th", "May", "June", id="en-birthday"),
+        pytest.param("我有两个孩子", "我现在有三个孩子了", "两个", "三个", id="zh-children"),
+        pytest.param("I have two kids", "I now have three kids", "two", "three", id="en-children"),
+        pytest.param("我住在上海", "我搬到杭州了", "上海", "杭州", id="zh-city"),
+        pytest.param("I live in Paris", "I moved to Berlin", "Paris", "Berlin", id="en-city"),
+    ],
+)
+def test_a_new_value_of_the_same_attribute_retires_the_old_one(
+    mem: Memory, before: str, after: str, old: str, new: str
+) -> None:
+    said(mem, before, after)
+    now = active(mem)
+    assert len(now) == 1, now
+    assert new in now[0]
+    assert old not in now[0]
+    (retired,) = mem.list("u1", status="superseded")
+    assert old in retired.text
+    assert [r.op for r in mem.history(retired.id, user_id="u1")] == ["add", "supersede"]
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "gone", "kept"),
+    [
+        pytest.param(
+            "我特别喜欢喝美式咖啡",
+            "最近开始喝冷萃了，不喝美式了",
+            "我特别喜欢喝美式咖啡",
+            ["不喝美式了", "最近开始喝冷萃了"],
+            id="zh",
+        ),
+        pytest.param(
+            "I really love americanos",
+            "I've started drinking cold brew, no more americanos",
+            "I really love americanos",
+            ["I've started drinking cold brew", "no more americanos"],
+            id="en",
+        ),
+    ],
+)
+def test_giving_up_a_drink_two_months_later_retires_it(
+    mem: Memory, before: str, after: str, gone: str, kept: list[str]
+) -> None:
+    said(mem, before, after, step=60)
+    assert active(mem) == sorted(kept)
+    assert [m.text for m in mem.list("u1", status="superseded")] == [gone]
+
+
+# -- distinct things never merge ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        pytest.param("我对手机防抖挺感兴趣的", "三星的手机我也挺感兴趣", id="zh-samsung"),
+        pytest.param("我喜欢喝第0种茶", "我喜欢喝第9种茶", id="zh-tea-number"),
+        pytest.param("我的项目代号是猎鹰", "我的项目代号是鱼鹰", id="zh-codename"),
+        pytest.param("My son Tom plays the violin", "My son Tom plays the piano", id="en-instrument"),
+        pytest.param("I visited Paris in 2019", "I visited Rome in 2019", id="en-city"),
+        pytest.param("My invoice number is INV-2231", "My invoice number is INV-9917", id="en-invoice"),
+    ],
+)
+def test_distinct_things_stay_distinct(mem: Memory, first: str, second: str) -> None:
+    said(mem, first, second)
+    assert active(mem) == sorted([first, second])
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "merged"),
+    [
+        pytest.param("关注游戏性能", "关注iPhone游戏性能", "关注iPhone游戏性能", id="zh-more-wins"),
+        pytest.param("关注iPhone游戏性能", "关注游戏性能", "关注iPhone游戏性能", id="zh-less-loses"),
+        pytest.param("I love americanos", "I love americanos.", "I love americanos", id="en-same"),
+    ],
+)
+def test_a_merge_keeps_the_wording_that_says_more(mem: Memory, first: str, second: str, merged: str) -> None:
+    decisions = said(mem, first, second)
+    assert decisions[0].memory is not None
+    assert (decisions[-1].outcome, decisions[-1].related) == (Outcome.MERGED, (decisions[0].memory.id,))
+    assert active(mem) == [merged]
+
+
+def test_distinct_notes_written_explicitly_stay_distinct(mem: Memory) -> None:
+    topics = ["milk", "eggs", "bread", "the dentist", "the plumber", "rent", "the car", "flowers"]
+    for i, topic in enumerate(topics * 12):
+        mem.remember(f"Note {i}: remember {topic}", user_id="u1", at=days(i / 100))
+    assert len(mem.list("u1", limit=200)) == 96
+
+
+# -- masked and encrypted memories ----------------------------------------------------------------------
+
+
+def test_encrypted_memories_never_merge_on_their_masked_text(open_memory: Callable[..., Memory]) -> None:
+    key = DataKey.generate().encoded()
+    with open_memory(sensitive_policy={"health": "encrypt", "phone": "encrypt"}, data_key=key) as mem:
+        facts = ["我有糖尿病", "我对青霉素过敏", "我的手机号是13812345678", "我老婆的手机号是13987654321"]
+        said(mem, *facts)
+        assert sorted(mem.get(m.id, user_id="u1").text for m in mem.list("u1")) == sorted(facts)
+        # the same encrypted fact said twice is one memory
+        said(mem, "我有糖尿病", user="u2")
+        said(mem, "我有糖尿病", user="u2", start=3)
+        assert len(mem.list("u2")) == 1
+
+
+# -- the user's own characters --------------------------------------------------------------------------
+
+
+def test_memory_and_log_keep_the_users_characters(mem: Memory) -> None:
+    mem.add("我喜欢喝美式，不加糖。ＯＫ", user_id="u1", at=T0)
+    (turn,) = mem.list("u1", kinds=["log"], include_log=True)
+    assert turn.text == "我喜欢喝美式，不加糖。ＯＫ"
+    assert all("," not in m.text for m in mem.list("u1"))
+
+
+@pytest.mark.parametrize(
+    ("complaint", "resolution"),
+    [
+        ("上次买的耳机一直没发货", "上次物流的问题已经解决了"),
+        ("my order still hasn't arrived", "it's fixed now, thanks"),
+    ],
+    ids=["zh", "en"],
+)
+def test_a_resolved_event_keeps_its_text_and_says_so_in_its_status(
+    mem: Memory, complaint: str, resolution: str
+) -> None:
+    (opened,) = mem.add(complaint, user_id="u1", at=T0).memories
+    mem.add(resolution, user_id="u1", at=days(2))
+    closed = mem.get(opened.id, user_id="u1")
+    assert closed.text == opened.text
+    assert closed.event_status is not None
+    assert closed.event_status.value == "resolved"
+    block = mem.context(complaint, user_id="u1", now=days(3))
+    assert "resolved" in block.text
+
+
+# -- memlane's marks are not the user's tags ------------------------------------------------------------
+
+
+def test_a_user_tag_named_like_a_system_flag_changes_nothing(mem: Memory) -> None:
+    text = "I keep my passport in the blue drawer"
+    mem.remember(text, user_id="u1", at=T0)
+    mem.remember(text, user_id="u2", tags=["outdated", "chatter"], at=T0)
+    plain = mem.search("where is my passport", user_id="u1", now=days(1))[0]
+    tagged = mem.search("where is my passport", user_id="u2", now=days(1))[0]
+    assert tagged.memory.tags == ["outdated", "chatter"]
+    assert tagged.memory.flags == frozenset()
+    assert tagged.score == plain.score  # a tag is the user's: it does not halve the rank
+
+
+def test_log_turns_carry_their_role_and_flags_as_fields(mem: Memory) -> None:
+    mem.add(
+        [
+            {"role": "assistant", "content": "你好，有什么可以帮你？"},
+            {"role": "user", "content": "哈哈谢谢"},
+            {"role": "user", "content": "我今天有点烦"},
+            {"role": "user", "content": "这次预算500以内"},
+        ],
+        user_id="u1",
+        session_id="s1",
+        at=T0,
+    )
+    turns = {t.text: t for t in mem.store.query("u1", MemoryQuery(kinds=(Kind.LOG,)))}
+    assert turns["你好，有什么可以帮你？"].role == "assistant"
+    assert turns["哈哈谢谢"].flags == {Flag.CHATTER, Flag.DISCARDED}
+    assert turns["我今天有点烦"].flags == {Flag.DISCARDED}
+    assert turns["这次预算500以内"].flags == {Flag.SESSION_ONLY}
+    assert all(not any(t.startswith("role:") for t in turn.tags) for turn in turns.values())
+
+
+# -- one plan, applied once -----------------------------------------------------------------------------
+
+
+def test_decisions_are_frozen_and_say_what_happened(mem: Memory) -> None:
+    decisions = said(mem, "我喜欢喝美式", "我喜欢喝美式。", "我今天有点烦")
+    assert [d.outcome for d in decisions] == [Outcome.NEW, Outcome.MERGED, Outcome.DISCARDED]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        decisions[0].reason = "changed"  # type: ignore[misc]
+
+
+def test_a_write_that_fails_midway_leaves_nothing_behind(
+    mem: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(entry: object) -> None:
+        raise RuntimeError("the disk is full")
+
+    monkeypatch.setattr(mem.store, "add_audit", broken)
+    with pytest.raises(RuntimeError):
+        mem.add("我叫阿白，住在上海，平时喜欢喝美式", user_id="u1", session_id="s1", at=T0)
+    monkeypatch.undo()
+    assert mem.list("u1", include_log=True, status=None) == []
+    assert mem.profile_history("u1") == []
+    assert mem.history("profile:name", user_id="u1") == []
+
+
+def test_without_a_session_nothing_claims_to_be_kept_for_it(mem: Memory) -> None:
+    (decision,) = mem.add("我现在在地铁上", user_id="u1", at=T0).decisions
+    assert decision.action is Action.SESSION
+    assert decision.outcome is Outcome.DISCARDED
+    assert "not kept" in decision.reason

@@ -353,3 +353,7 @@ from memlane.cli.serve import keys, serve, worker  # noqa: E402
 main.add_command(serve)
 main.add_command(worker)
 main.add_command(keys)
+from memlane.cli.agents import mcp, proxy  # noqa: E402
+
+main.add_command(mcp)
+main.add_command(proxy)

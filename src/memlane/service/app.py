@@ -12,7 +12,7 @@ import os
 import socket
 import threading
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from datetime import timedelta
 from typing import Any
 
@@ -21,6 +21,7 @@ from fastapi.exceptions import RequestValidationError
 
 from memlane.clock import utcnow
 from memlane.errors import MemlaneError
+from memlane.mcp import mcp_endpoint
 from memlane.service.config import ServiceSettings
 from memlane.service.http import (
     ApiError,
@@ -112,6 +113,7 @@ def create_app(
         ),
         compute=ComputeSlots(config.compute_slots, traffic, remote_store=not isinstance(store, SQLiteStore)),
     )
+    mcp = mcp_endpoint(state)  # /mcp (docs/mcp.md), when the MCP SDK is installed
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -136,8 +138,10 @@ def create_app(
             thread = threading.Thread(target=beacon.run, args=(stop,), name="memlane-beacon", daemon=True)
             thread.start()
             threads.append(thread)
+        running: AbstractAsyncContextManager[None] = mcp.running() if mcp else nullcontext()
         try:
-            yield
+            async with running:
+                yield
         finally:
             stop.set()
             for thread in threads:
@@ -151,6 +155,8 @@ def create_app(
     app.state.memlane = state
     for router in (writes.router, memories.router, users.router, ops.router):
         app.include_router(router)
+    if mcp is not None:
+        app.router.routes.append(mcp.route)
     handlers: dict[Any, Any] = {
         ApiError: on_api_error,
         MemlaneError: on_memlane_error,

@@ -33,6 +33,7 @@ def environment(home: Path, **extra: str) -> dict[str, str]:
     """The process environment: a home and data directory of the test's own, no inherited MEMLANE_*."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMLANE_")}
     env.update(HOME=str(home), XDG_DATA_HOME=str(home / "data"), MEMLANE_PATH=str(home / "memlane.db"))
+    env.update(MEMLANE_EMBED_INSTANCES="1")  # one model to load: the tests send one request at a time
     env.update(extra)
     return env
 

@@ -8,6 +8,7 @@ through the public :class:`memlane.Memory` API with ``caller="mcp:<client name>"
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from contextvars import ContextVar
 from typing import Annotated, Any, Literal, TypeVar
@@ -114,7 +115,15 @@ class MemoryTools:
 def build_server(access: Access) -> MemoryServer:
     """An MCP server over ``access``: every tool (only the read tools when it is read-only), the
     OpenMemory aliases, the profile resource and the context prompt."""
-    server = MemoryServer("memlane", instructions=INSTRUCTIONS, version=__version__, log_level="WARNING")
+    # the SDK's server calls logging.basicConfig, which would put its own handler on the root logger
+    # of the whole process (every library's warnings then print through it); with a handler already
+    # there, basicConfig does nothing
+    root, guard = logging.getLogger(), logging.NullHandler()
+    root.addHandler(guard)
+    try:
+        server = MemoryServer("memlane", instructions=INSTRUCTIONS, version=__version__)
+    finally:
+        root.removeHandler(guard)
     tools = MemoryTools(access)
     for name, (fn, hints) in _tools(tools).items():
         if access.read_only and name not in READ_TOOLS:

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -329,3 +331,59 @@ def test_with_the_store_slow_or_down_the_chat_goes_through_without_memory(
             assert down.headers["x-memlane-memory"].startswith("unavailable; ")
             assert injected(upstream.requests[0]) == []
             assert down.content == json.dumps(completion("好的。")).encode()
+
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+CHAT = "我叫阿白，平时喜欢喝美式。\nWhat should I drink this morning?\n"
+
+
+def test_the_example_assistant_chats_through_the_proxy_and_is_remembered(
+    proxy: Proxy, tmp_path: Path
+) -> None:
+    proxy.upstream.play([Scripted(events=chunks("好的，阿白！")), Scripted(events=chunks("An americano!"))])
+    args = ["--proxy", f"{proxy.url}/v1", "--user", "example", "--model", "test"]
+    env = environment(tmp_path, MEMLANE_API_KEY=proxy.key)
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLES / "chat_through_proxy.py"), *args],
+        input=CHAT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["好的，阿白！", "An americano!"]
+    second = proxy.upstream.requests[1]["messages"]
+    assert second[-1] == {"role": "user", "content": "What should I drink this morning?"}
+    assert second[-2] == {"role": "assistant", "content": "好的，阿白！"}
+    deadline = time.monotonic() + 60
+    while not any("美式" in t for t in proxy.memories("example")) and time.monotonic() < deadline:
+        time.sleep(0.2)  # the write-back runs in the proxy's worker, after the reply
+    assert any("美式" in t for t in proxy.memories("example"))
+
+
+def test_the_example_assistant_on_the_python_api_recalls_the_first_turn(tmp_path: Path) -> None:
+    with ScriptedServer(
+        [Scripted(completion("好的，阿白！")), Scripted(completion("An americano!"))]
+    ) as upstream:
+        args = [
+            "--base-url",
+            upstream.url,
+            "--user",
+            "example",
+            "--model",
+            "test",
+            "--db",
+            str(tmp_path / "m.db"),
+        ]
+        done = subprocess.run(
+            [sys.executable, str(EXAMPLES / "chat_with_python_api.py"), *args],
+            input=CHAT,
+            env=environment(tmp_path),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.splitlines() == ["好的，阿白！", "An americano!"]
+        assert "美式" in str(upstream.requests[1]["messages"][1]["content"])  # memory of turn one

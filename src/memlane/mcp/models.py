@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from memlane.domain import Decision, Hit, MemoryItem
+from memlane.domain import Decision, Hit, MemoryItem, Outcome
 
 
 def _day(at: datetime | None) -> str | None:
@@ -71,22 +71,32 @@ class MemoryDetail(MemoryBrief):
 class Remembered(BaseModel):
     """What the memory judge did with the text, and why."""
 
-    kept: bool = Field(description="false when the judge discarded it: nothing was stored")
+    kept: bool = Field(
+        description="false when nothing was kept: the judge discarded it, or it was meant for a "
+        "conversation that has none"
+    )
     action: str = Field(description="discard, session, semantic, episodic or profile")
     text: str
     reason: str
-    outcome: str = Field(description="new, merged, superseded <id>...")
+    outcome: str = Field(
+        description="new, merged, superseded, resolved, kept_existing (an existing memory already says "
+        "more), session (this conversation only) or discarded"
+    )
+    related: list[str] = Field(
+        default_factory=list, description="ids of the memories it merged into, superseded or resolved"
+    )
     memory_id: str | None = None
 
     @classmethod
     def of(cls, d: Decision) -> Remembered:
         """The tool form of a judge's decision (its fields are only read)."""
         return cls(
-            kept=d.action.value != "discard",
+            kept=d.outcome is not Outcome.DISCARDED,
             action=d.action.value,
             text=d.text,
             reason=d.reason,
-            outcome=str(d.outcome),
+            outcome=str(d.outcome or Outcome.DISCARDED),
+            related=list(d.related),
             memory_id=d.memory.id if d.memory is not None else None,
         )
 

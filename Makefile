@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install demo test lint format clean
+.PHONY: install browser demo test lint format clean
 
 $(STAMP): pyproject.toml setup.py src/memlane/embed/engine/e5.c
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -12,12 +12,16 @@ $(STAMP): pyproject.toml setup.py src/memlane/embed/engine/e5.c
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
 
-install: $(STAMP)
+install: $(STAMP) browser
+
+# Debian's Chromium (and a Chinese font) for the memory page's browser tests, when missing
+browser:
+	@sh deploy/browser.sh
 
 demo: $(STAMP)
 	$(BIN)/memlane demo
 
-test: $(STAMP)
+test: $(STAMP) browser
 	$(BIN)/ruff check src tests
 	$(BIN)/ruff format --check src tests
 	$(BIN)/mypy

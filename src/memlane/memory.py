@@ -11,6 +11,7 @@ the stores, and :class:`AsyncMemory` offers the same methods as coroutines.
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
@@ -39,6 +40,7 @@ from memlane.embed import Embedder, create_embedder
 from memlane.errors import InvalidInput, NotFound
 from memlane.lifecycle.edit import Editor
 from memlane.lifecycle.feedback import Feedback
+from memlane.lifecycle.follow import ProfileFollower
 from memlane.lifecycle.maintain import Maintenance, MaintenanceReport, Summariser
 from memlane.lifecycle.portability import RestoreReport, export_user, restore_user
 from memlane.privacy.controls import PrivacyControls
@@ -570,3 +572,68 @@ class Memory(PrivacyFacade):
         )
         threshold = self.settings.min_score if min_score is None else min_score
         return SearchOptions(limit=n, query=query, include_log=include_log, min_score=threshold)
+
+    # -- for the memory page (memlane/service/web) and any other surface that shows a user their memory
+
+    def correct(
+        self,
+        memory_id: str,
+        text: str,
+        *,
+        user_id: str,
+        at: datetime | None = None,
+        caller: str | None = None,
+    ) -> MemoryItem:
+        """:meth:`update`, and the profile follows: when the memory is the sentence behind a profile
+        slot, the slot takes the value the corrected sentence states (a new version, recorded in the
+        slot's history), or loses this memory's value when the sentence no longer states one.
+
+        >>> mem = Memory(":memory:")
+        >>> name = mem.add("我叫阿白", user_id="u1").memories[0]
+        >>> mem.correct(name.id, "我叫小白", user_id="u1").source.value
+        'explicit'
+        >>> mem.profile("u1")["name"]
+        '小白'
+        """
+        when = validate.when(at, utcnow())
+        item = self.update(memory_id, text, user_id=user_id, at=when, caller=caller)
+        ProfileFollower(self.store, RuleExtractor())(item, when)
+        return item
+
+    def live_sessions(
+        self, user_id: str, *, now: datetime | None = None, caller: str | None = None
+    ) -> builtins.list[Session]:
+        """The user's live (unexpired) sessions, the most recently active first: what is held only in
+        short-term memory, with its turns, summary, notes and temporary slots."""
+        uid = self._user(user_id)
+        found = self.sessions.list_sessions(uid, validate.when(now, utcnow()))
+        found.sort(key=lambda s: s.updated_at, reverse=True)
+        self._read(uid, caller, [], f"{len(found)} live sessions")
+        return found
+
+    def sources(
+        self, memory_id: str, *, user_id: str, caller: str | None = None
+    ) -> builtins.list[MemoryItem]:
+        """What a memory came from, oldest first: the log turns of the messages in its ``provenance``
+        (as the log keeps them, with sensitive values masked) and, for a summary, digest or trend, the
+        memories it was built from. Turns the log no longer holds (retention, deletion) are absent.
+        """
+        uid, mid = self._owner(memory_id, user_id, allow_deleted=False)
+        item = self.store.get(uid, mid)
+        if item is None or item.kind is Kind.LOG:
+            raise NotFound(f"no memory {memory_id!r}")
+        every = tuple(Status)
+        found: dict[str, MemoryItem] = {}
+        for source in item.provenance:
+            log = MemoryQuery(kinds=(Kind.LOG,), statuses=every, provenance=source, newest_first=False)
+            found.update((t.id, t) for t in self.store.query(uid, log))
+        built = self.store.get_many(uid, [p for p in item.provenance if p != mid], embeddings=False)
+        found.update((m.id, m) for m in built if m.kind is not Kind.LOG)
+        out = sorted(found.values(), key=lambda m: (m.valid_from or m.created_at or utcnow(), m.id))
+        self._read(uid, caller, [mid, *found], f"{len(out)} sources of a memory")
+        return out
+
+    def users(self) -> builtins.list[str]:
+        """Every user with memories, log turns or a session in this store (in a tenant's memory, the
+        tenant's users), sorted: for an operator choosing whose memory to look at."""
+        return sorted(set(self.store.users()))

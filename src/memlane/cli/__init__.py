@@ -348,11 +348,12 @@ main.add_command(simulate)
 from memlane.cli.bench import bench  # noqa: E402  (registered last: the group lives in its own module)
 
 main.add_command(bench)
-from memlane.cli.serve import keys, serve, worker  # noqa: E402
+from memlane.cli.serve import keys, link, serve, worker  # noqa: E402
 
 main.add_command(serve)
 main.add_command(worker)
 main.add_command(keys)
+main.add_command(link)
 from memlane.cli.agents import mcp, proxy  # noqa: E402
 
 main.add_command(mcp)

@@ -1,8 +1,10 @@
-"""``memlane serve``, ``memlane worker`` and ``memlane keys``: running memlane as a service.
+"""``memlane serve``, ``memlane worker``, ``memlane keys`` and ``memlane link``: running memlane as
+a service.
 
 ::
 
     memlane keys create --tenant acme --name "chat backend"
+    memlane link create --tenant acme --user u1 --hours 24     # prints the user's memory page link
     memlane serve --host 0.0.0.0 --port 8000
     MEMLANE_QUEUE=redis://cache:6379/0 memlane worker
 """
@@ -181,3 +183,72 @@ def keys_revoke(ctx: click.Context, key_id: str) -> None:
     """Revoke a key: requests with it get 401 (within seconds on every API process)."""
     _keys(ctx).revoke(key_id, now=utcnow())
     click.echo(f"revoked {key_id}")
+
+
+@click.group()
+def link() -> None:
+    """Links to one user's memory page (docs/web.md): signed, expiring, revocable."""
+
+
+def _links(ctx: click.Context) -> Any:
+    from memlane.service.web.links import LinkStore
+
+    return LinkStore(_keys(ctx))
+
+
+@link.command("create")
+@click.option("--tenant", required=True, help="The user's tenant.")
+@click.option("--user", "user_id", required=True, help="Whose memory the link opens.")
+@click.option("--hours", default=24.0, show_default=True, type=float, help="How long it works (at most 720).")
+@click.option(
+    "--url",
+    "base",
+    default=None,
+    help="Where users reach the service (default: MEMLANE_PUBLIC_URL, else http://127.0.0.1:8000).",
+)
+@click.pass_context
+@_fail_cleanly
+def link_create(ctx: click.Context, tenant: str, user_id: str, hours: float, base: str | None) -> None:
+    """Print a link to USER's memory page: whoever opens it sees that user's memory only."""
+    from memlane import validate
+    from memlane.service.config import ServiceSettings
+    from memlane.store.scoped import check_tenant
+
+    check_tenant(tenant)
+    uid = validate.identifier(user_id, "user_id", _settings(ctx))
+    made = _links(ctx).create(tenant, uid, hours=hours, now=utcnow(), created_by="cli")
+    click.echo(made.url(base or ServiceSettings().public_url or "http://127.0.0.1:8000"))
+    expires = made.link.expires_at.isoformat(timespec="seconds")
+    click.echo(f"link {made.link.id} for {tenant}/{uid}, until {expires}", err=True)
+
+
+@link.command("list")
+@click.option("--tenant", required=True)
+@click.option("--user", "user_id", default=None)
+@click.pass_context
+@_fail_cleanly
+def link_list(ctx: click.Context, tenant: str, user_id: str | None) -> None:
+    """List a tenant's links (never their tokens)."""
+    table = Table("id", "user", "created", "expires", "revoked", "by")
+    for k in _links(ctx).links(tenant, user_id):
+        revoked = k.revoked_at.isoformat(timespec="seconds") if k.revoked_at else ""
+        created, expires = (t.isoformat(timespec="seconds") for t in (k.created_at, k.expires_at))
+        table.add_row(k.id, k.user_id, created, expires, revoked, k.created_by)
+    console.print(table)
+
+
+@link.command("revoke")
+@click.argument("link_id")
+@click.option("--tenant", default=None, help="Check that the link is this tenant's.")
+@click.pass_context
+@_fail_cleanly
+def link_revoke(ctx: click.Context, link_id: str, tenant: str | None) -> None:
+    """Revoke a link: it and the page sessions opened with it stop working (within seconds)."""
+    from memlane.errors import NotFound
+
+    links = _links(ctx)
+    found = links.get(link_id)
+    if found is None:
+        raise NotFound(f"no link {link_id!r}")
+    links.revoke(tenant or found.tenant, link_id, now=utcnow())
+    click.echo(f"revoked {link_id}")

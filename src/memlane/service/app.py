@@ -43,6 +43,10 @@ from memlane.service.queue.sqlite import SQLiteJobQueue
 from memlane.service.routes import memories, ops, users, writes
 from memlane.service.routes.deps import ComputeSlots, ServiceState
 from memlane.service.tenants import Tenants, sibling_file
+from memlane.service.web import page
+from memlane.service.web import routes as web_routes
+from memlane.service.web.access import PageAccess
+from memlane.service.web.links import LinkStore
 from memlane.service.worker import Beacon, Traffic, Worker, start_thread
 from memlane.settings import Settings
 from memlane.store.relational import SQLStore
@@ -55,6 +59,9 @@ DESCRIPTION = """memlane's REST API: long-term memory for LLM applications, in C
 
 Every `/v1` route needs `Authorization: Bearer <key>`; a key belongs to one tenant, and a `user_id`
 is only meaningful inside its tenant. Errors are `{"error": {"code", "message", "request_id"}}`.
+The memory page at `/` calls the same routes with a page-session cookie instead (opened with
+`POST /v1/web/session`): a user's link reaches that user only, and every change carries
+`X-CSRF-Token`.
 """
 
 
@@ -112,6 +119,7 @@ def create_app(
             tenants.vectors_queued,
         ),
         compute=ComputeSlots(config.compute_slots, traffic, remote_store=not isinstance(store, SQLiteStore)),
+        page=PageAccess(LinkStore(keys), keys),
     )
     mcp = mcp_endpoint(state)  # /mcp (docs/mcp.md), when the MCP SDK is installed
 
@@ -153,7 +161,7 @@ def create_app(
 
     app = FastAPI(title="memlane", version="1", description=DESCRIPTION, lifespan=lifespan)
     app.state.memlane = state
-    for router in (writes.router, memories.router, users.router, ops.router):
+    for router in (writes.router, memories.router, users.router, web_routes.router, ops.router, page.router):
         app.include_router(router)
     if mcp is not None:
         app.router.routes.append(mcp.route)

@@ -62,6 +62,11 @@ class ServiceSettings(BaseSettings):
     log_level: str | None = Field(
         default=None, description="configure JSON logs at this level when the app is built (debug, info...)"
     )
+    public_url: str | None = Field(
+        default=None,
+        description="the address users reach this service at (https://memory.example.com), for the "
+        "links POST /v1/links and `memlane link create` make; None: the address a request came to",
+    )
     maintain_every_minutes: float = Field(
         default=60.0, ge=0, description="how often workers run lifecycle maintenance (0: never)"
     )

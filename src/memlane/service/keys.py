@@ -19,7 +19,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -89,6 +89,16 @@ class KeyStore:
         self._cache: dict[str, tuple[str | None, float]] = {}
         with self._cursor() as cur:
             cur.execute(_SCHEMA)
+
+    def cursor(self) -> AbstractContextManager[Any]:
+        """A cursor on the key database, committed when the block ends (:class:`StoreUnavailable`
+        when the database cannot be reached). The link store (``memlane.service.web.links``) keeps
+        its tables here too, beside the keys."""
+        return self._cursor()
+
+    def sql(self, text: str) -> str:
+        """``text`` with this database's placeholder in place of each ``?``."""
+        return self._sql(text)
 
     @contextmanager
     def _cursor(self) -> Iterator[Any]:
@@ -177,6 +187,23 @@ class KeyStore:
         ok = row is not None and row[2] is None and hmac.compare_digest(row[1], digest)
         tenant = str(row[0]) if ok and row is not None else None
         self._cache[digest] = (tenant, time.monotonic() + _CACHE_SECONDS)
+        return tenant
+
+    def tenant_of_id(self, key_id: str) -> str | None:
+        """The tenant of the live key with this id, or None when it is unknown or revoked (cached
+        like :meth:`tenant_of`: a revocation elsewhere takes effect within seconds). A staff session
+        of the web page keeps its key's id, never its secret, and asks this on each request."""
+        cached = self._cache.get(f"id:{key_id}")
+        if cached is not None and cached[1] > time.monotonic():
+            return cached[0]
+        with self._cursor() as cur:
+            cur.execute(
+                self._sql("SELECT tenant FROM memlane_api_keys WHERE id = ? AND revoked_at IS NULL"),
+                (key_id,),
+            )
+            row = cur.fetchone()
+        tenant = str(row[0]) if row is not None else None
+        self._cache[f"id:{key_id}"] = (tenant, time.monotonic() + _CACHE_SECONDS)
         return tenant
 
     def tenants(self) -> list[str]:

@@ -15,6 +15,7 @@ import anyio
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from memlane.clock import utcnow
 from memlane.memory import Memory
 from memlane.service.config import ServiceSettings
 from memlane.service.http import ApiError, QueueLimit, RateLimiter
@@ -22,6 +23,8 @@ from memlane.service.keys import KeyStore
 from memlane.service.metrics import Metrics
 from memlane.service.queue import JobQueue
 from memlane.service.tenants import Tenants
+from memlane.service.web.access import COOKIE, PageAccess, PageSession
+from memlane.service.web.guard import guard
 from memlane.service.worker import Traffic
 
 T = TypeVar("T")
@@ -78,20 +81,41 @@ class ServiceState:
     queue_limit: QueueLimit
     metrics: Metrics
     compute: ComputeSlots
+    page: PageAccess
 
 
 @dataclass(frozen=True)
 class Caller:
-    """The tenant a request's key belongs to, and that tenant's memory."""
+    """The tenant a request's key (or page session) belongs to, and that tenant's memory."""
 
     tenant: str
     memory: Memory
-    key_id: str
+    key_id: str  # the API key's id; for a user's page session, its link's id
+    page: PageSession | None = None  # set when the request came from the memory page
 
     @property
     def name(self) -> str:
-        """Who is asking, as the audit log records it."""
-        return f"api:{self.tenant}:{self.key_id}"
+        """Who is asking, as the audit log records it: ``api:<tenant>:<key id>``, or ``web`` for a
+        user on the memory page and ``web:staff`` for staff there."""
+        return self.page.caller if self.page is not None else f"api:{self.tenant}:{self.key_id}"
+
+    @property
+    def reader(self) -> str | None:
+        """The name reads are audited under: a page session's (a person looked at the memory), None
+        for an API key (an application's own reads are not recorded, so they cost no write)."""
+        return self.page.caller if self.page is not None else None
+
+    @property
+    def reveals(self) -> bool:
+        """Whether encrypted originals may be opened: for API keys and for the user's own page
+        session, not for staff on the page."""
+        return self.page is None or self.page.role == "user"
+
+    @property
+    def admin(self) -> bool:
+        """Whether the caller may act for the whole tenant (links, the user list): an API key or a
+        staff page session, never a user's link."""
+        return self.page is None or self.page.role == "staff"
 
 
 async def state_of(request: Request) -> ServiceState:
@@ -115,6 +139,9 @@ async def caller(
     tenant were seen. The database is asked, in a thread, only when they were not.
     """
     if credentials is None:
+        cookie = request.cookies.get(COOKIE)
+        if cookie is not None:
+            return await _page_caller(request, state, cookie)
         raise ApiError(401, "unauthorized", "missing API key: send 'Authorization: Bearer <key>'")
     secret = credentials.credentials
     known, tenant = state.keys.known(secret)
@@ -122,12 +149,41 @@ async def caller(
         tenant = await anyio.to_thread.run_sync(state.keys.tenant_of, secret)
     if tenant is None:
         raise ApiError(401, "unauthorized", "unknown or revoked API key")
-    state.limiter.check(secret)
+    key_id = secret.split("_")[1]
+    state.limiter.check(f"key:{key_id}")  # the bucket a staff page session of this key shares
     request.state.tenant = tenant
+    return Caller(tenant, await _memory(state, tenant), key_id)
+
+
+async def _memory(state: ServiceState, tenant: str) -> Memory:
     memory = state.tenants.built(tenant)
     if memory is None:
         memory = await anyio.to_thread.run_sync(state.tenants.memory, tenant)
-    return Caller(tenant, memory, secret.split("_")[1])
+    return memory
+
+
+async def _page_caller(request: Request, state: ServiceState, cookie: str) -> Caller:
+    """A request from the memory page: its session must be live and the request within it
+    (``memlane.service.web.guard``); it shares the rate limits of the API."""
+    session = await anyio.to_thread.run_sync(state.page.session_of, cookie, utcnow())
+    if session is None:
+        raise ApiError(
+            401, "unauthorized", "the page session has ended or its link was revoked: open your link again"
+        )
+    state.limiter.check(session.bucket)
+    await guard(request, session, state.page)
+    request.state.tenant = session.tenant
+    return Caller(session.tenant, await _memory(state, session.tenant), session.via, session)
 
 
 CallerDep = Annotated[Caller, Depends(caller)]
+
+
+async def admin(caller: CallerDep) -> Caller:
+    """:func:`caller`, for routes that act for the whole tenant: a user's link may not use them."""
+    if not caller.admin:
+        raise ApiError(403, "forbidden", "a user's link opens that user's memory only; this needs an API key")
+    return caller
+
+
+AdminDep = Annotated[Caller, Depends(admin)]

@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query, Response
 from pydantic import BaseModel
 
+from memlane.service.http import ApiError
 from memlane.service.models import (
     ContextIn,
     ContextOut,
@@ -57,6 +58,7 @@ async def search(body: SearchIn, caller: CallerDep, state: StateDep) -> SearchOu
         include_log=body.include_log,
         min_score=body.min_score,
         include_sensitive=body.include_sensitive,
+        caller=caller.reader,
     )
     return SearchOut(results=[HitOut.of(h) for h in hits])
 
@@ -88,6 +90,7 @@ async def remember(body: RememberIn, caller: CallerDep, state: StateDep) -> Deci
         at=body.at,
         tags=body.tags,
         session_id=body.session_id,
+        caller=caller.name,
     )
     state.metrics.count_decisions([decision.action.value])
     return DecisionOut.of(decision)
@@ -105,39 +108,65 @@ def list_memories(
 ) -> MemoryList:
     """The user's memories, newest first (the raw conversation log only when asked)."""
     items = caller.memory.list(
-        user_id, kinds=kind, status=status, include_log=include_log, limit=limit, offset=offset
+        user_id,
+        kinds=kind,
+        status=status,
+        include_log=include_log,
+        limit=limit,
+        offset=offset,
+        caller=caller.reader,
     )
     return MemoryList(memories=[MemoryOut.of(m) for m in items])
 
 
-@router.get("/memories/{memory_id}", response_model=MemoryOut, responses=_NOT_FOUND)
+@router.get(
+    "/memories/{memory_id}", response_model=MemoryOut, responses={**_NOT_FOUND, 403: {"model": ErrorOut}}
+)
 def get_memory(memory_id: str, caller: CallerDep, user_id: UserId) -> MemoryOut:
-    """One memory of the user's."""
-    return MemoryOut.of(caller.memory.get(memory_id, user_id=user_id))
+    """One memory of the user's; an encrypted one reads as its original (so staff on the memory
+    page, who see sensitive memories masked, get 403: they list or search instead)."""
+    if not caller.reveals:
+        raise ApiError(403, "forbidden", "staff see sensitive memories masked: list or search instead")
+    return MemoryOut.of(caller.memory.get(memory_id, user_id=user_id, caller=caller.reader))
 
 
 @router.patch("/memories/{memory_id}", response_model=MemoryOut, responses=_NOT_FOUND)
 async def update_memory(memory_id: str, body: UpdateIn, caller: CallerDep, state: StateDep) -> MemoryOut:
-    """Correct a memory's text; its history keeps the old one."""
-    item = await state.compute.run(caller.memory.update, memory_id, body.text, user_id=body.user_id)
+    """Correct a memory's text: it becomes user-confirmed (explicit, full confidence), its history
+    keeps the old text, and a profile slot it backs takes the corrected value."""
+    item = await state.compute.run(
+        caller.memory.correct, memory_id, body.text, user_id=body.user_id, caller=caller.name
+    )
     return MemoryOut.of(item)
 
 
 @router.delete("/memories/{memory_id}", status_code=204, responses=_NOT_FOUND)
 def delete_memory(memory_id: str, caller: CallerDep, user_id: UserId) -> Response:
     """Delete a memory from every table and index; history keeps a tombstone without its text."""
-    caller.memory.delete(memory_id, user_id=user_id)
+    caller.memory.delete(memory_id, user_id=user_id, caller=caller.name)
     return Response(status_code=204)
 
 
 @router.get("/memories/{memory_id}/history", response_model=HistoryList, responses=_NOT_FOUND)
 def memory_history(memory_id: str, caller: CallerDep, user_id: UserId) -> HistoryList:
     """Every change to the memory, oldest first."""
-    return HistoryList(history=[HistoryOut.of(r) for r in caller.memory.history(memory_id, user_id=user_id)])
+    records = caller.memory.history(memory_id, user_id=user_id, caller=caller.reader)
+    return HistoryList(history=[HistoryOut.of(r) for r in records])
+
+
+@router.get("/memories/{memory_id}/sources", response_model=MemoryList, responses=_NOT_FOUND)
+def memory_sources(memory_id: str, caller: CallerDep, user_id: UserId) -> MemoryList:
+    """What the memory came from, oldest first: the conversation turns of its ``provenance`` (as the
+    log keeps them, sensitive values masked) and, for a summary or digest, the memories it was built
+    from. Turns past the log's retention are gone."""
+    items = caller.memory.sources(memory_id, user_id=user_id, caller=caller.reader)
+    return MemoryList(memories=[MemoryOut.of(m) for m in items])
 
 
 @router.post("/memories/{memory_id}/feedback", response_model=MemoryOut, responses=_NOT_FOUND)
 def feedback(memory_id: str, body: FeedbackIn, caller: CallerDep) -> MemoryOut:
     """How the memory served: helpful strengthens it, outdated expires it, wrong supersedes it."""
-    item = caller.memory.feedback(memory_id, body.verdict, note=body.note, user_id=body.user_id)
+    item = caller.memory.feedback(
+        memory_id, body.verdict, note=body.note, user_id=body.user_id, caller=caller.name
+    )
     return MemoryOut.of(item)

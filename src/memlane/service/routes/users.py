@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from datetime import datetime
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query
+from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from memlane import validate
-from memlane.clock import utcnow
 from memlane.errors import NotFound
+from memlane.lifecycle.markdown import to_markdown
+from memlane.privacy.audit import OPS
 from memlane.service.models import ErrorOut, ForgetIn, ForgetOut, MemoryOut, SessionOut, SlotOut
-from memlane.service.routes.deps import CallerDep
+from memlane.service.routes.deps import AdminDep, CallerDep
 
 router = APIRouter(prefix="/v1", tags=["users"], responses={422: {"model": ErrorOut}})
 UserId = Annotated[str, Query(description="the user, inside your tenant")]
@@ -87,7 +89,7 @@ class ForgetUser(ForgetIn):
 @router.get("/profile", response_model=ProfileOut)
 def profile(caller: CallerDep, user_id: UserId) -> ProfileOut:
     """The user's structured profile."""
-    return ProfileOut(profile=caller.memory.profile(user_id))
+    return ProfileOut(profile=caller.memory.profile(user_id, caller=caller.reader))
 
 
 @router.get("/profile/history", response_model=SlotHistory)
@@ -102,8 +104,7 @@ def profile_history(
 @router.get("/sessions", response_model=SessionList)
 def sessions(caller: CallerDep, user_id: UserId) -> SessionList:
     """The user's live sessions."""
-    uid = validate.identifier(user_id, "user_id", caller.memory.settings)
-    live = caller.memory.sessions.list_sessions(uid, utcnow())
+    live = caller.memory.live_sessions(user_id, caller=caller.reader)
     return SessionList(sessions=[SessionOut.of(s) for s in live])
 
 
@@ -126,27 +127,64 @@ def end_session(body: EndSession, caller: CallerDep) -> Written:
 @router.post("/forget", response_model=ForgetOut)
 def forget(body: ForgetUser, caller: CallerDep) -> ForgetOut:
     """Delete the user's memories with any of the tags, or everything about the user (no tags)."""
-    return ForgetOut(deleted=caller.memory.forget(body.user_id, tags=body.tags))
+    return ForgetOut(deleted=caller.memory.forget(body.user_id, tags=body.tags, caller=caller.name))
 
 
-@router.get("/export")
-def export(caller: CallerDep, user_id: UserId) -> dict[str, Any]:
-    """Everything held about the user as one JSON document (schema: docs/privacy.md)."""
-    return caller.memory.export(user_id, caller=caller.name)
+@router.get(
+    "/export",
+    responses={
+        200: {
+            "content": {"text/markdown": {}},
+            "description": "the document, or (?format=markdown) a readable file",
+        }
+    },
+)
+def export(
+    caller: CallerDep,
+    user_id: UserId,
+    format: Literal["json", "markdown"] = "json",
+    lang: Literal["en", "zh"] = "en",
+) -> Any:
+    """Everything held about the user as one JSON document (schema: docs/privacy.md), or as a
+    readable Markdown file in English or Chinese. Staff on the memory page get it without the
+    encrypted originals (``sealed`` is empty; those memories keep their masked text)."""
+    document = caller.memory.export(user_id, caller=caller.name)
+    if not caller.reveals:
+        document["sealed"] = []
+    if format == "markdown":
+        name = f"memlane-{user_id}.md".encode("ascii", "replace").decode()
+        return PlainTextResponse(
+            to_markdown(document, lang),
+            media_type="text/markdown; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="{_safe(name)}"'},
+        )
+    return document
+
+
+def _safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
 
 
 @router.post("/sessions/forget", response_model=ForgetOut)
 def forget_session(body: ForgetSession, caller: CallerDep) -> ForgetOut:
     """Delete a conversation: its turns, its log, and memories learned only from it."""
-    return ForgetOut(deleted=caller.memory.forget_session(body.user_id, body.session_id))
+    return ForgetOut(deleted=caller.memory.forget_session(body.user_id, body.session_id, caller=caller.name))
 
 
 @router.get("/audit", response_model=AuditOut)
 def audit(
-    caller: CallerDep, user_id: UserId, limit: Annotated[int, Query(ge=1, le=10_000)] = 100
+    caller: CallerDep,
+    user_id: UserId,
+    limit: Annotated[int, Query(ge=1, le=10_000)] = 100,
+    op: Annotated[list[Literal[OPS]], Query(description="only these operations")] = [],  # type: ignore[valid-type]  # noqa: B006
+    since: Annotated[datetime | None, Query(description="only entries from this time on")] = None,
 ) -> AuditOut:
-    """Every write, update, delete, export and context assembly for the user, latest first."""
-    return AuditOut(entries=[e.to_dict() for e in caller.memory.audit(user_id, limit=limit)])
+    """Every write, update, delete, export and context assembly for the user (and reads by a named
+    caller, such as the memory page), latest first; ``op`` and ``since`` narrow it down."""
+    wanted = set(op)
+    entries = caller.memory.audit(user_id, since=since, limit=10_000 if wanted else limit)
+    chosen = [e for e in entries if not wanted or e.op in wanted][:limit]
+    return AuditOut(entries=[e.to_dict() for e in chosen])
 
 
 @router.get("/consent")
@@ -158,5 +196,73 @@ def consent(caller: CallerDep, user_id: UserId) -> dict[str, Any]:
 @router.put("/consent")
 def set_consent(body: ConsentIn, caller: CallerDep) -> dict[str, Any]:
     """Turn memory on or off for the user, or limit it to some categories."""
-    settings = caller.memory.set_consent(body.user_id, enabled=body.enabled, categories=body.categories)
+    settings = caller.memory.set_consent(
+        body.user_id, enabled=body.enabled, categories=body.categories, caller=caller.name
+    )
     return settings.to_dict()
+
+
+class SummaryOut(BaseModel):
+    """The rolling portrait of the user, rebuilt by maintenance (null until there is one)."""
+
+    summary: MemoryOut | None
+
+
+class MemoryList(BaseModel):
+    """Memories, in the order the route says."""
+
+    memories: list[MemoryOut]
+
+
+class UserList(BaseModel):
+    """The tenant's users with anything stored, sorted."""
+
+    users: list[str]
+
+
+class RestoreIn(BaseModel):
+    """An export document to load into the user's (empty) memory."""
+
+    user_id: str
+    document: dict[str, Any] = Field(description="what GET /v1/export returned (format memlane.export)")
+
+
+class RestoreOut(BaseModel):
+    """What a restore wrote."""
+
+    user_id: str
+    memories: int
+    log: int
+    profile_versions: int
+    sessions: int
+    history: int
+    audit: int
+    sealed: int
+
+
+@router.get("/summary", response_model=SummaryOut)
+def summary(caller: CallerDep, user_id: UserId) -> SummaryOut:
+    """The user summary: a short portrait for everyday prompts (rebuilt by maintenance)."""
+    found = caller.memory.user_summary(user_id)
+    return SummaryOut(summary=MemoryOut.of(found) if found is not None else None)
+
+
+@router.get("/stale", response_model=MemoryList)
+def stale(caller: CallerDep, user_id: UserId) -> MemoryList:
+    """Long-lived preferences not confirmed for a while: worth asking the user about again
+    (``helpful`` feedback confirms one)."""
+    return MemoryList(memories=[MemoryOut.of(m) for m in caller.memory.stale(user_id)])
+
+
+@router.get("/users", response_model=UserList, responses={403: {"model": ErrorOut}})
+def users(caller: AdminDep) -> UserList:
+    """The tenant's users with memories, log turns or a session (an API key or staff only)."""
+    return UserList(users=caller.memory.users())
+
+
+@router.post("/restore", status_code=201, response_model=RestoreOut)
+def restore(body: RestoreIn, caller: CallerDep) -> RestoreOut:
+    """Load an export into the user's memory, which must be empty (forget everything first, or
+    restore under another user_id); ids, times, history and profile versions are kept."""
+    report = caller.memory.restore(body.document, user_id=body.user_id, caller=caller.name)
+    return RestoreOut(**vars(report))

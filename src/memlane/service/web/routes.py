@@ -18,7 +18,7 @@ from memlane import validate
 from memlane.clock import utcnow
 from memlane.service.http import ApiError
 from memlane.service.models import ErrorOut
-from memlane.service.routes.deps import AdminDep, CallerDep, StateDep
+from memlane.service.routes.deps import AdminDep, StateDep
 from memlane.service.web.access import COOKIE, PageSession
 from memlane.service.web.links import MAX_HOURS, Link
 
@@ -136,11 +136,14 @@ async def sign_in(body: SignIn, request: Request, response: Response, state: Sta
 
 
 @router.get("/web/session", response_model=PageSessionOut, responses=_AUTH)
-async def current_session(request: Request, caller: CallerDep) -> PageSessionOut:
-    """The page session the cookie carries (401 when there is none, or it ended)."""
-    if caller.page is None:
-        raise ApiError(403, "forbidden", "this route describes a page session; an API key has none")
-    return _described(request, caller.page)
+async def current_session(request: Request, state: StateDep) -> PageSessionOut:
+    """The page session the cookie carries (401 when there is none, or it has ended)."""
+    cookie = request.cookies.get(COOKIE)
+    session = await anyio.to_thread.run_sync(state.page.session_of, cookie, utcnow()) if cookie else None
+    if session is None:
+        raise ApiError(401, "unauthorized", "no page session: open your link, or sign in with an API key")
+    state.limiter.check(session.bucket)
+    return _described(request, session)
 
 
 @router.delete("/web/session", status_code=204)

@@ -217,12 +217,32 @@ function wireForms() {
 
 // -- start -----------------------------------------------------------------------------------------
 
+function takeLink() {
+  const link = new URLSearchParams(location.hash.slice(1)).get("link");
+  if (link) history.replaceState(null, "", location.pathname + location.search); // the token leaves the address bar
+  return link;
+}
+
+async function openLink(link) {
+  try {
+    await signIn({ link });
+  } catch {
+    showSignIn();
+    notice(t("bad_link"));
+    return false;
+  }
+  return true;
+}
+
 async function start() {
   const messages = fetch("/assets/messages.json").then((r) => r.json());
-  const fragment = new URLSearchParams(location.hash.slice(1));
-  const link = fragment.get("link");
-  if (link) history.replaceState(null, "", location.pathname + location.search); // the token leaves the address bar
+  const link = takeLink();
   state.messages = await messages;
+  // a link opened in a tab already showing the page changes only the fragment
+  window.addEventListener("hashchange", async () => {
+    const next = takeLink();
+    if (next && (await openLink(next))) await enter();
+  });
   wireTabs();
   wireForms();
   onEnded(() => {
@@ -231,13 +251,7 @@ async function start() {
   });
   setLanguage(localStorage.getItem("memlane.lang") || browserLanguage(), false);
   if (link) {
-    try {
-      await signIn({ link });
-    } catch {
-      showSignIn();
-      notice(t("bad_link"));
-      return;
-    }
+    if (!(await openLink(link))) return;
   } else {
     try {
       state.session = await api("GET", "/v1/web/session");

@@ -217,6 +217,7 @@ export async function memories(reload, more = false) {
   if (more) list.append(...cards);
   else list.replaceChildren(...cards);
   shown += page.length;
+  list.dataset.kind = kind; // what the list now shows (tests and styles can tell)
   if (!shown) list.append(el("li", { class: "hint", text: t("no_memories") }));
   document.getElementById("more").hidden = page.length < PAGE;
   document.getElementById("memory-count").textContent = t("shown", { n: shown });

@@ -313,7 +313,14 @@ def test_the_page_and_its_files_carry_a_strict_policy(client: TestClient) -> Non
         assert response.headers["x-content-type-options"] == "nosniff"
         assert response.headers["referrer-policy"] == "no-referrer"
     html = client.get("/").text
-    assert "<script>" not in html  # no inline script
+    scripts = re.findall(r"<script[^>]*>", html)
+    assert scripts == [
+        '<script type="module" src="/assets/app.js">',
+        '<script type="application/json" id="messages">',
+    ]
+    assert (
+        "</script" not in html.split('id="messages">')[1].split("</script>")[0]
+    )  # the data cannot end its block
     assert "style=" not in html  # no inline style
     assert "http" not in html.replace("http-equiv", "")  # nothing from elsewhere
     etag = client.get("/assets/app.js").headers["etag"]

@@ -108,6 +108,7 @@ async function load(view) {
 
 function select(view, focus = false) {
   current = view;
+  history.replaceState(null, "", `${location.pathname}${location.search}#${view}`); // a view can be bookmarked
   for (const name of TABS) {
     const tab = $(`tab-${name}`);
     const on = name === view;
@@ -235,13 +236,16 @@ async function openLink(link) {
 }
 
 async function start() {
-  const messages = fetch("/assets/messages.json").then((r) => r.json());
   const link = takeLink();
-  state.messages = await messages;
+  if (TABS.includes(location.hash.slice(1))) current = location.hash.slice(1);
+  // the session is asked for beside the strings, not after them
+  const session = link ? null : api("GET", "/v1/web/session").catch(() => null);
+  state.messages = JSON.parse($("messages").textContent); // both languages, put in the page by the server
   // a link opened in a tab already showing the page changes only the fragment
   window.addEventListener("hashchange", async () => {
     const next = takeLink();
     if (next && (await openLink(next))) await enter();
+    else if (TABS.includes(location.hash.slice(1)) && state.user) select(location.hash.slice(1));
   });
   wireTabs();
   wireForms();
@@ -253,9 +257,8 @@ async function start() {
   if (link) {
     if (!(await openLink(link))) return;
   } else {
-    try {
-      state.session = await api("GET", "/v1/web/session");
-    } catch {
+    state.session = await session;
+    if (!state.session) {
       showSignIn();
       return;
     }

@@ -162,7 +162,7 @@ export async function overview(reload) {
     api("GET", "/v1/summary", { query: { user_id } }),
     api("GET", "/v1/stale", { query: { user_id } }),
     api("GET", "/v1/profile/history", { query: { user_id } }),
-    ...["active", "superseded", "expired"].map((status) => api("GET", "/v1/memories", { query: { user_id, kind: "profile", status, limit: 1000 } })),
+    ...["active", "superseded"].map((status) => api("GET", "/v1/memories", { query: { user_id, kind: "profile", status, limit: 1000 } })),
   ]);
   document.getElementById("summary-text").textContent = summary.summary?.text || t("no_summary");
   const staleList = document.getElementById("stale-list");
@@ -201,6 +201,7 @@ export async function overview(reload) {
     );
   }
   if (slots.size) box.append(cards);
+  performance.mark("memlane:overview");
 }
 
 // -- memories by kind, a page at a time ----------------------------------------------------------

@@ -166,6 +166,16 @@ def test_the_session_cookie_is_httponly_strict_and_secure_over_https(
     )
 
 
+def test_behind_a_tls_proxy_the_public_url_makes_the_cookie_secure(tmp_path: Path) -> None:
+    config = ServiceSettings(public_url="https://memory.example.com")
+    with TestClient(create_app(Settings(path=str(tmp_path / "p.db")), config)) as c:
+        made = c.post("/v1/links", json={"user_id": "u1"}, headers=key(c)).json()
+        assert made["url"].startswith("https://memory.example.com/#link=")
+        assert (
+            "secure" in c.post("/v1/web/session", json={"link": made["token"]}).headers["set-cookie"].lower()
+        )
+
+
 def test_a_session_ends_when_its_link_is_revoked_or_its_key_is(
     client: TestClient, acme: dict[str, str]
 ) -> None:

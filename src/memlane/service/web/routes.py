@@ -93,6 +93,12 @@ class LinkList(BaseModel):
     links: list[LinkOut]
 
 
+def _https(request: Request, public_url: str | None) -> bool:
+    """Whether the page is served over https: directly, or behind a proxy that terminates TLS at the
+    public address."""
+    return request.url.scheme == "https" or (public_url or "").startswith("https://")
+
+
 def _described(request: Request, session: PageSession) -> PageSessionOut:
     access = request.app.state.memlane.page
     return PageSessionOut(
@@ -127,7 +133,7 @@ async def sign_in(body: SignIn, request: Request, response: Response, state: Sta
         state.page.cookie(session),
         max_age=max(1, int((session.expires_at - now).total_seconds())),
         path="/",
-        secure=request.url.scheme == "https",
+        secure=_https(request, state.config.public_url),
         httponly=True,
         samesite="strict",
     )
@@ -147,12 +153,11 @@ async def current_session(request: Request, state: StateDep) -> PageSessionOut:
 
 
 @router.delete("/web/session", status_code=204)
-def sign_out(request: Request) -> Response:
+def sign_out(request: Request, state: StateDep) -> Response:
     """Sign the page out: the cookie is removed."""
     response = Response(status_code=204)
-    response.delete_cookie(
-        COOKIE, path="/", secure=request.url.scheme == "https", httponly=True, samesite="strict"
-    )
+    secure = _https(request, state.config.public_url)
+    response.delete_cookie(COOKIE, path="/", secure=secure, httponly=True, samesite="strict")
     return response
 
 

@@ -13,6 +13,7 @@ import base64
 import json
 import os
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -336,6 +337,49 @@ def test_the_page_follows_the_browser_language_and_switches(tab_zh: Tab, server:
     expect(page.locator("#tab-memories")).to_have_text("记忆")
 
 
+CONTRAST = """() => {
+    const rgb = (c) => c.match(/[\\d.]+/g).map(Number);
+    const lum = ([r, g, b]) => {
+        const f = (v) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+        return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+    };
+    const behind = (e) => {
+        for (; e; e = e.parentElement) {
+            const c = rgb(getComputedStyle(e).backgroundColor);
+            if (c.length < 4 || c[3] > 0) return c.slice(0, 3);
+        }
+        return [255, 255, 255];
+    };
+    const low = [];
+    for (const e of document.querySelectorAll("body *")) {
+        const text = [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+        if (!text || !e.offsetParent || e.disabled) continue;
+        const fg = lum(rgb(getComputedStyle(e).color).slice(0, 3));
+        const [a, b] = [fg, lum(behind(e))].sort((x, y) => y - x);
+        const ratio = (a + 0.05) / (b + 0.05);
+        if (!(ratio >= 4.5)) low.push(`${e.id || e.className} ${e.textContent.slice(0, 30)}: ${ratio}`);
+    }
+    return low;
+}"""
+
+
+def test_text_contrast_passes_wcag_aa_on_every_view(tab: Tab, server: webserver.Server) -> None:
+    page = tab.open(f"{server.url}/")
+    expect(page.locator("#signin")).to_be_visible()
+    assert page.evaluate(CONTRAST) == []
+    probe = "() => { const p = document.createElement('p'); p.id = 'probe'; p.textContent = 'pale';"
+    page.evaluate(probe + " p.style.color = '#aaaaaa'; document.getElementById('signin').append(p); }")
+    assert [low.split()[0] for low in page.evaluate(CONTRAST)] == ["probe"]  # the check can fail
+    page.evaluate("() => document.getElementById('probe').remove()")
+    page.goto(server.link("u1"))
+    expect(page.locator("#profile-cards")).to_be_visible()
+    for view in ("overview", "memories", "sessions", "activity", "data"):
+        page.click(f"#tab-{view}")
+        page.locator(f"#{view} summary").evaluate_all("all => all.forEach(s => s.parentElement.open = true)")
+        page.wait_for_load_state("networkidle")
+        assert page.evaluate(CONTRAST) == [], view
+
+
 def test_tabs_and_actions_work_from_the_keyboard(tab: Tab, server: webserver.Server) -> None:
     page = tab.open(server.link("u1"))
     expect(page.locator("#profile-cards")).to_be_visible()
@@ -390,6 +434,11 @@ def test_a_revoked_expired_forged_or_swapped_link_opens_nothing(tab: Tab, server
     by_cli = server.cli_link("u1")  # memlane link create prints the link; memlane link revoke ends it
     expect(tab.open(by_cli).locator("#who")).to_contain_text("u1")
     server.cli("link", "revoke", webserver.decoded(by_cli.split("#link=")[1])["l"])
+    # another process revoked it: the service notices within seconds (it reads a link at most every 5 s)
+    deadline = time.monotonic() + 20
+    while page.evaluate("fetch('/v1/web/session').then(r => r.status)") == 200:
+        assert time.monotonic() < deadline, "the revocation did not reach the service"
+        page.wait_for_timeout(250)
     refused(by_cli)
     # a genuine token with changed claims (another user, tenant or expiry), or another link's MAC
     token = server.link("u2").split("#link=")[1]

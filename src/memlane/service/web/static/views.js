@@ -337,7 +337,12 @@ export async function exportAs(format) {
 }
 
 export async function importFile(file) {
-  const document_ = JSON.parse(await file.text());
+  let document_;
+  try {
+    document_ = JSON.parse(await file.text());
+  } catch {
+    throw new Error(t("not_export"));
+  }
   const report = await api("POST", "/v1/restore", { body: { user_id: uid(), document: document_ } });
   toast(t("done_import", { n: report.memories }));
 }

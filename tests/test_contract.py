@@ -475,7 +475,7 @@ def test_rotating_a_data_key_with_nothing_encrypted_changes_nothing(mem: Memory)
 def test_a_correction_moves_the_profile_and_a_memory_knows_its_turns(mem: Memory) -> None:
     said = mem.add("我叫阿白，平时喜欢喝美式。", user_id="u1", session_id="s1", at=T0)
     name = next(m for m in mem.list("u1", kinds=["profile"]) if m.slot == "name")
-    assert mem.correct(name.id, "我叫小白", user_id="u1", at=days(0.1)).value == "小白"
+    assert mem.update(name.id, "我叫小白", user_id="u1", at=days(0.1)).value == "小白"
     assert mem.profile("u1")["name"] == "小白"
     coffee = next(m for m in mem.list("u1") if "美式" in m.text)
     assert [t.provenance for t in mem.sources(coffee.id, user_id="u1")] == [said.message_ids]

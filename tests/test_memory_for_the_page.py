@@ -20,7 +20,7 @@ def name_memory(mem: Memory, user: str = "u1") -> str:
 
 def test_correcting_the_sentence_behind_a_slot_moves_the_profile(mem: Memory) -> None:
     mem.add("我叫阿白，优先邮件联系。", user_id="u1", at=T0)
-    fixed = mem.correct(name_memory(mem), "我叫小白", user_id="u1", at=days(1), caller="web")
+    fixed = mem.update(name_memory(mem), "我叫小白", user_id="u1", at=days(1), caller="web")
     assert (fixed.text, fixed.source.value, fixed.confidence, fixed.value) == (
         "我叫小白",
         "explicit",
@@ -37,30 +37,30 @@ def test_correcting_the_sentence_behind_a_slot_moves_the_profile(mem: Memory) ->
 
 def test_a_correction_that_no_longer_states_the_slot_withdraws_its_value(mem: Memory) -> None:
     mem.add("我叫阿白。", user_id="u1", at=T0)
-    mem.correct(name_memory(mem), "我没有固定的称呼", user_id="u1", at=days(1))
+    mem.update(name_memory(mem), "我没有固定的称呼", user_id="u1", at=days(1))
     assert "name" not in mem.profile("u1")
-    assert mem.history("profile:name", user_id="u1")[-1].op == "delete"
+    assert mem.history("profile:name", user_id="u1")[-1].op == "retract"
 
 
 def test_an_earlier_value_from_another_memory_comes_back_when_the_newer_is_withdrawn(mem: Memory) -> None:
     mem.add("我叫阿白。", user_id="u1", at=T0)
     mem.add("我叫小白。", user_id="u1", at=days(1))
     newer = next(m.id for m in mem.list("u1", kinds=["profile"]) if m.value == "小白")
-    mem.correct(newer, "我喜欢别人叫我的本名", user_id="u1", at=days(2))
+    mem.update(newer, "我喜欢别人叫我的本名", user_id="u1", at=days(2))
     assert mem.profile("u1")["name"] == "阿白"
 
 
 def test_correcting_a_memory_that_backs_no_slot_leaves_the_profile_alone(mem: Memory) -> None:
     mem.add("我叫阿白，平时喜欢喝美式。", user_id="u1", at=T0)
     coffee = next(m for m in mem.list("u1") if "美式" in m.text)
-    assert mem.correct(coffee.id, "平时喜欢喝冷萃", user_id="u1").text == "平时喜欢喝冷萃"
+    assert mem.update(coffee.id, "平时喜欢喝冷萃", user_id="u1").text == "平时喜欢喝冷萃"
     assert mem.profile("u1") == {"name": "阿白"}
 
 
 def test_correct_needs_the_owner(mem: Memory) -> None:
     mem.add("我叫阿白。", user_id="u1", at=T0)
     with pytest.raises(NotFound):
-        mem.correct(name_memory(mem), "我叫小白", user_id="u2")
+        mem.update(name_memory(mem), "我叫小白", user_id="u2")
 
 
 def test_live_sessions_are_the_unexpired_ones_latest_first(mem: Memory) -> None:
@@ -107,7 +107,7 @@ def test_the_async_twin_offers_them_too(tmp_path: Path) -> None:
         async with AsyncMemory(tmp_path / "a.db") as mem:
             await mem.add("我叫阿白。", user_id="u1", session_id="s1", at=T0)
             name = next(m.id for m in await mem.list("u1", kinds=["profile"]))
-            await mem.correct(name, "我叫小白", user_id="u1")
+            await mem.update(name, "我叫小白", user_id="u1")
             live = await mem.live_sessions("u1", now=T0)
             turns = await mem.sources(name, user_id="u1")
             return await mem.users(), (await mem.profile("u1"))["name"], len(live) + len(turns)

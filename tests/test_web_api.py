@@ -358,7 +358,7 @@ def test_summary_stale_users_sources_and_sessions(client: TestClient, acme: dict
     assert client.get("/v1/users", headers=acme).json() == {"users": ["u1", "u2"]}
     coffee = next(m for m in memories(client, acme, "u1") if "美式" in m["text"])
     turns = client.get(f"/v1/memories/{coffee['id']}/sources", params={"user_id": "u1"}, headers=acme).json()
-    assert [t["text"] for t in turns["memories"]] == ["我叫阿白,平时喜欢喝美式,优先邮件联系。"]
+    assert [t["text"] for t in turns["memories"]] == ["我叫阿白，平时喜欢喝美式，优先邮件联系。"]
     live = client.get("/v1/sessions", params={"user_id": "u1"}, headers=acme).json()["sessions"]
     assert {s["id"] for s in live} == {"s1", "s2"}
 

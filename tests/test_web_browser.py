@@ -46,7 +46,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[webserver.Serve
     }
     with webserver.serve(tmp_path_factory.mktemp("web-server"), **env) as s:
         s.say("u1", "我叫阿白，平时喜欢喝美式，优先邮件联系。", "上周三我投诉了物流延迟，还没解决。")
-        s.say("u1", "I am vegetarian.", "我的手机号是13812345678。", session="s2")
+        s.say("u1", "I love hiking.", "我的手机号是13812345678。", session="s2")
         remember(s, "u1", "I plan to visit Kyoto in spring", tags=["travel"])
         s.say("u2", "我叫小林，我喜欢喝绿茶。")
         yield s
@@ -169,7 +169,7 @@ def test_a_users_link_shows_their_memories_profile_and_where_they_came_from(
     show_kind(page, "semantic")
     coffee = card(page, "平时喜欢喝美式")
     expect(coffee).to_be_visible()
-    expect(card(page, "I am vegetarian")).to_be_visible()
+    expect(card(page, "I love hiking")).to_be_visible()
     coffee.locator("summary", has_text="Why it was kept").click()
     expect(coffee).to_contain_text("Importance 0.")
     coffee.locator("summary", has_text="Where it came from").click()
@@ -262,15 +262,15 @@ def test_marking_a_memory_outdated_asks_first_and_escape_cancels(tab: Tab, serve
 
 
 def test_deleting_one_memory_and_memories_by_tag(tab: Tab, server: webserver.Server) -> None:
-    server.say("d1", "我喜欢喝美式。", "I am vegetarian.")
+    server.say("d1", "我喜欢喝美式。", "I love hiking.")
     remember(server, "d1", "I plan to visit Kyoto in spring", tags=["travel"])
     page = tab.open(server.link("d1"))
     show_kind(page, "semantic")
-    card(page, "I am vegetarian").locator("[data-action=delete]").click()
+    card(page, "I love hiking").locator("[data-action=delete]").click()
     confirm(page)
-    expect(card(page, "I am vegetarian")).to_have_count(0)
+    expect(card(page, "I love hiking")).to_have_count(0)
     texts = [m["text"] for m in server.get("/v1/memories", user_id="d1")["memories"]]
-    assert "I am vegetarian" not in texts
+    assert "I love hiking" not in texts
     assert "我喜欢喝美式" in texts
     page.click("#tab-data")
     expect(page.locator("#tag-options option[value=travel]")).to_have_count(1)

@@ -62,7 +62,6 @@ class AsyncMemory:
     rotate_data_key = _in_thread(Memory.rotate_data_key)
     forget_session = _in_thread(Memory.forget_session)
     close = _in_thread(Memory.close)
-    correct = _in_thread(Memory.correct)
     live_sessions = _in_thread(Memory.live_sessions)
     sources = _in_thread(Memory.sources)
     users = _in_thread(Memory.users)

@@ -40,7 +40,6 @@ from memlane.embed import Embedder, create_embedder
 from memlane.errors import InvalidInput, NotFound
 from memlane.lifecycle.edit import Editor
 from memlane.lifecycle.feedback import Feedback
-from memlane.lifecycle.follow import ProfileFollower
 from memlane.lifecycle.maintain import Maintenance, MaintenanceReport, Summariser
 from memlane.lifecycle.portability import RestoreReport, export_user, restore_user
 from memlane.privacy.controls import PrivacyControls
@@ -574,31 +573,6 @@ class Memory(PrivacyFacade):
         return SearchOptions(limit=n, query=query, include_log=include_log, min_score=threshold)
 
     # -- for the memory page (memlane/service/web) and any other surface that shows a user their memory
-
-    def correct(
-        self,
-        memory_id: str,
-        text: str,
-        *,
-        user_id: str,
-        at: datetime | None = None,
-        caller: str | None = None,
-    ) -> MemoryItem:
-        """:meth:`update`, and the profile follows: when the memory is the sentence behind a profile
-        slot, the slot takes the value the corrected sentence states (a new version, recorded in the
-        slot's history), or loses this memory's value when the sentence no longer states one.
-
-        >>> mem = Memory(":memory:")
-        >>> name = mem.add("我叫阿白", user_id="u1").memories[0]
-        >>> mem.correct(name.id, "我叫小白", user_id="u1").source.value
-        'explicit'
-        >>> mem.profile("u1")["name"]
-        '小白'
-        """
-        when = validate.when(at, utcnow())
-        item = self.update(memory_id, text, user_id=user_id, at=when, caller=caller)
-        ProfileFollower(self.store, RuleExtractor())(item, when)
-        return item
 
     def live_sessions(
         self, user_id: str, *, now: datetime | None = None, caller: str | None = None

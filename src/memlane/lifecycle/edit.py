@@ -72,6 +72,10 @@ class Editor:
             self.store.put(item, tokens_for(item))
             self.store.delete_sealed(user_id, [memory_id])  # the sealed original said the old text
             slots |= {s for m in self._retire_others(item, at) for s in (m.slot,) if s}
+            if item.supersedes and item.slot not in slots:
+                # what it had replaced on a slot it no longer states is current again
+                back = self._restore_superseded(item, at, "corrected by the user")
+                slots |= profile.slots_of([back] if back else [])
             profile.sync(
                 self.store, user_id, {*slots, item.slot or ""}, at, "corrected by the user", actor=Actor.USER
             )
@@ -246,10 +250,11 @@ class Editor:
                 audit.record(self.store, user_id, "forget", at, ids, caller=caller, detail=reason)
         return memories
 
-    def _restore_superseded(self, deleted: MemoryItem, at: datetime, reason: str) -> None:
+    def _restore_superseded(self, deleted: MemoryItem, at: datetime, reason: str) -> MemoryItem | None:
+        """What ``deleted`` had superseded, active again (None when there is nothing to restore)."""
         old = self.store.get(deleted.user_id, deleted.supersedes) if deleted.supersedes else None
         if old is None or old.status is not Status.SUPERSEDED or old.superseded_by != deleted.id:
-            return
+            return None
         old.status, old.superseded_by, old.valid_to, old.updated_at = Status.ACTIVE, None, None, at
         self.store.put(old, tokens_for(old))
         record(
@@ -261,6 +266,7 @@ class Editor:
             f"{reason}: what replaced it was withdrawn",
             actor=Actor.USER,
         )
+        return old
 
     def forget_tags(self, user_id: str, tags: list[str], at: datetime, caller: str | None = None) -> int:
         """Delete every memory carrying any of ``tags``."""

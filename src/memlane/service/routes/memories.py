@@ -135,7 +135,7 @@ async def update_memory(memory_id: str, body: UpdateIn, caller: CallerDep, state
     """Correct a memory's text: it becomes user-confirmed (explicit, full confidence), its history
     keeps the old text, and a profile slot it backs takes the corrected value."""
     item = await state.compute.run(
-        caller.memory.correct, memory_id, body.text, user_id=body.user_id, caller=caller.name
+        caller.memory.update, memory_id, body.text, user_id=body.user_id, caller=caller.name
     )
     return MemoryOut.of(item)
 

@@ -61,6 +61,8 @@ class AsyncMemory:
     consent = _in_thread(Memory.consent)
     rotate_data_key = _in_thread(Memory.rotate_data_key)
     forget_session = _in_thread(Memory.forget_session)
+    pop_turn = _in_thread(Memory.pop_turn)
+    clear_session = _in_thread(Memory.clear_session)
     close = _in_thread(Memory.close)
     live_sessions = _in_thread(Memory.live_sessions)
     sources = _in_thread(Memory.sources)

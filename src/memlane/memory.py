@@ -35,6 +35,7 @@ from memlane.domain import (
     Session,
     SlotVersion,
     Status,
+    Turn,
 )
 from memlane.embed import Embedder, create_embedder
 from memlane.errors import InvalidInput, NotFound
@@ -611,3 +612,50 @@ class Memory(PrivacyFacade):
         """Every user with memories, log turns or a session in this store (in a tenant's memory, the
         tenant's users), sorted: for an operator choosing whose memory to look at."""
         return sorted(set(self.store.users()))
+
+    # -- sessions for framework adapters (memlane.integrations) -----------------------------------
+
+    def pop_turn(
+        self, user_id: str, session_id: str, *, now: datetime | None = None, caller: str | None = None
+    ) -> Turn | None:
+        """Remove the session's most recent turn from its short-term memory and return it (None when
+        the session is empty, expired or unknown). The conversation log and the long-term memories
+        the turn was judged into stay: this undoes a turn of the conversation, not what was learned
+        from it (:meth:`forget_session` deletes that).
+
+        >>> mem = Memory(":memory:")
+        >>> _ = mem.add("Hello there", user_id="u1", session_id="s1")
+        >>> mem.pop_turn("u1", "s1").content
+        'Hello there'
+        >>> mem.pop_turn("u1", "s1") is None
+        True
+        """
+        uid = self._user(user_id)
+        sid = validate.identifier(session_id, "session_id", self.settings)
+        who = validate.caller(caller, self.settings)
+        when = validate.when(now, utcnow())
+        session = self.sessions.get_session(uid, sid, when)
+        if session is None or not session.turns:
+            return None
+        turn = session.turns.pop()
+        self.sessions.save_session(session)
+        self._privacy.record(uid, "delete", when, caller=who, detail="the last turn of a session, undone")
+        return turn
+
+    def clear_session(self, user_id: str, session_id: str, *, caller: str | None = None) -> bool:
+        """Drop a session's short-term memory (its turns, summary and temporary slots) without ending
+        it: no episode summary is written, and the log and the long-term memories learned from it stay
+        (:meth:`forget_session` deletes those too). False when there was no such session.
+
+        >>> mem = Memory(":memory:")
+        >>> _ = mem.add("Hello there", user_id="u1", session_id="s1")
+        >>> mem.clear_session("u1", "s1"), mem.session("u1", "s1")
+        (True, None)
+        """
+        uid = self._user(user_id)
+        sid = validate.identifier(session_id, "session_id", self.settings)
+        who = validate.caller(caller, self.settings)
+        cleared = self.sessions.delete_session(uid, sid)
+        if cleared:
+            self._privacy.record(uid, "delete", utcnow(), caller=who, detail="a session's short-term memory")
+        return cleared

@@ -1,0 +1,395 @@
+"""A namespaced key-value store of items on a :class:`~memlane.Memory`: what LangGraph's ``BaseStore``
+and its REST routes need, with no framework imported.
+
+Each item is two things in memlane. Its **record** holds the item as the application wrote it
+(namespace, key, the value dict, times, TTL): a row of the user's conversation log (``kind = log``),
+addressed by a ``slot`` unique to (namespace, key), so that every deletion path of memlane reaches it
+and ``list()`` does not show it as a memory. Its **memories** are its texts written with
+:meth:`Memory.remember <memlane.Memory.remember>`: judged (sensitive data never kept), deduplicated
+and reconciled with what the user's memory holds, and found by memlane's hybrid search. A record's
+``provenance`` is its memories' message ids, so deleting such a memory (the user's own "forget")
+deletes the item too.
+
+::
+
+    items = Items(Memory(":memory:"))
+    items.put(("u1", "memories"), "m1", {"text": "I prefer email to phone calls"})
+    items.search(("u1",), query="how should we contact the user?")[0].value
+    # {'text': 'I prefer email to phone calls'}
+
+``Item.value`` comes back as it was put, except for sensitive values (ID and card numbers, keys,
+phone numbers...), which are masked in the record as they are in every memory.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from memlane import validate
+from memlane.clock import utcnow
+from memlane.domain import Category, Kind, MemoryItem, Source, new_id
+from memlane.errors import InvalidInput, NotFound, TextTooLong
+from memlane.integrations.namespaces import (
+    TAG,
+    NamespaceScope,
+    address,
+    check_labels,
+    check_namespace,
+    item_texts,
+    matches,
+    passes,
+    path,
+    prefix_tag,
+    prefix_tags,
+)
+from memlane.memory import Memory
+from memlane.privacy import sensitive
+from memlane.store import MemoryQuery
+from memlane.text.keywords import index_text
+
+
+@dataclass(frozen=True)
+class StoredItem:
+    """One item as the store returns it; ``score`` is set by a search with a query."""
+
+    namespace: tuple[str, ...]
+    key: str
+    value: dict[str, Any]
+    created_at: datetime
+    updated_at: datetime
+    score: float | None = None
+    expires_at: datetime | None = None
+
+
+Index = bool | Sequence[str] | None
+"""What of a value becomes memories: None the store's ``fields``, False nothing, or JSON paths."""
+
+
+class Items:
+    """Namespaced items over one :class:`~memlane.Memory` (for the service, one tenant's).
+
+    ``scope`` says which namespace label is the user; ``fields`` are the JSON paths whose text is
+    remembered (default: a ``text``/``content``/``memory``/``data`` field, else every string);
+    ``caller`` names this surface in the audit log; ``clock`` gives the time (tests move it).
+    """
+
+    def __init__(
+        self,
+        memory: Memory,
+        *,
+        scope: NamespaceScope | None = None,
+        fields: Sequence[str] | None = None,
+        caller: str = "langgraph",
+        clock: Callable[[], datetime] = utcnow,
+    ) -> None:
+        self.memory = memory
+        self.scope = scope or NamespaceScope()
+        self.fields = list(fields) if fields is not None else None
+        self.caller = caller
+        self.clock = clock
+
+    # -- one item ---------------------------------------------------------------------------------
+
+    def put(
+        self,
+        namespace: Sequence[str],
+        key: str,
+        value: Mapping[str, Any] | None,
+        *,
+        index: Index = None,
+        ttl: float | None = None,
+    ) -> None:
+        """Store ``value`` under (namespace, key), replacing what was there; ``None`` deletes it.
+        ``ttl`` is in minutes from the last read or write."""
+        ns = check_namespace(namespace)
+        key = _key(key)
+        if value is None:
+            self.delete(ns, key)
+            return
+        uid = self._user(ns)
+        body = self._value(value)
+        if ttl is not None and (not isinstance(ttl, int | float) or isinstance(ttl, bool) or ttl <= 0):
+            raise InvalidInput(f"ttl must be a positive number of minutes, not {ttl!r}")
+        if not self.memory.consent(uid).enabled:
+            return  # the user turned memory off: nothing is kept, as Memory.add keeps nothing
+        now = self.clock()
+        if isinstance(index, str):
+            index = [index]
+        fields = self.fields if index is None or index is True else list(index) if index else []
+        texts = item_texts(body, fields)
+        found = self._records(uid, ns, key)
+        old = found[0] if found else None
+        if old is not None and old.value.get("texts") == texts:
+            memories, provenance = list(old.value.get("memories", [])), list(old.provenance)
+        else:
+            for record in found:
+                self._forget_memories(uid, record)
+            memories, provenance = self._remember(uid, ns, texts, now)
+        for stale in found[1:]:  # two writers raced on one key: the newest record stays
+            self.memory.store.delete(uid, [stale.id])
+        record = MemoryItem(
+            id=old.id if old is not None else new_id(),
+            user_id=uid,
+            text="; ".join(texts) if texts else json.dumps(body, ensure_ascii=False),
+            kind=Kind.LOG,
+            category=Category.FACT,
+            tags=prefix_tags(ns),
+            importance=0.5,
+            confidence=1.0,
+            source=Source.EXPLICIT,
+            slot=address(ns, key),
+            value={"namespace": list(ns), "key": key, "value": body, "texts": texts, "memories": memories}
+            | ({"ttl": float(ttl)} if ttl is not None else {}),
+            created_at=old.created_at if old is not None else now,
+            updated_at=now,
+            valid_from=old.valid_from if old is not None else now,
+            expires_at=now + timedelta(minutes=ttl) if ttl is not None else None,
+            provenance=provenance,
+            reason=f"an item of namespace {path(ns)}, key {key}",
+        )
+        self.memory.store.put(record, _tokens(record))
+
+    def get(self, namespace: Sequence[str], key: str, *, refresh_ttl: bool = True) -> StoredItem | None:
+        """The item, or None when there is none (or its TTL has passed)."""
+        ns = check_labels(namespace)
+        uid = self._user(ns)
+        now = self.clock()
+        found = [r for r in self._records(uid, ns, _key(key)) if _live(r, now)]
+        if not found:
+            return None
+        if refresh_ttl:
+            self._refresh(found[:1], now)
+        return _item(found[0])
+
+    def delete(self, namespace: Sequence[str], key: str) -> None:
+        """Remove the item and the memories only it stated; deleting what is not there is no error."""
+        ns = check_labels(namespace)
+        uid = self._user(ns)
+        found = self._records(uid, ns, _key(key))
+        for record in found:
+            self._forget_memories(uid, record)
+        if found:
+            self.memory.store.delete(uid, [r.id for r in found])
+
+    # -- many items -------------------------------------------------------------------------------
+
+    def search(
+        self,
+        namespace_prefix: Sequence[str],
+        *,
+        query: str | None = None,
+        filter: Mapping[str, Any] | None = None,
+        limit: int = 10,
+        offset: int = 0,
+        refresh_ttl: bool = True,
+    ) -> list[StoredItem]:
+        """Items under the prefix that pass ``filter``. With a ``query``, memlane's hybrid search ranks
+        them (``score`` set, best first) and the items it does not find follow unscored; without one,
+        the most recently updated come first."""
+        prefix = check_labels(namespace_prefix, "namespace_prefix")
+        limit, offset = _page(limit, offset)
+        now = self.clock()
+        candidates = [
+            (uid, r)
+            for uid in self._users(prefix)
+            for r in self._under(uid, prefix)
+            if _live(r, now) and passes(r.value["value"], filter)
+        ]
+        candidates.sort(key=lambda c: c[1].updated_at or now, reverse=True)
+        scores: dict[str, float] = {}
+        if query is not None:
+            text = validate.text(query, self.memory.settings, "query")
+            scores = self._scores(text, candidates, prefix, limit + offset)
+            candidates.sort(key=lambda c: -scores.get(c[1].id, -1.0))
+        page = candidates[offset : offset + limit]
+        if refresh_ttl:
+            self._refresh([r for _, r in page], now)
+        return [_item(r, scores.get(r.id)) for _, r in page]
+
+    def list_namespaces(
+        self,
+        *,
+        prefix: Sequence[str] | None = None,
+        suffix: Sequence[str] | None = None,
+        max_depth: int | None = None,
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[tuple[str, ...]]:
+        """The namespaces holding items, sorted; ``"*"`` in ``prefix``/``suffix`` matches any label and
+        ``max_depth`` cuts longer namespaces to that many labels."""
+        start = check_labels(prefix or (), "prefix")
+        end = check_labels(suffix or (), "suffix")
+        if max_depth is not None and (not isinstance(max_depth, int) or max_depth < 1):
+            raise InvalidInput(f"max_depth must be a whole number of 1 or more, not {max_depth!r}")
+        limit, offset = _page(limit, offset)
+        now = self.clock()
+        found: set[tuple[str, ...]] = set()
+        literal = tuple(start[: start.index("*")] if "*" in start else start)
+        for uid in self._users(start):
+            for record in self._under(uid, literal):
+                ns = tuple(record.value["namespace"])
+                if _live(record, now) and matches(ns, prefix=start or None, suffix=end or None):
+                    found.add(ns[:max_depth] if max_depth is not None else ns)
+        return sorted(found)[offset : offset + limit]
+
+    def sweep(self) -> int:
+        """Delete every item whose TTL has passed (with the memories only it stated); returns how many."""
+        now = self.clock()
+        count = 0
+        for uid in list(self.memory.store.users()):
+            due = MemoryQuery(kinds=(Kind.LOG,), tags=(TAG,), expires_before=now)
+            for record in self.memory.store.query(uid, due):
+                if record.slot and record.slot.startswith(TAG):
+                    self._forget_memories(uid, record)
+                    count += self.memory.store.delete(uid, [record.id]) or 1
+        return count
+
+    # -- helpers ----------------------------------------------------------------------------------
+
+    def _user(self, ns: tuple[str, ...]) -> str:
+        return validate.identifier(self.scope.user_of(ns), "the namespace's user label", self.memory.settings)
+
+    def _users(self, prefix: Sequence[str]) -> list[str]:
+        one = self.scope.user_in(prefix)
+        return [one] if one is not None else sorted(self.memory.store.users())
+
+    def _value(self, value: Mapping[str, Any]) -> dict[str, Any]:
+        """The value as it will be kept: checked to be a JSON mapping, within the size limit, with
+        sensitive values masked."""
+        if not isinstance(value, Mapping):
+            raise InvalidInput(f"an item's value must be a mapping (a dict), not {type(value).__name__}")
+        try:
+            encoded = json.dumps(value, ensure_ascii=False)
+        except (TypeError, ValueError) as exc:
+            raise InvalidInput(f"an item's value must be JSON-serialisable: {exc}") from None
+        limit = self.memory.settings.max_text_chars
+        if len(encoded) > limit:
+            raise TextTooLong(
+                f"the item's value is {len(encoded):,} characters of JSON; the limit is {limit:,}"
+            )
+        masked: dict[str, Any] = _mask(json.loads(encoded))
+        return masked
+
+    def _records(self, uid: str, ns: tuple[str, ...], key: str) -> list[MemoryItem]:
+        """The records at (namespace, key), newest first (more than one only after a race)."""
+        return self.memory.store.query(uid, MemoryQuery(kinds=(Kind.LOG,), slot=address(ns, key)))
+
+    def _under(self, uid: str, prefix: Sequence[str]) -> list[MemoryItem]:
+        q = MemoryQuery(kinds=(Kind.LOG,), tags=(prefix_tag(prefix),))
+        return [r for r in self.memory.store.query(uid, q) if r.slot and r.slot.startswith(TAG)]
+
+    def _remember(
+        self, uid: str, ns: tuple[str, ...], texts: list[str], now: datetime
+    ) -> tuple[list[str], list[str]]:
+        """Remember each text; returns the memories' ids and the message ids they were written from."""
+        memories: list[str] = []
+        messages: list[str] = []
+        for text in texts:
+            decision = self.memory.remember(
+                text, user_id=uid, tags=prefix_tags(ns), at=now, caller=self.caller
+            )
+            if decision.memory is None:  # discarded (sensitive) or weaker than what is known
+                continue
+            memories.append(decision.memory.id)
+            if decision.memory.provenance:
+                # the message remember() wrote from is the newest of the memory's (also when it merged)
+                messages.append(decision.memory.provenance[-1])
+        return list(dict.fromkeys(memories)), messages
+
+    def _forget_memories(self, uid: str, record: MemoryItem) -> None:
+        """Delete the memories that only this record stated; a memory other items or conversations
+        also stated stays."""
+        own = set(record.provenance)
+        for memory_id in record.value.get("memories", []):
+            memory = self.memory.store.get(uid, memory_id)
+            if memory is None or not set(memory.provenance) <= own:
+                continue
+            with contextlib.suppress(NotFound):  # deleted meanwhile
+                self.memory.delete(memory_id, user_id=uid, at=self.clock(), caller=self.caller)
+
+    def _scores(
+        self, query: str, candidates: list[tuple[str, MemoryItem]], prefix: tuple[str, ...], wanted: int
+    ) -> dict[str, float]:
+        """Each candidate record's score: the best of memlane's hits on it or on its memories."""
+        scores: dict[str, float] = {}
+        for uid in dict.fromkeys(u for u, _ in candidates):
+            mine = [r for u, r in candidates if u == uid]
+            by_memory: dict[str, list[str]] = {}
+            for record in mine:
+                for memory_id in record.value.get("memories", []):
+                    by_memory.setdefault(memory_id, []).append(record.id)
+            hits = self.memory.search(
+                query,
+                user_id=uid,
+                limit=min(1000, max(20, 2 * wanted, 2 * len(mine))),
+                tags=[prefix_tag(prefix)],
+                min_score=0.0,
+                now=self.clock(),
+                caller=self.caller,
+            )
+            for hit in hits:
+                for record_id in [hit.memory.id, *by_memory.get(hit.memory.id, [])]:
+                    scores[record_id] = max(scores.get(record_id, 0.0), round(hit.score, 6))
+        return scores
+
+    def _refresh(self, records: list[MemoryItem], now: datetime) -> None:
+        for record in records:
+            ttl = record.value.get("ttl")
+            if ttl is not None:
+                record.expires_at = now + timedelta(minutes=float(ttl))
+                self.memory.store.put(record, _tokens(record))
+
+
+def _key(key: object) -> str:
+    if not isinstance(key, str):
+        raise InvalidInput(f"an item's key must be a string, not {type(key).__name__}")
+    return key
+
+
+def _page(limit: object, offset: object) -> tuple[int, int]:
+    if not isinstance(limit, int) or isinstance(limit, bool) or not 0 <= limit <= 10_000:
+        raise InvalidInput(f"limit must be a whole number from 0 to 10000, not {limit!r}")
+    if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
+        raise InvalidInput(f"offset must be a whole number of 0 or more, not {offset!r}")
+    return limit, offset
+
+
+def _mask(value: Any) -> Any:
+    """Sensitive values masked as memlane masks them in every memory, lists walked too."""
+    if isinstance(value, str):
+        findings = sensitive.scan(value)
+        return sensitive.redact(value, findings) if findings else value
+    if isinstance(value, list):
+        return [_mask(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _mask(v) for k, v in value.items()}
+    return value
+
+
+def _live(record: MemoryItem, now: datetime) -> bool:
+    return record.expires_at is None or record.expires_at > now
+
+
+def _tokens(record: MemoryItem) -> str:
+    """A record is keyword-searchable by its texts; one put with ``index=False`` is not searchable."""
+    return index_text(record.text) if record.value.get("texts") else ""
+
+
+def _item(record: MemoryItem, score: float | None = None) -> StoredItem:
+    assert record.created_at is not None
+    assert record.updated_at is not None
+    body = record.value
+    return StoredItem(
+        namespace=tuple(body["namespace"]),
+        key=body["key"],
+        value=body["value"],
+        created_at=record.created_at,
+        updated_at=record.updated_at,
+        score=score,
+        expires_at=record.expires_at,
+    )

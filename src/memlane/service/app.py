@@ -40,7 +40,7 @@ from memlane.service.metrics import Metrics
 from memlane.service.queue import JobQueue, open_queue
 from memlane.service.queue.redis import RedisJobQueue
 from memlane.service.queue.sqlite import SQLiteJobQueue
-from memlane.service.routes import memories, ops, users, writes
+from memlane.service.routes import langgraph_store, memories, ops, users, writes
 from memlane.service.routes.deps import ComputeSlots, ServiceState
 from memlane.service.tenants import Tenants, sibling_file
 from memlane.service.web import page
@@ -161,7 +161,8 @@ def create_app(
 
     app = FastAPI(title="memlane", version="1", description=DESCRIPTION, lifespan=lifespan)
     app.state.memlane = state
-    for router in (writes.router, memories.router, users.router, web_routes.router, ops.router, page.router):
+    routers = (writes.router, memories.router, users.router, web_routes.router, ops.router, langgraph_store.router)
+    for router in (*routers, page.router):
         app.include_router(router)
     if mcp is not None:
         app.router.routes.append(mcp.route)

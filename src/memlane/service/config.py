@@ -70,3 +70,6 @@ class ServiceSettings(BaseSettings):
     maintain_every_minutes: float = Field(
         default=60.0, ge=0, description="how often workers run lifecycle maintenance (0: never)"
     )
+    store_user_label: int = Field(
+        default=0, ge=0, description="which label of a /store namespace names the user (LangGraph's routes)"
+    )

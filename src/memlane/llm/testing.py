@@ -1,10 +1,12 @@
 """A scripted OpenAI-compatible server, in process, for tests of anything that talks to an LLM.
 
-It speaks real HTTP and answers ``POST .../chat/completions`` from a script: a list of
-:class:`Scripted` responses served in order (the last one repeats). Every request body is recorded,
-so a test can assert how many calls were made and what they said. :func:`completion` builds a body
-shaped exactly like OpenAI's; :func:`chunks` a streamed reply (server-sent events, as OpenAI sends
-``"stream": true`` replies), text or tool calls; ``GET .../models`` answers :func:`models`.
+It speaks real HTTP and answers every ``POST`` (``.../chat/completions``, ``.../responses``) from a
+script: a list of :class:`Scripted` responses served in order (the last one repeats). Every request
+body is recorded (with its headers and path), so a test can assert how many calls were made and what
+they said. :func:`completion` builds a Chat Completions body shaped exactly like OpenAI's,
+:func:`response` a Responses API one (what the OpenAI Agents SDK asks for by default); :func:`chunks`
+a streamed reply (server-sent events, as OpenAI sends ``"stream": true`` replies), text or tool calls;
+``GET .../models`` answers :func:`models`.
 
 ::
 
@@ -94,6 +96,38 @@ def models(*names: str) -> dict[str, Any]:
     return {"object": "list", "data": data}
 
 
+def response(
+    text: str, *, input_tokens: int = 120, output_tokens: int = 30, model: str = "test"
+) -> dict[str, Any]:
+    """A Responses API body in OpenAI's shape: one completed assistant message saying ``text``."""
+    return {
+        "id": "resp_test",
+        "object": "response",
+        "created_at": 1718000000,
+        "model": model,
+        "status": "completed",
+        "output": [
+            {
+                "type": "message",
+                "id": "msg_test",
+                "status": "completed",
+                "role": "assistant",
+                "content": [{"type": "output_text", "text": text, "annotations": []}],
+            }
+        ],
+        "parallel_tool_calls": True,
+        "tool_choice": "auto",
+        "tools": [],
+        "usage": {
+            "input_tokens": input_tokens,
+            "input_tokens_details": {"cached_tokens": 0},
+            "output_tokens": output_tokens,
+            "output_tokens_details": {"reasoning_tokens": 0},
+            "total_tokens": input_tokens + output_tokens,
+        },
+    }
+
+
 def error_body(message: str, kind: str = "server_error") -> dict[str, Any]:
     """An error body in OpenAI's shape."""
     return {"error": {"message": message, "type": kind, "param": None, "code": None}}
@@ -122,6 +156,7 @@ class ScriptedServer:
         self.model_list = model_list or models()
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []  # each request's headers, in order
+        self.paths: list[str] = []  # the path of each request, beside its body
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
@@ -155,10 +190,11 @@ class ScriptedServer:
         self._server.server_close()
         self._thread.join()
 
-    def _next(self, body: dict[str, Any], headers: dict[str, str]) -> Scripted:
+    def _next(self, body: dict[str, Any], headers: dict[str, str], path: str) -> Scripted:
         with self._lock:
             self.requests.append(body)
             self.headers.append(headers)
+            self.paths.append(path)
             return self.script[min(len(self.requests), len(self.script)) - 1]
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
@@ -195,7 +231,7 @@ class ScriptedServer:
             def do_POST(self) -> None:
                 length = int(self.headers.get("content-length", 0))
                 headers = {k.lower(): v for k, v in self.headers.items()}
-                reply = server._next(json.loads(self.rfile.read(length) or b"{}"), headers)
+                reply = server._next(json.loads(self.rfile.read(length) or b"{}"), headers, self.path)
                 if reply.stall and server._stop.wait(reply.stall):
                     return
                 if reply.events is not None:

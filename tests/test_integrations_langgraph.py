@@ -417,3 +417,12 @@ def test_contract_on_each_deployment(backend: Memory, clock: Clock) -> None:
     assert store.sweep_ttl() == 1  # the expired item and its memory
     store.delete(("u1", "memories"), "drink")
     assert [m.text for m in backend.list("u1")] == ["Please email me, never call me"]
+
+
+def test_an_item_put_without_index_is_never_ranked_even_after_maintenance(mem: Memory) -> None:
+    store = MemlaneStore(mem)
+    store.put(("u1", "m"), "hidden", {"text": "Please email me at work"}, index=False)
+    store.put(("u1", "m"), "shown", {"text": "I like hiking"})
+    mem.maintain()  # gives log rows without a vector (the records) one
+    found = store.search(("u1",), query="email me at work")
+    assert [(i.key, i.score is None) for i in found][-1] == ("hidden", True)

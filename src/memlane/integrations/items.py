@@ -332,8 +332,12 @@ class Items:
                 now=self.clock(),
                 caller=self.caller,
             )
+            # a record is found by its own text too, once maintenance gives log rows their vectors,
+            # but an item put with index=False must not be
+            indexed = {r.id for r in mine if r.value.get("texts")}
             for hit in hits:
-                for record_id in [hit.memory.id, *by_memory.get(hit.memory.id, [])]:
+                own = [hit.memory.id] if hit.memory.id in indexed else []
+                for record_id in [*own, *by_memory.get(hit.memory.id, [])]:
                     scores[record_id] = max(scores.get(record_id, 0.0), round(hit.score, 6))
         return scores
 

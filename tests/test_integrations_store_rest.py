@@ -160,3 +160,14 @@ def test_bad_puts_get_a_clear_error(server: Server, body: dict[str, object], mes
     response = httpx.put(f"{server.url}/store/items", json=body, headers={"x-api-key": server.key})
     assert response.status_code == 422
     assert message in response.json()["error"]["message"]
+
+
+def test_the_docs_rest_example_runs(
+    server: Server, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from test_integrations_package import examples
+
+    monkeypatch.setenv("MEMLANE_URL", server.url)
+    monkeypatch.setenv("MEMLANE_KEY", server.key)
+    exec(compile(examples()[1], "docs/integrations.md REST example", "exec"), {"__name__": "docs"})
+    assert "email" in capsys.readouterr().out  # u1 may hold other tests' items too

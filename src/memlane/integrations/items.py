@@ -24,16 +24,14 @@ phone numbers...), which are masked in the record as they are in every memory.
 from __future__ import annotations
 
 import contextlib
-import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from memlane import validate
 from memlane.clock import utcnow
-from memlane.domain import Category, Kind, MemoryItem, Source, new_id
-from memlane.errors import InvalidInput, NotFound, TextTooLong
+from memlane.domain import Kind, MemoryItem
+from memlane.errors import InvalidInput, NotFound
 from memlane.integrations.namespaces import (
     TAG,
     NamespaceScope,
@@ -43,28 +41,12 @@ from memlane.integrations.namespaces import (
     item_texts,
     matches,
     passes,
-    path,
     prefix_tag,
     prefix_tags,
 )
+from memlane.integrations.records import StoredItem, checked_value, item_of, live, new_record, tokens
 from memlane.memory import Memory
-from memlane.privacy import sensitive
 from memlane.store import MemoryQuery
-from memlane.text.keywords import index_text
-
-
-@dataclass(frozen=True)
-class StoredItem:
-    """One item as the store returns it; ``score`` is set by a search with a query."""
-
-    namespace: tuple[str, ...]
-    key: str
-    value: dict[str, Any]
-    created_at: datetime
-    updated_at: datetime
-    score: float | None = None
-    expires_at: datetime | None = None
-
 
 Index = bool | Sequence[str] | None
 """What of a value becomes memories: None the store's ``fields``, False nothing, or JSON paths."""
@@ -112,7 +94,7 @@ class Items:
             self.delete(ns, key)
             return
         uid = self._user(ns)
-        body = self._value(value)
+        body = checked_value(value, self.memory.settings.max_text_chars)
         if ttl is not None and (not isinstance(ttl, int | float) or isinstance(ttl, bool) or ttl <= 0):
             raise InvalidInput(f"ttl must be a positive number of minutes, not {ttl!r}")
         if not self.memory.consent(uid).enabled:
@@ -132,39 +114,20 @@ class Items:
             memories, provenance = self._remember(uid, ns, texts, now)
         for stale in found[1:]:  # two writers raced on one key: the newest record stays
             self.memory.store.delete(uid, [stale.id])
-        record = MemoryItem(
-            id=old.id if old is not None else new_id(),
-            user_id=uid,
-            text="; ".join(texts) if texts else json.dumps(body, ensure_ascii=False),
-            kind=Kind.LOG,
-            category=Category.FACT,
-            tags=prefix_tags(ns),
-            importance=0.5,
-            confidence=1.0,
-            source=Source.EXPLICIT,
-            slot=address(ns, key),
-            value={"namespace": list(ns), "key": key, "value": body, "texts": texts, "memories": memories}
-            | ({"ttl": float(ttl)} if ttl is not None else {}),
-            created_at=old.created_at if old is not None else now,
-            updated_at=now,
-            valid_from=old.valid_from if old is not None else now,
-            expires_at=now + timedelta(minutes=ttl) if ttl is not None else None,
-            provenance=provenance,
-            reason=f"an item of namespace {path(ns)}, key {key}",
-        )
-        self.memory.store.put(record, _tokens(record))
+        record = new_record(uid, ns, key, body, texts, memories, provenance, now, ttl, old)
+        self.memory.store.put(record, tokens(record))
 
     def get(self, namespace: Sequence[str], key: str, *, refresh_ttl: bool = True) -> StoredItem | None:
         """The item, or None when there is none (or its TTL has passed)."""
         ns = check_labels(namespace)
         uid = self._user(ns)
         now = self.clock()
-        found = [r for r in self._records(uid, ns, _key(key)) if _live(r, now)]
+        found = [r for r in self._records(uid, ns, _key(key)) if live(r, now)]
         if not found:
             return None
         if refresh_ttl:
             self._refresh(found[:1], now)
-        return _item(found[0])
+        return item_of(found[0])
 
     def delete(self, namespace: Sequence[str], key: str) -> None:
         """Remove the item and the memories only it stated; deleting what is not there is no error."""
@@ -198,7 +161,7 @@ class Items:
             (uid, r)
             for uid in self._users(prefix)
             for r in self._under(uid, prefix)
-            if _live(r, now) and passes(r.value["value"], filter)
+            if live(r, now) and passes(r.value["value"], filter)
         ]
         candidates.sort(key=lambda c: c[1].updated_at or now, reverse=True)
         scores: dict[str, float] = {}
@@ -209,7 +172,7 @@ class Items:
         page = candidates[offset : offset + limit]
         if refresh_ttl:
             self._refresh([r for _, r in page], now)
-        return [_item(r, scores.get(r.id)) for _, r in page]
+        return [item_of(r, scores.get(r.id)) for _, r in page]
 
     def list_namespaces(
         self,
@@ -233,7 +196,7 @@ class Items:
         for uid in self._users(start):
             for record in self._under(uid, literal):
                 ns = tuple(record.value["namespace"])
-                if _live(record, now) and matches(ns, prefix=start or None, suffix=end or None):
+                if live(record, now) and matches(ns, prefix=start or None, suffix=end or None):
                     found.add(ns[:max_depth] if max_depth is not None else ns)
         return sorted(found)[offset : offset + limit]
 
@@ -257,23 +220,6 @@ class Items:
     def _users(self, prefix: Sequence[str]) -> list[str]:
         one = self.scope.user_in(prefix)
         return [one] if one is not None else sorted(self.memory.store.users())
-
-    def _value(self, value: Mapping[str, Any]) -> dict[str, Any]:
-        """The value as it will be kept: checked to be a JSON mapping, within the size limit, with
-        sensitive values masked."""
-        if not isinstance(value, Mapping):
-            raise InvalidInput(f"an item's value must be a mapping (a dict), not {type(value).__name__}")
-        try:
-            encoded = json.dumps(value, ensure_ascii=False)
-        except (TypeError, ValueError) as exc:
-            raise InvalidInput(f"an item's value must be JSON-serialisable: {exc}") from None
-        limit = self.memory.settings.max_text_chars
-        if len(encoded) > limit:
-            raise TextTooLong(
-                f"the item's value is {len(encoded):,} characters of JSON; the limit is {limit:,}"
-            )
-        masked: dict[str, Any] = _mask(json.loads(encoded))
-        return masked
 
     def _records(self, uid: str, ns: tuple[str, ...], key: str) -> list[MemoryItem]:
         """The records at (namespace, key), newest first (more than one only after a race)."""
@@ -346,7 +292,7 @@ class Items:
             ttl = record.value.get("ttl")
             if ttl is not None:
                 record.expires_at = now + timedelta(minutes=float(ttl))
-                self.memory.store.put(record, _tokens(record))
+                self.memory.store.put(record, tokens(record))
 
 
 def _key(key: object) -> str:
@@ -361,39 +307,3 @@ def _page(limit: object, offset: object) -> tuple[int, int]:
     if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
         raise InvalidInput(f"offset must be a whole number of 0 or more, not {offset!r}")
     return limit, offset
-
-
-def _mask(value: Any) -> Any:
-    """Sensitive values masked as memlane masks them in every memory, lists walked too."""
-    if isinstance(value, str):
-        findings = sensitive.scan(value)
-        return sensitive.redact(value, findings) if findings else value
-    if isinstance(value, list):
-        return [_mask(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _mask(v) for k, v in value.items()}
-    return value
-
-
-def _live(record: MemoryItem, now: datetime) -> bool:
-    return record.expires_at is None or record.expires_at > now
-
-
-def _tokens(record: MemoryItem) -> str:
-    """A record is keyword-searchable by its texts; one put with ``index=False`` is not searchable."""
-    return index_text(record.text) if record.value.get("texts") else ""
-
-
-def _item(record: MemoryItem, score: float | None = None) -> StoredItem:
-    assert record.created_at is not None
-    assert record.updated_at is not None
-    body = record.value
-    return StoredItem(
-        namespace=tuple(body["namespace"]),
-        key=body["key"],
-        value=body["value"],
-        created_at=record.created_at,
-        updated_at=record.updated_at,
-        score=score,
-        expires_at=record.expires_at,
-    )

@@ -31,8 +31,9 @@ from datetime import datetime
 from memlane.aio import AsyncMemory
 from memlane.clock import utcnow
 from memlane.integrations import missing
-from memlane.integrations.items import Items, StoredItem
+from memlane.integrations.items import Items
 from memlane.integrations.namespaces import NamespaceScope, matches
+from memlane.integrations.records import StoredItem
 from memlane.memory import Memory
 
 try:

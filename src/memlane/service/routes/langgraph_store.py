@@ -25,8 +25,9 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 
 from memlane.errors import NotFound
-from memlane.integrations.items import Items, StoredItem
+from memlane.integrations.items import Items
 from memlane.integrations.namespaces import NamespaceScope
+from memlane.integrations.records import StoredItem
 from memlane.service.models import ErrorOut
 from memlane.service.routes.deps import Caller, StateDep, caller
 

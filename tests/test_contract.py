@@ -84,6 +84,22 @@ def test_session_holds_one_off_context_and_slots_until_it_expires(mem: Memory) -
     assert mem.session("u1", "s1", now=days(3)) is None  # past its TTL
 
 
+def test_a_turn_can_be_undone_and_a_session_cleared_keeping_long_term_memory(mem: Memory) -> None:
+    mem.add("I prefer email to phone calls.", user_id="u1", session_id="s1", at=T0)
+    mem.add("Noted.", user_id="u1", session_id="s1", role="assistant", at=days(0.01))
+    turn = mem.pop_turn("u1", "s1", now=days(0.01))
+    assert turn is not None
+    assert (turn.role, turn.content) == ("assistant", "Noted.")
+    session = mem.session("u1", "s1", now=days(0.01))
+    assert session is not None
+    assert [t.content for t in session.turns] == ["I prefer email to phone calls."]
+    assert mem.pop_turn("u2", "s1", now=days(0.01)) is None
+    assert mem.clear_session("u1", "s1") is True
+    assert mem.session("u1", "s1", now=days(0.01)) is None
+    assert mem.pop_turn("u1", "s1", now=days(0.01)) is None
+    assert mem.profile("u1")["preferred_channel"] == "email"
+
+
 def test_the_same_fact_twice_merges_and_strengthens(mem: Memory) -> None:
     first = mem.add("我喜欢喝美式", user_id="u1", at=T0).memories[0]
     second = mem.add("我喜欢喝美式。", user_id="u1", at=days(3))

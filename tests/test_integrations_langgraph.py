@@ -339,6 +339,12 @@ def test_bad_values_fail_clearly_and_store_nothing(mem: Memory, value: Any, mess
     assert store.search(()) == []
 
 
+@pytest.mark.parametrize("ttl", [0, -1, 1e300, float("nan")])
+def test_a_bad_ttl_fails_clearly(mem: Memory, ttl: float) -> None:
+    with pytest.raises(ValueError, match="ttl must be a number of minutes"):
+        MemlaneStore(mem).put(("u1", "m"), "k", {"text": "x"}, ttl=ttl)
+
+
 def test_an_unknown_filter_operator_fails_clearly(mem: Memory) -> None:
     store = MemlaneStore(mem)
     store.put(("u1", "m"), "k", {"n": 1})

@@ -48,6 +48,9 @@ from memlane.integrations.records import StoredItem, checked_value, item_of, liv
 from memlane.memory import Memory
 from memlane.store import MemoryQuery
 
+MAX_TTL_MINUTES = 100 * 366 * 24 * 60
+"""The longest TTL an item may have (a century; a longer one is no TTL, which ``ttl=None`` says)."""
+
 Index = bool | Sequence[str] | None
 """What of a value becomes memories: None the store's ``fields``, False nothing, or JSON paths."""
 
@@ -95,8 +98,12 @@ class Items:
             return
         uid = self._user(ns)
         body = checked_value(value, self.memory.settings.max_text_chars)
-        if ttl is not None and (not isinstance(ttl, int | float) or isinstance(ttl, bool) or ttl <= 0):
-            raise InvalidInput(f"ttl must be a positive number of minutes, not {ttl!r}")
+        if ttl is not None and (
+            not isinstance(ttl, int | float) or isinstance(ttl, bool) or not 0 < ttl <= MAX_TTL_MINUTES
+        ):
+            raise InvalidInput(
+                f"ttl must be a number of minutes above 0 and up to {MAX_TTL_MINUTES}, not {ttl!r}"
+            )
         if not self.memory.consent(uid).enabled:
             return  # the user turned memory off: nothing is kept, as Memory.add keeps nothing
         now = self.clock()

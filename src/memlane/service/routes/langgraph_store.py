@@ -25,7 +25,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 
 from memlane.errors import NotFound
-from memlane.integrations.items import Items
+from memlane.integrations.items import MAX_TTL_MINUTES, Items
 from memlane.integrations.namespaces import NamespaceScope
 from memlane.integrations.records import StoredItem
 from memlane.service.models import ErrorOut
@@ -79,7 +79,7 @@ class PutIn(BaseModel):
     key: str
     value: dict[str, Any]
     index: Literal[False] | list[str] | None = None
-    ttl: float | None = Field(default=None, gt=0)
+    ttl: float | None = Field(default=None, gt=0, le=MAX_TTL_MINUTES)
 
 
 class DeleteIn(BaseModel):

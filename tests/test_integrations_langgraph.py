@@ -432,3 +432,14 @@ def test_an_item_put_without_index_is_never_ranked_even_after_maintenance(mem: M
     mem.maintain()  # gives log rows without a vector (the records) one
     found = store.search(("u1",), query="email me at work")
     assert [(i.key, i.score is None) for i in found][-1] == ("hidden", True)
+
+
+def test_a_search_ranks_the_same_with_or_without_a_filter_that_keeps_everything(store: Calls) -> None:
+    topics = ["green tea", "hiking", "jazz", "the sea", "chess", "bread"]
+    for i in range(24):
+        store.put(("u1", "m"), f"k{i}", {"text": f"I like {topics[i % 6]}, item {i}", "all": True})
+    for query in ("what music do I like?", "something to drink", None):
+        plain = store.search(("u1",), query=query, limit=8, offset=2)
+        filtered = store.search(("u1",), query=query, filter={"all": True}, limit=8, offset=2)
+        assert [(i.key, i.score) for i in plain] == [(i.key, i.score) for i in filtered]
+        assert len(plain) == 8

@@ -32,6 +32,7 @@ from memlane import validate
 from memlane.clock import utcnow
 from memlane.domain import Kind, MemoryItem
 from memlane.errors import InvalidInput, NotFound
+from memlane.integrations.finding import Finder
 from memlane.integrations.namespaces import (
     TAG,
     NamespaceScope,
@@ -40,8 +41,6 @@ from memlane.integrations.namespaces import (
     check_namespace,
     item_texts,
     matches,
-    passes,
-    prefix_tag,
     prefix_tags,
 )
 from memlane.integrations.records import StoredItem, checked_value, item_of, live, new_record, tokens
@@ -77,6 +76,7 @@ class Items:
         self.fields = list(fields) if fields is not None else None
         self.caller = caller
         self.clock = clock
+        self.finder = Finder(memory, caller)
 
     # -- one item ---------------------------------------------------------------------------------
 
@@ -163,23 +163,19 @@ class Items:
         the most recently updated come first."""
         prefix = check_labels(namespace_prefix, "namespace_prefix")
         limit, offset = _page(limit, offset)
+        text = validate.text(query, self.memory.settings, "query") if query is not None else None
+        if filter is not None and not isinstance(filter, Mapping):
+            raise InvalidInput(f"filter must be a mapping of field to value, not {type(filter).__name__}")
         now = self.clock()
-        candidates = [
-            (uid, r)
-            for uid in self._users(prefix)
-            for r in self._under(uid, prefix)
-            if live(r, now) and passes(r.value["value"], filter)
-        ]
-        candidates.sort(key=lambda c: c[1].updated_at or now, reverse=True)
-        scores: dict[str, float] = {}
-        if query is not None:
-            text = validate.text(query, self.memory.settings, "query")
-            scores = self._scores(text, candidates, prefix, limit + offset)
-            candidates.sort(key=lambda c: -scores.get(c[1].id, -1.0))
-        page = candidates[offset : offset + limit]
+        one = self.scope.user_in(prefix)
+        if one is not None and not filter:
+            found = self.finder.within(one, prefix, text, offset + limit, now)
+        else:
+            found = self.finder.scan(self._users(prefix), prefix, text, filter, offset + limit, now)
+        page = found[offset : offset + limit]
         if refresh_ttl:
-            self._refresh([r for _, r in page], now)
-        return [item_of(r, scores.get(r.id)) for _, r in page]
+            self._refresh([r for r, _ in page], now)
+        return [item_of(r, score) for r, score in page]
 
     def list_namespaces(
         self,
@@ -201,7 +197,7 @@ class Items:
         found: set[tuple[str, ...]] = set()
         literal = tuple(start[: start.index("*")] if "*" in start else start)
         for uid in self._users(start):
-            for record in self._under(uid, literal):
+            for record in self.finder.under(uid, literal):
                 ns = tuple(record.value["namespace"])
                 if live(record, now) and matches(ns, prefix=start or None, suffix=end or None):
                     found.add(ns[:max_depth] if max_depth is not None else ns)
@@ -232,10 +228,6 @@ class Items:
         """The records at (namespace, key), newest first (more than one only after a race)."""
         return self.memory.store.query(uid, MemoryQuery(kinds=(Kind.LOG,), slot=address(ns, key)))
 
-    def _under(self, uid: str, prefix: Sequence[str]) -> list[MemoryItem]:
-        q = MemoryQuery(kinds=(Kind.LOG,), tags=(prefix_tag(prefix),))
-        return [r for r in self.memory.store.query(uid, q) if r.slot and r.slot.startswith(TAG)]
-
     def _remember(
         self, uid: str, ns: tuple[str, ...], texts: list[str], now: datetime
     ) -> tuple[list[str], list[str]]:
@@ -264,35 +256,6 @@ class Items:
                 continue
             with contextlib.suppress(NotFound):  # deleted meanwhile
                 self.memory.delete(memory_id, user_id=uid, at=self.clock(), caller=self.caller)
-
-    def _scores(
-        self, query: str, candidates: list[tuple[str, MemoryItem]], prefix: tuple[str, ...], wanted: int
-    ) -> dict[str, float]:
-        """Each candidate record's score: the best of memlane's hits on it or on its memories."""
-        scores: dict[str, float] = {}
-        for uid in dict.fromkeys(u for u, _ in candidates):
-            mine = [r for u, r in candidates if u == uid]
-            by_memory: dict[str, list[str]] = {}
-            for record in mine:
-                for memory_id in record.value.get("memories", []):
-                    by_memory.setdefault(memory_id, []).append(record.id)
-            hits = self.memory.search(
-                query,
-                user_id=uid,
-                limit=min(1000, max(20, 2 * wanted, 2 * len(mine))),
-                tags=[prefix_tag(prefix)],
-                min_score=0.0,
-                now=self.clock(),
-                caller=self.caller,
-            )
-            # a record is found by its own text too, once maintenance gives log rows their vectors,
-            # but an item put with index=False must not be
-            indexed = {r.id for r in mine if r.value.get("texts")}
-            for hit in hits:
-                own = [hit.memory.id] if hit.memory.id in indexed else []
-                for record_id in [*own, *by_memory.get(hit.memory.id, [])]:
-                    scores[record_id] = max(scores.get(record_id, 0.0), round(hit.score, 6))
-        return scores
 
     def _refresh(self, records: list[MemoryItem], now: datetime) -> None:
         for record in records:

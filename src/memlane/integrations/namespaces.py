@@ -106,6 +106,12 @@ def prefix_tag(prefix: Sequence[str]) -> str:
     return f"{TAG}:{path(prefix)}" if prefix else TAG
 
 
+def memory_tag(memory_id: str) -> str:
+    """The tag an item's record carries for each memory made from it (one query finds the records of
+    the memories a search found)."""
+    return f"{TAG}-memory:{memory_id}"
+
+
 def address(namespace: Sequence[str], key: str) -> str:
     """An item's unique address (its record's ``slot``): JSON, so no label or key can forge another's."""
     return f"{TAG}:" + json.dumps([list(namespace), key], ensure_ascii=False, separators=(",", ":"))

@@ -20,7 +20,7 @@ from typing import Any
 
 from memlane.domain import Category, Kind, MemoryItem, Source, new_id
 from memlane.errors import InvalidInput, TextTooLong
-from memlane.integrations.namespaces import address, path, prefix_tags
+from memlane.integrations.namespaces import address, memory_tag, path, prefix_tags
 from memlane.privacy import sensitive
 from memlane.text.keywords import index_text
 
@@ -95,7 +95,7 @@ def new_record(
         text="; ".join(texts) if texts else json.dumps(value, ensure_ascii=False),
         kind=Kind.LOG,
         category=Category.FACT,
-        tags=prefix_tags(namespace),
+        tags=[*prefix_tags(namespace), *(memory_tag(m) for m in memories)],
         importance=0.5,
         confidence=1.0,
         source=Source.EXPLICIT,
@@ -103,7 +103,7 @@ def new_record(
         value=body,
         created_at=old.created_at if old is not None else now,
         updated_at=now,
-        valid_from=old.valid_from if old is not None else now,
+        valid_from=now,  # the store lists log rows by this time: the latest written first
         expires_at=now + timedelta(minutes=ttl) if ttl is not None else None,
         provenance=list(provenance),
         reason=f"an item of namespace {path(namespace)}, key {key}",

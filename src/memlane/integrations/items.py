@@ -241,9 +241,9 @@ class Items:
             if decision.memory is None:  # discarded (sensitive) or weaker than what is known
                 continue
             memories.append(decision.memory.id)
-            if decision.memory.provenance:
-                # the message remember() wrote from is the newest of the memory's (also when it merged)
-                messages.append(decision.memory.provenance[-1])
+            said = decision.candidate.message_id if decision.candidate is not None else None
+            if said:  # the message remember() wrote from (also when it merged into an older memory)
+                messages.append(said)
         return list(dict.fromkeys(memories)), messages
 
     def _forget_memories(self, uid: str, record: MemoryItem) -> None:

@@ -161,7 +161,14 @@ def create_app(
 
     app = FastAPI(title="memlane", version="1", description=DESCRIPTION, lifespan=lifespan)
     app.state.memlane = state
-    routers = (writes.router, memories.router, users.router, web_routes.router, ops.router, langgraph_store.router)
+    routers = (
+        writes.router,
+        memories.router,
+        users.router,
+        web_routes.router,
+        ops.router,
+        langgraph_store.router,
+    )
     for router in (*routers, page.router):
         app.include_router(router)
     if mcp is not None:

@@ -174,3 +174,64 @@ def locomo(
         console.print(usage)
     for line in written:
         console.print(line)
+
+
+@eval_group.command()
+@click.option(
+    "--split",
+    type=click.Choice(["all", "dev", "test"]),
+    default="all",
+    show_default=True,
+    help="dev: the cases the write path was built against; test: the held-out half.",
+)
+@click.option(
+    "--json",
+    "json_out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the numbers as JSON (and a PNG next to it).",
+)
+@click.option("--failures", is_flag=True, help="Print every failing case and what memory held instead.")
+def writes(split: str, json_out: Path | None, failures: bool) -> None:
+    """What the write path keeps: supersede, merge, keep-apart, channel and profile cases scored on both
+    halves and both languages, and the share of clauses that get a decision."""
+    from rich.table import Table
+
+    from memlane.eval import writes as scored
+
+    cases = [c for c in scored.load_cases() if split in ("all", c["split"])]
+    console = Console()
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task("cases", total=len(cases))
+        report = scored.evaluate(cases, progress=lambda n, _: progress.update(task, completed=n))
+    kinds = sorted({c["kind"] for c in cases})
+    table = Table(title="Cases passed (exactly the memories, supersedes and profile slots expected)")
+    table.add_column("half")
+    table.add_column("language")
+    for kind in kinds:
+        table.add_column(kind, justify="right")
+    table.add_column("all", justify="right")
+    for half in ("dev", "test"):
+        for lang in ("zh", "en"):
+            if not report.passed(half, lang)[1]:
+                continue
+            cells = [f"{p}/{n}" for p, n in (report.passed(half, lang, k) for k in kinds)]
+            table.add_row(half, lang, *cells, "{}/{}".format(*report.passed(half, lang)))
+    console.print(table)
+    cover = Table(title="Clauses with a decision (judge corpus, both halves)")
+    for name in ("language", "clauses of each message", "labelled clauses covered"):
+        cover.add_column(name, justify="right" if name != "language" else "left")
+    for lang, shares in report.coverage.items():
+        cover.add_row(lang, f"{shares['clauses']:.3f}", f"{shares['labelled']:.3f}")
+    console.print(cover)
+    if failures:
+        for result in report.results:
+            if not result.passed:
+                console.print(f"[bold]{result.case['id']}[/] " + "; ".join(result.wrong), markup=True)
+    if json_out is not None:
+        json_out.write_text(json.dumps(report.to_dict(), ensure_ascii=False, indent=2), encoding="utf-8")
+        console.print(f"wrote {json_out}")
+        try:
+            console.print(f"wrote {scored.plot(report, json_out.with_suffix('.png'))}")
+        except ImportError:
+            console.print("no plot: matplotlib is not installed (pip install 'memlane[dev]')")

@@ -95,7 +95,9 @@ def test_a_search_waits_for_its_users_turns_and_finds_them_by_meaning(mem: Memor
     assert gated.started.wait(timeout=30)
     found: list[str] = []
     search = threading.Thread(
-        target=lambda: found.extend(h.memory.text for h in mem.search(QUERY, user_id="u1", now=days(1)))
+        target=lambda: found.extend(
+            h.memory.text for h in mem.search(QUERY, user_id="u1", kinds=["log"], now=days(1))
+        )
     )
     search.start()
     search.join(timeout=0.5)
@@ -147,7 +149,7 @@ def test_maintain_gives_a_vector_to_a_turn_a_stopped_process_left_without(
         assert mem.maintain(now=days(1)).vectors_repaired == 1
         assert log_turns(mem) == [(TURN, True)]
         assert mem.maintain(now=days(1)).vectors_repaired == 0
-        assert TURN in [h.memory.text for h in mem.search(QUERY, user_id="u1", now=days(1))]
+        assert TURN in [h.memory.text for h in mem.search(QUERY, user_id="u1", kinds=["log"], now=days(1))]
 
 
 def test_a_store_failing_under_the_backlog_is_reported_once_and_repaired_later(

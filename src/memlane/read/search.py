@@ -17,7 +17,8 @@ from memlane.domain import Flag, Hit, Kind, MemoryItem
 from memlane.embed import Embedder
 from memlane.lifecycle.portrait import SLOT
 from memlane.store import MemoryQuery, MemoryStore, ScoredId, Vector
-from memlane.text.keywords import query_tokens, without_names
+from memlane.store.tokens import indexed
+from memlane.text.keywords import index_tokens, query_tokens, without_names
 from memlane.text.timeparse import TimeMention, find_times
 
 # e5 cosine similarities of unrelated texts sit near 0.75; relevance starts above this floor
@@ -135,7 +136,8 @@ class Searcher:
         ranked.sort(key=lambda s: s[0], reverse=True)
         # only the hits returned are explained
         said = ", ".join(m.text for m in periods)
-        hits = [_explained(item, by_id[item.id], score, now, said) for score, item in ranked[: options.limit]]
+        best = _without_covered_turns(ranked)[: options.limit]
+        hits = [_explained(item, by_id[item.id], score, now, said) for score, item in best]
         recalled = [
             h.memory.id for h in hits if h.memory.kind is not Kind.LOG and h.explain["relevance"] >= _RECALLED
         ]
@@ -203,7 +205,10 @@ class Searcher:
                     score = _score(item, by_id[item.id], now)
                     if score >= options.min_score:
                         scored[item.id] = (score, item)
-            best = sorted((score for score, _ in scored.values()), reverse=True)
+            # the list is what is left once covered turns go: a memory not read yet scores below the
+            # limit-th kept score, so it cannot cover a turn of the list
+            ranked = sorted(scored.values(), key=lambda pair: pair[0], reverse=True)
+            best = [score for score, _ in _without_covered_turns(ranked)]
             # scores are rounded to 4 places: the margin keeps a rounded-up unread score out of reach
             out_of_reach = len(best) >= options.limit and done < len(order)
             if out_of_reach and best[options.limit - 1] > bound[order[done]] + 1e-4:
@@ -241,13 +246,32 @@ def _periods(mentions: list[TimeMention], q: MemoryQuery) -> list[TimeMention]:
     return out
 
 
+def _without_covered_turns(ranked: list[tuple[float, MemoryItem]]) -> list[tuple[float, MemoryItem]]:
+    """``ranked`` without the log turns a memory ranked above them came from: the memory says it."""
+    covered: set[str] = set()
+    out = []
+    for score, item in ranked:
+        if item.kind is Kind.LOG and set(item.provenance) & covered:
+            continue
+        if item.kind is not Kind.LOG:
+            covered.update(item.provenance)
+        out.append((score, item))
+    return out
+
+
 def _explained(item: MemoryItem, parts: _Parts, score: float, now: datetime, periods: str = "") -> Hit:
-    """The hit, with why it was recalled."""
-    bm25, sim, terms = parts.bm25, parts.similarity, parts.terms
+    """The hit, with why it was recalled. The words named are those of the hit's own text; a turn is
+    also indexed with the turn before it, and a word found only there is named as such."""
+    bm25, sim = parts.bm25, parts.similarity
+    own = set(index_tokens(indexed(item))) if parts.terms else set()
+    terms = [t for t in parts.terms if t in own]
+    before = [t for t in parts.terms if t not in own]
     kw, vec = _keyword_part(bm25), _vector_part(sim)
     why = []
     if terms:
         why.append("matched words: " + ", ".join(terms))
+    if before:
+        why.append("words of the turn it answers: " + ", ".join(before))
     if vec > 0:
         why.append(f"similar in meaning ({sim:.2f})")
     if parts.time_rank is not None:
@@ -261,6 +285,7 @@ def _explained(item: MemoryItem, parts: _Parts, score: float, now: datetime, per
         "keyword": round(kw, 4),
         "bm25": round(bm25, 4),
         "matched_terms": terms,
+        "context_terms": before,
         "keyword_rank": parts.keyword_rank,
         "vector": round(vec, 4),
         "similarity": round(sim, 4),

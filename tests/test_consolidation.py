@@ -19,7 +19,10 @@ def test_ending_a_session_writes_a_summary_with_provenance_and_drops_its_slots(m
     written = mem.end_session("u1", "s1", at=days(0.02))
     summary = next(m for m in written if m.kind is Kind.SUMMARY)
     assert "美式" in summary.text
-    assert "500" in summary.text
+    # the budget held for that conversation only: the summary a later one may read does not say it,
+    # and its tags keep it for promotion
+    assert "500" not in summary.text
+    assert any("500" in t for t in summary.tags)
     assert set(summary.provenance) == {*first.message_ids, *second.message_ids}
     assert mem.session("u1", "s1", now=days(0.02)) is None
     with pytest.raises(NotFound):
@@ -35,7 +38,10 @@ def test_an_idle_session_ends_during_maintenance(mem: Memory) -> None:
 
 def test_a_condition_stated_in_two_sessions_is_promoted_to_long_term(mem: Memory) -> None:
     mem.add("本轮预算500元以内", user_id="u1", session_id="s1", at=T0)
-    assert mem.end_session("u1", "s1", at=days(0.1))[-1].kind is Kind.SUMMARY
+    (record,) = mem.end_session("u1", "s1", at=days(0.1))
+    # a conversation that held only its own conditions leaves an archived record, in no index
+    assert (record.kind, record.status) == (Kind.SUMMARY, Status.ARCHIVED)
+    assert mem.search("预算", user_id="u1", include_log=False, now=days(1)) == []
     mem.add("这次预算还是500元以内", user_id="u1", session_id="s2", at=days(3))
     written = mem.end_session("u1", "s2", at=days(3.1))
     promoted = [m for m in written if m.kind is Kind.SEMANTIC]
@@ -73,13 +79,13 @@ def test_old_events_are_compressed_into_a_monthly_summary_keeping_dates_and_stat
     report = mem.maintain(now=days(120))
     assert report.compressed == 2
     # one summary per month of event time: the purchase was "last week", in February
-    summaries = {m.text[:7]: m for m in mem.list("u1") if "period-summary" in m.tags}
-    assert sorted(summaries) == ["2025-02", "2025-03"]
-    assert "iPhone" in summaries["2025-02"].text
-    assert "未解决" in summaries["2025-03"].text
-    assert summaries["2025-03"].event_status is not None
-    assert summaries["2025-03"].event_status.value == "unresolved"
-    assert summaries["2025-02"].event_status is None
+    summaries = {m.text.split("的事")[0]: m for m in mem.list("u1") if "period-summary" in m.tags}
+    assert sorted(summaries) == ["2025年2月", "2025年3月"]
+    assert "iPhone" in summaries["2025年2月"].text
+    assert "尚未解决" in summaries["2025年3月"].text
+    assert summaries["2025年3月"].event_status is not None
+    assert summaries["2025年3月"].event_status.value == "unresolved"
+    assert summaries["2025年2月"].event_status is None
     assert mem.list("u1", kinds=["episodic"]) == []
     hits = mem.search("iPhone", user_id="u1", include_log=False, now=days(120))
     assert hits
@@ -116,12 +122,12 @@ def test_old_unconfirmed_preferences_are_listed_to_ask_again(mem: Memory) -> Non
     assert mem.stale("u1", now=days(201)) == []
 
 
-def test_the_user_summary_is_rebuilt_versioned_and_placed_first_in_context(mem: Memory) -> None:
+def test_the_user_summary_is_rebuilt_versioned_and_left_out_of_the_search(mem: Memory) -> None:
     mem.add("我叫阿白，平时喜欢喝美式，周末别给我打电话。", user_id="u1", at=T0)
     mem.maintain(now=days(1))
     first = mem.user_summary("u1")
     assert first is not None
-    assert "阿白" in first.text
+    assert "阿白" not in first.text  # the profile is the profile's to say
     assert "美式" in first.text
     mem.add("我最近开始喝冷萃了，不喝美式了", user_id="u1", at=days(5))
     mem.maintain(now=days(6))
@@ -132,8 +138,7 @@ def test_the_user_summary_is_rebuilt_versioned_and_placed_first_in_context(mem: 
     assert second.supersedes == first.id
     assert mem.get(first.id).status is Status.SUPERSEDED
     block = mem.context("推荐饮料", user_id="u1", now=days(6))
-    body = block.text.split("<memory-data>", 1)[1]
-    assert body.lstrip().startswith("## 用户概况")
+    assert block.text.count("冷萃") == 1  # said once, by its memory line
     assert all(h.memory.id != second.id for h in mem.search("冷萃", user_id="u1", now=days(6)))
 
 

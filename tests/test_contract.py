@@ -398,15 +398,25 @@ def test_feedback_strengthens_expires_or_supersedes_and_stale_preferences_surfac
     assert coffee.id in [m.id for m in mem.stale("u1", now=days(400))]
 
 
-def test_the_user_summary_is_built_by_maintenance_and_leads_the_context(mem: Memory) -> None:
+def test_the_user_summary_is_built_by_maintenance_and_never_repeats_the_block(mem: Memory) -> None:
     mem.add("我叫阿白，平时喜欢喝美式，周末别给我打电话。", user_id="u1", at=T0)
     assert mem.user_summary("u1") is None
     mem.maintain(now=days(1))
     portrait = mem.user_summary("u1")
     assert portrait is not None
-    assert "阿白" in portrait.text
-    body = mem.context("推荐饮料", user_id="u1", now=days(1)).text.split("<memory-data>", 1)[1]
-    assert body.lstrip().startswith("## 用户概况")
+    # in the user's words and language, without the profile (the block shows that beside it)
+    assert portrait.text == "用户概况：平时喜欢喝美式"
+    # a question about drinks shows the preference as a memory line: the summary would only repeat it
+    drinks = mem.context("推荐饮料", user_id="u1", now=days(1)).text
+    assert drinks.count("平时喜欢喝美式") == 1
+    assert "用户概况" not in drinks
+    # one it is not relevant to gets the profile and the summary, and no memory line
+    body = mem.context("量子力学的基本原理是什么", user_id="u1", now=days(1)).text.split("<memory-data>", 1)[
+        1
+    ]
+    assert body.lstrip().startswith("## 用户档案")
+    assert "用户概况：平时喜欢喝美式" in body
+    assert "## 相关记忆" not in body
 
 
 def test_eight_writers_adding_overlapping_facts_leave_no_duplicates(

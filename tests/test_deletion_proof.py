@@ -144,7 +144,7 @@ def test_the_user_summary_is_rebuilt_without_a_deleted_preference(mem: Memory) -
     portrait = mem.user_summary("u1")
     assert portrait is not None
     assert "Zorblax" not in portrait.text
-    assert "email" in portrait.text
+    assert "hiking" in portrait.text
     everything = mem.export("u1")
     assert "Zorblax" not in str(everything)
     summaries = mem.list("u1", kinds=["summary"], status=None)

@@ -186,10 +186,10 @@ def compress(mem: Memory, summariser: LLMSummariser) -> list[str]:
 def test_a_monthly_digest_is_compressed_by_the_model(old_events: Memory, summariser: Any) -> None:
     summary, server = summariser("summary_period_zh")
     assert compress(old_events, summary) == [
-        "2025-03 的事件：耳机先后两次出问题（03-02、03-09，未解决）；买了新手机（03-15）"
+        "2025年3月的事：耳机先后两次出问题（03-02、03-09，未解决）；买了新手机（03-15）"
     ]
     system, user = server.requests[0]["messages"]
-    assert "「2025-03 的事件」" in system["content"]
+    assert "「2025年3月的事」" in system["content"]
     assert "未解决" in user["content"]
     assert summary.stats.stage("period_summary").calls == 1
 

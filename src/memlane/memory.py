@@ -47,8 +47,10 @@ from memlane.privacy.controls import PrivacyControls
 from memlane.privacy.crypto import KeyProvider
 from memlane.privacy.facade import PrivacyFacade
 from memlane.privacy.sensitive import kinds as sensitive_kinds
-from memlane.read.context import assemble
-from memlane.read.search import BESIDE, Searcher, SearchOptions, collapse_log
+from memlane.profile import derive
+from memlane.read.admit import admit
+from memlane.read.context import assemble, portrait_text
+from memlane.read.search import BESIDE, Searcher, SearchOptions
 from memlane.settings import Settings
 from memlane.store import MemoryQuery, MemoryStore, SessionStore
 from memlane.store.open import open_stores
@@ -278,14 +280,31 @@ class Memory(PrivacyFacade):
         sid = validate.identifier(session_id, "session_id", self.settings) if session_id is not None else None
         # the session, the summary and the profile do not depend on the search: read them beside it
         parts = BESIDE.submit(self._context_parts, uid, sid, when)
-        # a log turn whose memory is already in the block would say the same thing twice
-        hits = collapse_log(self._recall(uid, text, self._search_options(limit), when, include_sensitive))
-        session, portrait, profile = parts.result()
-        if session is not None:  # turns of this session are shown as turns, not again as log hits
-            shown = {t.message_id for t in session.turns}
-            hits = [h for h in hits if h.memory.kind is not Kind.LOG or not shown & set(h.memory.provenance)]
-        summary = portrait.text if portrait is not None else ""
-        block = assemble(detect(text), profile, session, hits, budget, summary, self.settings.summary_tokens)
+        hits = self._recall(uid, text, self._search_options(limit), when, include_sensitive)
+        session, portrait, profile_memories = parts.result()
+        lang = detect(text)
+
+        def covering(message_ids: Sequence[str]) -> builtins.list[MemoryItem]:
+            q = MemoryQuery(
+                kinds=(Kind.SEMANTIC, Kind.EPISODIC, Kind.PROFILE), provenances=tuple(message_ids)
+            )
+            return self.store.query(uid, q)
+
+        in_session = {t.message_id for t in session.turns} if session is not None else set()
+        chosen = admit(
+            hits, lang, session_id=sid, in_session=in_session, profile=profile_memories, covering=covering
+        )
+        summary = portrait_text(portrait, chosen.hits, profile_memories)
+        block = assemble(
+            lang,
+            derive(profile_memories),
+            session,
+            chosen.hits,
+            budget,
+            summary,
+            self.settings.summary_tokens,
+            chosen.shown_by_profile,
+        )
         used = [m.id for m in block.memories] + ([portrait.id] if portrait is not None and summary else [])
         detail = f"{len(block.memories)} memories, {len(block.profile)} profile slots, {block.tokens} tokens"
         self._privacy.record(uid, "context", when, used, caller=caller, detail=detail)
@@ -293,11 +312,13 @@ class Memory(PrivacyFacade):
 
     def _context_parts(
         self, uid: str, sid: str | None, when: datetime
-    ) -> tuple[Session | None, MemoryItem | None, dict[str, Any]]:
+    ) -> tuple[Session | None, MemoryItem | None, builtins.list[MemoryItem]]:
         """What a context block holds besides its search hits: the live session (``sid`` is already
-        checked), the user's summary (their portrait) and their profile."""
+        checked), the user's summary (their portrait) and the memories behind their profile."""
         session = self.sessions.get_session(uid, sid, when) if sid else None
-        return session, self._maintenance.portrait.current(uid), self.profile(uid)
+        memories = self.store.query(uid, MemoryQuery(kinds=(Kind.PROFILE,)))
+        held = [m for ms in profile.backing(memories).values() for m in ms]
+        return session, self._maintenance.portrait.current(uid), held
 
     def _recall(
         self, uid: str, text: str, options: SearchOptions, now: datetime, include_sensitive: bool

@@ -235,3 +235,77 @@ def writes(split: str, json_out: Path | None, failures: bool) -> None:
             console.print(f"wrote {scored.plot(report, json_out.with_suffix('.png'))}")
         except ImportError:
             console.print("no plot: matplotlib is not installed (pip install 'memlane[dev]')")
+
+
+@eval_group.command()
+@click.option(
+    "--split",
+    type=click.Choice(["all", "dev", "test"]),
+    default="all",
+    show_default=True,
+    help="dev: the half that may be tuned on; test: the held-out half.",
+)
+@click.option("--max-tokens", type=click.IntRange(min=1), help="Token budget of each block (default: 800).")
+@click.option(
+    "--json",
+    "json_out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the numbers as JSON (and a PNG next to it).",
+)
+@click.option("--failures", is_flag=True, help="Print every question that missed an item or leaked one.")
+def context(split: str, max_tokens: int | None, json_out: Path | None, failures: bool) -> None:
+    """Whether context blocks hold what a model needs and nothing it must not see: bilingual scenarios
+    over multi-session histories, scored by coverage and junk rate on both halves."""
+    from rich.table import Table
+
+    from memlane.eval import context as scenarios
+
+    chosen = [s for s in scenarios.load() if split in ("all", s["split"])]
+    console = Console()
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task("scenarios", total=len(chosen))
+        report = scenarios.evaluate(
+            chosen, max_tokens=max_tokens, progress=lambda n, _: progress.update(task, completed=n)
+        )
+    table = Table(title="Context blocks (coverage: must items present; junk: blocks with a forbidden item)")
+    for name in ("half", "language", "questions", "coverage", "junk rate", "memory lines", "tokens"):
+        table.add_column(name, justify="left" if name in ("half", "language") else "right")
+    for half in ("dev", "test"):
+        for lang in ("zh", "en", None):
+            n = report.numbers(half, lang)
+            if not n["questions"]:
+                continue
+            table.add_row(
+                half,
+                lang or "both",
+                str(n["questions"]),
+                f"{n['coverage']:.3f}",
+                f"{n['junk_rate']:.3f}",
+                f"{n['memory_lines']:.1f}",
+                f"{n['tokens']:.0f}",
+            )
+    console.print(table)
+    by_category = Table(title="By category (coverage / junk rate)")
+    by_category.add_column("category")
+    for half in ("dev", "test"):
+        by_category.add_column(half, justify="right")
+    for category in sorted({a.category for a in report.answers}):
+        cells = []
+        for half in ("dev", "test"):
+            n = report.numbers(half, category=category)
+            cells.append(f"{n['coverage']:.2f} / {n['junk_rate']:.2f}" if n["questions"] else "-")
+        by_category.add_row(category, *cells)
+    console.print(by_category)
+    if failures:
+        for a in report.answers:
+            if a.junk or a.missing:
+                what = "; ".join([*(f"missing {m!r}" for m in a.missing), *(f"leaked {j!r}" for j in a.junk)])
+                console.print(f"{a.scenario} {a.question} ({a.category}): {what}", markup=False)
+    if json_out is not None:
+        json_out.write_text(json.dumps(report.to_dict(), ensure_ascii=False, indent=2), encoding="utf-8")
+        console.print(f"wrote {json_out}")
+        try:
+            console.print(f"wrote {scenarios.plot(report, json_out.with_suffix('.png'))}")
+        except ImportError:
+            console.print("no plot: matplotlib is not installed (pip install 'memlane[dev]')")

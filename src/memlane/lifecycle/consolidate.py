@@ -149,10 +149,14 @@ class Consolidator:
             zh = detect(" ".join(m.text for m in items)) == "zh"
             parts = []
             for m in items:
+                day = _when(m)
                 open_ = m.event_status is EventStatus.UNRESOLVED
-                note = f"{_when(m):%m-%d}" + (("，未解决" if zh else ", unresolved") if open_ else "")
-                parts.append(f"{m.text}（{note}）" if zh else f"{m.text} ({note})")
-            title = f"{month} 的事件" if zh else f"Events of {month}"
+                if zh:
+                    parts.append(f"{m.text}（{day.month}月{day.day}日{'，尚未解决' if open_ else ''}）")
+                else:
+                    parts.append(f"{m.text} ({day:%b} {day.day}{', still open' if open_ else ''})")
+            first = _when(items[0])
+            title = f"{first.year}年{first.month}月的事" if zh else f"What happened in {first:%B %Y}"
             self._digest(user_id, f"events:{month}", title, parts, items, now, zh)
         return len(old)
 
@@ -166,7 +170,8 @@ class Consolidator:
                 if p.strip()
             ]
             zh = detect(" ".join(points)) == "zh"
-            title = f"{month} 的对话要点" if zh else f"Conversations of {month}"
+            first = _when(items[0])
+            title = f"{first.year}年{first.month}月的对话要点" if zh else f"Talked about in {first:%B %Y}"
             self._digest(user_id, f"sessions:{month}", title, points, items, now, zh)
         return len(old)
 

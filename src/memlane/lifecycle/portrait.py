@@ -1,5 +1,6 @@
-"""The rolling user summary: a short portrait of the user (who they are, stable preferences and
-constraints, open issues) rebuilt from the active memories, versioned, with provenance.
+"""The rolling user summary: a short portrait of the user (stable preferences, habits and
+constraints, open issues, in their own words) rebuilt from the active memories, versioned, with
+provenance. Who the user is stays in the profile, which a context block shows beside it.
 
 Without an LLM it is templated and extractive. Each rebuild that changes the text supersedes the
 previous version, so history shows how the portrait evolved; an unchanged portrait is left alone.
@@ -12,25 +13,18 @@ from datetime import datetime
 from memlane.domain import Category, EventStatus, Kind, MemoryItem, Source, Status
 from memlane.embed import Embedder
 from memlane.lifecycle.history import record
-from memlane.profile import backing, derive
 from memlane.store import MemoryQuery, MemoryStore
 from memlane.store.tokens import tokens_for
 from memlane.text.lang import detect
 
 SLOT = "user_summary"
 _PREFS = (Category.PREFERENCE, Category.DISLIKE, Category.CONSTRAINT, Category.ROUTINE, Category.FAMILY)
-_LABELS = {
-    "zh": {"who": "用户", "prefs": "偏好与习惯", "open": "未解决", "sep": "；", "end": "。"},
-    "en": {"who": "User", "prefs": "Preferences and habits", "open": "Open issues", "sep": "; ", "end": ". "},
+_WORDS = {
+    "zh": {"title": "用户概况：", "sep": "；", "open": "（尚未解决）"},
+    "en": {"title": "About the user: ", "sep": "; ", "open": " (still open)"},
 }
 _MAX_PREFS = 8
 _MAX_OPEN = 3
-
-
-def _show(value: object) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
 
 
 class Portrait:
@@ -46,27 +40,26 @@ class Portrait:
         return found[0] if found else None
 
     def compose(self, user_id: str) -> tuple[str, list[str]]:
-        """The portrait text and the ids of the memories it was built from."""
+        """The portrait text and the ids of the memories it was built from.
+
+        It says, in the user's own words and language, their most important lasting preferences,
+        habits and constraints and what is still open for them. It leaves out the profile (a context
+        block shows the profile's slots beside it): each fact is said once.
+        """
         active = self.store.query(user_id, MemoryQuery(kinds=(Kind.SEMANTIC, Kind.EPISODIC)))
-        held = backing(self.store.query(user_id, MemoryQuery(kinds=(Kind.PROFILE,))))
-        profile = derive(m for ms in held.values() for m in ms)
-        if not active and not profile:
+        if not active:
             return "", []
-        lang = detect(" ".join(m.text for m in active[:20]) or " ".join(_show(v) for v in profile.values()))
-        words = _LABELS[lang]
+        lang = detect(" ".join(m.text for m in active[:20]))
+        words = _WORDS[lang]
         prefs = sorted((m for m in active if m.category in _PREFS), key=lambda m: (-m.importance, m.text))[
             :_MAX_PREFS
         ]
         open_issues = [m for m in active if m.event_status is EventStatus.UNRESOLVED][:_MAX_OPEN]
-        parts = []
-        if profile:
-            parts.append(words["who"] + ": " + ", ".join(f"{s}={_show(v)}" for s, v in profile.items()))
-        if prefs:
-            parts.append(words["prefs"] + ": " + words["sep"].join(m.text for m in prefs))
-        if open_issues:
-            parts.append(words["open"] + ": " + words["sep"].join(m.text for m in open_issues))
-        sources = [m.id for ms in held.values() for m in ms] + [m.id for m in (*prefs, *open_issues)]
-        return words["end"].join(parts).strip(), sources
+        parts = [m.text for m in prefs] + [m.text + words["open"] for m in open_issues]
+        if not parts:
+            return "", []
+        text = words["title"] + words["sep"].join(parts)
+        return text, [m.id for m in (*prefs, *open_issues)]
 
     def rebuild(self, user_id: str, now: datetime) -> MemoryItem | None:
         """Store a new version when the portrait changed; returns the current portrait."""

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol
 
-from memlane.domain import Category, Kind, MemoryItem, Session, Source
+from memlane.domain import Category, Kind, MemoryItem, Session, Source, Status
 from memlane.embed import Embedder
 from memlane.lifecycle.history import record
 from memlane.store import MemoryQuery, MemoryStore, SessionStore
@@ -56,6 +56,16 @@ def summary_text(session: Session, points: Sequence[str] | None = None) -> str:
     return f"Conversation on {day}: " + "; ".join(kept)
 
 
+def conditions_text(session: Session) -> str:
+    """What a conversation that left only its own conditions held, for its archived record."""
+    day = session.created_at.date().isoformat()
+    notes = [f"{slot}: {value}" for slot, value in session.slots.items()] + list(session.notes)
+    sample = " ".join(t.content for t in session.turns[-5:]) or " ".join(notes)
+    if detect(sample) == "zh":
+        return f"{day} 的对话只有当时的条件：" + "；".join(notes)
+    return f"Conversation on {day}, with conditions for that conversation only: " + "; ".join(notes)
+
+
 class SessionCloser:
     """Turns a finished session into long-term memory."""
 
@@ -81,11 +91,17 @@ class SessionCloser:
         with self.store.transaction(session.user_id):
             if text:
                 written.append(self._summary(session, text, at))
+            elif _notes(session):
+                # only this conversation's conditions: kept as the record a later conversation's
+                # promotion looks for, out of every index (a later block must not read them as current)
+                written.append(self._summary(session, conditions_text(session), at, Status.ARCHIVED))
             written.extend(self._promote(session, at))
         self.sessions.delete_session(session.user_id, session.id)
         return written
 
-    def _summary(self, session: Session, text: str, at: datetime) -> MemoryItem:
+    def _summary(
+        self, session: Session, text: str, at: datetime, status: Status = Status.ACTIVE
+    ) -> MemoryItem:
         item = MemoryItem(
             user_id=session.user_id,
             text=text,
@@ -97,6 +113,7 @@ class SessionCloser:
             stability=0.4,
             source=Source.INFERRED,
             session_id=session.id,
+            status=status,
             created_at=at,
             updated_at=at,
             last_verified_at=at,
@@ -114,7 +131,11 @@ class SessionCloser:
         """A temporary condition stated again in a later session is lasting: keep it long-term."""
         earlier = self.store.query(
             session.user_id,
-            MemoryQuery(kinds=(Kind.SUMMARY,), tags=tuple(_NOTE_TAG + n for n in _notes(session))),
+            MemoryQuery(
+                kinds=(Kind.SUMMARY,),
+                statuses=(Status.ACTIVE, Status.ARCHIVED),
+                tags=tuple(_NOTE_TAG + n for n in _notes(session)),
+            ),
         )
         seen = {t.removeprefix(_NOTE_TAG) for m in earlier if m.session_id != session.id for t in m.tags}
         promoted: list[MemoryItem] = []

@@ -1,5 +1,7 @@
-"""Assemble a context block: profile, the session's conditions and turns, and relevant memories,
-within a token budget, as plain text ready to prepend to a prompt.
+"""Assemble a context block: profile, the session's conditions, relevant memories, summaries, what
+only the log holds, and this conversation, within a token budget, as plain text ready to prepend to
+a prompt. Sections come in the order of their authority, so each fact appears once, in the most
+authoritative one (:mod:`memlane.read.admit` chose what may appear at all).
 
 Everything that came from a user or a conversation is quoted data inside one fence, one line per
 entry, with the characters that could close the fence or forge a heading neutralised, so that a
@@ -12,7 +14,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from memlane.domain import ContextBlock, Flag, Hit, Kind, MemoryItem, Session
+from memlane.domain import ContextBlock, EventStatus, Flag, Hit, Kind, MemoryItem, Session
+from memlane.read.admit import points
+from memlane.text.lang import normalize
 from memlane.text.tokens import estimate_tokens
 
 _HEADER = {
@@ -31,6 +35,8 @@ _TITLES = {
         "profile": "Profile",
         "session": "This conversation",
         "memories": "Relevant memories",
+        "summaries": "Summaries",
+        "log": "From earlier conversations",
         "summary": "Summary",
         "turns": "Recent turns",
         "conditions": "Conditions",
@@ -40,6 +46,8 @@ _TITLES = {
         "profile": "用户档案",
         "session": "本次对话",
         "memories": "相关记忆",
+        "summaries": "摘要",
+        "log": "以前的对话",
         "summary": "摘要",
         "turns": "最近的对话",
         "conditions": "当前条件",
@@ -62,7 +70,9 @@ def _label(item: MemoryItem, lang: str) -> str:
     day = when.date().isoformat() if when else ""
     parts = ["log" if item.kind is Kind.LOG else item.kind.value, day]
     if item.event_status is not None:
-        parts.append(item.event_status.value)
+        closed = item.event_status in (EventStatus.RESOLVED, EventStatus.CANCELLED) and item.valid_to
+        settled = f" {item.valid_to.date().isoformat()}" if closed and item.valid_to else ""
+        parts.append(item.event_status.value + settled)
     if Flag.INSTRUCTION in item.flags:
         parts.append(_FLAGGED.get(lang, _FLAGGED["en"]))
     return " · ".join(p for p in parts if p)
@@ -91,23 +101,26 @@ def assemble(
     max_tokens: int,
     summary: str = "",
     summary_tokens: int = 120,
+    shown_by_profile: list[MemoryItem] | None = None,
 ) -> ContextBlock:
-    """The context block for one prompt; entries that do not fit the budget are left out whole."""
+    """The context block for one prompt; entries that do not fit the budget are left out whole.
+
+    ``hits`` are what :func:`memlane.read.admit.admit` let through, best first; ``summary`` is the
+    user summary, shown among the summaries when it fits ``summary_tokens``; ``shown_by_profile`` are
+    the memories whose values the profile section shows (they count as used).
+    """
     titles = _TITLES.get(lang, _TITLES["en"])
     budget = _Budget(max_tokens)
     budget.take(_HEADER.get(lang, _HEADER["en"]))
     budget.take(_OPEN)
     budget.limit -= estimate_tokens(_CLOSE) + 1  # the fence always closes
 
-    if summary and estimate_tokens(summary) <= summary_tokens:
-        budget.take(f"## {titles['portrait']}")
-        budget.take(quote(summary))
-
+    used: list[MemoryItem] = []
     if profile and budget.take(f"## {titles['profile']}"):
         for slot, value in profile.items():
             budget.take(f"- {quote(slot)}: {quote(_show(value))}")
+        used += shown_by_profile or []
 
-    used: list[MemoryItem] = []
     if session is not None and (session.slots or session.notes):
         budget.take(f"## {titles['conditions']}")
         for slot, value in session.slots.items():
@@ -115,8 +128,16 @@ def assemble(
         for note in session.notes:
             budget.take(f"- {quote(note)}")
 
-    if hits and budget.take(f"## {titles['memories']}"):
-        for hit in hits:
+    memories = [h for h in hits if h.memory.kind not in (Kind.SUMMARY, Kind.LOG)]
+    summaries = [h for h in hits if h.memory.kind is Kind.SUMMARY]
+    turns = [h for h in hits if h.memory.kind is Kind.LOG]
+    for title, section in (("memories", memories), ("summaries", summaries), ("log", turns)):
+        portrait = title == "summaries" and bool(summary) and estimate_tokens(summary) <= summary_tokens
+        if not (section or portrait) or not budget.take(f"## {titles[title]}"):
+            continue
+        if portrait:
+            budget.take(f"- {quote(summary)}")
+        for hit in section:
             if budget.take(f"- [{_label(hit.memory, lang)}] {quote(hit.memory.text)}"):
                 used.append(hit.memory)
 
@@ -131,7 +152,23 @@ def assemble(
     return ContextBlock(text=text, memories=used, tokens=estimate_tokens(text), profile=profile)
 
 
+def portrait_text(portrait: MemoryItem | None, hits: list[Hit], profile: list[MemoryItem]) -> str:
+    """The user summary as a block shows it: without the points a memory line or the profile already
+    says ("" when none is left)."""
+    if portrait is None:
+        return ""
+    head, said = points(portrait.text)
+    shown = {normalize(h.memory.text) for h in hits} | {normalize(m.text) for m in profile}
+    fresh = [p for p in said if not any(normalize(p).startswith(s) for s in shown if s)]
+    if not fresh:
+        return ""
+    joiner = "；" if re.search(r"[\u4e00-\u9fff]", portrait.text) else "; "
+    return head + joiner.join(fresh)
+
+
 def _show(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(_show(v) for v in value)
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)

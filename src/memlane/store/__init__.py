@@ -41,6 +41,7 @@ class MemoryQuery:
     until: datetime | None = None
     expires_before: datetime | None = None
     provenance: str | None = None  # items that came from this message id
+    provenances: tuple[str, ...] = ()  # items that came from any of these message ids
     sealed: bool | None = None  # only items with (True) or without (False) an encrypted original
     embedded: bool | None = None  # only items with (True) or without (False) a vector
     limit: int | None = None

@@ -159,6 +159,9 @@ def where(d: Dialect, user_id: str, q: MemoryQuery) -> tuple[str, list[Any]]:
     if q.provenance is not None:
         clauses.append(d.json_any.format(column="memories.provenance", marks=d.mark))
         params.append(q.provenance)
+    if q.provenances:
+        clauses.append(d.json_any.format(column="memories.provenance", marks=d.marks(len(q.provenances))))
+        params.extend(q.provenances)
     if q.sealed is not None:
         exists = "EXISTS (SELECT 1 FROM sealed WHERE sealed.memory_id = memories.id)"
         clauses.append(exists if q.sealed else f"NOT {exists}")
@@ -188,6 +191,7 @@ def filters_beyond_kind(q: MemoryQuery) -> bool:
         or q.slot
         or q.norm
         or q.provenance
+        or q.provenances
         or q.sealed is not None
         or q.embedded is not None
     )

@@ -363,14 +363,10 @@ class WritePath:
                 session.slots[c.slot] = c.value
             elif c.text not in session.notes:
                 session.notes.append(c.text)
-        # what the episode summary will say: new long-term facts and this task's conditions, not a fact
-        # merely restated, and not one-off context
-        said = [
-            d.text
-            for d in decisions
-            if (d.action in LONG_TERM and d.outcome is not Outcome.MERGED)
-            or (d.action is Action.SESSION and d.candidate is not None and d.candidate.slot)
-        ]
+        # what the episode summary will say: the new long-term facts, not a fact merely restated, and
+        # not what held for this conversation only (its conditions live in the session's slots, and a
+        # later conversation must not read them as current)
+        said = [d.text for d in decisions if d.action in LONG_TERM and d.outcome is not Outcome.MERGED]
         lines = [line for line in session.summary.split("\n") if line and line not in gone] + said
         session.summary = "\n".join(list(dict.fromkeys(lines))[-12:])
         session.updated_at = at

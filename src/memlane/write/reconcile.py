@@ -116,6 +116,7 @@ def _matches(item: MemoryItem, q: MemoryQuery) -> bool:
         and (q.norm is None or normalize(item.text) == q.norm)
         and (not q.entities or bool(set(q.entities) & set(item.entities)))
         and (q.provenance is None or q.provenance in item.provenance)
+        and (not q.provenances or bool(set(q.provenances) & set(item.provenance)))
     )
 
 

@@ -14,16 +14,21 @@ Redis does) sessions, for any number of application processes.
   users proceed in parallel.
 - Every driver error is translated at this boundary into :class:`~memlane.errors.StoreUnavailable`;
   a transaction that fails is rolled back whole.
+- The pool checks a connection before handing it out (a round trip on a connection idle for
+  more than a few seconds), so that after a PostgreSQL restart the first requests get new
+  connections instead of failing on the dead ones.
 """
 
 from __future__ import annotations
 
+import contextlib
 import struct
 import threading
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from typing import Any
+import weakref
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
+from typing import Any, TypeVar
 
 import numpy as np
 import psycopg
@@ -43,6 +48,8 @@ from memlane.store.postgres.migrations import migrate
 from memlane.store.postgres.search import ESTIMATE_SQL, keyword_sql, stats_sql, vector_sql
 from memlane.store.relational import SQLStore
 from memlane.store.sql import POSTGRES, rarest_within
+
+T = TypeVar("T")
 
 # first key of the per-user transaction locks (pg_advisory_xact_lock(int, int)): keeps them apart from
 # other applications' advisory locks in the same database
@@ -130,6 +137,9 @@ def safe_url(url: str) -> str:
     return make_conninfo("", **params)
 
 
+_CHECK_AFTER_IDLE = 2.0  # seconds: a connection returned more recently than this is taken to be alive
+
+
 class PostgresStore(SQLStore):
     """Both storage ports on PostgreSQL + pgvector (``pool_size`` connections at most)."""
 
@@ -138,6 +148,9 @@ class PostgresStore(SQLStore):
     def __init__(self, url: str, dim: int = 384, *, pool_size: int = 10, timeout: float = 10.0) -> None:
         self.url = safe_url(url)
         self._local = threading.local()
+        self._last_returned: weakref.WeakKeyDictionary[psycopg.Connection[Any], float] = (
+            weakref.WeakKeyDictionary()
+        )
         self._estimates: tuple[float, dict[str, float]] = (-_ESTIMATES_TTL - 1.0, {})
         wait = max(1, int(timeout))
         try:
@@ -155,6 +168,8 @@ class PostgresStore(SQLStore):
             name="memlane",
             kwargs={"autocommit": True, "row_factory": dict_row, "connect_timeout": wait},
             configure=self._configure,
+            check=self._check_if_idle,
+            reset=self._returned,
         )
         try:
             self._pool.open(wait=True, timeout=timeout)
@@ -170,6 +185,24 @@ class PostgresStore(SQLStore):
             raise ConfigurationError(
                 f"the store holds {row[0]}-dimensional vectors; the embedder makes {dim}"
             )
+
+    def _recheck(self) -> None:
+        """Check every idle connection of the pool now (one round trip each), replacing the dead."""
+        with contextlib.suppress(*_Errors):
+            self._pool.check()
+
+    def _returned(self, conn: psycopg.Connection[Any]) -> None:
+        """The pool's reset callback: note when the connection came back."""
+        self._last_returned[conn] = time.monotonic()
+
+    def _check_if_idle(self, conn: psycopg.Connection[Any]) -> None:
+        """The pool's check before it hands a connection out: one empty round trip, skipped for a
+        connection returned moments ago (a busy pool would pay it on every statement). A connection
+        the server dropped (a restart) fails it and the pool replaces it with a new one."""
+        returned = self._last_returned.get(conn)
+        if returned is not None and time.monotonic() - returned < _CHECK_AFTER_IDLE and not conn.broken:
+            return
+        ConnectionPool.check_connection(conn)
 
     @staticmethod
     def _configure(conn: psycopg.Connection[Any]) -> None:
@@ -194,21 +227,33 @@ class PostgresStore(SQLStore):
         with self._pool.connection() as conn:
             yield conn
 
+    def _once_more(self, work: Callable[[psycopg.Connection[Any]], T]) -> T:
+        """``work(conn)`` on a connection of the pool (or the thread's transaction), tried once more
+        on another connection when the first one turns out dead: a connection the server dropped
+        (a restart) fails on its first statement, which therefore never ran. The pool's other idle
+        connections are checked first, since they died with it."""
+        for attempt in (1, 2):
+            if attempt == 2:
+                self._recheck()
+            try:
+                with self._connection() as conn:
+                    try:
+                        return work(conn)
+                    except psycopg.OperationalError:
+                        if attempt == 1 and conn.broken and getattr(self._local, "conn", None) is None:
+                            continue  # the pool discards the broken connection as it takes it back
+                        raise
+            except _Errors as exc:
+                raise StoreUnavailable(f"PostgreSQL error ({self.url}): {exc}") from exc
+        raise AssertionError("unreachable")  # pragma: no cover
+
     def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        try:
-            with self._connection() as conn:
-                # binary results: embeddings arrive as floats, not as text to parse
-                rows: list[Row] = conn.execute(sql, params, binary=True).fetchall()
-                return rows
-        except _Errors as exc:
-            raise StoreUnavailable(f"PostgreSQL error ({self.url}): {exc}") from exc
+        # binary results: embeddings arrive as floats, not as text to parse
+        rows: list[Row] = self._once_more(lambda conn: conn.execute(sql, params, binary=True).fetchall())
+        return rows
 
     def _write(self, sql: str, params: Sequence[Any] = ()) -> int:
-        try:
-            with self._connection() as conn:
-                return conn.execute(sql, params).rowcount
-        except _Errors as exc:
-            raise StoreUnavailable(f"PostgreSQL error ({self.url}): {exc}") from exc
+        return self._once_more(lambda conn: conn.execute(sql, params).rowcount)
 
     @contextmanager
     def transaction(self, user_id: str) -> Iterator[None]:
@@ -219,16 +264,36 @@ class PostgresStore(SQLStore):
                 self._lock_user(pinned, user_id)
             yield
             return
+        stack, conn = self._begin(user_id)
         try:
-            with self._pool.connection() as conn, conn.transaction():
-                self._local.conn, self._local.users = conn, set()
+            with stack:
+                self._local.conn, self._local.users = conn, {user_id}
                 try:
-                    self._lock_user(conn, user_id)
                     yield
                 finally:
                     self._local.conn = None
         except _Errors as exc:
             raise StoreUnavailable(f"PostgreSQL transaction failed ({self.url}): {exc}") from exc
+
+    def _begin(self, user_id: str) -> tuple[ExitStack, psycopg.Connection[Any]]:
+        """A connection in a transaction holding the user's lock, as an exit stack that ends both; a
+        connection found dead on BEGIN (the server restarted) is replaced once, since nothing ran."""
+        for attempt in (1, 2):
+            stack, conn = ExitStack(), None
+            try:
+                conn = stack.enter_context(self._pool.connection())
+                stack.enter_context(conn.transaction())
+                conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (_USER_LOCKS, user_id))
+                return stack, conn
+            except _Errors as exc:
+                broken = conn is not None and conn.broken
+                with contextlib.suppress(*_Errors):
+                    stack.__exit__(type(exc), exc, exc.__traceback__)
+                if attempt == 1 and broken:
+                    self._recheck()
+                    continue
+                raise StoreUnavailable(f"PostgreSQL transaction failed ({self.url}): {exc}") from exc
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def _lock_user(self, conn: psycopg.Connection[Any], user_id: str) -> None:
         try:

@@ -6,6 +6,10 @@ transaction that deleted anything ends by merging the keyword index (FTS5 keeps 
 tokens in its older segments until they are merged) and checkpointing the WAL into the main file,
 truncating the WAL (which would otherwise keep the old pages until it is reused).
 
+The file is created ``0600`` in a directory created ``0700`` (:mod:`memlane.store.files`). A file
+another process holds locked fails a write after ``busy_seconds`` (5) with a message that says so,
+rather than after half a minute; after :meth:`~SQLiteStore.close` every call fails the same way.
+
 Safe for several threads and several processes (WAL, ``BEGIN IMMEDIATE`` for read-modify-write, and
 a change feed that keeps each process's vector cache fresh). Writes and transactions go through one
 connection, one thread at a time; reads outside a transaction go through a small pool of read-only
@@ -33,6 +37,7 @@ from memlane.errors import StoreUnavailable
 from memlane.store import MemoryQuery, ScoredId, Vector
 from memlane.store.bm25 import KeywordStats, score_keywords
 from memlane.store.codec import Row, scope_token
+from memlane.store.files import private_file
 from memlane.store.relational import SQLStore
 from memlane.store.sql import SQLITE, filters_beyond_kind, rarest_within, where
 from memlane.store.sqlite.migrations import migrate
@@ -47,10 +52,14 @@ _PRE_RANK = 4
 _MIN_PRE_RANK = 200
 # read-only connections at most (each keeps its own page cache); more readers wait for one
 _READERS = 4
+# how long a write waits for another process's lock on the file: a write-back transaction takes
+# milliseconds, so this is only ever reached when something holds the file (a crashed tool, a
+# `sqlite3` shell inside BEGIN EXCLUSIVE), and a caller should hear of it soon
+BUSY_SECONDS = 5.0
 
 
-def _connect(path: str) -> sqlite3.Connection:
-    db = sqlite3.connect(path, timeout=30.0, isolation_level=None, check_same_thread=False)
+def _connect(path: str, busy_seconds: float = BUSY_SECONDS) -> sqlite3.Connection:
+    db = sqlite3.connect(path, timeout=busy_seconds, isolation_level=None, check_same_thread=False)
     db.row_factory = sqlite3.Row
     return db
 
@@ -74,12 +83,14 @@ class SQLiteStore(SQLStore):
 
     dialect = SQLITE
 
-    def __init__(self, path: str | Path, dim: int = 384) -> None:
+    def __init__(self, path: str | Path, dim: int = 384, *, busy_seconds: float = BUSY_SECONDS) -> None:
         self.path = str(path)
+        self.busy_seconds = busy_seconds
+        self._closed = False
         if self.path != ":memory:":
-            Path(self.path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            self.path = private_file(self.path, "memory database")
         try:
-            self._db = _connect(self.path)
+            self._db = _connect(self.path, busy_seconds)
             _use_wal(self._db)
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute("PRAGMA secure_delete=ON")
@@ -101,14 +112,32 @@ class SQLiteStore(SQLStore):
 
     # -- plumbing ---------------------------------------------------------------------------------
 
+    def _error(self, exc: sqlite3.Error) -> StoreUnavailable:
+        """The driver's error as the port's, saying plainly when the file is locked or closed."""
+        text = str(exc)
+        if "locked" in text or "busy" in text:
+            return StoreUnavailable(
+                f"the SQLite database {self.path!r} is locked by another process or connection "
+                f"(waited {self.busy_seconds:g} s); retry, or stop whatever holds it"
+            )
+        if self._closed:
+            return StoreUnavailable("the store is closed")
+        return StoreUnavailable(f"SQLite error: {text}")
+
+    def _open(self) -> None:
+        if self._closed:
+            raise StoreUnavailable("the store is closed")
+
     def _run(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
+        self._open()
         try:
             with self._lock:
                 return self._db.execute(sql, params)
         except sqlite3.Error as exc:
-            raise StoreUnavailable(f"SQLite error: {exc}") from exc
+            raise self._error(exc) from exc
 
     def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        self._open()
         rows: list[Row]
         if not self._max_readers or self._owner == threading.get_ident():
             # inside its own transaction a thread reads what it has written so far
@@ -119,7 +148,7 @@ class SQLiteStore(SQLStore):
         try:
             rows = db.execute(sql, params).fetchall()
         except sqlite3.Error as exc:
-            raise StoreUnavailable(f"SQLite error: {exc}") from exc
+            raise self._error(exc) from exc
         finally:
             self._readers.put(db)
         return rows
@@ -132,7 +161,7 @@ class SQLiteStore(SQLStore):
             except queue.Empty:
                 if len(self._opened) < self._max_readers:
                     try:
-                        db = _connect(self.path)
+                        db = _connect(self.path, self.busy_seconds)
                         db.execute("PRAGMA query_only=ON")
                     except sqlite3.Error as exc:
                         raise StoreUnavailable(f"cannot open SQLite database {self.path!r}: {exc}") from exc
@@ -270,8 +299,11 @@ class SQLiteStore(SQLStore):
         return gone
 
     def close(self) -> None:
-        """Close the database file (the readers when they are next free)."""
+        """Close the database file (the readers when they are next free); closing again does nothing."""
+        if self._closed:
+            return
         self._count_recalls(quietly=True)
+        self._closed = True
         with self._lock, self._every_reader() as held:
             for db in held:
                 db.close()

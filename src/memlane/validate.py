@@ -3,16 +3,33 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Any
 
 from memlane.clock import aware
 from memlane.domain import Kind, Message, Status
 from memlane.errors import InvalidInput, TextTooLong
+from memlane.privacy import sensitive
 from memlane.settings import Settings
 from memlane.text.lang import clean
 
 ROLES = ("user", "assistant", "system")
+# the times memlane accepts: far enough either way for any life, and far enough inside what a
+# datetime can hold that an expiry or a period computed from them never overflows
+EARLIEST = datetime(1900, 1, 1, tzinfo=timezone.utc)
+LATEST = datetime(3000, 1, 1, tzinfo=timezone.utc)
+
+
+def _unicode(value: str, what: str) -> str:
+    """``value`` if UTF-8 can encode it; a lone surrogate (``"\\ud800"``, which JSON can carry) no
+    store can save."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InvalidInput(
+            f"{what} is not valid Unicode (a lone surrogate at character {exc.start}); send UTF-8 text"
+        ) from None
+    return value
 
 
 def identifier(value: object, what: str, settings: Settings) -> str:
@@ -25,7 +42,44 @@ def identifier(value: object, what: str, settings: Settings) -> str:
         raise InvalidInput(f"{what} is longer than {settings.max_id_chars} characters")
     if not value.isprintable():
         raise InvalidInput(f"{what} must not contain control characters")
-    return value
+    return _unicode(value, what)
+
+
+def label(value: object, what: str, settings: Settings) -> str:
+    """An identifier that is stored as it is and shown wherever its records are (a session id, a
+    speaker's name, a tag): checked like :func:`identifier`, and refused when it holds sensitive
+    data, which memlane masks in text but could not mask in a name without changing it.
+
+    >>> label("13800138000", "session_id", Settings())
+    Traceback (most recent call last):
+    ...
+    memlane.errors.InvalidInput: session_id holds a phone number; it is stored as it is: leave it out
+    """
+    checked = identifier(value, what, settings)
+    found = sorted({f.kind for f in sensitive.scan(checked)})
+    if found:
+        names = " and ".join(_SENSITIVE.get(k, k) for k in found)
+        raise InvalidInput(f"{what} holds {names}; it is stored as it is: leave it out")
+    return checked
+
+
+def labels(values: object, what: str, settings: Settings) -> list[str]:
+    """A list of tags, each checked by :func:`label`."""
+    if isinstance(values, str) or not isinstance(values, Sequence):
+        raise InvalidInput(f"{what} must be a list of strings")
+    return [label(v, f"{what}[{i}]", settings) for i, v in enumerate(values)]
+
+
+_SENSITIVE = {
+    "id_card": "an ID-card number",
+    "bank_card": "a bank-card number",
+    "password": "a password",
+    "api_key": "an API key or token",
+    "health": "a health detail",
+    "phone": "a phone number",
+    "email": "an email address",
+    "address": "a home address",
+}
 
 
 def caller(value: object, settings: Settings) -> str | None:
@@ -42,6 +96,7 @@ def text(value: object, settings: Settings, what: str = "text") -> str:
             raise InvalidInput(f"{what} is not valid UTF-8 (byte {exc.start}); decode it first") from None
     if not isinstance(value, str):
         raise InvalidInput(f"{what} must be a string, not {type(value).__name__}")
+    _unicode(value, what)
     if len(value) > settings.max_text_chars:
         raise TextTooLong(
             f"{what} has {len(value):,} characters; the limit is {settings.max_text_chars:,} "
@@ -54,12 +109,28 @@ def text(value: object, settings: Settings, what: str = "text") -> str:
 
 
 def when(value: object, default: datetime) -> datetime:
-    """A message time: a datetime (naive means UTC), or ``default`` when None."""
+    """A message time: a datetime (naive means UTC) from 1900 up to the year 3000, or ``default``
+    when None.
+
+    >>> when(datetime(9999, 12, 31), datetime(2025, 1, 1))
+    Traceback (most recent call last):
+    ...
+    memlane.errors.InvalidInput: at must be from 1900-01-01 up to 3000-01-01 (UTC), not 9999-12-31T00:00:00
+    """
     if value is None:
         return default
     if not isinstance(value, datetime):
         raise InvalidInput(f"at must be a datetime, not {type(value).__name__}")
-    return aware(value)
+    try:
+        moment = aware(value)
+        inside = EARLIEST <= moment < LATEST
+    except OverflowError:  # an offset that pushes it past what a datetime holds
+        inside = False
+    if not inside:
+        raise InvalidInput(
+            f"at must be from {EARLIEST.date()} up to {LATEST.date()} (UTC), not {value.isoformat()}"
+        )
+    return moment
 
 
 def messages(value: object, role: str, at: datetime, settings: Settings) -> list[Message]:
@@ -84,8 +155,8 @@ def _message(item: Mapping[str, Any], i: int, at: datetime, settings: Settings) 
     if role not in ROLES:
         raise InvalidInput(f"messages[{i}].role must be one of {', '.join(ROLES)}, not {role!r}")
     name = item.get("name")
-    if name is not None and not isinstance(name, str):
-        raise InvalidInput(f"messages[{i}].name must be a string")
+    if name is not None:  # the log keeps it as it is, and tags the turn with it
+        name = label(name, f"messages[{i}].name", settings)
     extra: dict[str, Any] = {}
     if "id" in item:
         extra["id"] = identifier(item["id"], f"messages[{i}].id", settings)

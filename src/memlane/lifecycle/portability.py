@@ -6,17 +6,22 @@ backup, or a move from SQLite to PostgreSQL) gives the same memory. Embeddings a
 not exported: they are derived, and recomputed on restore. The document also holds the user's consent
 settings, audit log and, in clear, the originals of encrypted memories (``sealed``): an export is the
 user's own copy, and a restore seals them again under the receiving store's data key.
+
+Ids are kept when they are free in the receiving store. Restored into the store it came from, under
+another user id (a copy of a user, or the way back after a refusal), its memories, history and
+audit entries get new ids instead, and every reference between them follows (supersedes, profile
+versions, history targets, audit entries, sealed originals): an id belongs to one user only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from memlane import profile
-from memlane.domain import Actor, HistoryRecord, MemoryItem, Session, SlotVersion, Status, Turn
+from memlane.domain import Actor, HistoryRecord, MemoryItem, Session, SlotVersion, Status, Turn, new_id
 from memlane.embed import Embedder
 from memlane.errors import ConfigurationError, InvalidInput
 from memlane.privacy.audit import AuditEntry
@@ -137,8 +142,9 @@ def restore_user(
     history = [_history(raw, uid, f"history[{i}]") for i, raw in enumerate(document.get("history", []))]
     entries = [_audit(raw, uid, f"audit[{i}]") for i, raw in enumerate(document.get("audit") or [])]
     consent = _consent(document.get("consent"), uid)
+    renamed = _new_ids([*items, *log], versions, history, entries) if _taken(store, [*items, *log]) else {}
     known = {m.id: m for m in items}
-    originals = _originals(document.get("sealed") or [], known)
+    originals = _originals(document.get("sealed") or [], known, renamed)
     if originals and seal is None:
         raise ConfigurationError("the export holds encrypted memories: configure a data key to restore it")
     everything = [*items, *log]
@@ -164,6 +170,35 @@ def restore_user(
     return RestoreReport(
         uid, len(items), len(log), len(versions), len(talks), len(history), len(entries), len(originals)
     )
+
+
+def _taken(store: MemoryStore, items: Sequence[MemoryItem]) -> bool:
+    """Whether any of these ids is already some user's here (a memory, or a deleted one's history)."""
+    return any(store.owner(m.id) is not None or store.history_owner(m.id) is not None for m in items)
+
+
+def _new_ids(
+    items: Sequence[MemoryItem],
+    versions: Sequence[SlotVersion],
+    history: Sequence[HistoryRecord],
+    entries: Sequence[AuditEntry],
+) -> dict[str, str]:
+    """Give the restored records fresh ids, in place, and point every reference at the new ones;
+    returns the memory ids' renaming."""
+    renamed = {m.id: new_id() for m in items}
+    for item in items:
+        item.id = renamed[item.id]
+        item.supersedes = renamed.get(item.supersedes or "", item.supersedes)
+        item.superseded_by = renamed.get(item.superseded_by or "", item.superseded_by)
+    for version in versions:
+        version.memory_id = renamed.get(version.memory_id or "", version.memory_id)
+    for record in history:
+        record.id = new_id()
+        record.target_id = renamed.get(record.target_id, record.target_id)
+    for entry in entries:
+        entry.id = new_id()
+        entry.memory_ids = [renamed.get(i, i) for i in entry.memory_ids]
+    return renamed
 
 
 def _memory(raw: Any, user_id: str, where: str) -> MemoryItem:
@@ -262,9 +297,9 @@ def _consent(raw: Any, user_id: str) -> ConsentSettings | None:
         raise InvalidInput(f"consent: {exc}") from None
 
 
-def _originals(raw: Any, known: Mapping[str, MemoryItem]) -> dict[str, str]:
+def _originals(raw: Any, known: Mapping[str, MemoryItem], renamed: Mapping[str, str]) -> dict[str, str]:
     try:
-        found = {str(r["memory_id"]): str(r["text"]) for r in raw}
+        found = {renamed.get(str(r["memory_id"]), str(r["memory_id"])): str(r["text"]) for r in raw}
     except (KeyError, TypeError) as exc:
         raise InvalidInput(f"sealed: {exc}") from None
     stray = sorted(set(found) - set(known))

@@ -128,7 +128,7 @@ def test_flush_and_close_leave_no_turn_without_a_vector(tmp_path: Path, gated: G
 
 def test_a_turn_deleted_before_its_vector_arrives_stays_deleted(mem: Memory, gated: Gated) -> None:
     mem.add(TURN, user_id="u1", at=T0)
-    mem.forget("u1")
+    mem.forget("u1", all=True)
     gated.gate.set()
     mem.flush()
     assert log_turns(mem) == []

@@ -56,9 +56,9 @@ def test_a_fact_also_said_earlier_survives_withdrawing_the_repeat(mem: Memory) -
     first = mem.add("我喜欢喝美式", user_id="u1", session_id="s1", at=T0).memories[0]
     mem.add("我喜欢喝美式", user_id="u1", session_id="s2", at=days(3))
     mem.add("别记这个", user_id="u1", session_id="s2", at=days(3.001))
-    kept = mem.get(first.id)
+    kept = mem.get(first.id, user_id=first.user_id)
     assert len(kept.provenance) == 1
-    assert mem.history(first.id)[-1].reason.endswith("one source withdrawn")
+    assert mem.history(first.id, user_id=first.user_id)[-1].reason.endswith("one source withdrawn")
 
 
 def test_without_a_session_the_latest_user_message_is_withdrawn(mem: Memory) -> None:

@@ -101,7 +101,7 @@ def test_changing_consent_is_audited_and_forgetting_the_user_resets_it(mem: Memo
     mem.set_consent("u1", enabled=False, at=T0)
     assert mem.audit("u1")[0].op == "consent"
     assert mem.audit("u1")[0].detail == "memory off, every category"
-    mem.forget("u1")
+    mem.forget("u1", all=True)
     assert mem.consent("u1").enabled
 
 

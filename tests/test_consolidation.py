@@ -67,8 +67,8 @@ def test_repeated_similar_complaints_merge_into_a_trend(mem: Memory) -> None:
     assert "至" in trend.text
     assert set(trend.provenance) == {p for m in before for p in m.provenance}
     for old in before:
-        assert mem.get(old.id).status is Status.ARCHIVED
-        assert mem.history(old.id)[-1].op == "archive"
+        assert mem.get(old.id, user_id=old.user_id).status is Status.ARCHIVED
+        assert mem.history(old.id, user_id=old.user_id)[-1].op == "archive"
     hits = mem.search("物流", user_id="u1", include_log=False, now=days(61))
     assert [h.memory.id for h in hits] == [trend.id]
 
@@ -98,9 +98,9 @@ def test_unrecalled_memories_decay_and_archive_but_recalled_ones_stay(mem: Memor
     for month in range(1, 37):
         mem.search("美式咖啡", user_id="u1", include_log=False, now=days(30 * month))
         mem.maintain(now=days(30 * month + 1))
-    assert mem.get(forgotten.id).status is Status.ARCHIVED
-    assert mem.get(used.id).status is Status.ACTIVE
-    assert any(r.op == "archive" for r in mem.history(forgotten.id))
+    assert mem.get(forgotten.id, user_id=forgotten.user_id).status is Status.ARCHIVED
+    assert mem.get(used.id, user_id=used.user_id).status is Status.ACTIVE
+    assert any(r.op == "archive" for r in mem.history(forgotten.id, user_id=forgotten.user_id))
 
 
 def test_decay_does_not_depend_on_how_often_maintenance_runs(tmp_path: Path) -> None:
@@ -110,7 +110,7 @@ def test_decay_does_not_depend_on_how_often_maintenance_runs(tmp_path: Path) -> 
             item = mem.add("我有一辆自行车", user_id="u1", at=T0).memories[0]
             for day in range(step, 361, step):
                 mem.maintain(now=days(day))
-            results.append(mem.get(item.id).importance)
+            results.append(mem.get(item.id, user_id=item.user_id).importance)
     assert max(results) - min(results) < 0.01, results
 
 
@@ -136,7 +136,7 @@ def test_the_user_summary_is_rebuilt_versioned_and_left_out_of_the_search(mem: M
     assert second.id != first.id
     assert "冷萃" in second.text
     assert second.supersedes == first.id
-    assert mem.get(first.id).status is Status.SUPERSEDED
+    assert mem.get(first.id, user_id=first.user_id).status is Status.SUPERSEDED
     block = mem.context("推荐饮料", user_id="u1", now=days(6))
     assert block.text.count("冷萃") == 1  # said once, by its memory line
     assert all(h.memory.id != second.id for h in mem.search("冷萃", user_id="u1", now=days(6)))
@@ -146,13 +146,15 @@ def test_feedback_helpful_outdated_and_wrong(mem: Memory) -> None:
     result = mem.add("我住在上海，我喜欢喝美式，我有一只猫", user_id="u1", at=T0)
     city, coffee, cat = (d.memory for d in result.decisions)
     assert None not in (city, coffee, cat)
-    helped = mem.feedback(coffee.id, "helpful", at=days(1))
+    helped = mem.feedback(coffee.id, "helpful", at=days(1), user_id=coffee.user_id)
     assert helped.importance > coffee.importance
-    assert mem.feedback(cat.id, "outdated", at=days(2)).status is Status.EXPIRED
-    wrong = mem.feedback(city.id, "wrong", note="moved years ago", at=days(3))
+    assert mem.feedback(cat.id, "outdated", at=days(2), user_id=cat.user_id).status is Status.EXPIRED
+    wrong = mem.feedback(city.id, "wrong", note="moved years ago", at=days(3), user_id=city.user_id)
     assert wrong.status is Status.SUPERSEDED
-    assert mem.get(coffee.id).confidence < helped.confidence  # same message, less trusted now
-    assert mem.history(city.id)[-1].reason == "feedback: wrong (moved years ago)"
+    assert (
+        mem.get(coffee.id, user_id=coffee.user_id).confidence < helped.confidence
+    )  # same message, less trusted now
+    assert mem.history(city.id, user_id=city.user_id)[-1].reason == "feedback: wrong (moved years ago)"
     assert all(h.memory.id != cat.id for h in mem.search("猫", user_id="u1", include_log=False, now=days(3)))
     with pytest.raises(InvalidInput, match="feedback"):
-        mem.feedback(coffee.id, "meh")
+        mem.feedback(coffee.id, "meh", user_id=coffee.user_id)

@@ -40,10 +40,10 @@ def converse_and_delete(mem: Memory) -> None:
     mem.maintain(now=days(3))  # session summaries and user summaries now hold the words too
     assert any(ITEM in m.text for m in mem.list("u1", kinds=["summary"]))
     for memory in item.memories:
-        mem.delete(memory.id, at=days(4))
+        mem.delete(memory.id, at=days(4), user_id=memory.user_id)
     mem.forget("u1", tags=["garden"], at=days(4))
     mem.forget_session("u1", "s2", at=days(4))
-    mem.forget("u2")
+    mem.forget("u2", all=True)
 
 
 def sqlite_files(db: Path) -> bytes:
@@ -56,7 +56,7 @@ def test_sqlite_files_keep_no_deleted_word(tmp_path: Path) -> None:
     with Memory(db) as mem:
         mem.add(f"I keep a pet iguana called {ITEM}", user_id="u9", at=T0)
         assert found(sqlite_files(db), ITEM)  # the search can see a word that is there
-        mem.forget("u9")
+        mem.forget("u9", all=True)
         converse_and_delete(mem)
         assert [m.text for m in mem.list("u1")] == [f"I live next to {KEPT} park"]
         raw = sqlite_files(db)  # while the store is open, as another process would read it
@@ -109,7 +109,7 @@ def test_a_digest_built_from_a_deleted_event_is_rebuilt_without_it(mem: Memory) 
     assert mem.maintain(now=days(120)).compressed == 2
     digest = mem.list("u1", kinds=["summary"])[0]
     assert "Quokka" in digest.text
-    mem.delete(first.id, at=days(121))
+    mem.delete(first.id, at=days(121), user_id=first.user_id)
     assert all("Quokka" not in m.text for m in mem.list("u1", status=None, include_log=True))
     assert all(digest.id != m.id for m in mem.list("u1", status=None))
     assert [h.op for h in mem.history(digest.id, user_id="u1")][-1] == "delete"
@@ -128,7 +128,7 @@ def test_a_trend_built_from_a_deleted_event_goes_and_its_other_events_return(mem
     events = [mem.add(t, user_id="u1", at=days(i * 30)).memories[0] for i, t in enumerate(texts)]
     assert mem.maintain(now=days(61)).merged == 3
     trend = next(m for m in mem.list("u1") if Flag.DERIVED in m.flags)
-    mem.delete(events[0].id, at=days(62))
+    mem.delete(events[0].id, user_id="u1", at=days(62))
     assert trend.id not in [m.id for m in mem.list("u1", status=None)]
     assert sorted(m.id for m in mem.list("u1", kinds=["episodic"])) == sorted(e.id for e in events[1:])
 
@@ -140,7 +140,7 @@ def test_the_user_summary_is_rebuilt_without_a_deleted_preference(mem: Memory) -
     mem.add("I like hiking on weekends", user_id="u1", at=days(2))
     mem.maintain(now=days(3))  # a second version, whose history holds the first
     assert "Zorblax" in (mem.user_summary("u1") or tea).text
-    mem.delete(tea.id, at=days(4))
+    mem.delete(tea.id, at=days(4), user_id=tea.user_id)
     portrait = mem.user_summary("u1")
     assert portrait is not None
     assert "Zorblax" not in portrait.text

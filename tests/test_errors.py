@@ -62,9 +62,11 @@ def test_bad_message_lists_are_rejected(mem: Memory) -> None:
 def test_unknown_memory_ids_raise_not_found(mem: Memory) -> None:
     for call in (mem.get, mem.delete, mem.history):
         with pytest.raises(NotFound, match="no memory"):
-            call("does-not-exist")
+            call("does-not-exist", user_id="u1")
     with pytest.raises(NotFound):
-        mem.update("does-not-exist", "新的文本")
+        mem.update("does-not-exist", "新的文本", user_id="u1")
+    with pytest.raises(NotFound, match="no memory"):
+        mem.owner_of("does-not-exist")
 
 
 def test_another_users_memory_looks_exactly_like_an_unknown_one(mem: Memory) -> None:

@@ -42,7 +42,7 @@ def test_a_restored_memory_is_searchable_and_keeps_its_history(tmp_path: Path) -
         hits = target.search("美式", user_id="u9", include_log=False, now=days(4))
         assert "美式" in hits[0].memory.text
         shanghai = next(m for m in target.list("u9", status="superseded") if "上海" in m.text)
-        assert [r.op for r in target.history(shanghai.id)] == ["add", "supersede"]
+        assert [r.op for r in target.history(shanghai.id, user_id="u9")] == ["add", "supersede"]
 
 
 def test_restore_refuses_bad_documents_and_occupied_scopes(mem: Memory) -> None:

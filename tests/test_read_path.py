@@ -35,7 +35,7 @@ def test_every_hit_explains_why_it_was_recalled(mem: Memory) -> None:
 def test_recall_counts_accesses(mem: Memory) -> None:
     seed(mem)
     hit = mem.search("美式", user_id="u1", include_log=False, now=days(3))[0]
-    item = mem.get(hit.memory.id)
+    item = mem.get(hit.memory.id, user_id=hit.memory.user_id)
     assert item.access_count == 1
     assert item.last_accessed_at == days(3)
 

@@ -52,9 +52,9 @@ def test_same_user_id_in_two_tenants_is_two_people(shared: SQLiteStore) -> None:
     with pytest.raises(NotFound):
         globex.get(mid, user_id="u1")
     with pytest.raises(NotFound):
-        globex.get(mid)  # not even by id alone: the owner lookup is scoped too
+        globex.owner_of(mid)  # not even the admin lookup by id alone: it is scoped too
     with pytest.raises(NotFound):
-        globex.history(mid)
+        globex.history(mid, user_id="u1")
     assert globex.search("美式", user_id="u1") == []
     assert list(TenantStore(shared, "globex").users()) == []
     assert list(TenantStore(shared, "acme").users()) == ["u1"]

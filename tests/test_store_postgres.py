@@ -142,11 +142,11 @@ def test_keyword_document_counts_follow_every_write(pg_url: str) -> None:
         assert ("u2", "tea", 1) in before
         mem.search("green tea", user_id="u1", now=T0)  # a recall writes no count
         assert counted_terms(pg_url) == before
-        mem.update(tea.memory.id, "I drink oolong every morning", at=T0)
+        mem.update(tea.memory.id, "I drink oolong every morning", at=T0, user_id=tea.memory.user_id)
         assert ("u1", "oolong", 1) in counted_terms(pg_url)
         mem.forget("u1", tags=["drink"], at=T0)
-        mem.delete(mem.list("u1")[0].id, at=T0)
-        mem.forget("u2")
+        mem.delete(mem.list("u1")[0].id, user_id="u1", at=T0)
+        mem.forget("u2", all=True)
         # a word goes with the last memory that held it
         assert counted_terms(pg_url) == []
 

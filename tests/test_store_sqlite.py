@@ -175,10 +175,10 @@ def test_processes_share_one_file_without_duplicates(db_path: Path) -> None:
 def test_vector_cache_follows_updates_and_deletes(mem: Memory) -> None:
     item = mem.add("我喜欢喝美式", user_id="u1", at=T0).memories[0]
     assert mem.search("美式", user_id="u1", include_log=False, now=T0)
-    mem.update(item.id, "我喜欢喝绿茶", at=days(1))
+    mem.update(item.id, "我喜欢喝绿茶", at=days(1), user_id=item.user_id)
     hits = mem.search("绿茶", user_id="u1", include_log=False, now=days(1))
     assert hits[0].memory.text == "我喜欢喝绿茶"
-    mem.delete(item.id)
+    mem.delete(item.id, user_id=item.user_id)
     assert mem.search("绿茶", user_id="u1", include_log=False, now=days(1)) == []
 
 
@@ -292,11 +292,11 @@ def test_keyword_statistics_follow_every_write(db_path: Path) -> None:
         assert ("u2", "tea", 1) in before[0]
         mem.search("green tea", user_id="u1", now=T0)  # a recall writes no count
         assert counted_terms(db_path) == before
-        mem.update(tea.memory.id, "I drink oolong every morning", at=T0)
+        mem.update(tea.memory.id, "I drink oolong every morning", at=T0, user_id=tea.memory.user_id)
         assert ("u1", "oolong", 1) in counted_terms(db_path)[0]
         mem.forget("u1", tags=["drink"], at=T0)
-        mem.delete(mem.list("u1")[0].id, at=T0)
-        mem.forget("u2")
+        mem.delete(mem.list("u1")[0].id, user_id="u1", at=T0)
+        mem.forget("u2", all=True)
         # a word goes with the last memory that held it, and a user's totals with the user
         assert counted_terms(db_path) == ([], [])
 

@@ -108,16 +108,16 @@ def test_a_changed_preference_supersedes_the_old_one_and_keeps_history(
     first = mem.add(before, user_id="u1", at=T0).memories[0]
     mem.add(after, user_id="u1", at=days(30))
 
-    old_item = mem.get(first.id)
+    old_item = mem.get(first.id, user_id=first.user_id)
     assert old_item.status.value == "superseded"
     assert old_item.superseded_by is not None
-    replacement = mem.get(old_item.superseded_by)
+    replacement = mem.get(old_item.superseded_by, user_id="u1")
     assert replacement.supersedes == first.id
 
     hits = mem.search(query, user_id="u1", limit=3, include_log=False, now=days(31))
     assert any(new in h.memory.text.lower() for h in hits[:2])
     assert all(h.memory.id != first.id for h in hits)
-    ops = [r.op for r in mem.history(first.id)]
+    ops = [r.op for r in mem.history(first.id, user_id=first.user_id)]
     assert ops == ["add", "supersede"]
 
 
@@ -144,7 +144,7 @@ def test_the_same_fact_twice_merges_and_strengthens(mem: Memory) -> None:
     assert second.memories[0].id == first.id
     assert "merged" in second.decisions[0].outcome
     assert len(mem.list("u1")) == 1
-    merged = mem.get(first.id)
+    merged = mem.get(first.id, user_id=first.user_id)
     assert merged.importance > first.importance
     assert len(merged.provenance) == 2
 
@@ -200,11 +200,11 @@ def test_remember_writes_without_extraction_and_deduplicates(mem: Memory) -> Non
 def test_a_resolution_closes_the_open_complaint(mem: Memory, complaint: str, resolution: str) -> None:
     opened = mem.add(complaint, user_id="u1", at=T0).memories[0]
     result = mem.add(resolution, user_id="u1", at=days(10))
-    closed = mem.get(opened.id)
+    closed = mem.get(opened.id, user_id=opened.user_id)
     assert closed.event_status is not None
     assert closed.event_status.value == "resolved"
     assert any("resolved" in d.outcome for d in result.decisions)
-    assert [r.op for r in mem.history(opened.id)] == ["add", "resolve"]
+    assert [r.op for r in mem.history(opened.id, user_id=opened.user_id)] == ["add", "resolve"]
 
 
 def test_a_superseded_log_turn_keeps_the_keywords_of_the_turn_it_answers(mem: Memory) -> None:

@@ -67,6 +67,8 @@ class AsyncMemory:
     live_sessions = _in_thread(Memory.live_sessions)
     sources = _in_thread(Memory.sources)
     users = _in_thread(Memory.users)
+    owner_of = _in_thread(Memory.owner_of)
+    forget_messages = _in_thread(Memory.forget_messages)
 
     async def __aenter__(self) -> AsyncMemory:
         return self

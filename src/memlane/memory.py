@@ -38,7 +38,7 @@ from memlane.domain import (
     Turn,
 )
 from memlane.embed import Embedder, create_embedder
-from memlane.errors import InvalidInput, NotFound
+from memlane.errors import InvalidInput, NotFound, StoreUnavailable
 from memlane.lifecycle.edit import Editor
 from memlane.lifecycle.feedback import Feedback
 from memlane.lifecycle.maintain import Maintenance, MaintenanceReport, Summariser
@@ -100,6 +100,7 @@ class Memory(PrivacyFacade):
         if path is not None:
             settings = settings.model_copy(update={"path": str(path)})
         self.settings = settings
+        self._closed = False
         PrivacyControls.check(settings, key_provider)  # before anything opens: a bad policy opens nothing
         self.embedder = embedder or create_embedder(settings)
         self.store: MemoryStore
@@ -348,8 +349,9 @@ class Memory(PrivacyFacade):
         sid = validate.identifier(session_id, "session_id", self.settings)
         return self.sessions.get_session(self._user(user_id), sid, validate.when(now, utcnow()))
 
-    def get(self, memory_id: str, *, user_id: str | None = None, caller: str | None = None) -> MemoryItem:
-        """One memory by id; :class:`NotFound` if it does not exist (or is not this user's)."""
+    def get(self, memory_id: str, *, user_id: str, caller: str | None = None) -> MemoryItem:
+        """One of the user's memories by id; :class:`NotFound` if it does not exist or is another
+        user's (the two read the same). :meth:`owner_of` finds a memory's user, for admin tools."""
         uid, mid = self._owner(memory_id, user_id)
         item = self.store.get(uid, mid)
         if item is None:
@@ -357,15 +359,13 @@ class Memory(PrivacyFacade):
         self._read(uid, caller, [mid], "one memory")
         return self._privacy.open(uid, item)  # an encrypted memory reads as its original, for its owner
 
-    def history(
-        self, memory_id: str, *, user_id: str | None = None, caller: str | None = None
-    ) -> list[HistoryRecord]:
-        """What happened to a memory (or a profile slot, as ``"profile:<slot>"``), oldest first."""
-        if memory_id.startswith("profile:") and user_id is not None:
-            uid = self._user(user_id)
-            self._read(uid, caller, [], f"history of {memory_id}")
-            return self.store.history(uid, memory_id)
-        uid, mid = self._owner(memory_id, user_id, allow_deleted=True)
+    def history(self, memory_id: str, *, user_id: str, caller: str | None = None) -> list[HistoryRecord]:
+        """What happened to one of the user's memories (or a profile slot, as ``"profile:<slot>"``),
+        oldest first; a deleted memory's history (a tombstone without its text) included."""
+        uid, mid = self._owner(memory_id, user_id)
+        if mid.startswith("profile:"):
+            self._read(uid, caller, [], f"history of {mid}")
+            return self.store.history(uid, mid)
         records = self.store.history(uid, mid)
         if not records:
             raise NotFound(f"no memory {memory_id!r}")
@@ -379,11 +379,11 @@ class Memory(PrivacyFacade):
         memory_id: str,
         text: str,
         *,
-        user_id: str | None = None,
+        user_id: str,
         at: datetime | None = None,
         caller: str | None = None,
     ) -> MemoryItem:
-        """Correct a memory's text (the user's word wins); history keeps the old text."""
+        """Correct one of the user's memories (the user's word wins); history keeps the old text."""
         uid, mid = self._owner(memory_id, user_id)
         who = validate.caller(caller, self.settings)
         body = validate.text(text, self.settings)
@@ -396,11 +396,12 @@ class Memory(PrivacyFacade):
         self,
         memory_id: str,
         *,
-        user_id: str | None = None,
+        user_id: str,
         at: datetime | None = None,
         caller: str | None = None,
     ) -> None:
-        """Delete one memory from every table and index; history keeps a tombstone without its text."""
+        """Delete one of the user's memories from every table and index; history keeps a tombstone
+        without its text."""
         uid, mid = self._owner(memory_id, user_id)
         who = validate.caller(caller, self.settings)
         self._edit.delete(uid, [mid], validate.when(at, utcnow()), reason="deleted on request", caller=who)
@@ -410,19 +411,29 @@ class Memory(PrivacyFacade):
         user_id: str,
         *,
         tags: Sequence[str] | None = None,
+        all: bool = False,
         at: datetime | None = None,
         caller: str | None = None,
     ) -> int:
-        """Delete the user's memories with any of ``tags``, or everything about the user when no tags
-        are given (memories, log, profile, sessions and history). Returns how many memories went.
+        """Delete the user's memories with any of ``tags``, or, with ``all=True``, everything about
+        the user (memories, log, profile, sessions and history). Returns how many memories went.
+
+        Forgetting everything is never a default: no tags and no ``all=True`` is an error, so that a
+        misspelt argument cannot delete a whole user.
         """
         uid = self._user(user_id)
         who = validate.caller(caller, self.settings)
         when = validate.when(at, utcnow())
-        if tags is None:
+        if all is True and tags is None:
             return self._edit.forget_user(uid)
-        if not tags:
-            raise InvalidInput("tags must name at least one tag; call forget(user_id) to forget everything")
+        if all is not False:
+            raise InvalidInput("pass either tags=[...] or all=True, not both")
+        if tags is None:
+            raise InvalidInput(
+                "forget needs tags=[...] to forget by tag, or all=True to forget everything about the user"
+            )
+        if isinstance(tags, str) or not tags:
+            raise InvalidInput("tags must be a non-empty list of tags; all=True forgets everything")
         return self._edit.forget_tags(uid, list(tags), when, who)
 
     def export(self, user_id: str, *, caller: str | None = None) -> dict[str, Any]:
@@ -445,6 +456,7 @@ class Memory(PrivacyFacade):
         """Load an :meth:`export` document into this store (under ``user_id`` if given), keeping ids,
         times, history and profile versions. The user's scope must be empty.
         """
+        self._check_open()
         uid = self._user(user_id) if user_id is not None else None
         who = validate.caller(caller, self.settings)
         seal = self._privacy.vault.seal if self._privacy.vault.configured else None
@@ -457,6 +469,7 @@ class Memory(PrivacyFacade):
         """Run the lifecycle jobs due at ``now`` (for one user, or all): end idle sessions, merge
         repeated events into trends, compress old events, expire, decay, rebuild the user summary.
         """
+        self._check_open()
         uid = self._user(user_id) if user_id is not None else None
         return self._maintenance.run(validate.when(now, utcnow()), uid)
 
@@ -470,6 +483,7 @@ class Memory(PrivacyFacade):
         flush (they embed what their user still has queued themselves); this is for callers that
         want to know the work is done, such as the worker before it reports a job done.
         """
+        self._check_open()
         self._vectors.wait(self._user(user_id) if user_id is not None else None)
 
     def end_session(self, user_id: str, session_id: str, *, at: datetime | None = None) -> list[MemoryItem]:
@@ -489,7 +503,7 @@ class Memory(PrivacyFacade):
         verdict: str,
         *,
         note: str | None = None,
-        user_id: str | None = None,
+        user_id: str,
         at: datetime | None = None,
         caller: str | None = None,
     ) -> MemoryItem:
@@ -511,7 +525,12 @@ class Memory(PrivacyFacade):
     def close(self) -> None:
         """Release the store's connections, an injected extractor's, and the LLM client's when this
         memory opened it from settings. Turns still waiting for their vectors get them first.
+        Afterwards every method raises the same :class:`StoreUnavailable` ("this memory is closed");
+        closing again does nothing.
         """
+        if self._closed:
+            return
+        self._closed = True
         self._vectors.close()
         self.store.close()
         if id(self.sessions) != id(self.store):
@@ -551,7 +570,13 @@ class Memory(PrivacyFacade):
     # -- helpers (below list(), which shadows the builtin in annotations) --------------------
 
     def _user(self, user_id: str) -> str:
+        self._check_open()
         return validate.identifier(user_id, "user_id", self.settings)
+
+    def _check_open(self) -> None:
+        """Every method's first step: after :meth:`close`, one error for all of them."""
+        if self._closed:
+            raise StoreUnavailable("this memory is closed; open a new Memory to go on")
 
     def _read(self, uid: str, caller: str | None, ids: Sequence[str], what: str) -> None:
         """Audit a read for a named caller (a read with no caller named is not recorded)."""
@@ -559,16 +584,10 @@ class Memory(PrivacyFacade):
         if who is not None:
             self._privacy.record(uid, "read", utcnow(), ids, caller=who, detail=what)
 
-    def _owner(self, memory_id: str, user_id: str | None, allow_deleted: bool = False) -> tuple[str, str]:
-        mid = validate.identifier(memory_id, "memory id", self.settings)
-        if user_id is not None:
-            return self._user(user_id), mid
-        owner = self.store.owner(mid)
-        if owner is None and allow_deleted:
-            owner = self.store.history_owner(mid)
-        if owner is None:
-            raise NotFound(f"no memory {memory_id!r}")
-        return owner, mid
+    def _owner(self, memory_id: str, user_id: str) -> tuple[str, str]:
+        """The checked user and memory ids; the owner is required (isolation holds below the API)."""
+        uid = self._user(user_id)
+        return uid, validate.identifier(memory_id, "memory id", self.settings)
 
     def _search_options(
         self,
@@ -680,3 +699,56 @@ class Memory(PrivacyFacade):
         if cleared:
             self._privacy.record(uid, "delete", utcnow(), caller=who, detail="a session's short-term memory")
         return cleared
+
+    def owner_of(self, memory_id: str) -> str:
+        """The user a memory (or a deleted memory's history) belongs to: an admin lookup for
+        single-tenant tools such as the CLI, which then pass that user to :meth:`get` and the
+        others. :class:`NotFound` for an unknown id. A multi-tenant service never calls it: its
+        callers name their user, and a memory of another user reads as unknown.
+
+        >>> from memlane import Memory, Settings
+        >>> with Memory(":memory:", settings=Settings(embedder="hash")) as mem:
+        ...     d = mem.remember("I prefer email.", user_id="u1")
+        ...     mem.owner_of(d.memory.id)
+        'u1'
+        """
+        self._check_open()
+        mid = validate.identifier(memory_id, "memory id", self.settings)
+        owner = self.store.owner(mid) or self.store.history_owner(mid)
+        if owner is None:
+            raise NotFound(f"no memory {memory_id!r}")
+        return owner
+
+    def forget_messages(
+        self,
+        user_id: str,
+        message_ids: Sequence[str],
+        *,
+        at: datetime | None = None,
+        caller: str | None = None,
+    ) -> int:
+        """Withdraw messages by id, as if they had never been sent: what came only from them goes
+        (memories, log turns, profile values, what was built from them, their turns in live
+        sessions), what also came from other messages loses them as a source. Returns how many
+        memories went. The service uses it when a job turns out to have been forgotten while it ran.
+        """
+        uid = self._user(user_id)
+        who = validate.caller(caller, self.settings)
+        if isinstance(message_ids, str) or not message_ids:
+            raise InvalidInput("message_ids must be a non-empty list of message ids")
+        ids = [validate.identifier(m, "message id", self.settings) for m in message_ids]
+        when = validate.when(at, utcnow())
+        gone = self._edit._forget_messages(uid, ids, when, "the messages were withdrawn", caller=who)
+        # their turns leave the live sessions, and a session that said nothing else goes whole
+        # (its slots and summary came from them too)
+        withdrawn = set(ids)
+        for session in self.sessions.list_sessions(uid, None):
+            kept = [t for t in session.turns if t.message_id not in withdrawn]
+            if len(kept) == len(session.turns):
+                continue
+            if kept:
+                session.turns = kept
+                self.sessions.save_session(session)
+            else:
+                self.sessions.delete_session(uid, session.id)
+        return len(gone)

@@ -36,6 +36,9 @@ class PrivacyFacade:
     def _user(self, user_id: str) -> str:
         return validate.identifier(user_id, "user_id", self.settings)
 
+    def _check_open(self) -> None:
+        """Raise when the memory is closed (``Memory`` says how)."""
+
     def audit(self, user_id: str, *, since: datetime | None = None, limit: int = 100) -> list[AuditEntry]:
         """The user's audit log, the latest recorded first: every write, update, delete, export, restore,
         consent change and context assembly, with the memory ids involved and never their text.
@@ -78,6 +81,7 @@ class PrivacyFacade:
         """Re-encrypt every encrypted memory (of every user) sealed under ``old`` with ``new``; returns
         how many. Configure ``new`` afterwards (``MEMLANE_DATA_KEY``); running it again is harmless.
         """
+        self._check_open()
         return self._privacy.vault.rotate(DataKey.parse(old), DataKey.parse(new))
 
     def forget_session(

@@ -43,7 +43,7 @@ def test_every_write_update_delete_export_and_context_is_recorded(mem: Memory) -
     mem.update(noted.memory.id, "I keep my passport in the red drawer", user_id="u1", at=days(2))
     block = mem.context("推荐一杯早上的饮料", user_id="u1", caller="chat-api", now=days(3))
     mem.export("u1", caller="dsar-tool")
-    mem.delete(drink.id, at=days(4))
+    mem.delete(drink.id, at=days(4), user_id=drink.user_id)
     entries = mem.audit("u1")
     assert ops(entries) == ["write", "write", "update", "context", "export", "delete"]
     write, _, update, context, export, delete = reversed(entries)
@@ -73,7 +73,7 @@ def test_the_log_is_append_only_and_outlives_the_memories_it_names(mem: Memory) 
 def test_forgetting_a_user_removes_their_audit_log_and_no_one_elses(mem: Memory) -> None:
     mem.add("I like green tea", user_id="u1", at=T0)
     mem.add("I like black coffee", user_id="u2", at=T0)
-    mem.forget("u1")
+    mem.forget("u1", all=True)
     assert mem.audit("u1") == []
     assert ops(mem.audit("u2")) == ["write"]
 
@@ -106,15 +106,19 @@ def test_async_twin_and_cli_read_the_same_log(tmp_path: Path) -> None:
     entries = asyncio.run(scenario())
     assert ops(entries) == ["write", "context"]
     runner = CliRunner()
-    result = runner.invoke(main, ["--db", str(db), "audit", "u1", "--json"], catch_exceptions=False)
+    result = runner.invoke(main, ["--db", str(db), "audit", "--user", "u1", "--json"], catch_exceptions=False)
     assert result.exit_code == 0
     shown = json.loads(result.stdout)
     assert [e["op"] for e in shown] == ["context", "write"]
     assert shown[0]["caller"] == "bot"
-    table = runner.invoke(main, ["--db", str(db), "audit", "u1", "--limit", "1"], catch_exceptions=False)
+    table = runner.invoke(
+        main, ["--db", str(db), "audit", "--user", "u1", "--limit", "1"], catch_exceptions=False
+    )
     assert "context" in table.stdout
     assert "write" not in table.stdout
-    bad = runner.invoke(main, ["--db", str(db), "audit", "u1", "--limit", "0"], catch_exceptions=False)
+    bad = runner.invoke(
+        main, ["--db", str(db), "audit", "--user", "u1", "--limit", "0"], catch_exceptions=False
+    )
     assert bad.exit_code == 2
     assert bad.stderr.startswith("error: ")
 

@@ -45,7 +45,7 @@ def test_add_search_list_show_history_profile_export_forget(run) -> None:  # typ
     assert json.loads(out)["user_id"] == "u1"
     code, out, _ = run("context", "怎么联系我", "--user", "u1")
     assert "<memory-data>" in out
-    code, out, _ = run("forget", "--user", "u1", "--yes")
+    code, out, _ = run("forget", "--user", "u1", "--all", "--yes")
     assert code == 0
     code, out, _ = run("list", "--user", "u1", "--json")
     assert json.loads(out) == []
@@ -79,9 +79,9 @@ def test_demo_runs_in_both_languages(run) -> None:  # type: ignore[no-untyped-de
 
 def test_maintain_runs_once_or_on_a_schedule(run) -> None:  # type: ignore[no-untyped-def]
     run("add", "我喜欢喝美式", "--user", "u1", "--at", "2025-01-01T09:00:00")
-    code, out, _ = run("maintain", "--now", "2025-01-03T00:00:00")
+    code, out, _ = run("maintain", "--now", "2025-01-03T00:00:00", "--json")
     assert code == 0
     assert json.loads(out)["portraits"] == 1
-    code, out, _ = run("maintain", "--every", "1", "--runs", "2")
+    code, out, _ = run("maintain", "--every", "1", "--runs", "2", "--json")
     assert code == 0
     assert out.count('"expired"') == 2

@@ -1,27 +1,33 @@
 """The ``memlane`` command: a thin shell over :class:`memlane.Memory`.
 
-Every error a user can cause prints one line and exits with code 2.
+Every error a user can cause prints one line and exits with code 2. A text argument (a message, a
+query, a correction) or a file argument given as ``-`` is read from standard input. Commands about
+one memory take its full id, as ``list`` prints it, or an unambiguous prefix of it; ``--user`` is
+optional there (the CLI is a single-tenant tool: :meth:`memlane.Memory.owner_of` finds the user).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 import time
 from collections.abc import Callable
 from datetime import datetime
 from functools import wraps
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, BinaryIO, ParamSpec, TypeVar
 
 import click
 from rich.console import Console
 from rich.table import Table
 
-from memlane.errors import MemlaneError
+from memlane.errors import InvalidInput, MemlaneError
 from memlane.memory import Memory
 
 P = ParamSpec("P")
 R = TypeVar("R")
+
+CALLER = "cli"  # the name the audit log records for what this command does
 
 console = Console()
 
@@ -54,6 +60,19 @@ def _parse_time(value: str | None) -> datetime | None:
 
 def _dump(data: Any) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str))
+
+
+def _text(value: str) -> str:
+    """``value``, or standard input when it is ``-`` (one trailing newline dropped)."""
+    if value != "-":
+        return value
+    stream: BinaryIO = sys.stdin.buffer
+    data = stream.read()
+    try:
+        text: str = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidInput(f"standard input is not valid UTF-8 (byte {exc.start})") from None
+    return text[:-1] if text.endswith("\n") else text
 
 
 class _Commands(click.Group):
@@ -106,9 +125,13 @@ def add(
     at: str | None,
     as_json: bool,
 ) -> None:
-    """Add a message: extract, judge and store what is worth remembering."""
+    """Add a message ("-": read it from standard input): extract, judge and store what is worth
+    remembering."""
+    message = _text(text)
     with _memory(ctx) as mem:
-        result = mem.add(text, user_id=user_id, session_id=session_id, role=role, at=_parse_time(at))
+        result = mem.add(
+            message, user_id=user_id, session_id=session_id, role=role, at=_parse_time(at), caller=CALLER
+        )
     if as_json:
         _dump(
             [
@@ -136,9 +159,9 @@ def add(
 @click.pass_context
 @_fail_cleanly
 def search(ctx: click.Context, query: str, user_id: str, limit: int, as_json: bool) -> None:
-    """Search a user's memories; each hit says why it matched."""
+    """Search a user's memories ("-": the query from standard input); each hit says why it matched."""
     with _memory(ctx) as mem:
-        hits = mem.search(query, user_id=user_id, limit=limit)
+        hits = mem.search(_text(query), user_id=user_id, limit=limit)
     if as_json:
         _dump([{"memory": h.memory.to_dict(), "score": h.score, "explain": h.explain} for h in hits])
         return
@@ -155,9 +178,11 @@ def search(ctx: click.Context, query: str, user_id: str, limit: int, as_json: bo
 @click.pass_context
 @_fail_cleanly
 def context(ctx: click.Context, query: str, user_id: str, session_id: str | None, max_tokens: int) -> None:
-    """Print the prompt-ready context block for a query."""
+    """Print the prompt-ready context block for a query ("-": from standard input)."""
     with _memory(ctx) as mem:
-        block = mem.context(query, user_id=user_id, session_id=session_id, max_tokens=max_tokens)
+        block = mem.context(
+            _text(query), user_id=user_id, session_id=session_id, max_tokens=max_tokens, caller=CALLER
+        )
     click.echo(block.text)
 
 
@@ -172,44 +197,17 @@ def context(ctx: click.Context, query: str, user_id: str, session_id: str | None
 def list_(
     ctx: click.Context, user_id: str, kinds: tuple[str, ...], status: str, limit: int, as_json: bool
 ) -> None:
-    """List a user's memories, newest first."""
+    """List a user's memories, newest first, by full id (what show, update and delete take)."""
     with _memory(ctx) as mem:
         items = mem.list(user_id, kinds=kinds, status=status, limit=limit)
     if as_json:
         _dump([m.to_dict() for m in items])
         return
     table = Table("id", "kind", "category", "text", "importance", "expires")
+    table.columns[0].no_wrap = True  # an id is copied whole, never cut or folded
     for m in items:
         expires = m.expires_at.date().isoformat() if m.expires_at else "-"
-        table.add_row(m.id[:12], m.kind.value, m.category.value, m.text, f"{m.importance:.2f}", expires)
-    console.print(table)
-
-
-@main.command()
-@click.argument("memory_id")
-@click.option("--user", "user_id", help="Owner (checked when given).")
-@click.pass_context
-@_fail_cleanly
-def show(ctx: click.Context, memory_id: str, user_id: str | None) -> None:
-    """Show one memory with all its metadata."""
-    with _memory(ctx) as mem:
-        _dump(mem.get(memory_id, user_id=user_id).to_dict())
-
-
-@main.command()
-@click.argument("memory_id")
-@click.option("--user", "user_id")
-@click.pass_context
-@_fail_cleanly
-def history(ctx: click.Context, memory_id: str, user_id: str | None) -> None:
-    """Show what happened to a memory, oldest first."""
-    with _memory(ctx) as mem:
-        records = mem.history(memory_id, user_id=user_id)
-    table = Table("when", "op", "actor", "before", "after", "reason")
-    for r in records:
-        table.add_row(
-            r.at.isoformat(timespec="seconds"), r.op, r.actor.value, r.before or "", r.after or "", r.reason
-        )
+        table.add_row(m.id, m.kind.value, m.category.value, m.text, f"{m.importance:.2f}", expires)
     console.print(table)
 
 
@@ -231,87 +229,25 @@ def profile(ctx: click.Context, user_id: str, as_json: bool) -> None:
     console.print(table)
 
 
-@main.command()
+@main.command(name="end-session")
 @click.option("--user", "user_id", required=True)
-@click.option("--tag", "tags", multiple=True, help="Forget only memories with this tag (repeatable).")
-@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
-@click.pass_context
-@_fail_cleanly
-def forget(ctx: click.Context, user_id: str, tags: tuple[str, ...], yes: bool) -> None:
-    """Delete a user's memories by tag, or everything about the user."""
-    what = f"memories tagged {', '.join(tags)}" if tags else "EVERYTHING"
-    if not yes and not click.confirm(f"Delete {what} for user {user_id!r}?", err=True):
-        sys.exit(1)
-    with _memory(ctx) as mem:
-        count = mem.forget(user_id, tags=list(tags) if tags else None)
-    click.echo(f"deleted {count} memories")
-
-
-@main.command()
-@click.option("--user", "user_id", required=True)
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write to a file.")
-@click.pass_context
-@_fail_cleanly
-def export(ctx: click.Context, user_id: str, output: str | None) -> None:
-    """Export everything held about a user as JSON."""
-    with _memory(ctx) as mem:
-        document = mem.export(user_id)
-    text = json.dumps(document, ensure_ascii=False, indent=2, default=str)
-    if output:
-        with open(output, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        click.echo(f"wrote {output}")
-    else:
-        click.echo(text)
-
-
-@main.command()
-@click.argument("user_id")
-@click.option("--limit", default=50, show_default=True, type=int, help="How many entries, newest first.")
-@click.option("--since", help="Only entries at or after this time (ISO 8601).")
+@click.option("--session", "session_id", required=True, help="The conversation to end.")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
 @_fail_cleanly
-def audit(ctx: click.Context, user_id: str, limit: int, since: str | None, as_json: bool) -> None:
-    """Show a user's audit log: who wrote, changed, deleted, exported or put into a context which
-    memories, and when (ids only, never memory text).
-    """
+def end_session(ctx: click.Context, user_id: str, session_id: str, as_json: bool) -> None:
+    """End a conversation now: write its episode summary and promote repeated conditions."""
     with _memory(ctx) as mem:
-        entries = mem.audit(user_id, since=_parse_time(since), limit=limit)
+        written = mem.end_session(user_id, session_id)
     if as_json:
-        _dump([e.to_dict() for e in entries])
+        _dump([m.to_dict() for m in written])
         return
-    table = Table("when", "op", "actor", "caller", "memories", "detail")
-    for e in entries:
-        ids = ", ".join(i[:12] for i in e.memory_ids[:3]) + (" …" if len(e.memory_ids) > 3 else "")
-        table.add_row(e.at.isoformat(timespec="seconds"), e.op, e.actor.value, e.caller or "", ids, e.detail)
+    table = Table("id", "kind", "text")
+    table.columns[0].no_wrap = True
+    for m in written:
+        table.add_row(m.id, m.kind.value, m.text)
     console.print(table)
-
-
-@main.group(name="data-key", cls=_Commands)
-def data_key() -> None:
-    """The key that encrypts memories whose sensitive kind is set to "encrypt" (MEMLANE_DATA_KEY)."""
-
-
-@data_key.command(name="new")
-def data_key_new() -> None:
-    """Print a new random data key (base64), to put in MEMLANE_DATA_KEY."""
-    from memlane.privacy.crypto import DataKey
-
-    click.echo(DataKey.generate().encoded())
-
-
-@data_key.command(name="rotate")
-@click.option("--old-key", envvar="MEMLANE_DATA_KEY", required=True, help="Default: MEMLANE_DATA_KEY.")
-@click.option("--new-key", envvar="MEMLANE_NEW_DATA_KEY", required=True, help="Or MEMLANE_NEW_DATA_KEY.")
-@click.pass_context
-@_fail_cleanly
-def data_key_rotate(ctx: click.Context, old_key: str, new_key: str) -> None:
-    """Re-encrypt every encrypted memory under a new key; then set MEMLANE_DATA_KEY to the new one."""
-    path = ctx.obj.get("db") if ctx.obj else None
-    with Memory(path, data_key=old_key) if path else Memory(data_key=old_key) as mem:
-        count = mem.rotate_data_key(old_key, new_key)
-    click.echo(f"re-encrypted {count} memories")
+    click.echo(f"ended session {session_id}: {len(written)} memories written")
 
 
 @main.command()
@@ -322,17 +258,25 @@ def data_key_rotate(ctx: click.Context, old_key: str, new_key: str) -> None:
     help="Keep running: maintain every this many seconds (a schedule for the embedded default).",
 )
 @click.option("--runs", type=click.IntRange(min=1), help="With --every: stop after this many runs.")
+@click.option("--json", "as_json", is_flag=True, help="Print each run's report as JSON.")
 @click.pass_context
 @_fail_cleanly
-def maintain(ctx: click.Context, now: str | None, every: float | None, runs: int | None) -> None:
+def maintain(
+    ctx: click.Context, now: str | None, every: float | None, runs: int | None, as_json: bool
+) -> None:
     """Run the lifecycle jobs that are due: end idle sessions, merge trends, compress old events,
     expire, decay, rebuild user summaries. With --every, keep doing so on a schedule.
     """
+    from memlane.cli.records import report_table
+
     with _memory(ctx) as mem:
         done = 0
         while True:
             report = mem.maintain(now=_parse_time(now))
-            _dump(report.__dict__)
+            if as_json:
+                _dump(dataclasses.asdict(report))
+            else:
+                console.print(report_table(report))
             done += 1
             if every is None or (runs is not None and done >= runs):
                 return
@@ -348,6 +292,8 @@ main.add_command(simulate)
 from memlane.cli.bench import bench  # noqa: E402  (registered last: the group lives in its own module)
 
 main.add_command(bench)
+from memlane.cli.privacy import audit, data_key, export, forget, restore  # noqa: E402
+from memlane.cli.records import delete, feedback, history, show, update  # noqa: E402
 from memlane.cli.serve import keys, link, serve, worker  # noqa: E402
 
 main.add_command(serve)
@@ -358,3 +304,5 @@ from memlane.cli.agents import mcp, proxy  # noqa: E402
 
 main.add_command(mcp)
 main.add_command(proxy)
+for command in (show, history, update, delete, feedback, forget, export, restore, audit, data_key):
+    main.add_command(command)

@@ -120,7 +120,7 @@ def _play(console: Console, mem: Memory, lang: str) -> None:
     console.rule("history of the drink preference")
     superseded = list(mem.list(user, status="superseded"))
     for item in superseded:
-        for record in mem.history(item.id):
+        for record in mem.history(item.id, user_id=item.user_id):
             console.print(
                 f"  {record.op:<10} {record.before or '':<20} → {record.after or ''}  ({record.reason})"
             )

@@ -103,10 +103,10 @@ def worker(ctx: click.Context, name: str | None, log_level: str, nice: int) -> N
     from memlane.service.app import open_job_queue
     from memlane.service.config import ServiceSettings
     from memlane.service.http import configure_logging
-    from memlane.service.jobs import job_handler, keep_maintained
+    from memlane.service.jobs import job_handler, job_withdrawal, keep_maintained
     from memlane.service.queue.redis import RedisJobQueue
     from memlane.service.tenants import Tenants
-    from memlane.service.worker import HostTraffic, Worker, lower_priority, lower_session_priority
+    from memlane.service.worker import HostTraffic, Worker, lower_priority, lower_session_priority, wait_for
 
     if nice:
         # first, so that every thread started below inherits it
@@ -114,12 +114,18 @@ def worker(ctx: click.Context, name: str | None, log_level: str, nice: int) -> N
         lower_session_priority(nice)
     configure_logging(log_level)
     settings, config = _settings(ctx), ServiceSettings()
-    queue = open_job_queue(settings, config)
-    tenants = Tenants(settings)
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
     consumer = name or f"{socket.gethostname()}-{os.getpid()}"
+    # a worker started while its store or queue is down waits for them rather than exit: a
+    # supervisor restarting it in a loop would only add noise to the outage
+    queue = wait_for(lambda: open_job_queue(settings, config), "job queue", consumer, stop)
+    tenants = wait_for(lambda: Tenants(settings), "memory store", consumer, stop)
+    if queue is None or tenants is None:  # told to stop while it waited
+        if queue is not None:
+            queue.close()
+        return
     if config.maintain_every_minutes > 0:
         every = timedelta(minutes=config.maintain_every_minutes)
         threading.Thread(
@@ -127,10 +133,10 @@ def worker(ctx: click.Context, name: str | None, log_level: str, nice: int) -> N
         ).start()
     # reads first: each job waits (at most MEMLANE_WORKER_MAX_DEFER s) while this host's API serves
     traffic = HostTraffic(queue, socket.gethostname()) if isinstance(queue, RedisJobQueue) else None
-    handler = job_handler(tenants.memory)
+    handler, withdraw = job_handler(tenants.memory), job_withdrawal(tenants.memory)
     click.echo(f"memlane worker {consumer}: waiting for jobs", err=True)
     try:
-        Worker.for_service(queue, handler, consumer, config, traffic).run(stop)
+        Worker.for_service(queue, handler, consumer, config, traffic, withdraw).run(stop)
     finally:
         tenants.close()
         queue.close()

@@ -188,7 +188,7 @@ def test_user_routes_profile_sessions_forget_export(acme: Api) -> None:
     document = acme.get("/v1/export", user_id="u1").json()
     assert document["format"] == "memlane.export"
     assert document["user_id"] == "u1"
-    assert acme.post("/v1/forget", {"user_id": "u1", "tags": None}).json()["deleted"] >= 1
+    assert acme.post("/v1/forget", {"user_id": "u1", "all": True}).json()["deleted"] >= 1
     assert acme.get("/v1/memories", user_id="u1").json()["memories"] == []
     assert acme.get("/v1/profile", user_id="u1").json()["profile"] == {}
 
@@ -212,7 +212,7 @@ def test_requests_without_a_valid_key_get_401(client: TestClient, acme: Api) -> 
 
 def test_one_tenant_cannot_read_change_or_detect_anothers_data(acme: Api, globex: Api) -> None:
     written = remember_coffee(acme)
-    mid = next(d["memory"]["id"] for d in written["decisions"] if d["memory"])
+    mid = next(d["memory_id"] for d in written["decisions"] if d["memory_id"])
     job = acme.post("/v1/messages", {"user_id": "u1", "messages": [{"content": "我喜欢猫。"}]}).json()
     # the same user id in another tenant is another person
     assert globex.post("/v1/search", {"user_id": "u1", "query": "美式", "limit": 10}).json()["results"] == []
@@ -231,7 +231,7 @@ def test_one_tenant_cannot_read_change_or_detect_anothers_data(acme: Api, globex
         assert response.status_code == 404
         assert response.json()["error"]["message"] == unknown["message"].replace("no-such-id", mid)
     assert globex.get(f"/v1/jobs/{job['job_id']}").status_code == 404
-    assert globex.post("/v1/forget", {"user_id": "u1", "tags": None}).json()["deleted"] == 0
+    assert globex.post("/v1/forget", {"user_id": "u1", "all": True}).json()["deleted"] == 0
     # and acme's memory is untouched
     assert acme.get(f"/v1/memories/{mid}", user_id="u1").json()["text"] == written["decisions"][0]["text"]
 

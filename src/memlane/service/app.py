@@ -16,8 +16,9 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcon
 from datetime import timedelta
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from fastapi.exceptions import RequestValidationError
+from starlette.exceptions import HTTPException
 
 from memlane.clock import utcnow
 from memlane.errors import MemlaneError
@@ -30,18 +31,20 @@ from memlane.service.http import (
     RateLimiter,
     configure_logging,
     on_api_error,
+    on_http_error,
     on_memlane_error,
     on_unexpected,
     on_validation_error,
 )
-from memlane.service.jobs import job_handler, keep_maintained
+from memlane.service.jobs import job_handler, job_withdrawal, keep_maintained
+from memlane.service.keycache import KeyCache
 from memlane.service.keys import KeyStore, open_keys
 from memlane.service.metrics import Metrics
 from memlane.service.queue import JobQueue, open_queue
 from memlane.service.queue.redis import RedisJobQueue
 from memlane.service.queue.sqlite import SQLiteJobQueue
 from memlane.service.routes import langgraph_store, memories, ops, users, writes
-from memlane.service.routes.deps import ComputeSlots, ServiceState
+from memlane.service.routes.deps import ComputeSlots, ServiceState, known_parameters
 from memlane.service.tenants import Tenants, sibling_file
 from memlane.service.web import page
 from memlane.service.web import routes as web_routes
@@ -63,6 +66,11 @@ The memory page at `/` calls the same routes with a page-session cookie instead 
 `POST /v1/web/session`): a user's link reaches that user only, and every change carries
 `X-CSRF-Token`.
 """
+
+
+def open_key_store(settings: Settings, config: ServiceSettings) -> KeyStore:
+    """The API keys the settings name (:func:`keys_location`), with the settings' outage grace."""
+    return open_keys(keys_location(settings, config), KeyCache(grace=config.keys_outage_grace))
 
 
 def keys_location(settings: Settings, config: ServiceSettings) -> str:
@@ -101,7 +109,7 @@ def create_app(
     if config.log_level:  # a process started by uvicorn's --workers builds its app, and its logs, here
         configure_logging(config.log_level)
     tenants = tenants or Tenants(settings)
-    keys = keys or open_keys(keys_location(settings, config))
+    keys = keys or open_key_store(settings, config)
     queue = queue or open_job_queue(settings, config)
     store = tenants.store
     traffic = Traffic()  # requests doing compute work: a worker sharing the CPU lets them go first
@@ -111,6 +119,11 @@ def create_app(
         queue=queue,
         config=config,
         limiter=RateLimiter(config.rate_limit, config.rate_burst),
+        auth_failures=RateLimiter(
+            config.auth_failure_rate,
+            config.auth_failure_burst,
+            what="failed authentications from this address",
+        ),
         queue_limit=QueueLimit(queue, config.queue_limit),
         metrics=Metrics(
             lambda: queue.stats(utcnow()),
@@ -134,8 +147,8 @@ def create_app(
         # and those on this host hear from the beacon when requests are being served here
         if config.embedded_worker and isinstance(queue, SQLiteJobQueue):
             consumer = f"{socket.gethostname()}-{os.getpid()}-api"
-            handler = job_handler(tenants.memory)
-            worker = Worker.for_service(queue, handler, consumer, config, traffic)
+            handler, withdraw = job_handler(tenants.memory), job_withdrawal(tenants.memory)
+            worker = Worker.for_service(queue, handler, consumer, config, traffic, withdraw)
             threads.append(start_thread(worker, stop)[0])
             if config.maintain_every_minutes > 0:
                 every = timedelta(minutes=config.maintain_every_minutes)
@@ -159,7 +172,15 @@ def create_app(
             keys.close()
             queue.close()
 
-    app = FastAPI(title="memlane", version="1", description=DESCRIPTION, lifespan=lifespan)
+    # no redirect from /v1/search/ to /v1/search: its Location would come from the Host header
+    app = FastAPI(
+        title="memlane",
+        version="1",
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        redirect_slashes=False,
+        dependencies=[Depends(known_parameters)],
+    )
     app.state.memlane = state
     routers = (
         writes.router,
@@ -175,6 +196,7 @@ def create_app(
         app.router.routes.append(mcp.route)
     handlers: dict[Any, Any] = {
         ApiError: on_api_error,
+        HTTPException: on_http_error,
         MemlaneError: on_memlane_error,
         RequestValidationError: on_validation_error,
         Exception: on_unexpected,

@@ -39,6 +39,18 @@ class ServiceSettings(BaseSettings):
     )
     rate_limit: float = Field(default=20.0, gt=0, description="sustained requests per second per API key")
     rate_burst: int = Field(default=100, gt=0, description="requests a key may send at once")
+    auth_failure_rate: float = Field(
+        default=1.0, gt=0, description="failed authentications per second sustained, per client address"
+    )
+    auth_failure_burst: int = Field(
+        default=20, gt=0, description="failed authentications a client address may make at once; then 429"
+    )
+    keys_outage_grace: float = Field(
+        default=3600.0,
+        ge=0,
+        description="seconds a key verified before the key database went down is still accepted while it "
+        "stays down (queue-only writes keep working through a store outage; 0: refuse every request)",
+    )
     queue_limit: int = Field(
         default=100_000,
         ge=0,

@@ -1,22 +1,30 @@
 """What every request passes through: request ids, JSON access logs, latency metrics, the body-size
 limit, API-key authentication, per-key rate limits, the queue's limit, and errors as JSON with a
 stable ``code``.
+
+Every error, the framework's own included (a body that is not JSON or not UTF-8, nested too deep,
+too large, a method or path that does not exist), has the one documented shape
+``{"error": {"code", "message", "request_id"}}``. A 503 says what kind of thing is down, never where
+it lives (database names, users and socket paths go to the log).
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import math
 import re
 import threading
 import time
 import uuid
+from collections import OrderedDict
 from datetime import datetime
 from typing import Any
 
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memlane.errors import ConfigurationError, InvalidInput, MemlaneError, NotFound, StoreUnavailable
@@ -28,6 +36,12 @@ log = logging.getLogger("memlane.service")
 _REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 _QUEUE_RETRY_AFTER = 5  # seconds, for a refused write-back: workers drain a few jobs a second each
 _STATUS = {InvalidInput: 422, NotFound: 404, StoreUnavailable: 503, ConfigurationError: 500}
+_UNAVAILABLE = (
+    "a database, Redis or the job queue behind the service cannot be reached; nothing was written. "
+    "Retry later (the server log has the details under this request id)"
+)
+_FRAMEWORK_CODES = {404: "not_found", 405: "method_not_allowed", 413: "payload_too_large"}
+_MAX_BUCKETS = 10_000  # rate-limit buckets kept per limiter, least recently used evicted
 
 
 class ApiError(Exception):
@@ -58,20 +72,51 @@ async def on_api_error(request: Request, exc: Exception) -> JSONResponse:
 
 
 async def on_memlane_error(request: Request, exc: Exception) -> JSONResponse:
-    """The core's errors: the message is already written for the caller."""
+    """The core's errors: the message is already written for the caller, except where a backend
+    is down, whose message names hosts and paths: that goes to the log only."""
     assert isinstance(exc, MemlaneError)
     status = next((s for cls, s in _STATUS.items() if isinstance(exc, cls)), 500)
+    message = str(exc)
     if status >= 500:
         log.error("request failed: %s", exc, extra={"request_id": _request_id(request)})
-    return error_response(status, exc.code, str(exc), _request_id(request))
+        message = _UNAVAILABLE if status == 503 else "the service is misconfigured; see the server log"
+    return error_response(status, exc.code, message, _request_id(request))
+
+
+async def on_http_error(request: Request, exc: Exception) -> JSONResponse:
+    """The framework's own errors (no such path, a method the path does not take, a body that cannot
+    be parsed) in the one shape. A body that is not JSON, not UTF-8 or nested too deep is a 422
+    like any other body that does not fit the schema."""
+    assert isinstance(exc, HTTPException)
+    cause = exc.__cause__
+    if isinstance(cause, ApiError):  # the size limit, hit while FastAPI was reading the body
+        return await on_api_error(request, cause)
+    if exc.status_code == 400:
+        return error_response(422, "invalid_request", _unparsable(cause), _request_id(request))
+    code = _FRAMEWORK_CODES.get(
+        exc.status_code, "invalid_request" if exc.status_code < 500 else "internal_error"
+    )
+    headers = dict(exc.headers or {})
+    return error_response(exc.status_code, code, str(exc.detail), _request_id(request), headers)
+
+
+def _unparsable(cause: BaseException | None) -> str:
+    if isinstance(cause, UnicodeDecodeError):
+        return f"the body is not valid UTF-8 (byte {cause.start}); send JSON encoded as UTF-8"
+    if isinstance(cause, RecursionError):
+        return "the body is nested too deeply to parse"
+    return "the body could not be parsed as JSON; send Content-Type: application/json and a JSON object"
 
 
 async def on_validation_error(request: Request, exc: Exception) -> JSONResponse:
     """A body or parameter that does not fit the schema: say where and why."""
     assert isinstance(exc, RequestValidationError)
     problems = [f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', '')}" for e in exc.errors()]
+    if any(e.get("type") == "model_attributes_type" and e.get("loc") == ("body",) for e in exc.errors()):
+        content = request.headers.get("content-type") or "none"
+        problems.append(f"(Content-Type was {content}; send Content-Type: application/json)")
     return error_response(
-        422, "invalid_request", "; ".join(problems) or "invalid request", _request_id(request)
+        422, "invalid_request", "; ".join(problems)[:2000] or "invalid request", _request_id(request)
     )
 
 
@@ -158,33 +203,49 @@ async def _nothing() -> Message:
 
 
 class RateLimiter:
-    """A token bucket per API key: ``burst`` requests at once, ``rate`` per second sustained.
+    """A token bucket per key (an API key, or a client address for failed authentications):
+    ``burst`` requests at once, ``rate`` per second sustained.
 
-    Buckets live in the API process; behind N replicas a key may reach N times the rate, which the
-    load balancer's stickiness or a shared limiter in front can tighten (docs/deployment.md).
+    Buckets live in the API process, at most ``size`` of them (the least recently used go first: a
+    fresh bucket is a full one, so eviction only ever forgets a client that paused); behind N
+    replicas a key may reach N times the rate, which the load balancer's stickiness or a shared
+    limiter in front can tighten (docs/deployment.md).
     """
 
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate, self.burst = rate, burst
-        self._buckets: dict[str, tuple[float, float]] = {}
+    def __init__(self, rate: float, burst: int, *, what: str = "this key", size: int = _MAX_BUCKETS) -> None:
+        self.rate, self.burst, self.what, self.size = rate, burst, what, size
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
         self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._buckets)
 
     def check(self, key: str) -> None:
         """Take a token for ``key`` or raise a 429 that says when to retry."""
+        self._take(key, spend=True)
+
+    def refuse_if_empty(self, key: str) -> None:
+        """Raise the 429 :meth:`check` would, without taking a token."""
+        self._take(key, spend=False)
+
+    def _take(self, key: str, *, spend: bool) -> None:
         now = time.monotonic()
         with self._lock:
             tokens, last = self._buckets.get(key, (float(self.burst), now))
             tokens = min(float(self.burst), tokens + (now - last) * self.rate)
-            if tokens < 1.0:
-                wait = (1.0 - tokens) / self.rate
-                self._buckets[key] = (tokens, now)
-                raise ApiError(
-                    429,
-                    "rate_limited",
-                    f"too many requests for this key; retry in {wait:.1f} s",
-                    {"Retry-After": str(max(1, round(wait + 0.5)))},
-                )
-            self._buckets[key] = (tokens - 1.0, now)
+            self._buckets[key] = (tokens - 1.0 if spend and tokens >= 1.0 else tokens, now)
+            self._buckets.move_to_end(key)
+            while len(self._buckets) > self.size:
+                self._buckets.popitem(last=False)
+        if tokens < 1.0:
+            # whole seconds, the same in the message as in the header
+            wait = max(1, math.ceil((1.0 - tokens) / self.rate))
+            raise ApiError(
+                429,
+                "rate_limited",
+                f"too many requests for {self.what}; retry in {wait} s",
+                {"Retry-After": str(wait)},
+            )
 
 
 class QueueLimit:

@@ -10,7 +10,6 @@ messages twice, or handling the same job twice, therefore writes once.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import logging
 import threading
 from collections.abc import Callable, Sequence
@@ -18,59 +17,43 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from memlane import validate
-from memlane.clock import aware, utcnow
+from memlane.clock import utcnow
 from memlane.domain import Kind, Status
 from memlane.errors import MemlaneError
 from memlane.memory import Memory
-from memlane.service.models import AddMessages, AddResultOut, DecisionOut
+from memlane.service.models import MAX_DECISIONS, AddResultOut, DecisionOut
+from memlane.service.payload import message_ids, messages_of
 from memlane.service.queue import Job, JobQueue
 from memlane.store import MemoryQuery
 
 log = logging.getLogger("memlane.worker")
 
 MAINTAIN = "maintain"  # a job's "op" when it is a lifecycle run rather than a write
+WORKER = "service:worker"  # the caller the audit log names for what a worker writes
 
 
-def payload_of(body: AddMessages, now: datetime, job_seed: str) -> dict[str, Any]:
-    """The JSON-ready job for ``body``: every message with an id and a time, fixed at arrival."""
-    seed = body.idempotency_key or job_seed
-    messages = []
-    for i, m in enumerate(body.messages):
-        derived = hashlib.sha256(f"{seed}\x1f{i}".encode()).hexdigest()[:24]
-        messages.append(
-            {
-                "role": m.role,
-                "content": m.content,
-                "name": m.name,
-                "id": m.id or f"msg-{derived}",
-                "at": aware(m.at).isoformat() if m.at else now.isoformat(),
-            }
-        )
-    return {"user_id": body.user_id, "session_id": body.session_id, "messages": messages}
+def process(memory: Memory, payload: dict[str, Any], *, inline: bool = False) -> AddResultOut:
+    """Write the payload's new messages (those whose ids the store does not hold yet).
 
-
-def messages_of(payload: dict[str, Any]) -> list[dict[str, Any]]:
-    """The payload's messages as :meth:`memlane.Memory.add` takes them (times parsed back)."""
-    out = [{k: v for k, v in m.items() if v is not None} for m in payload["messages"]]
-    for m in out:
-        m["at"] = datetime.fromisoformat(m["at"])
-    return out
-
-
-def process(memory: Memory, payload: dict[str, Any]) -> AddResultOut:
-    """Write the payload's new messages (those whose ids the store does not hold yet)."""
+    The result names memories by id; an ``inline`` one (``?wait=true``, returned and never stored)
+    also gives each decision's text. At most :data:`MAX_DECISIONS` decisions are listed. The audit
+    log names the payload's ``caller`` (the API key that queued it), else the worker.
+    """
+    caller = payload.get("caller") or WORKER
     user_id, session_id = payload["user_id"], payload.get("session_id")
-    messages = messages_of(payload)
+    messages = messages_of(payload, memory.settings)
     uid = validate.identifier(user_id, "user_id", memory.settings)  # fails before any lookup
     done = {m["id"] for m in messages if memory.store.query(uid, _holding(m["id"]))}
     fresh = [m for m in messages if m["id"] not in done]
     skipped = [m["id"] for m in messages if m["id"] in done]
     if not fresh:
         return AddResultOut(decisions=[], session_id=session_id, message_ids=[], skipped_message_ids=skipped)
-    result = memory.add(fresh, user_id=user_id, session_id=session_id)
+    result = memory.add(fresh, user_id=user_id, session_id=session_id, caller=caller)
     memory.flush(user_id)  # done means searchable in every way
+    listed = result.decisions[:MAX_DECISIONS]
     return AddResultOut(
-        decisions=[DecisionOut.of(d) for d in result.decisions],
+        decisions=[DecisionOut.of(d, with_text=inline) for d in listed],
+        omitted_decisions=len(result.decisions) - len(listed),
         session_id=result.session_id,
         message_ids=result.message_ids,
         skipped_message_ids=skipped,
@@ -94,6 +77,20 @@ def job_handler(memory_of: Callable[[str], Memory]) -> Callable[[Job], dict[str,
     return handle
 
 
+def job_withdrawal(memory_of: Callable[[str], Memory]) -> Callable[[Job, dict[str, Any] | None], None]:
+    """What the worker does with a job found gone when it finished (its user was forgotten while
+    it ran): withdraw every message of the job, so that nothing it wrote outlives the forget."""
+
+    def withdraw(job: Job, result: dict[str, Any] | None) -> None:
+        user_id = job.payload.get("user_id")
+        ids = message_ids(job.payload)
+        if job.payload.get("op") == MAINTAIN or not isinstance(user_id, str) or not ids:
+            return
+        memory_of(job.tenant).forget_messages(user_id, ids, caller=WORKER)
+
+    return withdraw
+
+
 def schedule_maintenance(queue: JobQueue, tenants: Sequence[str], now: datetime, every: timedelta) -> int:
     """Queue one maintenance job per tenant for the period ``now`` falls in; returns how many are new.
 
@@ -103,7 +100,7 @@ def schedule_maintenance(queue: JobQueue, tenants: Sequence[str], now: datetime,
     period = int(now.timestamp() // every.total_seconds())
     new = 0
     for tenant in tenants:
-        payload = {"op": MAINTAIN, "at": now.isoformat()}
+        payload: dict[str, Any] = {"op": MAINTAIN, "at": now.isoformat()}
         _, created = queue.submit(tenant, payload, now, f"maintain-{period}")
         new += created
     return new

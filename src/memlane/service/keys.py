@@ -3,7 +3,9 @@
 A key reads ``mlk_<key id>_<secret>``. The database keeps the key id, the tenant and the SHA-256 of the
 whole key (a fast hash is right for 256-bit random secrets: there is nothing to brute-force), so a
 leaked database does not leak usable keys. The same SQL serves SQLite and PostgreSQL; only the
-placeholder differs::
+placeholder differs. What a process has checked is kept in a bounded :class:`KeyCache`, which also
+keeps already-verified keys working while the database is down (:mod:`memlane.service.keycache`);
+a connection that went stale (the database restarted) is replaced and the statement run again::
 
     keys = open_keys("memlane.keys.db")
     created = keys.create("acme", name="chat backend", now=utcnow())
@@ -14,23 +16,30 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from memlane.clock import from_epoch, to_epoch
 from memlane.errors import ConfigurationError, NotFound, StoreUnavailable
+from memlane.service.keycache import FRESH_SECONDS, KeyCache
+from memlane.store.files import private_file
 from memlane.store.open import sqlite_path, url_scheme
 from memlane.store.scoped import check_tenant
 
+log = logging.getLogger("memlane.service")
+T = TypeVar("T")
+
 _PREFIX = "mlk"
-_CACHE_SECONDS = 5.0  # a revocation made by another process takes effect within this time
+_RETRY_DOWN_SECONDS = 2.0  # after a failure the database is asked again this long after, not at once
+_CACHE_SECONDS = FRESH_SECONDS  # how long a key id's tenant is trusted before it is read again
+_MAX_IDS = 10_000
 
 _SCHEMA = """CREATE TABLE IF NOT EXISTS memlane_api_keys (
     id TEXT PRIMARY KEY,
@@ -80,41 +89,58 @@ def _well_formed(secret: str) -> bool:
 class KeyStore:
     """API keys in a SQL database; ``connect`` yields a DB-API connection, ``mark`` is its placeholder."""
 
-    def __init__(self, connect: Callable[[], Any], mark: str, errors: tuple[type[Exception], ...]) -> None:
+    def __init__(
+        self,
+        connect: Callable[[], Any],
+        mark: str,
+        errors: tuple[type[Exception], ...],
+        cache: KeyCache | None = None,
+    ) -> None:
         self._connect = connect
         self._mark = mark
         self._errors = errors
         self._lock = threading.Lock()
         self._conn: Any = None
-        self._cache: dict[str, tuple[str | None, float]] = {}
-        with self._cursor() as cur:
-            cur.execute(_SCHEMA)
+        self._cache = cache or KeyCache()
+        self._ids: dict[str, tuple[str | None, float]] = {}  # key id → (tenant, until), for page sessions
+        self._down_until = 0.0  # monotonic time before which the database is not asked again
+        self._run(lambda cur: cur.execute(_SCHEMA))
 
-    def cursor(self) -> AbstractContextManager[Any]:
-        """A cursor on the key database, committed when the block ends (:class:`StoreUnavailable`
-        when the database cannot be reached). The link store (``memlane.service.web.links``) keeps
-        its tables here too, beside the keys."""
-        return self._cursor()
+    def run(self, work: Callable[[Any], T]) -> T:
+        """``work(cursor)`` in a transaction on the key database (:class:`StoreUnavailable` when it
+        cannot be reached). The link store (``memlane.service.web.links``) keeps its tables here too,
+        beside the keys."""
+        return self._run(work)
 
     def sql(self, text: str) -> str:
         """``text`` with this database's placeholder in place of each ``?``."""
         return self._sql(text)
 
-    @contextmanager
-    def _cursor(self) -> Iterator[Any]:
+    def _run(self, work: Callable[[Any], T]) -> T:
+        """``work(cursor)`` in a transaction; a connection found broken (the database restarted since
+        it was opened) is replaced once and the work run again on the new one."""
         with self._lock:
-            try:
-                if self._conn is None:
-                    self._conn = self._connect()
-                cur = self._conn.cursor()
+            for attempt in (1, 2):
+                reused = self._conn is not None
                 try:
-                    yield cur
-                    self._conn.commit()
-                finally:
-                    cur.close()
-            except self._errors as exc:
-                self._drop()
-                raise StoreUnavailable(f"the API key database is unavailable: {exc}") from exc
+                    if self._conn is None:
+                        self._conn = self._connect()
+                    cur = self._conn.cursor()
+                    try:
+                        done = work(cur)
+                        self._conn.commit()
+                        return done
+                    finally:
+                        cur.close()
+                except self._errors as exc:
+                    self._drop()
+                    if reused and attempt == 1:
+                        continue  # a stale connection: the database may well be back
+                    self._down_until = time.monotonic() + _RETRY_DOWN_SECONDS
+                    raise StoreUnavailable(
+                        f"the API key database is unavailable: {_first_line(exc)}"
+                    ) from exc
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def _drop(self) -> None:
         try:
@@ -132,30 +158,21 @@ class KeyStore:
         check_tenant(tenant)
         key_id = secrets.token_hex(6)
         secret = f"{_PREFIX}_{key_id}_{secrets.token_urlsafe(32)}"
-        with self._cursor() as cur:
-            cur.execute(
-                self._sql("INSERT INTO memlane_api_keys VALUES (?, ?, ?, ?, ?, NULL)"),
-                (key_id, tenant, name, _digest(secret), to_epoch(now)),
-            )
+        sql = self._sql("INSERT INTO memlane_api_keys VALUES (?, ?, ?, ?, ?, NULL)")
+        self._run(lambda cur: cur.execute(sql, (key_id, tenant, name, _digest(secret), to_epoch(now))))
         return CreatedKey(ApiKey(key_id, tenant, name, now), secret)
 
     def keys(self, tenant: str | None = None) -> list[ApiKey]:
         """Every key (of one tenant), oldest first; revoked keys included."""
         where, params = (" WHERE tenant = ?", (tenant,)) if tenant else ("", ())
-        with self._cursor() as cur:
-            cur.execute(
-                self._sql(f"SELECT {_COLUMNS} FROM memlane_api_keys{where} ORDER BY created_at"), params
-            )
-            rows = cur.fetchall()
+        sql = self._sql(f"SELECT {_COLUMNS} FROM memlane_api_keys{where} ORDER BY created_at")
+        rows = self._run(lambda cur: cur.execute(sql, params).fetchall())
         return [ApiKey(r[0], r[1], r[2], _time(r[3]), from_epoch(r[4])) for r in rows]
 
     def revoke(self, key_id: str, *, now: datetime) -> ApiKey:
         """Revoke a key by its id; requests with it get 401 from then on."""
-        with self._cursor() as cur:
-            cur.execute(
-                self._sql("UPDATE memlane_api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL"),
-                (to_epoch(now), key_id),
-            )
+        sql = self._sql("UPDATE memlane_api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL")
+        self._run(lambda cur: cur.execute(sql, (to_epoch(now), key_id)))
         self._cache.clear()
         found = [k for k in self.keys() if k.id == key_id]
         if not found:
@@ -164,59 +181,66 @@ class KeyStore:
 
     def known(self, secret: str) -> tuple[bool, str | None]:
         """What :meth:`tenant_of` would say without asking the database: ``(True, tenant or None)``
-        for a malformed key or one looked up in the last few seconds, ``(False, None)`` otherwise."""
+        for a malformed key, one looked up in the last few seconds, or a verified one while the
+        database is down; ``(False, None)`` otherwise."""
         if not _well_formed(secret):
             return True, None
-        cached = self._cache.get(_digest(secret))
-        if cached is not None and cached[1] > time.monotonic():
-            return True, cached[0]
+        verdict = self._cache.lookup(_digest(secret))
+        if verdict is not None and (verdict.fresh or time.monotonic() < self._down_until):
+            return True, verdict.tenant
         return False, None
 
     def tenant_of(self, secret: str) -> str | None:
-        """The tenant of a live key, or None for a malformed, unknown or revoked one."""
+        """The tenant of a live key, or None for a malformed, unknown or revoked one.
+
+        While the database cannot be reached, a key it verified within the cache's grace period is
+        still taken for its tenant; any other key raises :class:`StoreUnavailable`.
+        """
         known, tenant = self.known(secret)
         if known:
             return tenant
         digest = _digest(secret)
-        with self._cursor() as cur:
-            cur.execute(
-                self._sql("SELECT tenant, hash, revoked_at FROM memlane_api_keys WHERE id = ?"),
-                (secret.split("_")[1],),
-            )
-            row = cur.fetchone()
+        sql = self._sql("SELECT tenant, hash, revoked_at FROM memlane_api_keys WHERE id = ?")
+        try:
+            row = self._run(lambda cur: cur.execute(sql, (secret.split("_")[1],)).fetchone())
+        except StoreUnavailable:
+            stale = self._cache.lookup(digest)
+            if stale is not None and stale.tenant is not None:
+                log.warning("the API key database is down: a key verified earlier is accepted meanwhile")
+                return stale.tenant
+            raise
         ok = row is not None and row[2] is None and hmac.compare_digest(row[1], digest)
-        tenant = str(row[0]) if ok and row is not None else None
-        self._cache[digest] = (tenant, time.monotonic() + _CACHE_SECONDS)
-        return tenant
+        if ok and row is not None:
+            self._cache.verified(digest, str(row[0]))
+            return str(row[0])
+        self._cache.refused(digest)
+        return None
 
     def tenant_of_id(self, key_id: str) -> str | None:
-        """The tenant of the live key with this id, or None when it is unknown or revoked (cached
-        like :meth:`tenant_of`: a revocation elsewhere takes effect within seconds). A staff session
-        of the web page keeps its key's id, never its secret, and asks this on each request."""
-        cached = self._cache.get(f"id:{key_id}")
+        """The tenant of the live key with this id, or None when it is unknown or revoked (cached for
+        a few seconds: a revocation elsewhere takes effect within seconds). A staff session of the web
+        page keeps its key's id, never its secret, and asks this on each request."""
+        with self._lock:
+            cached = self._ids.get(key_id)
         if cached is not None and cached[1] > time.monotonic():
             return cached[0]
-        with self._cursor() as cur:
-            cur.execute(
-                self._sql("SELECT tenant FROM memlane_api_keys WHERE id = ? AND revoked_at IS NULL"),
-                (key_id,),
-            )
-            row = cur.fetchone()
+        sql = self._sql("SELECT tenant FROM memlane_api_keys WHERE id = ? AND revoked_at IS NULL")
+        row = self._run(lambda cur: cur.execute(sql, (key_id,)).fetchone())
         tenant = str(row[0]) if row is not None else None
-        self._cache[f"id:{key_id}"] = (tenant, time.monotonic() + _CACHE_SECONDS)
+        with self._lock:
+            if len(self._ids) >= _MAX_IDS:  # bounded: a flood of made-up ids cannot grow it
+                self._ids.clear()
+            self._ids[key_id] = (tenant, time.monotonic() + _CACHE_SECONDS)
         return tenant
 
     def tenants(self) -> list[str]:
         """Tenants with at least one live key."""
-        with self._cursor() as cur:
-            cur.execute("SELECT DISTINCT tenant FROM memlane_api_keys WHERE revoked_at IS NULL ORDER BY 1")
-            return [str(r[0]) for r in cur.fetchall()]
+        sql = "SELECT DISTINCT tenant FROM memlane_api_keys WHERE revoked_at IS NULL ORDER BY 1"
+        return [str(r[0]) for r in self._run(lambda cur: cur.execute(sql).fetchall())]
 
     def ping(self) -> None:
         """Raise :class:`StoreUnavailable` unless the database answers."""
-        with self._cursor() as cur:
-            cur.execute("SELECT 1")
-            cur.fetchall()
+        self._run(lambda cur: cur.execute("SELECT 1").fetchall())
 
     def close(self) -> None:
         """Close the connection."""
@@ -224,18 +248,23 @@ class KeyStore:
             self._drop()
 
 
-def open_keys(url: str) -> KeyStore:
+def _first_line(exc: Exception) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+
+def open_keys(url: str, cache: KeyCache | None = None) -> KeyStore:
     """The key store at ``url``: ``postgresql://...`` or a SQLite file (``sqlite:///path`` or a path)."""
     scheme = url_scheme(url) or "sqlite"
     if scheme in ("postgresql", "postgres"):
         import psycopg
 
-        return KeyStore(lambda: psycopg.connect(url, connect_timeout=5), "%s", (psycopg.Error,))
+        return KeyStore(lambda: psycopg.connect(url, connect_timeout=5), "%s", (psycopg.Error,), cache)
     if scheme == "sqlite":
         path = sqlite_path(url)
         if path in ("", ":memory:"):
             raise ConfigurationError("API keys need a database file, not :memory:")
+        path = private_file(path, "API key database")  # a fresh home has no data directory yet
         return KeyStore(
-            lambda: sqlite3.connect(path, check_same_thread=False, timeout=10), "?", (sqlite3.Error,)
+            lambda: sqlite3.connect(path, check_same_thread=False, timeout=10), "?", (sqlite3.Error,), cache
         )
     raise ConfigurationError(f"unsupported key store {url!r}; use a SQLite file or postgresql://")

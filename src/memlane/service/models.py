@@ -2,6 +2,10 @@
 
 The core speaks dataclasses; these models are the edge. ``*.of(...)`` builds a response from the
 core's value, so each route is one call into :class:`memlane.Memory` and one conversion.
+
+Every request body is a :class:`Body`: a field it does not define is a 422 (``{"user_id": "u2",
+"tag": ["coffee"]}`` must not read as a forget without tags), and so is a string JSON can carry but
+UTF-8 cannot (a lone surrogate, ``"\ud800"``), which no store could save.
 """
 
 from __future__ import annotations
@@ -9,7 +13,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from memlane.domain import ContextBlock, Decision, HistoryRecord, Hit, MemoryItem, Session, SlotVersion, plain
 from memlane.service.queue import JobState
@@ -17,11 +21,43 @@ from memlane.service.queue import JobState
 Role = Literal["user", "assistant", "system"]
 
 
+MAX_MESSAGES = 100  # messages in one write: the work and the result of one request are bounded
+MAX_DECISIONS = 1000  # decisions a job's stored result lists (the rest are counted)
+
+
 def _examples(*examples: dict[str, Any]) -> ConfigDict:
-    return ConfigDict(json_schema_extra={"examples": list(examples)})
+    return ConfigDict(extra="forbid", json_schema_extra={"examples": list(examples)})
 
 
-class MessageIn(BaseModel):
+def _encodable(value: Any) -> Any:
+    """``value`` unchanged if every string in it is valid Unicode, else a ValueError."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError("must be valid Unicode: it holds a lone surrogate (such as \\ud800)") from None
+    elif isinstance(value, list | tuple):
+        for item in value:
+            _encodable(item)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _encodable(key)
+            _encodable(item)
+    return value
+
+
+class Body(BaseModel):
+    """A request body: unknown fields are refused, and every string must be valid Unicode."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _unicode(cls, value: Any) -> Any:
+        return _encodable(value)
+
+
+class MessageIn(Body):
     """One turn of a conversation."""
 
     role: Role = "user"
@@ -31,7 +67,7 @@ class MessageIn(BaseModel):
     at: datetime | None = Field(default=None, description="when it was said; default: when it arrived")
 
 
-class AddMessages(BaseModel):
+class AddMessages(Body):
     """Messages to remember from; processed in the background unless ``?wait=true``."""
 
     model_config = _examples(
@@ -54,7 +90,7 @@ class AddMessages(BaseModel):
 
     user_id: str
     session_id: str | None = None
-    messages: list[MessageIn] = Field(min_length=1)
+    messages: list[MessageIn] = Field(min_length=1, max_length=MAX_MESSAGES)
     idempotency_key: str | None = Field(
         default=None, description="the same key sent again returns the first job instead of a new one"
     )
@@ -106,10 +142,15 @@ _MEMORY_FIELDS = frozenset(MemoryOut.model_fields)
 
 
 class DecisionOut(BaseModel):
-    """What the memory judge decided about one candidate, and why."""
+    """What the memory judge decided about one candidate, and why: the memory by id, not a copy
+    (``GET /v1/memories/{memory_id}`` reads it)."""
 
     action: str = Field(description="discard | session | semantic | episodic | profile")
-    text: str
+    text: str | None = Field(
+        default=None,
+        description="the candidate, masked; in an inline result (?wait=true) only: a job's stored "
+        "result keeps no text, so that deleting a memory leaves no copy of it in the queue",
+    )
     reason: str
     category: str
     importance: float
@@ -123,30 +164,47 @@ class DecisionOut(BaseModel):
     )
     note: str = Field(default="", description="why it was merged, superseded or kept apart")
     expires_at: datetime | None = None
-    memory: MemoryOut | None = None
+    memory_id: str | None = Field(default=None, description="the memory written, merged into or updated")
+    message_id: str | None = Field(default=None, description="the message the candidate came from")
 
     @classmethod
-    def of(cls, d: Decision) -> DecisionOut:
-        """The response form of a judge's decision."""
+    def of(cls, d: Decision, *, with_text: bool = True) -> DecisionOut:
+        """The response form of a judge's decision (without its text for a stored job result)."""
         return cls(
-            action=d.action.value,
-            text=d.text,
+            action=str(d.action.value),
+            text=d.text if with_text else None,
             reason=d.reason,
-            category=d.category.value,
+            category=str(d.category.value),
             importance=d.importance,
             confidence=d.confidence,
             outcome=str(d.outcome) if d.outcome is not None else "discarded",
             related=list(d.related),
             note=d.note,
             expires_at=d.expires_at,
-            memory=MemoryOut.of(d.memory) if d.memory is not None else None,
+            memory_id=d.memory.id if d.memory is not None else None,
+            message_id=d.candidate.message_id if d.candidate is not None else None,
         )
+
+
+class RememberOut(DecisionOut):
+    """The decision about one sentence to remember, with the memory it wrote."""
+
+    memory: MemoryOut | None = None
+
+    @classmethod
+    def of_remembered(cls, d: Decision) -> RememberOut:
+        """The response form of :meth:`memlane.Memory.remember`'s decision."""
+        memory = MemoryOut.of(d.memory) if d.memory is not None else None
+        return cls(**DecisionOut.of(d).model_dump(), memory=memory)
 
 
 class AddResultOut(BaseModel):
     """The decisions of a processed write."""
 
     decisions: list[DecisionOut]
+    omitted_decisions: int = Field(
+        default=0, description=f"decisions beyond the first {MAX_DECISIONS}, counted but not listed"
+    )
     session_id: str | None = None
     message_ids: list[str]
     skipped_message_ids: list[str] = Field(
@@ -187,7 +245,7 @@ def _is_write(result: dict[str, Any] | None) -> bool:
     return result is not None and "decisions" in result
 
 
-class SearchIn(BaseModel):
+class SearchIn(Body):
     """A search in one user's memories."""
 
     model_config = _examples(
@@ -227,7 +285,7 @@ class SearchOut(BaseModel):
     results: list[HitOut]
 
 
-class ContextIn(BaseModel):
+class ContextIn(Body):
     """A prompt-ready block for a query, under a token budget."""
 
     model_config = _examples(
@@ -262,7 +320,7 @@ class ContextOut(BaseModel):
         )
 
 
-class RememberIn(BaseModel):
+class RememberIn(Body):
     """Store a sentence as a memory, without extraction (still checked, deduplicated, reconciled)."""
 
     model_config = _examples(
@@ -283,7 +341,7 @@ class RememberIn(BaseModel):
     session_id: str | None = None
 
 
-class UpdateIn(BaseModel):
+class UpdateIn(Body):
     """A correction: the user's word wins, history keeps the old text."""
 
     model_config = _examples({"user_id": "u1", "text": "客户偏好电话联系"})
@@ -292,7 +350,7 @@ class UpdateIn(BaseModel):
     text: str
 
 
-class FeedbackIn(BaseModel):
+class FeedbackIn(Body):
     """How a recalled memory served."""
 
     user_id: str
@@ -300,10 +358,13 @@ class FeedbackIn(BaseModel):
     note: str | None = None
 
 
-class ForgetIn(BaseModel):
-    """Forget by tag; with no tags, forget everything about the user."""
+class ForgetIn(Body):
+    """Forget by tag, or everything about the user, said explicitly with ``"all": true``."""
 
-    tags: list[str] | None = Field(default=None, description="null: everything about the user")
+    model_config = _examples({"user_id": "u1", "tags": ["coffee"]}, {"user_id": "u2", "all": True})
+
+    tags: list[str] | None = Field(default=None, description="forget the memories with any of these tags")
+    all: bool = Field(default=False, description="true: forget everything about the user (no tags then)")
 
 
 class ForgetOut(BaseModel):
@@ -378,6 +439,13 @@ class SessionOut(_FromCore):
     def of(cls, s: Session) -> SessionOut:
         """The response form of a session."""
         return cls.model_validate(s)
+
+
+class ReadyOut(BaseModel):
+    """Readiness: each dependency's check, ``ok`` or ``unavailable``."""
+
+    status: Literal["ready", "unavailable"]
+    checks: dict[str, Literal["ok", "unavailable"]]
 
 
 class ErrorBody(BaseModel):

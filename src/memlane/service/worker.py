@@ -15,10 +15,13 @@ What happens to a job:
 - it raises :class:`~memlane.errors.InvalidInput` (the job can never succeed), or returns something
   that is not JSON-ready: the job is parked at once;
 - it raises :class:`~memlane.errors.StoreUnavailable` (the memory store is down): the job is queued
-  again and the loop backs off as if the queue were down;
+  again *without counting the delivery* (:meth:`~memlane.service.queue.JobQueue.release`) and the
+  loop backs off as if the queue were down, so an outage of any length parks nothing;
 - it raises anything else: the job is failed with ``"<ExceptionType>: <message>"`` and queued again,
   until the queue's ``max_attempts``, when it is parked;
-- the worker dies mid-job: the job's lease runs out and another worker gets it (at least once).
+- the worker dies mid-job: the job's lease runs out and another worker gets it (at least once);
+- the job is gone when its outcome is recorded (its user was forgotten while it ran): ``withdraw``
+  takes back what it wrote, so a job queued before a forget is never applied after it.
 
 The queue being unreachable (:class:`~memlane.errors.StoreUnavailable`) does not stop the loop: it
 logs once per outage and tries again, waiting a little longer each time, up to ``max_backoff``.
@@ -33,19 +36,21 @@ import threading
 import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from memlane.clock import utcnow
-from memlane.errors import InvalidInput, StoreUnavailable
+from memlane.errors import InvalidInput, NotFound, StoreUnavailable
 from memlane.service.config import ServiceSettings
-from memlane.service.queue import Job, JobQueue
+from memlane.service.queue import Job, JobQueue, JobState
 
 if TYPE_CHECKING:
     from memlane.service.queue.redis import RedisJobQueue
 
 log = logging.getLogger("memlane.worker")
 
+T = TypeVar("T")
 Handler = Callable[[Job], dict[str, Any]]
+Withdraw = Callable[[Job, dict[str, Any] | None], None]
 
 
 class Traffic:
@@ -159,6 +164,10 @@ class Worker:
     processes on the worker's host (:class:`HostTraffic`). Once the queue's oldest job was queued
     ``max_lag`` seconds ago or more, jobs no longer wait: under reads that never pause, the
     write-back falls about that far behind at most, instead of moving one job a second.
+
+    ``withdraw(job, result)`` is called when a job turns out to be gone as its outcome is recorded
+    (the user was forgotten meanwhile), with the handler's result if it had one: it must take back
+    whatever the job wrote.
     """
 
     def __init__(
@@ -172,8 +181,10 @@ class Worker:
         traffic: Lull | None = None,
         max_defer: float = 1.0,
         max_lag: float = 60.0,
+        withdraw: Withdraw | None = None,
     ) -> None:
         self.queue = queue
+        self.withdraw = withdraw
         self.handler = handler
         self.consumer = consumer
         self.poll_seconds = poll_seconds
@@ -184,7 +195,13 @@ class Worker:
 
     @classmethod
     def for_service(
-        cls, queue: JobQueue, handler: Handler, consumer: str, config: ServiceSettings, traffic: Lull | None
+        cls,
+        queue: JobQueue,
+        handler: Handler,
+        consumer: str,
+        config: ServiceSettings,
+        traffic: Lull | None,
+        withdraw: Withdraw | None = None,
     ) -> Worker:
         """A worker that lets ``traffic`` go first as the service's settings say
         (``MEMLANE_WORKER_MAX_DEFER``, ``MEMLANE_WORKER_MAX_LAG``)."""
@@ -195,6 +212,7 @@ class Worker:
             traffic=traffic,
             max_defer=config.worker_max_defer,
             max_lag=config.worker_max_lag,
+            withdraw=withdraw,
         )
 
     def run_once(self, now: datetime) -> bool:
@@ -215,25 +233,42 @@ class Worker:
             result = self.handler(job)
         except InvalidInput as exc:
             log.warning("job %s (attempt %d) cannot succeed, parked: %s", job.id, job.attempts, exc)
-            self.queue.fail(job, _describe(exc), finished(), permanent=True)
+            self._fail(job, _describe(exc), finished(), permanent=True)
             return True
         except StoreUnavailable as exc:
-            # the memory store is down, not the job at fault: requeue it and let run() back off,
-            # so an outage does not burn through every job's attempts in a few seconds
-            self.queue.fail(job, _describe(exc), finished())
+            # the memory store is down, not the job at fault: requeue it without counting this
+            # delivery and let run() back off, so an outage of any length burns no attempts
+            try:
+                self.queue.release(job, _describe(exc), finished())
+            except NotFound:
+                self._withdraw(job, None)
             raise
         except Exception as exc:
             log.exception("job %s (attempt %d) failed", job.id, job.attempts)
-            state = self.queue.fail(job, _describe(exc), finished())
-            if state.status == "failed":
+            state = self._fail(job, _describe(exc), finished())
+            if state is not None and state.status == "failed":
                 log.error("job %s parked after %d attempts: %s", job.id, state.attempts, state.error)
             return True
         try:
-            self.queue.complete(job, result, finished())
+            if not self.queue.complete(job, result, finished()):
+                self._withdraw(job, result)
         except InvalidInput as exc:  # the handler's result cannot be stored: retrying would not help
             log.error("job %s returned a result that cannot be stored, parked: %s", job.id, exc)
-            self.queue.fail(job, _describe(exc), finished(), permanent=True)
+            self._fail(job, _describe(exc), finished(), permanent=True)
         return True
+
+    def _fail(self, job: Job, error: str, now: datetime, *, permanent: bool = False) -> JobState | None:
+        """Record a failure; a job found gone meanwhile (forgotten) is withdrawn instead."""
+        try:
+            return self.queue.fail(job, error, now, permanent=permanent)
+        except NotFound:
+            self._withdraw(job, None)
+            return None
+
+    def _withdraw(self, job: Job, result: dict[str, Any] | None) -> None:
+        log.warning("job %s was forgotten while it ran: what it wrote is withdrawn", job.id)
+        if self.withdraw is not None:
+            self.withdraw(job, result)
 
     def run(self, stop: threading.Event) -> None:
         """Handle jobs until ``stop`` is set, waiting ``poll_seconds`` whenever the queue is empty."""
@@ -248,7 +283,11 @@ class Worker:
             except StoreUnavailable as exc:
                 failures += 1
                 if not outage:
-                    log.warning("job queue unreachable, %s retrying until it returns: %s", self.consumer, exc)
+                    log.warning(
+                        "job queue or memory store unreachable, %s retrying until it returns: %s",
+                        self.consumer,
+                        exc,
+                    )
                     outage = True
                 stop.wait(self._backoff(failures))
                 continue
@@ -259,7 +298,7 @@ class Worker:
                 stop.wait(self._backoff(failures))
                 continue
             if outage:
-                log.warning("job queue reachable again, %s carries on", self.consumer)
+                log.warning("job queue and memory store reachable again, %s carries on", self.consumer)
                 outage = False
             failures = 0
             if not busy:
@@ -316,6 +355,29 @@ def lower_session_priority(niceness: int) -> bool:
     except (AttributeError, OSError):  # not Linux, no autogroups, or not allowed
         return False
     return True
+
+
+def wait_for(
+    open_it: Callable[[], T], what: str, consumer: str, stop: threading.Event, max_backoff: float = 10.0
+) -> T | None:
+    """``open_it()``, tried again (0.5 s, then twice as long each time, up to ``max_backoff``) for
+    as long as it raises :class:`~memlane.errors.StoreUnavailable`; None if ``stop`` is set first.
+    Logs once when it starts waiting and once when it is done."""
+    delay, waited = 0.5, False
+    while not stop.is_set():
+        try:
+            opened = open_it()
+        except StoreUnavailable as exc:
+            if not waited:
+                log.warning("%s unreachable, %s waits for it: %s", what, consumer, exc)
+                waited = True
+            stop.wait(delay)
+            delay = min(max_backoff, delay * 2)
+            continue
+        if waited:
+            log.warning("%s reachable, %s starts", what, consumer)
+        return opened
+    return None
 
 
 def start_thread(

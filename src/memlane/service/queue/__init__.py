@@ -20,6 +20,11 @@ failing (or keeps killing its worker) is retried until ``max_attempts`` deliveri
 as ``"failed"`` with its last error, listed by :meth:`JobQueue.failed` until someone retries it.
 Jobs belong to a tenant: another tenant's job id reads exactly like an unknown one (None).
 
+A job also names the user it writes for, so that forgetting the user (:meth:`JobQueue.forget`)
+removes every job of theirs, queued, running, parked or done, with its payload and result: a job
+queued before the forget is never applied after it. A finished job keeps its result, never its
+payload. Idempotency keys are kept as digests, never as the key the client sent.
+
 ::
 
     queue = open_queue(None, "/var/lib/memlane/memlane.db.jobs.db")
@@ -30,6 +35,7 @@ Jobs belong to a tenant: another tenant's job id reads exactly like an unknown o
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from datetime import datetime
@@ -38,7 +44,7 @@ from typing import Any, Literal, Protocol
 from memlane.errors import InvalidInput
 from memlane.store.open import sqlite_path, url_scheme
 
-__all__ = ["Job", "JobQueue", "JobState", "JobStatus", "QueueStats", "open_queue"]
+__all__ = ["Job", "JobQueue", "JobState", "JobStatus", "QueueStats", "key_digest", "open_queue"]
 
 JobStatus = Literal["queued", "running", "done", "failed"]
 
@@ -94,10 +100,17 @@ class JobQueue(Protocol):
     max_attempts: int
 
     def submit(
-        self, tenant: str, payload: dict[str, Any], now: datetime, idempotency_key: str | None = None
+        self,
+        tenant: str,
+        payload: dict[str, Any],
+        now: datetime,
+        idempotency_key: str | None = None,
+        *,
+        user_id: str | None = None,
     ) -> tuple[JobState, bool]:
         """Queue a job durably (it is on disk / in Redis when this returns) and return it and True;
-        with a key this tenant already used, return that job's state and False instead."""
+        with a key this tenant already used, return that job's state and False instead. ``user_id``
+        names whose data the job writes (:meth:`forget` finds it by that)."""
         ...
 
     def claim(self, consumer: str, now: datetime) -> Job | None:
@@ -105,13 +118,27 @@ class JobQueue(Protocol):
         (its worker died) is delivered again. None when nothing is due."""
         ...
 
-    def complete(self, job: Job, result: dict[str, Any], now: datetime) -> None:
-        """Record the job as done with its JSON-ready ``result`` (a no-op when it already is)."""
+    def complete(self, job: Job, result: dict[str, Any], now: datetime) -> bool:
+        """Record the job as done with its JSON-ready ``result`` and drop its payload (a no-op when it
+        already is done). False when the job is gone: its user was forgotten while it ran, and what
+        it wrote must be withdrawn."""
         ...
 
     def fail(self, job: Job, error: str, now: datetime, *, permanent: bool = False) -> JobState:
         """Back to queued (with its error) unless attempts reached ``max_attempts`` or ``permanent``,
         then parked as "failed". A failure from a delivery that was superseded changes nothing."""
+        ...
+
+    def release(self, job: Job, error: str, now: datetime) -> JobState:
+        """Back to queued without counting this delivery: the job was not at fault (the memory store
+        is down), so an outage of any length consumes none of its attempts. A release from a
+        delivery that was superseded changes nothing; :class:`~memlane.errors.NotFound` when the job
+        is gone (forgotten)."""
+        ...
+
+    def forget(self, tenant: str, user_id: str) -> int:
+        """Remove every job of the tenant's user, whatever its status, with its payload and result;
+        returns how many. A worker holding one finds it gone when it completes (:meth:`complete`)."""
         ...
 
     def get(self, tenant: str, job_id: str) -> JobState | None:
@@ -147,6 +174,12 @@ def to_json(value: dict[str, Any], what: str) -> str:
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError) as exc:
         raise InvalidInput(f"the job {what} must be JSON-ready: {exc}") from exc
+
+
+def key_digest(idempotency_key: str) -> str:
+    """What a queue keeps of an idempotency key: its SHA-256, so that a key holding something
+    personal (a client's message id, an email) is never stored as sent."""
+    return hashlib.sha256(idempotency_key.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def open_queue(

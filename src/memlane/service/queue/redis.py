@@ -9,12 +9,18 @@ tag, so that the scripts below, which touch several of them atomically, stay in 
 
 =================================  ===================================================================
 ``<prefix>{jobs}:stream``          the stream, one entry per delivery due; consumer group ``workers``
-``<prefix>{jobs}:job:<id>``        the job (hash): tenant, payload, status, attempts, result, error
-                                   and the stream entry currently carrying it
+``<prefix>{jobs}:job:<id>``        the job (hash): tenant, payload, status, attempts, result, error,
+                                   the stream entry currently carrying it, its user's token and its
+                                   idempotency key's name
 ``<prefix>{jobs}:pending``         queued and running job ids by the time they were queued: depth, lag
 ``<prefix>{jobs}:parked``          parked job ids by the time they were parked, all tenants
 ``<prefix>{jobs}:parked:<tenant>`` the same, one tenant's (what ``failed()`` lists)
-``<prefix>{jobs}:idem:<t>:<key>``  idempotency key → job id (``<t>``: a hash of the tenant)
+``<prefix>{jobs}:idem:<t>:<key>``  idempotency key → job id (``<t>``: a hash of the tenant, ``<key>``
+                                   the key's SHA-256: the key itself is never stored)
+``<prefix>{jobs}:user:<u>``        the unfinished (queued, running, parked) job ids of one tenant's user
+                                   (``<u>``: a hash of ``tenant/user``), for ``forget``
+``<prefix>{jobs}:done:<u>``        that user's finished job ids by the time they finished (expires
+                                   with them)
 ``<prefix>{jobs}:serving:<host>``  present while the API processes of ``<host>`` serve requests (a
                                    co-located worker lets them go first, :mod:`memlane.service.worker`)
 =================================  ===================================================================
@@ -26,8 +32,10 @@ the latency. Leases are therefore measured on the Redis server's clock, not on t
 A requeued or retried job gets a new entry at the end of the stream; the old one is acknowledged and
 deleted, as is an entry whose job finished, so the stream holds only the work that is due.
 
-Done jobs and idempotency keys expire ``keep_seconds`` (a week) after they were written; queued and
-parked jobs never expire. The queue is as durable as the Redis behind it: run it with AOF.
+Done jobs (their result; the payload is dropped when they finish) and idempotency keys expire
+``keep_seconds`` (a week) after they were written; queued and parked jobs never expire.
+:meth:`~RedisJobQueue.forget` removes a user's jobs of every status at once. The queue is as
+durable as the Redis behind it: run it with AOF.
 """
 
 from __future__ import annotations
@@ -54,6 +62,7 @@ from memlane.service.queue import (
     JobState,
     JobStatus,
     QueueStats,
+    key_digest,
     to_json,
 )
 from memlane.store.codec import scope_token
@@ -77,7 +86,7 @@ local function park(id, tenant, entry, err)
 end
 """
 
-# KEYS[5]: the idempotency key, if any. ARGV: id, tenant, payload, keep (ms).
+# KEYS[5]: the idempotency key, if any. ARGV: id, tenant, payload, keep (ms), user token ('' for none).
 _SUBMIT = """
 if KEYS[5] then
     local existing = redis.call('GET', KEYS[5])
@@ -88,8 +97,10 @@ if KEYS[5] then
 end
 local entry = redis.call('XADD', KEYS[1], '*', 'job', ARGV[4])
 redis.call('HSET', KEYS[2], 'id', ARGV[4], 'tenant', ARGV[5], 'payload', ARGV[6], 'status', 'queued',
-    'attempts', 0, 'created_at', ARGV[3], 'updated_at', ARGV[3], 'entry', entry)
+    'attempts', 0, 'created_at', ARGV[3], 'updated_at', ARGV[3], 'entry', entry, 'user', ARGV[8],
+    'idem', KEYS[5] or '')
 redis.call('ZADD', KEYS[3], ARGV[3], ARGV[4])
+if ARGV[8] ~= '' then redis.call('SADD', ARGV[2] .. 'user:' .. ARGV[8], ARGV[4]) end
 if KEYS[5] then redis.call('SET', KEYS[5], ARGV[4], 'PX', ARGV[7]) end
 return {1, redis.call('HGETALL', KEYS[2])}
 """
@@ -114,20 +125,63 @@ redis.call('HSET', KEYS[2], 'status', 'running', 'attempts', attempts + 1, 'upda
 return redis.call('HGETALL', KEYS[2])
 """
 
-# ARGV: result, keep (ms).
+# ARGV: result, keep (ms). -1 when the job is gone (forgotten), 0 when it was done already.
 _COMPLETE = """
-local h = redis.call('HMGET', KEYS[2], 'status', 'entry', 'tenant', 'id')
-if not h[1] or h[1] == 'done' then return 0 end
+local h = redis.call('HMGET', KEYS[2], 'status', 'entry', 'tenant', 'id', 'user')
+if not h[1] then return -1 end
+if h[1] == 'done' then return 0 end
 if h[1] == 'failed' then
     redis.call('ZREM', KEYS[4], h[4])
     redis.call('ZREM', ARGV[2] .. 'parked:' .. h[3], h[4])
 end
 drop_entry(h[2])
 redis.call('HSET', KEYS[2], 'status', 'done', 'result', ARGV[4], 'updated_at', ARGV[3], 'entry', '')
-redis.call('HDEL', KEYS[2], 'error')
+redis.call('HDEL', KEYS[2], 'error', 'payload')
 redis.call('ZREM', KEYS[3], h[4])
 redis.call('PEXPIRE', KEYS[2], ARGV[5])
+if h[5] and h[5] ~= '' then
+    local done = ARGV[2] .. 'done:' .. h[5]
+    redis.call('SREM', ARGV[2] .. 'user:' .. h[5], h[4])
+    redis.call('ZADD', done, ARGV[3], h[4])
+    redis.call('ZREMRANGEBYSCORE', done, '-inf', '(' .. (tonumber(ARGV[3]) - tonumber(ARGV[5]) / 1000))
+    redis.call('PEXPIRE', done, ARGV[5])
+end
 return 1
+"""
+
+# ARGV: the delivery's attempts, error. Back to queued, this delivery uncounted (the store is down).
+_RELEASE = """
+local h = redis.call('HMGET', KEYS[2], 'status', 'attempts', 'entry', 'id')
+if not h[1] then return {} end
+if h[1] == 'running' and tonumber(h[2]) == tonumber(ARGV[4]) then
+    drop_entry(h[3])
+    local entry = redis.call('XADD', KEYS[1], '*', 'job', h[4])
+    redis.call('HSET', KEYS[2], 'status', 'queued', 'attempts', tonumber(h[2]) - 1, 'error', ARGV[5],
+        'updated_at', ARGV[3], 'entry', entry)
+end
+return redis.call('HGETALL', KEYS[2])
+"""
+
+# KEYS[5], KEYS[6]: the user's unfinished and finished job sets. ARGV: tenant. Returns how many went.
+_FORGET = """
+local gone = 0
+local ids = redis.call('SMEMBERS', KEYS[5])
+for _, id in ipairs(redis.call('ZRANGE', KEYS[6], 0, -1)) do table.insert(ids, id) end
+for _, id in ipairs(ids) do
+    local key = ARGV[2] .. 'job:' .. id
+    local h = redis.call('HMGET', key, 'tenant', 'entry', 'idem')
+    if h[1] == ARGV[4] then
+        drop_entry(h[2])
+        redis.call('ZREM', KEYS[3], id)
+        redis.call('ZREM', KEYS[4], id)
+        redis.call('ZREM', ARGV[2] .. 'parked:' .. h[1], id)
+        if h[3] and h[3] ~= '' then redis.call('DEL', h[3]) end
+        redis.call('DEL', key)
+        gone = gone + 1
+    end
+end
+redis.call('DEL', KEYS[5], KEYS[6])
+return gone
 """
 
 # ARGV: the delivery's attempts, error, "1" to park. Only the current delivery may decide.
@@ -211,7 +265,9 @@ class RedisJobQueue:
                 ("start", _START),
                 ("complete", _COMPLETE),
                 ("fail", _FAIL),
+                ("release", _RELEASE),
                 ("retry", _RETRY),
+                ("forget", _FORGET),
             )
         }
         self._group_ready = False  # created on first claim, so that constructing never connects
@@ -223,27 +279,32 @@ class RedisJobQueue:
         except redis.RedisError as exc:
             raise StoreUnavailable(f"Redis job queue at {self.url} failed: {exc}") from exc
 
-    def _run(self, script: str, job_id: str, args: Sequence[Any], extra_key: str | None = None) -> Any:
+    def _run(self, script: str, job_id: str, args: Sequence[Any], *extra_keys: str | None) -> Any:
         keys = [self._stream, self._ns + "job:" + job_id, self._pending, self._parked]
-        if extra_key is not None:
-            keys.append(extra_key)
+        keys += [k for k in extra_keys if k is not None]
         with self._translate():
             return self._scripts[script](keys=keys, args=[self.group, self._ns, *args])
 
     # -- the port ---------------------------------------------------------------------------------
 
     def submit(
-        self, tenant: str, payload: dict[str, Any], now: datetime, idempotency_key: str | None = None
+        self,
+        tenant: str,
+        payload: dict[str, Any],
+        now: datetime,
+        idempotency_key: str | None = None,
+        *,
+        user_id: str | None = None,
     ) -> tuple[JobState, bool]:
         """Queue a job (in Redis when this returns); with a key this tenant already used, that job."""
         body = to_json(payload, "payload")
         idem = None
         if idempotency_key is not None:
-            idem = f"{self._ns}idem:{scope_token(tenant)}:{idempotency_key}"
+            idem = f"{self._ns}idem:{scope_token(tenant)}:{key_digest(idempotency_key)}"
         job_id = new_id()
-        created, fields = self._run(
-            "submit", job_id, [_epoch(now), job_id, tenant, body, self.keep_ms], extra_key=idem
-        )
+        user = _user_token(tenant, user_id) if user_id is not None else ""
+        args = [_epoch(now), job_id, tenant, body, self.keep_ms, user]
+        created, fields = self._run("submit", job_id, args, idem)
         return _state(_pairs(fields)), bool(created)
 
     def claim(self, consumer: str, now: datetime) -> Job | None:
@@ -315,9 +376,24 @@ class RedisJobQueue:
                 return str(entry), str(fields.get("job", ""))
         return None
 
-    def complete(self, job: Job, result: dict[str, Any], now: datetime) -> None:
-        """Record the job as done (kept ``keep_seconds``); a no-op when it already is."""
-        self._run("complete", job.id, [_epoch(now), to_json(result, "result"), self.keep_ms])
+    def complete(self, job: Job, result: dict[str, Any], now: datetime) -> bool:
+        """Record the job as done (kept ``keep_seconds``) and drop its payload; a no-op when it
+        already is. False when the job is gone (its user was forgotten)."""
+        recorded = self._run("complete", job.id, [_epoch(now), to_json(result, "result"), self.keep_ms])
+        return int(recorded) >= 0
+
+    def release(self, job: Job, error: str, now: datetime) -> JobState:
+        """Queue the job again at the end of the stream without counting this delivery."""
+        fields = self._run("release", job.id, [_epoch(now), job.attempts, error])
+        if not fields:
+            raise NotFound(f"no job {job.id}")
+        return _state(_pairs(fields))
+
+    def forget(self, tenant: str, user_id: str) -> int:
+        """Remove every job of the tenant's user, with its stream entry, payload and result."""
+        user = _user_token(tenant, user_id)
+        keys = (self._ns + "user:" + user, self._ns + "done:" + user)
+        return int(self._run("forget", "", ["0", tenant], *keys))  # "0": no time is recorded
 
     def fail(self, job: Job, error: str, now: datetime, *, permanent: bool = False) -> JobState:
         """Requeue the job at the end of the stream with its error, or park it."""
@@ -345,7 +421,7 @@ class RedisJobQueue:
 
     def retry(self, tenant: str, job_id: str, now: datetime) -> JobState | None:
         """Queue a parked job again with fresh attempts; None when the tenant has no such parked job."""
-        fields = self._run("retry", job_id, [_epoch(now), tenant], extra_key=self._ns + "parked:" + tenant)
+        fields = self._run("retry", job_id, [_epoch(now), tenant], self._ns + "parked:" + tenant)
         return _state(_pairs(fields)) if fields else None
 
     def stats(self, now: datetime) -> QueueStats:
@@ -377,6 +453,11 @@ class RedisJobQueue:
     def close(self) -> None:
         """Close the connection pool."""
         self._redis.close()
+
+
+def _user_token(tenant: str, user_id: str) -> str:
+    """A tenant's user as a key part: a hash, so that no user id appears in a key name."""
+    return scope_token(f"{tenant}/{user_id}")
 
 
 def _epoch(now: datetime) -> str:

@@ -12,6 +12,7 @@ keys with them); parked jobs stay until retried.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import threading
@@ -32,8 +33,10 @@ from memlane.service.queue import (
     JobState,
     JobStatus,
     QueueStats,
+    key_digest,
     to_json,
 )
+from memlane.store.files import private_file
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS jobs (
@@ -50,13 +53,16 @@ CREATE TABLE IF NOT EXISTS jobs (
     lease_until REAL,
     consumer    TEXT,
     result      TEXT,
-    error       TEXT
+    error       TEXT,
+    user_id     TEXT              -- whose data the job writes: forget() finds the user's jobs by it
 );
 CREATE UNIQUE INDEX IF NOT EXISTS jobs_idem ON jobs (tenant, idem_key) WHERE idem_key IS NOT NULL;
 CREATE INDEX IF NOT EXISTS jobs_line ON jobs (status, line);
 CREATE INDEX IF NOT EXISTS jobs_parked ON jobs (tenant, status, updated_at);
 CREATE INDEX IF NOT EXISTS jobs_finished ON jobs (status, updated_at);
 """
+# made after the schema, and after the column is added to a file an older memlane made
+_USER_INDEX = "CREATE INDEX IF NOT EXISTS jobs_user ON jobs (tenant, user_id)"
 
 _COLUMNS = "id, tenant, status, attempts, created_at, updated_at, result, error"
 _CLAIMED = "id, tenant, payload, status, attempts, created_at, error"
@@ -82,7 +88,7 @@ class SQLiteJobQueue:
     ) -> None:
         if lease_seconds <= 0 or max_attempts < 1:
             raise InvalidInput("lease_seconds must be positive and max_attempts at least 1")
-        self.path = str(path)
+        self.path = private_file(path, "job queue")
         self.lease_seconds = lease_seconds
         self.max_attempts = max_attempts
         self.keep_seconds = keep_seconds
@@ -94,11 +100,16 @@ class SQLiteJobQueue:
             )
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA secure_delete=ON")  # a dropped payload leaves no bytes behind
             with self._write() as db:
                 # statement by statement: executescript() would commit the open transaction
                 for statement in _SCHEMA.split(";"):
                     if statement.strip():
                         db.execute(statement)
+                columns = {row[1] for row in db.execute("PRAGMA table_info(jobs)")}
+                if "user_id" not in columns:
+                    db.execute("ALTER TABLE jobs ADD COLUMN user_id TEXT")
+                db.execute(_USER_INDEX)
         except sqlite3.Error as exc:
             raise StoreUnavailable(f"job queue at {self.path} could not be opened: {exc}") from exc
 
@@ -125,27 +136,41 @@ class SQLiteJobQueue:
             except sqlite3.Error as exc:
                 raise StoreUnavailable(f"job queue at {self.path} failed: {exc}") from exc
 
+    def _empty_log(self) -> None:
+        """Copy the write-ahead log into the file and truncate it, so that what a finished or
+        forgotten job said (masked, but still the user's words) is not left in old WAL frames;
+        secure_delete has zeroed it in the file. Best effort: a reader in another process may hold
+        an old snapshot, and the next one tries again."""
+        with self._lock, contextlib.suppress(sqlite3.Error):
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+
     # -- the port ---------------------------------------------------------------------------------
 
     def submit(
-        self, tenant: str, payload: dict[str, Any], now: datetime, idempotency_key: str | None = None
+        self,
+        tenant: str,
+        payload: dict[str, Any],
+        now: datetime,
+        idempotency_key: str | None = None,
+        *,
+        user_id: str | None = None,
     ) -> tuple[JobState, bool]:
         """Queue a job durably; with a key this tenant already used, that job's state and False."""
         body = to_json(payload, "payload")
         at = aware(now).timestamp()
+        idem = key_digest(idempotency_key) if idempotency_key is not None else None
         with self._write() as db:
-            if idempotency_key is not None:
+            if idem is not None:
                 row = db.execute(
-                    f"SELECT {_COLUMNS} FROM jobs WHERE tenant = ? AND idem_key = ?",
-                    (tenant, idempotency_key),
+                    f"SELECT {_COLUMNS} FROM jobs WHERE tenant = ? AND idem_key = ?", (tenant, idem)
                 ).fetchone()
                 if row is not None:
                     return _state(row), False
             job_id = new_id()
             db.execute(
                 "INSERT INTO jobs (id, tenant, idem_key, payload, status, created_at, updated_at, queued_at,"
-                f" line) VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, {_BACK})",
-                (job_id, tenant, idempotency_key, body, at, at, at),
+                f" line, user_id) VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, {_BACK}, ?)",
+                (job_id, tenant, idem, body, at, at, at, user_id),
             )
             row = db.execute(f"SELECT {_COLUMNS} FROM jobs WHERE id = ?", (job_id,)).fetchone()
         return _state(row), True
@@ -187,18 +212,23 @@ class SQLiteJobQueue:
                     created_at=_time(created_at),
                 )
 
-    def complete(self, job: Job, result: dict[str, Any], now: datetime) -> None:
-        """Record the job as done; a no-op when it already is."""
+    def complete(self, job: Job, result: dict[str, Any], now: datetime) -> bool:
+        """Record the job as done and drop its payload; a no-op when it already is. False when the
+        job is gone (its user was forgotten)."""
         body = to_json(result, "result")
         at = aware(now).timestamp()
         with self._write() as db:
+            if db.execute("SELECT 1 FROM jobs WHERE id = ?", (job.id,)).fetchone() is None:
+                return False
             db.execute(
-                "UPDATE jobs SET status = 'done', result = ?, error = NULL, lease_until = NULL,"
+                "UPDATE jobs SET status = 'done', result = ?, payload = '', error = NULL, lease_until = NULL,"
                 " updated_at = ? WHERE id = ? AND status != 'done'",
                 (body, at, job.id),
             )
             # finished jobs older than the keep window go, with their idempotency keys
             db.execute("DELETE FROM jobs WHERE status = 'done' AND updated_at < ?", (at - self.keep_seconds,))
+        self._empty_log()  # the dropped payload must not live on in the write-ahead log
+        return True
 
     def fail(self, job: Job, error: str, now: datetime, *, permanent: bool = False) -> JobState:
         """Requeue the job with its error, or park it after ``max_attempts`` or when ``permanent``."""
@@ -219,6 +249,31 @@ class SQLiteJobQueue:
                     )
             state = db.execute(f"SELECT {_COLUMNS} FROM jobs WHERE id = ?", (job.id,)).fetchone()
         return _state(state)
+
+    def release(self, job: Job, error: str, now: datetime) -> JobState:
+        """Back to the front of the line without counting this delivery (the store is down)."""
+        at = aware(now).timestamp()
+        with self._write() as db:
+            row = db.execute("SELECT status, attempts FROM jobs WHERE id = ?", (job.id,)).fetchone()
+            if row is None:
+                raise NotFound(f"no job {job.id}")
+            if row == ("running", job.attempts):
+                # its place in line is kept: the outage is nobody's fault, the order still holds
+                db.execute(
+                    "UPDATE jobs SET status = 'queued', attempts = attempts - 1, error = ?,"
+                    " lease_until = NULL, consumer = NULL, updated_at = ? WHERE id = ?",
+                    (error, at, job.id),
+                )
+            state = db.execute(f"SELECT {_COLUMNS} FROM jobs WHERE id = ?", (job.id,)).fetchone()
+        return _state(state)
+
+    def forget(self, tenant: str, user_id: str) -> int:
+        """Delete every job of the tenant's user, with its payload and result."""
+        with self._write() as db:
+            gone = db.execute("DELETE FROM jobs WHERE tenant = ? AND user_id = ?", (tenant, user_id)).rowcount
+        if gone:
+            self._empty_log()
+        return int(gone)
 
     def get(self, tenant: str, job_id: str) -> JobState | None:
         """The job's state; None for unknown ids and other tenants' jobs."""

@@ -13,6 +13,8 @@ from typing import Annotated, Any, TypeVar
 
 import anyio
 from fastapi import Depends, Request
+from fastapi.dependencies.models import Dependant
+from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from memlane.clock import utcnow
@@ -21,6 +23,7 @@ from memlane.service.config import ServiceSettings
 from memlane.service.http import ApiError, QueueLimit, RateLimiter
 from memlane.service.keys import KeyStore
 from memlane.service.metrics import Metrics
+from memlane.service.models import ErrorOut
 from memlane.service.queue import JobQueue
 from memlane.service.tenants import Tenants
 from memlane.service.web.access import COOKIE, PageAccess, PageSession
@@ -30,6 +33,39 @@ from memlane.service.worker import Traffic
 T = TypeVar("T")
 
 _bearer = HTTPBearer(auto_error=False, description="an API key from `memlane keys create --tenant NAME`")
+
+_WHY = {
+    401: "no API key, an unknown key or a revoked key (unauthorized)",
+    404: "an unknown id, or another tenant's (not_found): the two read the same",
+    413: "the body is larger than MEMLANE_MAX_BODY_BYTES (payload_too_large)",
+    422: "the body or a parameter does not fit the schema, or a field or parameter is unknown "
+    "(invalid_request); a value the core refuses (invalid_input, text_too_long)",
+    429: "too many requests for this key, or too many failed authentications from this address "
+    "(rate_limited), with Retry-After",
+    503: "the store, Redis or the queue cannot be reached (store_unavailable); nothing was written",
+}
+
+
+def errors(*statuses: int, auth: bool = True) -> dict[int | str, dict[str, Any]]:
+    """The error responses a route documents: those of every ``/v1`` route (``auth``: 401, 413,
+    422, 429, 503), and ``statuses`` besides, each with the one error shape."""
+    every = (401, 413, 422, 429, 503) if auth else (422,)
+    return {s: {"model": ErrorOut, "description": _WHY[s]} for s in sorted({*every, *statuses})}
+
+
+async def known_parameters(request: Request) -> None:
+    """A query parameter the route does not define is a 422, as an unknown body field is: a typo
+    (``?userid=``) must not silently mean "no value"."""
+    route = request.scope.get("route")
+    if not isinstance(route, APIRoute):
+        return
+    names = _query_names(route.dependant)
+    unknown = sorted(set(request.query_params) - names)
+    if unknown:
+        expected = ", ".join(sorted(names)) or "none"
+        raise ApiError(
+            422, "invalid_request", f"unknown query parameter {unknown[0]!r}; this route takes: {expected}"
+        )
 
 
 class ComputeSlots:
@@ -69,6 +105,14 @@ class ComputeSlots:
         self._pool.shutdown(wait=True)
 
 
+def _query_names(dependant: Dependant) -> set[str]:
+    """The query parameters a route (and what it depends on) reads."""
+    names = {str(p.alias) for p in dependant.query_params}
+    for sub in dependant.dependencies:
+        names |= _query_names(sub)
+    return names
+
+
 @dataclass
 class ServiceState:
     """Everything the routes share: stores per tenant, keys, the job queue, limits and metrics."""
@@ -78,6 +122,7 @@ class ServiceState:
     queue: JobQueue
     config: ServiceSettings
     limiter: RateLimiter
+    auth_failures: RateLimiter  # per client address: failed authentications
     queue_limit: QueueLimit
     metrics: Metrics
     compute: ComputeSlots
@@ -138,16 +183,21 @@ async def caller(
     thread pool, two thread switches a request for what is a dictionary lookup once the key and the
     tenant were seen. The database is asked, in a thread, only when they were not.
     """
+    address = request.client.host if request.client is not None else "unknown"
     if credentials is None:
         cookie = request.cookies.get(COOKIE)
         if cookie is not None:
             return await _page_caller(request, state, cookie)
+        state.auth_failures.check(address)
         raise ApiError(401, "unauthorized", "missing API key: send 'Authorization: Bearer <key>'")
     secret = credentials.credentials
     known, tenant = state.keys.known(secret)
     if not known:
+        # an address that keeps sending bad keys does not get to make the database look them up
+        state.auth_failures.refuse_if_empty(address)
         tenant = await anyio.to_thread.run_sync(state.keys.tenant_of, secret)
     if tenant is None:
+        state.auth_failures.check(address)
         raise ApiError(401, "unauthorized", "unknown or revoked API key")
     key_id = secret.split("_")[1]
     state.limiter.check(f"key:{key_id}")  # the bucket a staff page session of this key shares

@@ -7,27 +7,27 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query, Response
 from pydantic import BaseModel
 
+from memlane import validate
 from memlane.service.http import ApiError
 from memlane.service.models import (
     ContextIn,
     ContextOut,
-    DecisionOut,
-    ErrorOut,
     FeedbackIn,
     HistoryOut,
     HitOut,
     MemoryOut,
     RememberIn,
+    RememberOut,
     SearchIn,
     SearchOut,
     UpdateIn,
 )
-from memlane.service.routes.deps import CallerDep, StateDep
+from memlane.service.routes.deps import CallerDep, StateDep, errors
 from memlane.validate import MAX_OFFSET
 
-router = APIRouter(prefix="/v1", tags=["memories"], responses={422: {"model": ErrorOut}})
+router = APIRouter(prefix="/v1", tags=["memories"], responses=errors())
 UserId = Annotated[str, Query(description="the user, inside your tenant")]
-_NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": ErrorOut}}
+_NOT_FOUND: dict[int | str, dict[str, Any]] = errors(404)
 
 
 class MemoryList(BaseModel):
@@ -79,9 +79,14 @@ async def context(body: ContextIn, caller: CallerDep, state: StateDep) -> Contex
     return ContextOut.of(block)
 
 
-@router.post("/memories", status_code=201, response_model=DecisionOut)
-async def remember(body: RememberIn, caller: CallerDep, state: StateDep) -> DecisionOut:
+@router.post("/memories", status_code=201, response_model=RememberOut)
+async def remember(body: RememberIn, caller: CallerDep, state: StateDep) -> RememberOut:
     """Store a sentence as a memory (no extraction; still checked, deduplicated and reconciled)."""
+    settings = caller.memory.settings
+    # stored as they are: no sensitive data in them (the text itself is masked by the write path)
+    validate.labels(body.tags, "tags", settings)
+    if body.session_id is not None:
+        validate.label(body.session_id, "session_id", settings)
     decision = await state.compute.run(
         caller.memory.remember,
         body.text,
@@ -93,7 +98,7 @@ async def remember(body: RememberIn, caller: CallerDep, state: StateDep) -> Deci
         caller=caller.name,
     )
     state.metrics.count_decisions([decision.action.value])
-    return DecisionOut.of(decision)
+    return RememberOut.of_remembered(decision)
 
 
 @router.get("/memories", response_model=MemoryList)

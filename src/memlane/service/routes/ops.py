@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 from fastapi import APIRouter
@@ -10,10 +11,12 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from memlane.clock import utcnow
 from memlane.errors import MemlaneError
-from memlane.service.routes.deps import StateDep
+from memlane.service.models import ReadyOut
+from memlane.service.routes.deps import StateDep, errors
 from memlane.store import MemoryQuery
 
-router = APIRouter(tags=["operations"])
+log = logging.getLogger("memlane.service")
+router = APIRouter(tags=["operations"], responses=errors(auth=False))
 _PROBE = "memlane:readyz"  # a user id no tenant can name (tenant scopes contain "/")
 
 
@@ -23,9 +26,15 @@ def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
 
-@router.get("/readyz")
+@router.get(
+    "/readyz",
+    response_model=ReadyOut,
+    responses={503: {"model": ReadyOut, "description": "something is down: its check says unavailable"}},
+)
 def readyz(state: StateDep) -> JSONResponse:
-    """The store, the session store, the key store and the queue all answer (503 if one does not)."""
+    """The store, the session store, the key store and the queue all answer (503 if one does not).
+    A check says ``ok`` or ``unavailable``; why, and where, goes to the server log only (it names
+    hosts, database users and paths)."""
     checks: dict[str, str] = {}
     sessions = state.tenants.sessions
     probes: dict[str, Callable[[], object]] = {
@@ -40,7 +49,8 @@ def readyz(state: StateDep) -> JSONResponse:
             probe()
             checks[name] = "ok"
         except MemlaneError as exc:
-            checks[name] = f"unavailable: {exc}"
+            log.warning("readiness: %s is unavailable: %s", name, exc)
+            checks[name] = "unavailable"
     ready = all(v == "ok" for v in checks.values())
     return JSONResponse(
         {"status": "ready" if ready else "unavailable", "checks": checks}, 200 if ready else 503

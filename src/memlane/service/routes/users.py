@@ -9,13 +9,14 @@ from fastapi import APIRouter, Query
 from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from memlane import validate
 from memlane.errors import NotFound
 from memlane.lifecycle.markdown import to_markdown
 from memlane.privacy.audit import OPS
-from memlane.service.models import ErrorOut, ForgetIn, ForgetOut, MemoryOut, SessionOut, SlotOut
-from memlane.service.routes.deps import AdminDep, CallerDep
+from memlane.service.models import Body, ErrorOut, ForgetIn, ForgetOut, MemoryOut, SessionOut, SlotOut
+from memlane.service.routes.deps import AdminDep, CallerDep, StateDep, errors
 
-router = APIRouter(prefix="/v1", tags=["users"], responses={422: {"model": ErrorOut}})
+router = APIRouter(prefix="/v1", tags=["users"], responses=errors())
 UserId = Annotated[str, Query(description="the user, inside your tenant")]
 
 
@@ -37,7 +38,7 @@ class SessionList(BaseModel):
     sessions: list[SessionOut]
 
 
-class EndSession(BaseModel):
+class EndSession(Body):
     """End a conversation now."""
 
     user_id: str
@@ -50,7 +51,7 @@ class Written(BaseModel):
     memories: list[MemoryOut]
 
 
-class ForgetSession(BaseModel):
+class ForgetSession(Body):
     """Delete one conversation and what was learned only from it."""
 
     user_id: str
@@ -63,16 +64,17 @@ class AuditOut(BaseModel):
     entries: list[dict[str, Any]]
 
 
-class ConsentIn(BaseModel):
+class ConsentIn(Body):
     """What the user agrees memlane may keep."""
 
     model_config = ConfigDict(
+        extra="forbid",
         json_schema_extra={
             "examples": [
                 {"user_id": "u1", "enabled": True, "categories": ["name", "preference"]},
                 {"user_id": "u2", "enabled": False, "categories": None},
             ]
-        }
+        },
     )
 
     user_id: str
@@ -81,7 +83,7 @@ class ConsentIn(BaseModel):
 
 
 class ForgetUser(ForgetIn):
-    """Forget by tag, or (no tags) everything about the user."""
+    """Forget by tag, or everything about the user with ``"all": true`` (never by leaving tags out)."""
 
     user_id: str
 
@@ -108,7 +110,7 @@ def sessions(caller: CallerDep, user_id: UserId) -> SessionList:
     return SessionList(sessions=[SessionOut.of(s) for s in live])
 
 
-@router.get("/sessions/{session_id}", response_model=SessionOut, responses={404: {"model": ErrorOut}})
+@router.get("/sessions/{session_id}", response_model=SessionOut, responses=errors(404))
 def session(session_id: str, caller: CallerDep, user_id: UserId) -> SessionOut:
     """One live session: recent turns, summary, temporary slots."""
     found = caller.memory.session(user_id, session_id)
@@ -117,7 +119,7 @@ def session(session_id: str, caller: CallerDep, user_id: UserId) -> SessionOut:
     return SessionOut.of(found)
 
 
-@router.post("/sessions/end", response_model=Written, responses={404: {"model": ErrorOut}})
+@router.post("/sessions/end", response_model=Written, responses=errors(404))
 def end_session(body: EndSession, caller: CallerDep) -> Written:
     """End a session: write its episode summary and promote repeated conditions."""
     written = caller.memory.end_session(body.user_id, body.session_id)
@@ -125,9 +127,16 @@ def end_session(body: EndSession, caller: CallerDep) -> Written:
 
 
 @router.post("/forget", response_model=ForgetOut)
-def forget(body: ForgetUser, caller: CallerDep) -> ForgetOut:
-    """Delete the user's memories with any of the tags, or everything about the user (no tags)."""
-    return ForgetOut(deleted=caller.memory.forget(body.user_id, tags=body.tags, caller=caller.name))
+def forget(body: ForgetUser, caller: CallerDep, state: StateDep) -> ForgetOut:
+    """Delete the user's memories with any of the tags, or, with ``"all": true``, everything about
+    the user: memories, log, profile, sessions, history, and the user's write-back jobs (queued ones
+    are cancelled, finished ones lose their results), so that nothing queued before comes back."""
+    if body.all:
+        uid = validate.identifier(body.user_id, "user_id", caller.memory.settings)
+        # the queue first: a job still running then finds itself gone and withdraws what it wrote
+        state.queue.forget(caller.tenant, uid)
+    deleted = caller.memory.forget(body.user_id, tags=body.tags, all=body.all, caller=caller.name)
+    return ForgetOut(deleted=deleted)
 
 
 @router.get(
@@ -165,7 +174,7 @@ def _safe(name: str) -> str:
     return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
 
 
-@router.post("/sessions/forget", response_model=ForgetOut)
+@router.post("/sessions/forget", response_model=ForgetOut, responses=errors(404))
 def forget_session(body: ForgetSession, caller: CallerDep) -> ForgetOut:
     """Delete a conversation: its turns, its log, and memories learned only from it."""
     return ForgetOut(deleted=caller.memory.forget_session(body.user_id, body.session_id, caller=caller.name))

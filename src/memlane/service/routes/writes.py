@@ -13,12 +13,13 @@ from fastapi.responses import JSONResponse
 from memlane import validate
 from memlane.clock import utcnow
 from memlane.errors import NotFound
-from memlane.service.jobs import messages_of, payload_of, process
+from memlane.service.jobs import process
 from memlane.service.models import AddMessages, AddResultOut, ErrorOut, JobOut
+from memlane.service.payload import payload_of
 from memlane.service.queue import JobState
-from memlane.service.routes.deps import CallerDep, ServiceState, StateDep
+from memlane.service.routes.deps import CallerDep, ServiceState, StateDep, errors
 
-router = APIRouter(prefix="/v1", tags=["write-back"])
+router = APIRouter(prefix="/v1", tags=["write-back"], responses=errors())
 
 
 @router.post(
@@ -27,7 +28,10 @@ router = APIRouter(prefix="/v1", tags=["write-back"])
     response_model=JobOut,
     responses={
         200: {"model": AddResultOut, "description": "processed inline (?wait=true)"},
-        503: {"model": ErrorOut, "description": "the queue is full (queue_full) or cannot be reached"},
+        503: {
+            "model": ErrorOut,
+            "description": "the queue is full (queue_full), or it or the store cannot be reached",
+        },
     },
 )
 async def add_messages(
@@ -43,17 +47,18 @@ async def add_messages(
     queued; retry after ``Retry-After`` seconds).
     """
     now = utcnow()
-    payload = payload_of(body, now, uuid.uuid4().hex)
     settings = caller.memory.settings
     # everything a caller can get wrong fails now with 422, not later in a worker
     validate.identifier(body.user_id, "user_id", settings)
     if body.session_id is not None:
-        validate.identifier(body.session_id, "session_id", settings)
-    validate.messages(messages_of(payload), "user", now, settings)
+        validate.label(body.session_id, "session_id", settings)
+    validate.messages([m.model_dump(exclude_none=True) for m in body.messages], "user", now, settings)
     if body.idempotency_key is not None:
         validate.identifier(body.idempotency_key, "idempotency_key", settings)
+    # masked before it is queued: the queue never holds what memlane would not store
+    payload = {**payload_of(body, now, uuid.uuid4().hex, settings), "caller": caller.name}
     if wait:
-        result = await state.compute.run(process, caller.memory, payload)
+        result = await state.compute.run(process, caller.memory, payload, inline=True)
         state.metrics.count_decisions([d.action for d in result.decisions])
         return JSONResponse(result.model_dump(mode="json"), status_code=200)
     # the queue's commit waits for the disk: in a thread, outside the compute slots
@@ -69,7 +74,7 @@ def submit(
     """Queue the job, unless the queue is full (a 503: nothing is queued)."""
     state.queue_limit.take(now)
     try:
-        job, new = state.queue.submit(tenant, payload, now, key)
+        job, new = state.queue.submit(tenant, payload, now, key, user_id=payload["user_id"])
     except BaseException:
         state.queue_limit.give_back()
         raise
@@ -78,7 +83,7 @@ def submit(
     return job, new
 
 
-@router.get("/jobs/{job_id}", response_model=JobOut, responses={404: {"model": ErrorOut}})
+@router.get("/jobs/{job_id}", response_model=JobOut, responses=errors(404))
 def get_job(job_id: str, caller: CallerDep, state: StateDep) -> JobOut:
     """A write-back job: queued, running, done (with its decisions) or failed (with its error)."""
     job = state.queue.get(caller.tenant, job_id)
@@ -95,7 +100,7 @@ def failed_jobs(
     return [JobOut.of(j) for j in state.queue.failed(caller.tenant, limit)]
 
 
-@router.post("/jobs/{job_id}/retry", response_model=JobOut, responses={404: {"model": ErrorOut}})
+@router.post("/jobs/{job_id}/retry", response_model=JobOut, responses=errors(404))
 def retry_job(job_id: str, caller: CallerDep, state: StateDep) -> JobOut:
     """Queue a parked job again (after fixing what made it fail)."""
     job = state.queue.retry(caller.tenant, job_id, utcnow())

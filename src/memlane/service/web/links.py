@@ -17,6 +17,8 @@ links::
 
 from __future__ import annotations
 
+from typing import Any
+
 import secrets
 import threading
 import time
@@ -85,7 +87,7 @@ class LinkStore:
 
     def __init__(self, keys: KeyStore) -> None:
         self.keys = keys
-        with keys.cursor() as cur:
+        def prepare(cur: Any) -> Any:
             for table in _TABLES:
                 cur.execute(table)
             # the first process to get here makes the secret; every other one reads the same
@@ -96,7 +98,9 @@ class LinkStore:
                 (secrets.token_urlsafe(48),),
             )
             cur.execute("SELECT secret FROM memlane_web_secret WHERE id = 1")
-            row = cur.fetchone()
+            return cur.fetchone()
+
+        row = keys.run(prepare)
         self.signer = Signer(str(row[0]).encode("ascii"))
         self._cache: dict[str, tuple[Link | None, float]] = {}
         self._lock = threading.Lock()
@@ -115,11 +119,9 @@ class LinkStore:
             expires_at=now + timedelta(hours=hours),
             created_by=created_by,
         )
-        with self.keys.cursor() as cur:
-            cur.execute(
-                self.keys.sql(f"INSERT INTO memlane_web_links ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, NULL, ?)"),
-                (link.id, tenant, user_id, to_epoch(now), to_epoch(link.expires_at), created_by),
-            )
+        sql = self.keys.sql(f"INSERT INTO memlane_web_links ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, NULL, ?)")
+        values = (link.id, tenant, user_id, to_epoch(now), to_epoch(link.expires_at), created_by)
+        self.keys.run(lambda cur: cur.execute(sql, values))
         claims = {"l": link.id, "t": tenant, "u": user_id, "e": int(to_epoch(link.expires_at) or 0)}
         return CreatedLink(link, self.signer.sign("link", claims))
 
@@ -128,26 +130,17 @@ class LinkStore:
         where, params = ("tenant = ?", [tenant])
         if user_id is not None:
             where, params = where + " AND user_id = ?", [*params, user_id]
-        with self.keys.cursor() as cur:
-            cur.execute(
-                self.keys.sql(
-                    f"SELECT {_COLUMNS} FROM memlane_web_links WHERE {where} ORDER BY created_at DESC"
-                ),
-                tuple(params),
-            )
-            return [self._link(r) for r in cur.fetchall()]
+        sql = self.keys.sql(f"SELECT {_COLUMNS} FROM memlane_web_links WHERE {where} ORDER BY created_at DESC")
+        rows = self.keys.run(lambda cur: cur.execute(sql, tuple(params)).fetchall())
+        return [self._link(r) for r in rows]
 
     def revoke(self, tenant: str, link_id: str, *, now: datetime) -> Link:
         """Revoke a link of ``tenant``: it and every page session opened with it stop working (within
         seconds on every API process). :class:`NotFound` for an unknown id or another tenant's."""
-        with self.keys.cursor() as cur:
-            cur.execute(
-                self.keys.sql(
-                    "UPDATE memlane_web_links SET revoked_at = ? "
-                    "WHERE id = ? AND tenant = ? AND revoked_at IS NULL"
-                ),
-                (to_epoch(now), link_id, tenant),
-            )
+        sql = self.keys.sql(
+            "UPDATE memlane_web_links SET revoked_at = ? WHERE id = ? AND tenant = ? AND revoked_at IS NULL"
+        )
+        self.keys.run(lambda cur: cur.execute(sql, (to_epoch(now), link_id, tenant)))
         with self._lock:
             self._cache.pop(link_id, None)
         found = self.get(link_id)
@@ -161,9 +154,8 @@ class LinkStore:
             cached = self._cache.get(link_id)
         if cached is not None and cached[1] > time.monotonic():
             return cached[0]
-        with self.keys.cursor() as cur:
-            cur.execute(self.keys.sql(f"SELECT {_COLUMNS} FROM memlane_web_links WHERE id = ?"), (link_id,))
-            row = cur.fetchone()
+        sql = self.keys.sql(f"SELECT {_COLUMNS} FROM memlane_web_links WHERE id = ?")
+        row = self.keys.run(lambda cur: cur.execute(sql, (link_id,)).fetchone())
         link = self._link(row) if row is not None else None
         with self._lock:
             self._cache[link_id] = (link, time.monotonic() + _CACHE_SECONDS)

@@ -190,6 +190,12 @@ class KeyStore:
             return True, verdict.tenant
         return False, None
 
+    def verified_before(self, secret: str) -> bool:
+        """Whether the database said this key is live within the cache's grace period (a key being
+        checked again, not a guess)."""
+        verdict = self._cache.lookup(_digest(secret)) if _well_formed(secret) else None
+        return verdict is not None and verdict.tenant is not None
+
     def tenant_of(self, secret: str) -> str | None:
         """The tenant of a live key, or None for a malformed, unknown or revoked one.
 

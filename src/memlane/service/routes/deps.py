@@ -194,7 +194,9 @@ async def caller(
     known, tenant = state.keys.known(secret)
     if not known:
         # an address that keeps sending bad keys does not get to make the database look them up
-        state.auth_failures.refuse_if_empty(address)
+        # (a key verified before, checked again, is not a guess)
+        if not state.keys.verified_before(secret):
+            state.auth_failures.refuse_if_empty(address)
         tenant = await anyio.to_thread.run_sync(state.keys.tenant_of, secret)
     if tenant is None:
         state.auth_failures.check(address)

@@ -3,6 +3,7 @@ forgetting a user takes every job of theirs, even one a worker holds."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -11,6 +12,7 @@ from typing import Any
 import pytest
 
 from conftest import T0
+from memlane.clock import utcnow
 from memlane.errors import NotFound, StoreUnavailable
 from memlane.service.queue import Job, JobQueue, open_queue
 from memlane.service.worker import Worker
@@ -109,3 +111,42 @@ def test_recording_the_failure_of_a_forgotten_job_says_it_is_gone(queue: JobQueu
     assert not queue.complete(job, {}, at(2))
     with pytest.raises(NotFound):
         getattr(queue, outcome)(job, "E: x", at(2))
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def short_lease(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[JobQueue]:
+    """A queue whose leases last 0.3 s (Redis measures them on its own clock: the test waits)."""
+    url = str(tmp_path / "q.jobs.db") if request.param == "sqlite" else request.getfixturevalue("redis_url")
+    opened = open_queue(url, url, lease_seconds=0.3)
+    yield opened
+    opened.close()
+
+
+def test_a_worker_keeps_the_lease_of_a_job_slower_than_it(short_lease: JobQueue) -> None:
+    queue = short_lease
+    submitted, _ = queue.submit("t1", {"n": 1}, utcnow(), user_id="u1")
+    taken_meanwhile: list[Job | None] = []
+
+    def slow(job: Job) -> dict[str, Any]:
+        for _ in range(4):  # four leases long, waiting out an outage say
+            time.sleep(0.3)
+            taken_meanwhile.append(queue.claim("w2", utcnow()))
+        return {"ok": True}
+
+    assert Worker(queue, slow, "w1").run_once(utcnow())
+    assert taken_meanwhile == [None] * 4  # never delivered to a second worker
+    done = queue.get("t1", submitted.id)
+    assert done is not None
+    assert (done.status, done.attempts) == ("done", 1)
+
+
+def test_a_lease_that_is_not_renewed_runs_out(short_lease: JobQueue) -> None:
+    queue = short_lease
+    queue.submit("t1", {"n": 1}, utcnow())
+    first = queue.claim("dead", utcnow())
+    assert first is not None
+    time.sleep(0.5)
+    again = queue.claim("w2", utcnow())
+    assert again is not None
+    assert not queue.renew(first, utcnow())  # the dead worker's delivery is not the current one
+    assert queue.renew(again, utcnow())

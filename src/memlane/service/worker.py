@@ -34,7 +34,8 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -230,7 +231,8 @@ class Worker:
             return now + timedelta(seconds=time.monotonic() - started)
 
         try:
-            result = self.handler(job)
+            with self._keeping_lease(job, finished):
+                result = self.handler(job)
         except InvalidInput as exc:
             log.warning("job %s (attempt %d) cannot succeed, parked: %s", job.id, job.attempts, exc)
             self._fail(job, _describe(exc), finished(), permanent=True)
@@ -256,6 +258,29 @@ class Worker:
             log.error("job %s returned a result that cannot be stored, parked: %s", job.id, exc)
             self._fail(job, _describe(exc), finished(), permanent=True)
         return True
+
+    @contextmanager
+    def _keeping_lease(self, job: Job, clock: Callable[[], datetime]) -> Iterator[None]:
+        """Renew the job's lease every third of it while the handler works: a job slower than its
+        lease (one waiting out a store outage) must not be delivered to another worker meanwhile, or
+        both would write it. A worker that dies stops renewing, and the lease runs out as before."""
+        done = threading.Event()
+
+        def renew() -> None:
+            while not done.wait(self.queue.lease_seconds / 3):
+                try:
+                    if not self.queue.renew(job, clock()):
+                        return  # no longer ours (forgotten, or delivered again)
+                except StoreUnavailable:
+                    log.debug("could not renew the lease of job %s", job.id, exc_info=True)
+
+        thread = threading.Thread(target=renew, name=f"memlane-lease-{job.id[:8]}", daemon=True)
+        thread.start()
+        try:
+            yield
+        finally:
+            done.set()
+            thread.join()
 
     def _fail(self, job: Job, error: str, now: datetime, *, permanent: bool = False) -> JobState | None:
         """Record a failure; a job found gone meanwhile (forgotten) is withdrawn instead."""

@@ -129,6 +129,12 @@ class JobQueue(Protocol):
         then parked as "failed". A failure from a delivery that was superseded changes nothing."""
         ...
 
+    def renew(self, job: Job, now: datetime) -> bool:
+        """Extend this delivery's lease by ``lease_seconds`` from ``now`` (a worker does so while it
+        works, so that a job slower than its lease, waiting out an outage say, is not delivered to a
+        second worker meanwhile). False when the delivery no longer holds the job."""
+        ...
+
     def release(self, job: Job, error: str, now: datetime) -> JobState:
         """Back to queued without counting this delivery: the job was not at fault (the memory store
         is down), so an outage of any length consumes none of its attempts. A release from a

@@ -162,6 +162,14 @@ end
 return redis.call('HGETALL', KEYS[2])
 """
 
+# ARGV: the delivery's attempts. Claims the entry again for its consumer, which resets its idle time.
+_RENEW = """
+local h = redis.call('HMGET', KEYS[2], 'status', 'attempts', 'entry', 'consumer')
+if h[1] ~= 'running' or tonumber(h[2]) ~= tonumber(ARGV[4]) or not h[3] or h[3] == '' then return 0 end
+local claimed = redis.call('XCLAIM', KEYS[1], ARGV[1], h[4], 0, h[3], 'JUSTID')
+return #claimed
+"""
+
 # KEYS[5], KEYS[6]: the user's unfinished and finished job sets. ARGV: tenant. Returns how many went.
 _FORGET = """
 local gone = 0
@@ -266,6 +274,7 @@ class RedisJobQueue:
                 ("complete", _COMPLETE),
                 ("fail", _FAIL),
                 ("release", _RELEASE),
+                ("renew", _RENEW),
                 ("retry", _RETRY),
                 ("forget", _FORGET),
             )
@@ -381,6 +390,11 @@ class RedisJobQueue:
         already is. False when the job is gone (its user was forgotten)."""
         recorded = self._run("complete", job.id, [_epoch(now), to_json(result, "result"), self.keep_ms])
         return int(recorded) >= 0
+
+    def renew(self, job: Job, now: datetime) -> bool:
+        """Claim the job's entry again for the consumer holding it: its idle time starts over, so
+        no other consumer's XAUTOCLAIM takes it (leases are on the Redis clock, not ``now``)."""
+        return bool(self._run("renew", job.id, [_epoch(now), job.attempts]))
 
     def release(self, job: Job, error: str, now: datetime) -> JobState:
         """Queue the job again at the end of the stream without counting this delivery."""

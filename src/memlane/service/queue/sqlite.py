@@ -250,6 +250,16 @@ class SQLiteJobQueue:
             state = db.execute(f"SELECT {_COLUMNS} FROM jobs WHERE id = ?", (job.id,)).fetchone()
         return _state(state)
 
+    def renew(self, job: Job, now: datetime) -> bool:
+        """Move the lease to ``now + lease_seconds`` while this delivery holds the job."""
+        at = aware(now).timestamp()
+        with self._write() as db:
+            renewed = db.execute(
+                "UPDATE jobs SET lease_until = ? WHERE id = ? AND status = 'running' AND attempts = ?",
+                (at + self.lease_seconds, job.id, job.attempts),
+            )
+            return bool(renewed.rowcount)
+
     def release(self, job: Job, error: str, now: datetime) -> JobState:
         """Back to the front of the line without counting this delivery (the store is down)."""
         at = aware(now).timestamp()

@@ -26,7 +26,7 @@ from memlane.errors import ConfigurationError
 from memlane.privacy import sensitive
 from memlane.privacy.crypto import DataKey
 from memlane.privacy.policy import SensitivePolicy
-from memlane.service.models import AddMessages
+from memlane.service.bodies import AddMessages
 from memlane.settings import Settings
 
 _CONTEXT = "memlane job message/"  # what a sealed original is bound to, with its message id

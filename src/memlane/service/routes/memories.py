@@ -8,20 +8,9 @@ from fastapi import APIRouter, Query, Response
 from pydantic import BaseModel
 
 from memlane import validate
+from memlane.service.bodies import ContextIn, FeedbackIn, RememberIn, SearchIn, UpdateIn
 from memlane.service.http import ApiError
-from memlane.service.models import (
-    ContextIn,
-    ContextOut,
-    FeedbackIn,
-    HistoryOut,
-    HitOut,
-    MemoryOut,
-    RememberIn,
-    RememberOut,
-    SearchIn,
-    SearchOut,
-    UpdateIn,
-)
+from memlane.service.models import ContextOut, HistoryOut, HitOut, MemoryOut, RememberOut, SearchOut
 from memlane.service.routes.deps import CallerDep, StateDep, errors
 from memlane.validate import MAX_OFFSET
 

@@ -13,7 +13,8 @@ from memlane import validate
 from memlane.errors import NotFound
 from memlane.lifecycle.markdown import to_markdown
 from memlane.privacy.audit import OPS
-from memlane.service.models import Body, ErrorOut, ForgetIn, ForgetOut, MemoryOut, SessionOut, SlotOut
+from memlane.service.bodies import Body, ForgetIn
+from memlane.service.models import ErrorOut, ForgetOut, MemoryOut, SessionOut, SlotOut
 from memlane.service.routes.deps import AdminDep, CallerDep, StateDep, errors
 
 router = APIRouter(prefix="/v1", tags=["users"], responses=errors())

@@ -13,8 +13,9 @@ from fastapi.responses import JSONResponse
 from memlane import validate
 from memlane.clock import utcnow
 from memlane.errors import NotFound
+from memlane.service.bodies import AddMessages
 from memlane.service.jobs import process
-from memlane.service.models import AddMessages, AddResultOut, ErrorOut, JobOut
+from memlane.service.models import AddResultOut, ErrorOut, JobOut
 from memlane.service.payload import payload_of
 from memlane.service.queue import JobState
 from memlane.service.routes.deps import CallerDep, ServiceState, StateDep, errors

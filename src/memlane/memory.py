@@ -166,7 +166,7 @@ class Memory(PrivacyFacade):
         """
         uid = self._user(user_id)
         who = validate.caller(caller, self.settings)
-        sid = validate.identifier(session_id, "session_id", self.settings) if session_id is not None else None
+        sid = validate.label(session_id, "session_id", self.settings) if session_id is not None else None
         if role not in validate.ROLES:
             raise InvalidInput(f"role must be one of {', '.join(validate.ROLES)}, not {role!r}")
         msgs = validate.messages(messages, role, validate.when(at, utcnow()), self.settings)
@@ -202,12 +202,13 @@ class Memory(PrivacyFacade):
             raise InvalidInput(f"kind must be semantic, episodic or profile, not {kind!r}")
         when = validate.when(at, utcnow())
         body = validate.text(text, self.settings)
+        labels = validate.labels(tags, "tags", self.settings)
         message = Message(role="user", content=body, at=when)
         candidate = Candidate(
             text=body,
             category=_CATEGORY_OF_KIND[kind],
             lang=detect(body),
-            tags=list(tags),
+            tags=labels,
             event_time=when if kind == "episodic" else None,
             remember_request=True,
             message_id=message.id,
@@ -215,7 +216,7 @@ class Memory(PrivacyFacade):
         consent = self._privacy.consent(uid)
         if consent is not None and not consent.enabled:
             return self._privacy.refused([message])[0]
-        sid = validate.identifier(session_id, "session_id", self.settings) if session_id is not None else None
+        sid = validate.label(session_id, "session_id", self.settings) if session_id is not None else None
         return self._write.remember(uid, sid, message, candidate, Action(kind), consent, who)
 
     # -- read -------------------------------------------------------------------------------------
@@ -633,7 +634,7 @@ class Memory(PrivacyFacade):
         (as the log keeps them, with sensitive values masked) and, for a summary, digest or trend, the
         memories it was built from. Turns the log no longer holds (retention, deletion) are absent.
         """
-        uid, mid = self._owner(memory_id, user_id, allow_deleted=False)
+        uid, mid = self._owner(memory_id, user_id)
         item = self.store.get(uid, mid)
         if item is None or item.kind is Kind.LOG:
             raise NotFound(f"no memory {memory_id!r}")

@@ -174,6 +174,8 @@ class KeyStore:
         sql = self._sql("UPDATE memlane_api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL")
         self._run(lambda cur: cur.execute(sql, (to_epoch(now), key_id)))
         self._cache.clear()
+        with self._lock:  # a revocation here takes effect here at once
+            self._ids.clear()
         found = [k for k in self.keys() if k.id == key_id]
         if not found:
             raise NotFound(f"no API key {key_id!r}")

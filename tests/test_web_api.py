@@ -381,7 +381,7 @@ def test_export_as_markdown_and_restore_the_json(client: TestClient, acme: dict[
     refused = client.post("/v1/restore", json={"user_id": "u3", "document": document}, headers=acme)
     assert refused.status_code == 422
     assert "already has memories" in refused.json()["error"]["message"]
-    assert client.post("/v1/forget", json={"user_id": "u3", "tags": None}, headers=acme).status_code == 200
+    assert client.post("/v1/forget", json={"user_id": "u3", "all": True}, headers=acme).status_code == 200
     restored = client.post("/v1/restore", json={"user_id": "u3", "document": document}, headers=acme)
     assert restored.status_code == 201
     assert restored.json()["memories"] == len(document["memories"])

@@ -55,7 +55,14 @@ def errors(*statuses: int, auth: bool = True) -> dict[int | str, dict[str, Any]]
 
 async def known_parameters(request: Request) -> None:
     """A query parameter the route does not define is a 422, as an unknown body field is: a typo
-    (``?userid=``) must not silently mean "no value"."""
+    (``?userid=``) must not silently mean "no value". A route with a caller is checked after the
+    caller is authenticated (:func:`caller`): who may not use a route learns nothing more about it."""
+    route = request.scope.get("route")
+    if isinstance(route, APIRoute) and not _authenticated(route.dependant):
+        _known(request)
+
+
+def _known(request: Request) -> None:
     route = request.scope.get("route")
     if not isinstance(route, APIRoute):
         return
@@ -103,6 +110,11 @@ class ComputeSlots:
     def close(self) -> None:
         """Wait for the calls in hand; no more are taken."""
         self._pool.shutdown(wait=True)
+
+
+def _authenticated(dependant: Dependant) -> bool:
+    """Whether the route (or what it depends on) authenticates its caller."""
+    return any(sub.call is caller or _authenticated(sub) for sub in dependant.dependencies)
 
 
 def _query_names(dependant: Dependant) -> set[str]:
@@ -204,6 +216,7 @@ async def caller(
     key_id = secret.split("_")[1]
     state.limiter.check(f"key:{key_id}")  # the bucket a staff page session of this key shares
     request.state.tenant = tenant
+    _known(request)
     return Caller(tenant, await _memory(state, tenant), key_id)
 
 
@@ -225,6 +238,7 @@ async def _page_caller(request: Request, state: ServiceState, cookie: str) -> Ca
     state.limiter.check(session.bucket)
     await guard(request, session, state.page)
     request.state.tenant = session.tenant
+    _known(request)
     return Caller(session.tenant, await _memory(state, session.tenant), session.via, session)
 
 

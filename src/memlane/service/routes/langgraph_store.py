@@ -28,10 +28,9 @@ from memlane.errors import NotFound
 from memlane.integrations.items import MAX_TTL_MINUTES, Items
 from memlane.integrations.namespaces import NamespaceScope
 from memlane.integrations.records import StoredItem
-from memlane.service.models import ErrorOut
-from memlane.service.routes.deps import Caller, StateDep, caller
+from memlane.service.routes.deps import Caller, StateDep, caller, errors
 
-router = APIRouter(prefix="/store", tags=["store (LangGraph)"], responses={422: {"model": ErrorOut}})
+router = APIRouter(prefix="/store", tags=["store (LangGraph)"], responses=errors())
 _bearer = HTTPBearer(auto_error=False, description="an API key, as a bearer token or in x-api-key")
 
 
@@ -135,7 +134,7 @@ async def put_item(body: PutIn, who: StoreCaller, state: StateDep, request: Requ
     return Response(status_code=204)
 
 
-@router.get("/items", response_model=ItemOut, responses={404: {"model": ErrorOut}})
+@router.get("/items", response_model=ItemOut, responses=errors(404))
 async def get_item(
     who: StoreCaller,
     request: Request,

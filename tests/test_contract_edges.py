@@ -11,7 +11,7 @@ import pytest
 
 from conftest import T0, days
 from memlane import InvalidInput, Memory, NotFound, StoreUnavailable
-from test_contract import mem, open_memory  # noqa: F401  (the fixtures: every backend)
+from test_contract import mem  # noqa: F401  (the fixture: every backend)
 
 
 def test_calls_about_one_memory_need_its_user(mem: Memory) -> None:  # noqa: F811
@@ -61,7 +61,7 @@ def test_withdrawn_messages_leave_no_memory_log_turn_profile_value_or_session(me
         mem.forget_messages("u1", [])
 
 
-def test_after_close_every_method_fails_the_same_way(open_memory: Callable[[], Memory]) -> None:  # noqa: F811
+def test_after_close_every_method_fails_the_same_way(open_memory: Callable[[], Memory]) -> None:
     closed = open_memory()
     item = closed.add("我喜欢喝美式", user_id="u1", at=T0).memories[0]
     closed.close()

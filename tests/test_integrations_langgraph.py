@@ -301,7 +301,7 @@ def test_deleting_the_memory_in_memlane_deletes_the_item(mem: Memory) -> None:
 def test_forgetting_the_user_deletes_every_item(mem: Memory) -> None:
     store = MemlaneStore(mem)
     store.put(("u1", "memories"), "m1", {"text": "I am afraid of flying"})
-    mem.forget("u1")
+    mem.forget("u1", all=True)
     assert store.search(()) == []
     assert store.list_namespaces() == []
 

@@ -219,7 +219,9 @@ def _tools(t: MemoryTools) -> dict[str, tuple[Callable[..., Any], ToolAnnotation
         It cannot be undone: ask the user first, then call with confirm=true."""
         if confirm is not True:
             raise ToolError("nothing was deleted: ask the user, then call again with confirm=true")
-        return Forgotten(deleted=await t.call(ctx, True, lambda m, uid, who: m.forget(uid, caller=who)))
+        return Forgotten(
+            deleted=await t.call(ctx, True, lambda m, uid, who: m.forget(uid, all=True, caller=who))
+        )
 
     async def profile(ctx: Context[Any, Any]) -> ProfileOut:
         """The user's profile (name, contact preference, language...) and a short summary of them."""

@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
@@ -38,7 +39,7 @@ from memlane.errors import InvalidInput, MemlaneError
 from memlane.proxy import turns
 from memlane.proxy.settings import ProxySettings
 from memlane.service.http import ApiError
-from memlane.service.jobs import payload_of
+from memlane.service.payload import payload_of
 from memlane.service.routes.deps import Caller, CallerDep, ServiceState, StateDep
 from memlane.service.routes.writes import submit
 from memlane.validate import identifier
@@ -276,7 +277,8 @@ async def _writeback(
         return {}
     now = utcnow()
     try:
-        payload = payload_of(body, now, body.idempotency_key or "")
+        seed = body.idempotency_key or uuid.uuid4().hex
+        payload = {**payload_of(body, now, seed, caller.memory.settings), "caller": caller.name}
         job, _ = await anyio.to_thread.run_sync(
             submit, state, caller.tenant, payload, now, body.idempotency_key
         )

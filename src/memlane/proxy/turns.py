@@ -17,7 +17,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from memlane.service.models import AddMessages, MessageIn
+from memlane.service.bodies import AddMessages, MessageIn
 
 _LEADING = ("system", "developer")
 

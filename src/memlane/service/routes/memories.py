@@ -10,7 +10,7 @@ from pydantic import BaseModel
 from memlane import validate
 from memlane.service.bodies import ContextIn, FeedbackIn, RememberIn, SearchIn, UpdateIn
 from memlane.service.http import ApiError
-from memlane.service.models import ContextOut, HistoryOut, HitOut, MemoryOut, RememberOut, SearchOut
+from memlane.service.models import ContextOut, ErrorOut, HistoryOut, HitOut, MemoryOut, RememberOut, SearchOut
 from memlane.service.routes.deps import CallerDep, StateDep, errors
 from memlane.validate import MAX_OFFSET
 

@@ -17,13 +17,12 @@ links::
 
 from __future__ import annotations
 
-from typing import Any
-
 import secrets
 import threading
 import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from memlane.clock import from_epoch, to_epoch
 from memlane.errors import InvalidInput, NotFound
@@ -87,6 +86,7 @@ class LinkStore:
 
     def __init__(self, keys: KeyStore) -> None:
         self.keys = keys
+
         def prepare(cur: Any) -> Any:
             for table in _TABLES:
                 cur.execute(table)
@@ -130,7 +130,9 @@ class LinkStore:
         where, params = ("tenant = ?", [tenant])
         if user_id is not None:
             where, params = where + " AND user_id = ?", [*params, user_id]
-        sql = self.keys.sql(f"SELECT {_COLUMNS} FROM memlane_web_links WHERE {where} ORDER BY created_at DESC")
+        sql = self.keys.sql(
+            f"SELECT {_COLUMNS} FROM memlane_web_links WHERE {where} ORDER BY created_at DESC"
+        )
         rows = self.keys.run(lambda cur: cur.execute(sql, tuple(params)).fetchall())
         return [self._link(r) for r in rows]
 

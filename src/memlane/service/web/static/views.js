@@ -357,7 +357,7 @@ export async function forgetTag(tag) {
 export async function forgetAll() {
   const word = t("confirm_word");
   if (!(await ask(t("ask_forget_all", { user: uid() }), { typed: word }))) return false;
-  const r = await api("POST", "/v1/forget", { body: { user_id: uid(), tags: null } });
+  const r = await api("POST", "/v1/forget", { body: { user_id: uid(), all: true } });
   toast(t("done_forget", { n: r.deleted }));
   return true;
 }

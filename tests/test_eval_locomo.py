@@ -211,6 +211,10 @@ def test_the_harness_scores_every_question_with_sane_recall(guarded_run: Any) ->
     question, _ = VERBATIM[lang]
     answer = next(a for a in run.answers if a.question.text == question)
     assert answer.recall[5] == 1.0, (question, answer.ranked[:5])
+    # the block answering it draws at least one line from the session its evidence is in
+    assert 1 <= answer.on_topic_lines <= answer.block_lines
+    assert all(0 <= a.on_topic_lines <= a.block_lines for a in run.answers)
+    assert 0.0 < data["context_on_topic_lines"] <= 1.0
     assert [s.turns for s in run.stored] == [12, 12]
     assert all(s.items["log"] == 12 for s in run.stored)
     assert data["full_tokens_p50"] > 0

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.progress import Progress, TaskID
 
-from memlane.domain import Hit, Kind
+from memlane.domain import Hit, Kind, MemoryItem
 from memlane.errors import InvalidInput
 from memlane.eval.dataset import Conversation, Question, read_conversation, read_questions
 from memlane.memory import Memory
@@ -68,6 +68,8 @@ class Answer:
     recall: dict[int, float]  # k → fraction of evidence turns among the first k turns
     context_recall: float  # fraction of evidence turns behind the memories in the context block
     top: tuple[Seen, ...] = ()  # the first few hits, to see what came instead
+    block_lines: int = 0  # memory lines in the context block
+    on_topic_lines: int = 0  # of those, lines drawn from a session that holds an evidence turn
 
 
 @dataclass(frozen=True)
@@ -176,6 +178,10 @@ def ask(memory: Memory, conversation: Conversation, question: Question, run: Run
     run.context_tokens.append(block.tokens)
     ranked = ranked_turns(hits)
     in_context = {t for m in block.memories for t in m.provenance}
+    session_of = {t.dia_id: s.key for s in conversation.sessions for t in s.turns}
+    wanted = {session_of[e] for e in question.evidence if e in session_of}
+    behind = [_turns_behind(memory, user_id, m, session_of) for m in block.memories]
+    sessions = [{session_of[t] for t in turns} for turns in behind]
     return Answer(
         question=question,
         ranked=tuple(ranked),
@@ -185,7 +191,19 @@ def ask(memory: Memory, conversation: Conversation, question: Question, run: Run
             Seen(h.memory.kind.value, tuple(h.memory.provenance), h.score, h.memory.text)
             for h in hits[:TOP_HITS]
         ),
+        block_lines=len(block.memories),
+        on_topic_lines=sum(1 for held in sessions if held & wanted),
     )
+
+
+def _turns_behind(memory: Memory, user_id: str, item: MemoryItem, turns: Mapping[str, str]) -> set[str]:
+    """The conversation turns a block line stands on: its own provenance, and for a summary or digest
+    (whose provenance names the memories it was built from) theirs."""
+    direct = {t for t in item.provenance if t in turns}
+    built = [p for p in item.provenance if p not in turns]
+    for source in memory.store.get_many(user_id, built, embeddings=False) if built else []:
+        direct |= {t for t in source.provenance if t in turns}
+    return direct
 
 
 def stored(memory: Memory, conversation: Conversation) -> Stored:

@@ -53,6 +53,11 @@ def summary(run: Run, **meta: Any) -> dict[str, Any]:
         "context_evidence_recall": round(
             sum(a.context_recall for a in answers) / len(answers) if answers else 0.0, 4
         ),
+        # of every memory line the blocks held, the share drawn from a session with evidence
+        "context_on_topic_lines": round(
+            sum(a.on_topic_lines for a in answers) / max(1, sum(a.block_lines for a in answers)), 4
+        ),
+        "context_lines_mean": round(sum(a.block_lines for a in answers) / max(1, len(answers)), 2),
         "split": run.split,
         "conversations": [
             {"sample_id": s.sample_id, "sessions": s.sessions, "turns": s.turns, "items": s.items}
@@ -88,6 +93,8 @@ def details(run: Run) -> list[dict[str, Any]]:
                 "evidence_ranks": ranks,
                 "recall": {f"R@{k}": round(a.recall[k], 4) for k in KS},
                 "context_recall": round(a.context_recall, 4),
+                "context_lines": a.block_lines,
+                "context_on_topic_lines": a.on_topic_lines,
                 "top_hits": [
                     {"kind": h.kind, "turns": list(h.turns), "score": h.score, "text": h.text} for h in a.top
                 ],
@@ -138,6 +145,10 @@ def cost_table(data: dict[str, Any]) -> Table:
     table.add_row("context tokens p50", f"{data['context_tokens_p50']:.0f}")
     table.add_row("full conversation tokens p50", f"{data['full_tokens_p50']:.0f}")
     table.add_row("evidence in context block", f"{data['context_evidence_recall']:.3f}")
+    table.add_row(
+        "block lines from evidence sessions",
+        f"{data['context_on_topic_lines']:.3f} of {data['context_lines_mean']:.1f} lines per block",
+    )
     table.add_row("database size", f"{data['db_bytes'] / 1e6:.1f} MB ({data['db_bytes']:,} bytes)")
     table.add_row("wall time", f"{data['seconds']:.1f} s")
     if "machine" in data:

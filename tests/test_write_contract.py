@@ -434,12 +434,15 @@ def test_log_turns_carry_their_role_and_flags_as_fields(mem: Memory) -> None:
             {"role": "user", "content": "哈哈谢谢"},
             {"role": "user", "content": "我今天有点烦"},
             {"role": "user", "content": "这次预算500以内"},
+            {"role": "user", "content": "The kids loved the pottery class"},
         ],
         user_id="u1",
         session_id="s1",
         at=T0,
     )
     turns = {t.text: t for t in mem.store.query("u1", MemoryQuery(kinds=(Kind.LOG,)))}
+    # nothing the judge recognised is not a judgement: the turn may still answer a later question
+    assert turns["The kids loved the pottery class"].flags == frozenset()
     assert turns["你好，有什么可以帮你？"].role == "assistant"
     assert turns["哈哈谢谢"].flags == {Flag.CHATTER, Flag.DISCARDED}
     assert turns["我今天有点烦"].flags == {Flag.DISCARDED}

@@ -83,6 +83,31 @@ def _said_only(decisions: Sequence[Decision], categories: set[Category]) -> bool
     )
 
 
+# what the judge recognised as not for a model (a turn of nothing else never reaches a context
+# block); a clause it merely found nothing lasting in (OTHER) is not a judgement on the turn
+_JUNK = {
+    Category.MOOD,
+    Category.CONTEXT,
+    Category.SMALLTALK,
+    Category.REQUEST,
+    Category.HYPOTHETICAL,
+    Category.FORGET,
+    Category.SENSITIVE,
+}
+# what holds for one conversation by its nature, not because the judge was unsure of it
+_TASK = {Category.BUDGET, Category.CONDITION, Category.CONTEXT}
+
+
+def _thrown_away(d: Decision) -> bool:
+    c = d.candidate
+    return c is not None and (c.category in _JUNK or c.hedged or bool(c.sensitive))
+
+
+def _of_the_task(d: Decision) -> bool:
+    c = d.candidate
+    return c is not None and (c.category in _TASK or c.session_only)
+
+
 class Planner:
     """Builds the plan of one call inside its transaction."""
 
@@ -242,9 +267,11 @@ class Planner:
             outcomes = {d.outcome for d in said}
             if _said_only(said, {Category.SMALLTALK}):
                 flags.add(Flag.CHATTER)
-            if outcomes == {Outcome.DISCARDED}:
+            if outcomes == {Outcome.DISCARDED} and all(_thrown_away(d) for d in said):
                 flags.add(Flag.DISCARDED)
-            elif Outcome.SESSION in outcomes and not outcomes & set(_KEPT):
+            elif not outcomes & set(_KEPT) and any(
+                _of_the_task(d) for d in said if d.outcome is Outcome.SESSION
+            ):
                 flags.add(Flag.SESSION_ONLY)
         if any(message.id in m.provenance for m in retired):
             flags.add(Flag.OUTDATED)  # it says something this very plan retires

@@ -219,3 +219,18 @@ def test_a_speakers_name_in_the_query_finds_what_they_said_not_who_greeted_them(
             mem.add([message], user_id=f"u{user}", session_id="s1", at=days(i / 24))
         hits = mem.search(question, user_id=f"u{user}", now=days(1))
         assert answer in hits[0].memory.text, question
+
+
+def test_the_profile_reads_as_sentences_and_keeps_what_a_value_leaves_out(mem: Memory) -> None:
+    mem.add("我叫阿白，在杭州做UX设计的，请用邮件联系我。", user_id="u1", session_id="s1", at=T0)
+    block = mem.context("怎么联系她", user_id="u1", now=days(1)).text
+    assert "- 名字：阿白" in block
+    assert "- 首选联系方式：邮件" in block
+    # the value "UX设计" leaves out the city: the line quotes the user's words
+    assert "职业：UX设计（原话：“在杭州做UX设计的”）" in block
+    assert "preferred_channel" not in block
+    assert "name:" not in block
+    assert block.count("在杭州做UX设计的") == 1  # not a memory line as well
+    english = mem.context("how do I reach her?", user_id="u1", now=days(1)).text
+    assert "- Preferred contact: email" in english
+    assert "- Name: 阿白" in english

@@ -47,7 +47,6 @@ from memlane.privacy.controls import PrivacyControls
 from memlane.privacy.crypto import KeyProvider
 from memlane.privacy.facade import PrivacyFacade
 from memlane.privacy.sensitive import kinds as sensitive_kinds
-from memlane.profile import derive
 from memlane.read.admit import admit
 from memlane.read.context import assemble, portrait_text
 from memlane.read.search import BESIDE, Searcher, SearchOptions
@@ -296,16 +295,9 @@ class Memory(PrivacyFacade):
         chosen = admit(
             hits, lang, session_id=sid, in_session=in_session, profile=profile_memories, covering=covering
         )
-        summary = portrait_text(portrait, chosen.hits, profile_memories)
+        summary = portrait_text(portrait, chosen, profile_memories)
         block = assemble(
-            lang,
-            derive(profile_memories),
-            session,
-            chosen.hits,
-            budget,
-            summary,
-            self.settings.summary_tokens,
-            chosen.shown_by_profile,
+            lang, profile_memories, session, chosen, budget, summary, self.settings.summary_tokens
         )
         used = [m.id for m in block.memories] + ([portrait.id] if portrait is not None and summary else [])
         detail = f"{len(block.memories)} memories, {len(block.profile)} profile slots, {block.tokens} tokens"

@@ -11,7 +11,8 @@ Search finds evidence; a context block is what a model will act on, so it is str
   superseded, expired or marked wrong, one of another conversation's temporary conditions, and
   what the assistant said are never admitted;
 - **each fact once**, in the most authoritative section: the profile shows a profile memory's value
-  (its sentence is not repeated), memories come before summaries, and a summary's points that a
+  (quoting its sentence when that says more, :mod:`memlane.read.profile_lines`), so the memory is
+  not a memory line too; memories come before summaries, and a summary's points that a
   line above already says are dropped (a summary with none left goes).
 """
 
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from memlane.domain import Flag, Hit, Kind, MemoryItem
 from memlane.text.lang import normalize
@@ -47,14 +48,6 @@ Covering = Callable[[Sequence[str]], Iterable[MemoryItem]]
 """The active memories that came from any of the given message ids."""
 
 
-@dataclass(frozen=True)
-class Admitted:
-    """The hits a block may show, and the profile memories whose values it shows instead."""
-
-    hits: list[Hit]
-    shown_by_profile: list[MemoryItem]
-
-
 def admit(
     hits: Sequence[Hit],
     lang: str,
@@ -63,11 +56,11 @@ def admit(
     in_session: set[str],
     profile: Sequence[MemoryItem],
     covering: Covering,
-) -> Admitted:
+) -> list[Hit]:
     """The hits of ``hits`` a context block may show, best first.
 
     ``in_session`` are the message ids of this conversation's turns, which the block shows as turns;
-    ``profile`` the active profile memories, whose values the profile section shows.
+    ``profile`` the memories behind the profile, which its section shows.
     """
     kept = [h for h in hits if h.explain.get("relevance", 1.0) >= floor(lang, h.memory.kind)]
     turns = [h for h in kept if h.memory.kind is Kind.LOG and _speaks(h.memory, session_id, in_session)]
@@ -78,7 +71,7 @@ def admit(
         for m in covering(ids):
             for p in m.provenance:
                 stood_for.setdefault(p, m)
-    profiled = {m.id for m in profile if not _says_more(m)}
+    profiled = {m.id for m in profile}
     out: list[Hit] = []
     seen: set[str] = set()
     texts: set[str] = set()
@@ -105,23 +98,7 @@ def admit(
     rest = [h for h in out if h.memory.kind is not Kind.SUMMARY]
     shown = texts - {normalize(h.memory.text) for h in summaries}
     shown |= {normalize(m.text) for m in profile}
-    return Admitted([*rest, *_new_points(summaries, shown)], [m for m in profile if m.id in profiled])
-
-
-# slots whose value is a code ("wechat", "concise"): the sentence that set it says nothing more
-_CODED = ("preferred_channel", "avoid_channel", "no_call_", "language", "response_style", "tone", "diet")
-_FRAME = re.compile(
-    r"^(?:我|本人)?(?:叫|是|住在|住|在|的)|(?i:\b(?:my|name|is|i|i'm|am|call|me|live|in|at|the|a)\b)"
-)
-
-
-def _says_more(memory: MemoryItem) -> bool:
-    """Whether a profile memory's sentence says more than the slot value the profile shows
-    ("我在杭州做UX设计的" says where; "我叫阿白" says nothing more than name = 阿白)."""
-    if memory.slot is None or memory.slot.startswith(_CODED):
-        return False
-    rest = normalize(_FRAME.sub(" ", memory.text)).replace(normalize(str(memory.value)), "")
-    return len(rest) > 4
+    return [*rest, *_new_points(summaries, shown)]
 
 
 def _speaks(turn: MemoryItem, session_id: str | None, in_session: set[str]) -> bool:

@@ -11,11 +11,13 @@ stored sentence cannot act as an instruction.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from memlane.domain import ContextBlock, EventStatus, Flag, Hit, Kind, MemoryItem, Session
+from memlane.profile import derive
 from memlane.read.admit import points
+from memlane.read.profile_lines import profile_lines, slot_line
 from memlane.text.lang import normalize
 from memlane.text.tokens import estimate_tokens
 
@@ -95,19 +97,18 @@ class _Budget:
 
 def assemble(
     lang: str,
-    profile: dict[str, Any],
+    profile: Sequence[MemoryItem],
     session: Session | None,
     hits: list[Hit],
     max_tokens: int,
     summary: str = "",
     summary_tokens: int = 120,
-    shown_by_profile: list[MemoryItem] | None = None,
 ) -> ContextBlock:
     """The context block for one prompt; entries that do not fit the budget are left out whole.
 
     ``hits`` are what :func:`memlane.read.admit.admit` let through, best first; ``summary`` is the
-    user summary, shown among the summaries when it fits ``summary_tokens``; ``shown_by_profile`` are
-    the memories whose values the profile section shows (they count as used).
+    user summary, shown among the summaries when it fits ``summary_tokens``; ``profile`` the memories
+    behind the profile's current values, which its section shows (they count as used).
     """
     titles = _TITLES.get(lang, _TITLES["en"])
     budget = _Budget(max_tokens)
@@ -117,14 +118,14 @@ def assemble(
 
     used: list[MemoryItem] = []
     if profile and budget.take(f"## {titles['profile']}"):
-        for slot, value in profile.items():
-            budget.take(f"- {quote(slot)}: {quote(_show(value))}")
-        used += shown_by_profile or []
+        shown = [line for line in profile_lines(profile, lang) if budget.take(f"- {quote(line)}")]
+        if shown:
+            used += profile
 
     if session is not None and (session.slots or session.notes):
         budget.take(f"## {titles['conditions']}")
         for slot, value in session.slots.items():
-            budget.take(f"- {quote(slot)}: {quote(_show(value))}")
+            budget.take(f"- {quote(slot_line(slot, value, lang))}")
         for note in session.notes:
             budget.take(f"- {quote(note)}")
 
@@ -149,7 +150,7 @@ def assemble(
     budget.limit += estimate_tokens(_CLOSE) + 1
     budget.take(_CLOSE)
     text = "\n".join(budget.lines)
-    return ContextBlock(text=text, memories=used, tokens=estimate_tokens(text), profile=profile)
+    return ContextBlock(text=text, memories=used, tokens=estimate_tokens(text), profile=derive(profile))
 
 
 def portrait_text(portrait: MemoryItem | None, hits: list[Hit], profile: list[MemoryItem]) -> str:
@@ -164,14 +165,6 @@ def portrait_text(portrait: MemoryItem | None, hits: list[Hit], profile: list[Me
         return ""
     joiner = "；" if re.search(r"[\u4e00-\u9fff]", portrait.text) else "; "
     return head + joiner.join(fresh)
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, list):
-        return ", ".join(_show(v) for v in value)
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 def _take_recent_turns(budget: _Budget, session: Session, title: str) -> None:

@@ -8,7 +8,8 @@ from conftest import T0
 from memlane import Memory, Settings, Source
 from memlane.domain import Action, Candidate, Category, Kind, MemoryItem
 from memlane.write.judge import Judge
-from memlane.write.reconcile import Kin, Pool, find_match, word_overlap
+from memlane.write.pool import Pool
+from memlane.write.reconcile import Kin, find_match, word_overlap
 
 
 def judge(**settings: float) -> Judge:

@@ -20,7 +20,8 @@ from memlane.domain import MemoryItem
 from memlane.settings import Settings
 from memlane.store import MemoryStore
 from memlane.text.lang import detect
-from memlane.write.reconcile import Pool, Reconciler, Ruling, Rulings
+from memlane.write.pool import Pool
+from memlane.write.reconcile import Reconciler, Ruling, Rulings
 
 from .ask import Unusable, ask, fall_back, numbered
 from .client import ChatClient, LLMStats, LLMUnavailable

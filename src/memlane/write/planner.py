@@ -50,7 +50,8 @@ from memlane.write.plan import (
     Supersede,
     WritePlan,
 )
-from memlane.write.reconcile import Kin, Match, Pool, Reconciler, Rulings, strengthened
+from memlane.write.pool import Pool
+from memlane.write.reconcile import Kin, Match, Reconciler, Rulings, strengthened
 from memlane.write.turns import outdated
 
 LONG_TERM = (Action.SEMANTIC, Action.EPISODIC, Action.PROFILE)

@@ -104,6 +104,11 @@ def _thrown_away(d: Decision) -> bool:
     return c is not None and (c.category in _JUNK or c.hedged or bool(c.sensitive))
 
 
+def _secret(decisions: Sequence[Decision]) -> bool:
+    """Whether a turn held a secret: what it said is worth only what memlane kept of it."""
+    return any(d.candidate is not None and d.candidate.sensitive for d in decisions)
+
+
 def _of_the_task(d: Decision) -> bool:
     c = d.candidate
     return c is not None and (c.category in _TASK or c.session_only)
@@ -268,7 +273,7 @@ class Planner:
             outcomes = {d.outcome for d in said}
             if _said_only(said, {Category.SMALLTALK}):
                 flags.add(Flag.CHATTER)
-            if outcomes == {Outcome.DISCARDED} and all(_thrown_away(d) for d in said):
+            if outcomes == {Outcome.DISCARDED} and (all(_thrown_away(d) for d in said) or _secret(said)):
                 flags.add(Flag.DISCARDED)
             elif not outcomes & set(_KEPT) and any(
                 _of_the_task(d) for d in said if d.outcome is Outcome.SESSION

@@ -480,3 +480,41 @@ def test_without_a_session_nothing_claims_to_be_kept_for_it(mem: Memory) -> None
     assert decision.action is Action.SESSION
     assert decision.outcome is Outcome.DISCARDED
     assert "not kept" in decision.reason
+
+
+# -- a change of mind that names what it leaves behind -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("before", "change", "kept"),
+    [
+        ("I do duolingo every morning on the metro", "switched from duolingo to wanikani", None),
+        ("i shoot canon, mostly the r5", "sold all my canon gear and switched to sony", None),
+        ("想考上财的会计专硕", "不考上财了，改考本校", None),
+        ("我一般去太湖边钓鱼", "以后不去太湖了，改去蠡湖", None),
+        # what names the new choice as well is not left behind
+        ("I use wanikani and duolingo for grammar", "switched from duolingo to wanikani", "I use wanikani"),
+    ],
+)
+def test_a_change_of_mind_retires_what_it_names(
+    mem: Memory, before: str, change: str, kept: str | None
+) -> None:
+    old = mem.remember(before, user_id="u1", at=T0)
+    new = mem.remember(change, user_id="u1", at=days(30))
+    held = mem.get(old.memory.id, user_id="u1") if old.memory else None
+    assert held is not None
+    if kept is None:
+        assert held.status is Status.SUPERSEDED, (new.outcome, new.reason)
+        assert new.outcome is Outcome.SUPERSEDED
+        assert old.memory is not None and old.memory.id in new.related
+    else:
+        assert held.status is Status.ACTIVE
+        assert any(kept in t for t in active(mem))
+
+
+def test_a_change_of_mind_never_retires_what_happened(mem: Memory) -> None:
+    trip = mem.remember("去年和小王去杭州爬了山", user_id="u1", kind="episodic", at=T0)
+    mem.remember("以后不去杭州了，太堵", user_id="u1", at=days(30))
+    assert trip.memory is not None
+    assert mem.get(trip.memory.id, user_id="u1").status is Status.ACTIVE
+

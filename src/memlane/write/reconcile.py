@@ -11,6 +11,9 @@ reconcile with each other too ("我最近开始喝冷萃了，不喝美式了").
 - **the objects** of a preference, dislike or constraint: the same object liked and now not (or the
   reverse) supersedes, and so does a preference that says it *replaces* the old ones of its kind
   (换成喝茶 / switched to tea); "美式" and "美式咖啡" are one object;
+- **a change of mind** that names what it leaves behind ("不考上财了", "switched from duolingo to
+  wanikani", "sold all my canon gear") supersedes the current memories that hold it
+  (:mod:`memlane.write.changes`);
 - **a resolution** settles the open complaint it refers to;
 - **a near duplicate** (close in meaning) merges only when one statement's content words are all in
   the other: "关注游戏性能" into "关注iPhone游戏性能", with the wording that says more. Statements with a
@@ -43,6 +46,7 @@ from memlane.settings import Settings
 from memlane.store import MemoryQuery, MemoryStore
 from memlane.text.keywords import content_words
 from memlane.text.lang import normalize
+from memlane.write.changes import retired
 from memlane.write.pool import Pool
 
 # how far back a resolution looks for the complaint it settles, and how close a named one must be
@@ -278,6 +282,9 @@ def find_match(
     for decided in (_by_slot(pool, item), _by_objects(pool, item, objects, change)):
         if decided is not None:
             return decided
+    left = retired(pool, item)
+    if left:
+        return _retire(item, left, "the user says this no longer holds")
 
     if item.category is Category.COMPLAINT and item.event_status is EventStatus.RESOLVED:
         solved = _resolved_complaint(pool, item)

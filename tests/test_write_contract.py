@@ -518,3 +518,11 @@ def test_a_change_of_mind_never_retires_what_happened(mem: Memory) -> None:
     assert trip.memory is not None
     assert mem.get(trip.memory.id, user_id="u1").status is Status.ACTIVE
 
+
+def test_a_summary_stops_saying_what_was_since_retired(mem: Memory) -> None:
+    mem.add("我在武汉读大四，想考上财的会计专硕", user_id="u1", session_id="s1", at=T0)
+    mem.end_session("u1", "s1", at=T0 + (days(0) - T0))
+    mem.add("决定了，不考上财了，改考本校", user_id="u1", session_id="s2", at=days(20))
+    mem.end_session("u1", "s2", at=days(20))
+    block = mem.context("用户的目标院校是哪", user_id="u1", now=days(21)).text
+    assert "想考上财的会计专硕" not in block

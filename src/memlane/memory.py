@@ -66,6 +66,10 @@ if TYPE_CHECKING:
 _CATEGORY_OF_KIND = {"semantic": Category.FACT, "episodic": Category.EVENT, "profile": Category.FACT}
 
 
+# what a user said, as memlane keeps it (not the log, not what was built from it)
+_STATEMENTS = (Kind.SEMANTIC, Kind.EPISODIC, Kind.PROFILE)
+
+
 class Memory(PrivacyFacade):
     """Long-term and short-term memory for many users, on the embedded store unless told otherwise.
 
@@ -286,14 +290,22 @@ class Memory(PrivacyFacade):
         lang = detect(text)
 
         def covering(message_ids: Sequence[str]) -> builtins.list[MemoryItem]:
-            q = MemoryQuery(
-                kinds=(Kind.SEMANTIC, Kind.EPISODIC, Kind.PROFILE), provenances=tuple(message_ids)
-            )
+            return self.store.query(uid, MemoryQuery(kinds=_STATEMENTS, provenances=tuple(message_ids)))
+
+        def retired(message_ids: Sequence[str]) -> builtins.list[MemoryItem]:
+            gone = (Status.SUPERSEDED, Status.EXPIRED, Status.DELETED)
+            q = MemoryQuery(kinds=_STATEMENTS, statuses=gone, provenances=tuple(message_ids))
             return self.store.query(uid, q)
 
         in_session = {t.message_id for t in session.turns} if session is not None else set()
         chosen = admit(
-            hits, lang, session_id=sid, in_session=in_session, profile=profile_memories, covering=covering
+            hits,
+            lang,
+            session_id=sid,
+            in_session=in_session,
+            profile=profile_memories,
+            covering=covering,
+            retired=retired,
         )
         summary = portrait_text(portrait, chosen, profile_memories)
         block = assemble(

@@ -10,6 +10,8 @@ Search finds evidence; a context block is what a model will act on, so it is str
   threw away (a mood, small talk, a request, a guess, a secret), one that says something since
   superseded, expired or marked wrong, one of another conversation's temporary conditions, and
   what the assistant said are never admitted;
+- **only what still holds**: a summary's point whose memory was since superseded, expired or marked
+  wrong is dropped from it;
 - **each fact once**, in the most authoritative section: the profile shows a profile memory's value
   (quoting its sentence when that says more, :mod:`memlane.read.profile_lines`), so the memory is
   not a memory line too; memories come before summaries, and a summary's points that a
@@ -56,11 +58,14 @@ def admit(
     in_session: set[str],
     profile: Sequence[MemoryItem],
     covering: Covering,
+    retired: Covering = lambda ids: (),
 ) -> list[Hit]:
     """The hits of ``hits`` a context block may show, best first.
 
     ``in_session`` are the message ids of this conversation's turns, which the block shows as turns;
-    ``profile`` the memories behind the profile, which its section shows.
+    ``profile`` the memories behind the profile, which its section shows; ``retired`` gives the
+    memories of the given messages that no longer hold (superseded, expired, marked wrong), whose
+    points a summary built before they were retired no longer makes.
     """
     kept = [h for h in hits if h.explain.get("relevance", 1.0) >= floor(lang, h.memory.kind)]
     turns = [h for h in kept if h.memory.kind is Kind.LOG and _speaks(h.memory, session_id, in_session)]
@@ -98,7 +103,7 @@ def admit(
     rest = [h for h in out if h.memory.kind is not Kind.SUMMARY]
     shown = texts - {normalize(h.memory.text) for h in summaries}
     shown |= {normalize(m.text) for m in profile}
-    return [*rest, *_new_points(summaries, shown)]
+    return [*rest, *_new_points(summaries, shown, retired)]
 
 
 def _speaks(turn: MemoryItem, session_id: str | None, in_session: set[str]) -> bool:
@@ -119,12 +124,18 @@ def points(text: str) -> tuple[str, list[str]]:
     return head, [p.strip(" 。.") for p in _POINTS.split(body) if p.strip(" 。.")]
 
 
-def _new_points(summaries: Sequence[Hit], shown: set[str]) -> list[Hit]:
-    """Each summary with only the points no line above says, and none left with no new point."""
+def _new_points(summaries: Sequence[Hit], shown: set[str], retired: Covering) -> list[Hit]:
+    """Each summary with only the points no line above says and that still hold, and none left with
+    no such point."""
     out: list[Hit] = []
     for hit in summaries:
         head, said = points(hit.memory.text)
-        fresh = [p for p in said if normalize(p) not in shown and not any(normalize(p) in s for s in shown)]
+        stale = (
+            {normalize(m.text) for m in retired(hit.memory.provenance)} if hit.memory.provenance else set()
+        )
+        fresh = [
+            p for p in said if normalize(p) not in shown | stale and not any(normalize(p) in s for s in shown)
+        ]
         if not fresh:
             continue
         shown |= {normalize(p) for p in fresh}

@@ -506,7 +506,8 @@ def test_a_change_of_mind_retires_what_it_names(
     if kept is None:
         assert held.status is Status.SUPERSEDED, (new.outcome, new.reason)
         assert new.outcome is Outcome.SUPERSEDED
-        assert old.memory is not None and old.memory.id in new.related
+        assert old.memory is not None
+        assert old.memory.id in new.related
     else:
         assert held.status is Status.ACTIVE
         assert any(kept in t for t in active(mem))

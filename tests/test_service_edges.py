@@ -74,7 +74,8 @@ def test_a_write_is_bounded_in_messages(client: TestClient, auth: dict[str, str]
 
 
 def test_random_keys_neither_grow_the_cache_nor_go_unlimited(tmp_path: Path) -> None:
-    config = ServiceSettings(auth_failure_rate=1, auth_failure_burst=5, maintain_every_minutes=0)
+    # one failure back per 100 s: a slow machine cannot refill the bucket while the test runs
+    config = ServiceSettings(auth_failure_rate=0.01, auth_failure_burst=5, maintain_every_minutes=0)
     app = create_app(Settings(path=str(tmp_path / "k.db")), config)
     state: ServiceState = app.state.memlane
     state.keys._cache = KeyCache(size=3)  # a small bound, to see it hold

@@ -1,0 +1,98 @@
+"""Health details: a condition, a treatment or a medication of the speaker, as one clause."""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterator
+
+from .table import Span
+
+_ZH_ADV = (
+    r"(?:最近|一直|也|还|都|已经|去年|前年|今年|上个月|上周|前几天|从小|小时候|早就|刚刚|刚|本身|自己"
+    r"|长期|好像|可能|确实|其实|正在|每天|平时|现在|目前|又|终于){0,3}"
+)
+_ZH_MOD = r"(?:一点|点|轻微的?|轻度|中度|重度|严重的?|慢性|急性|先天性){0,2}"
+# "X病/症/癌/炎" covers most named conditions; the excluded characters keep "有时间看病" and
+# "有个坏毛病" out.
+_ZH_COND = (
+    r"(?:(?:(?![个一两几些位只条件本种的了是点毛看去治生时空问说和跟])[\u4e00-\u9fff]){1,4}"
+    r"(?:病|症|癌|瘤|炎)|高血压|低血压|高血脂|高血糖|糖尿|抑郁|哮喘|艾滋|HIV|乙肝|癫痫|失眠|痛风"
+    r"|甲亢|甲减|不孕|不育|精神分裂|双相|自闭|多动|厌食|暴食|阿尔茨海默|帕金森|红斑狼疮|偏头痛|结石"
+    r"|尿毒|结核|梅毒|疱疹|新冠|贫血|脑梗|心梗|中风)"
+)
+_ZH_MED = (
+    r"[\u4e00-\u9fff]{0,6}?(?:药|胰岛素|激素|二甲双胍|阿司匹林|布洛芬|抗生素|头孢|青霉素|安眠|他汀"
+    r"|华法林|优甲乐|舍曲林|氟西汀|帕罗西汀|避孕)"
+)
+# A clause start counts as first person: Chinese drops the subject, "确诊了…" means the speaker.
+_ZH_START = r"(?<![^\s，。；！？;!?,.:：、\n])(?=[\u4e00-\u9fff])"
+_ZH_HEALTH = re.compile(
+    rf"(?:我|本人|{_ZH_START}){_ZH_ADV}(?:被|已)?(?:确诊|诊断出|被诊断|患有|患上|怀孕|怀上|怀了(?:宝宝|孩子|二胎)"
+    rf"|住院|化疗|做化疗|透析|(?:在吃|正在吃|一直吃|每天吃|长期吃|吃着|在服用|服用|在打|打着|每天打|天天打|定期打|注射|靠){_ZH_MED})"
+    rf"|(?:我|本人){_ZH_ADV}(?:有|得了|得过|患了|查出了?|检查出了?){_ZH_MOD}{_ZH_COND}"
+    rf"|{_ZH_START}{_ZH_ADV}(?:得了|查出了?|检查出了?){_ZH_MOD}{_ZH_COND}"
+    rf"|我{_ZH_ADV}(?:对[^\s，。；！？,.;!?]{{1,12}}?过敏|过敏|是过敏体质)|我的{_ZH_MOD}{_ZH_COND}|我的{_ZH_MED}"
+)
+_EN_COND = (
+    r"(?:diabetes|cancer|tumou?r|leuka?emia|lymphoma|depression|anxiety(?:\s+disorder)?"
+    r"|panic\s+(?:attacks|disorder)|bipolar(?:\s+disorder)?|schizophrenia|adhd|autism|ptsd|ocd|hiv|aids"
+    r"|hepatitis(?:\s+[abc])?|asthma|epilepsy|seizures|hypertension|high\s+blood\s+pressure"
+    r"|high\s+cholesterol|heart\s+(?:disease|condition|failure|problems)|arthritis|migraines?|insomnia"
+    r"|sleep\s+apnea|anorexia|bulimia|eating\s+disorder|dementia|alzheimer'?s|parkinson'?s"
+    r"|multiple\s+sclerosis|lupus|crohn'?s(?:\s+disease)?|celiac(?:\s+disease)?|ibs|(?:long\s+)?covid"
+    r"|tuberculosis|stds?|stis?|herpes|chlamydia|gonorrhea|syphilis|endometriosis|pcos|infertility"
+    r"|kidney\s+(?:disease|failure|stones)|liver\s+disease|cirrhosis|hypothyroidism|hyperthyroidism"
+    r"|thyroid\s+(?:disease|problems|issues)|fibromyalgia|chronic\s+pain|allerg(?:y|ies)|psoriasis|eczema"
+    r"|scoliosis|disability|stroke|gout|an(?:a)?emia|mental\s+illness|(?:medical|health)\s+condition)"
+)
+_EN_MED = (
+    r"(?:insulin|metformin|antidepressants?|ssris?|sertraline|zoloft|prozac|fluoxetine|lexapro"
+    r"|escitalopram|xanax|alprazolam|valium|adderall|ritalin|lithium|chemo(?:therapy)?|radiation\s+therapy"
+    r"|dialysis|statins?|blood\s+thinners?|warfarin|birth\s+control|antibiotics|painkillers|opioids"
+    r"|oxycodone|methadone|prednisone|steroids|levothyroxine|antipsychotics?"
+    r"|(?:blood\s+pressure|anxiety|diabetes|thyroid|heart|sleeping)\s+(?:meds|medications?|pills)"
+    r"|medications?|meds|hormone\s+(?:therapy|replacement)|hrt|inhaler|epipen"
+    r"|prescription\s+(?:drugs|meds|medication))"
+)
+_EN_MOD = (
+    r"(?:(?:a|an|the|some|own|severe|mild|chronic|early|bad|terrible|clinical|postpartum|ongoing"
+    r"|type\s+[12]|stage\s+[1-4iv]{1,3}|breast|lung|skin|prostate|colon)\s+){0,3}"
+)
+_EN_ME = (
+    r"\bI(?:'m|’m|\s+am|'ve|’ve|\s+have|\s+was)?(?:\s+(?:also|still|just|recently|currently|now|always"
+    r"|really|actually|been|was|finally|officially|newly|clinically|severely|so|very)){0,3}\s+"
+)
+_EN_HEALTH_SOURCE = (
+    rf"{_EN_ME}(?:diagnosed|pregnant|diabetic|epileptic|asthmatic|anorexic|bulimic|bipolar|autistic"
+    rf"|hiv[- ]positive|infertile|allergic\s+to|in\s+(?:chemo(?:therapy)?|rehab|remission|therapy|recovery)"
+    rf"|on\s+(?:dialysis|{_EN_MED})|taking\s+(?:my\s+)?{_EN_MED}|being\s+treated\s+for|recovering\s+from"
+    rf"|seeing\s+a\s+(?:therapist|psychiatrist))\b"
+    rf"|{_EN_ME}(?:have|has|had|got|get|developed|suffer(?:ed)?\s+from|struggle[sd]?\s+with"
+    rf"|live[sd]?\s+with|battled?|beat|take|took|use|inject|need|started|stopped)\s+(?:my\s+)?{_EN_MOD}"
+    rf"(?:{_EN_COND}|{_EN_MED})\b"
+    rf"|\bmy\s+{_EN_MOD}(?:{_EN_COND}|{_EN_MED})\b"
+)
+# Gaps are bounded so an "I" before a megabyte of blanks is not retried blank by blank.
+_EN_HEALTH = re.compile(_EN_HEALTH_SOURCE.replace(r"\s+", r"\s{1,3}"), re.IGNORECASE)
+# English "." and "," end a clause only before a space, so "2.5mg" and "a.b@x.com" stay whole.
+# (A full-width comma arrives folded to ",": next to a Chinese character it ends a clause too.)
+_CLAUSE_END = re.compile(r"[，。；！？;!?\n]|[,.](?=\s|$)|(?<=[\u3400-\u9fff])[,.]|[,.](?=[\u3400-\u9fff])")
+
+
+def find(text: str) -> Iterator[Span]:
+    """Each clause holding a health detail in ``text``."""
+    matches = [m for p in (_ZH_HEALTH, _EN_HEALTH) for m in p.finditer(text)]
+    if not matches:
+        return
+    marks = [(b.start(), b.end()) for b in _CLAUSE_END.finditer(text)]
+    mark_ends = [e for _, e in marks]
+    clauses: set[tuple[int, int]] = set()  # one span per clause, however many cues it holds
+    for m in matches:
+        before = bisect.bisect_right(mark_ends, m.start())
+        after = bisect.bisect_left(marks, (m.end(), -1))
+        clauses.add(
+            (mark_ends[before - 1] if before else 0, marks[after][0] if after < len(marks) else len(text))
+        )
+    for start, end in clauses:
+        yield "health", start, end

@@ -24,7 +24,13 @@ _ZH_STREET = re.compile(
 _ZH_BUILDING = re.compile(
     rf"{_ZH_PLACE}{{0,4}}"
     rf"[\u4e00-\u9fff]{{2,10}}?(?:小区|花园|公寓|大厦|家园|新村|苑|府)(?:{_ZH_NUM}[区期])?"
-    rf"\s*{_ZH_NUM}\s*(?:号楼|栋|幢|座){_ZH_UNIT}{{0,3}}{_ZH_FLAT}"
+    rf"\s*(?:{_ZH_NUM}|[A-Za-z])\s*(?:号楼|栋|幢|座){_ZH_UNIT}{{0,3}}{_ZH_FLAT}"
+)
+# a building and flat with no estate name before it (我住A座1201, 家在3号楼2单元502): again only when
+# the sentence says it is a home; a bare number (我住在1201附近吗) is not an address
+_ZH_FLAT_ONLY = re.compile(
+    rf"(?<![A-Za-z0-9])(?:[A-Za-z]|{_ZH_NUM})\s*(?:号楼|栋|幢|座)(?:{_ZH_UNIT}{{0,3}}\s*[0-9]{{3,5}}(?![0-9])"
+    rf"|{_ZH_UNIT}{{1,3}})(?:室|号)?"
 )
 _ZH_HOME = re.compile(r"住|家|地址|寄到|寄给|送到|送货|收货|快递|搬到|搬去|租")
 # what precedes a place in a sentence, not part of it: cut the match after the last of these
@@ -39,7 +45,12 @@ _EN_ADDRESS = re.compile(
 
 def find(text: str) -> Iterator[Span]:
     """Each precise address in ``text``."""
-    homes = [m for m in _ZH_BUILDING.finditer(text) if _ZH_HOME.search(text, max(0, m.start() - 12), m.end())]
+    homes = [
+        m
+        for p in (_ZH_BUILDING, _ZH_FLAT_ONLY)
+        for m in p.finditer(text)
+        if _ZH_HOME.search(text, max(0, m.start() - 12), m.end())
+    ]
     for m in sorted([*_ZH_STREET.finditer(text), *homes], key=lambda m: m.start()):
         lead = _ZH_LEAD.match(m.group())
         start = m.start() + (lead.end() if lead else 0)

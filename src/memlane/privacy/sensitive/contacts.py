@@ -16,6 +16,20 @@ _EMAIL = re.compile(
 )
 
 
+# an address spelled out so that a scraper misses it: "bob at example dot com", "bob(at)example(dot)com",
+# "bob艾特example点com". One spelled-out "at" and a known ending make it one.
+_AT = r"(?:\s*[(\[]\s*at\s*[)\]]\s*|\s+at\s+|\s*(?:艾特|圈a)\s*|@)"
+_DOT = r"(?:\s*[(\[]\s*dot\s*[)\]]\s*|\s+dot\s+|\s*点\s*|\.)"
+_NOT_A_USER = frozenset(
+    {"me", "us", "him", "her", "them", "you", "i", "we", "it", "is", "was", "work", "home"}
+)
+_SPELLED_EMAIL = re.compile(
+    rf"(?<![A-Za-z0-9._%+-])(?P<user>[A-Za-z0-9._%+-]{{1,64}}){_AT}(?:[A-Za-z0-9-]{{1,63}}{_DOT}){{1,4}}"
+    r"(?:com|net|org|edu|gov|io|cn|co|uk|de|fr|jp|me|info|biz|ai|dev|app|us|ca|au|hk|tw)(?![A-Za-z0-9])",
+    re.IGNORECASE,
+)
+
+
 def find(text: str) -> Iterator[Span]:
     """Each phone number or email address in ``text``."""
     for m in _MOBILE_CN.finditer(text):
@@ -27,3 +41,10 @@ def find(text: str) -> Iterator[Span]:
             yield "phone", m.start(), end
     for m in _EMAIL.finditer(text):
         yield "email", m.start(), m.end()
+    for m in _SPELLED_EMAIL.finditer(text):
+        spelled = m.group()[len(m.group("user")) :]
+        if (
+            re.search(r"(?i)[(\[\s]at[)\]\s]|艾特|圈a", spelled)
+            and m.group("user").lower() not in _NOT_A_USER
+        ):
+            yield "email", m.start(), m.end()

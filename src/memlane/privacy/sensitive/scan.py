@@ -3,6 +3,7 @@ the strength order of :data:`~.table.KINDS`."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from memlane.text.lang import fold
@@ -11,6 +12,16 @@ from . import addresses, contacts, health, ids, secrets
 from .table import KINDS, Span
 
 _DETECTORS = (ids.find, secrets.find, contacts.find, addresses.find, health.find)
+
+# A number read out in Chinese digits (一三八一二三四五六七八, 六二二八…) is the same number. Only runs
+# of four or more are read as digits, so 三四个 and 一二 stay words; one character for one, so the
+# offsets still point into the text as given.
+_ZH_DIGITS = re.compile("[零〇幺一二三四五六七八九]{4,}")
+_AS_DIGIT = str.maketrans("零〇幺一二三四五六七八九", "001123456789")
+
+
+def _digits(text: str) -> str:
+    return _ZH_DIGITS.sub(lambda m: m.group().translate(_AS_DIGIT), text)
 
 
 @dataclass(frozen=True)
@@ -30,9 +41,9 @@ def scan(text: str) -> list[Finding]:
     ['health', 'email']
     """
     by_kind: dict[str, list[tuple[int, int]]] = {kind: [] for kind in KINDS}
-    # detectors see full-width digits and letters as their ASCII twins (１３８…); the offsets are the
-    # same in the text as given, whose characters the findings keep
-    seen = fold(text)
+    # detectors see full-width digits and letters as their ASCII twins (１３８…) and Chinese digits as
+    # digits; the offsets are the same in the text as given, whose characters the findings keep
+    seen = _digits(fold(text))
     for detect in _DETECTORS:
         for kind, start, end in detect(seen):
             by_kind[kind].append((start, end))

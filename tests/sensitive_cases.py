@@ -43,6 +43,19 @@ POSITIVES = [
     P("wifi密码是Tp-Link@5566", "password", "Tp-Link@5566", id="zh-wifi"),
     P("我的password是Qwerty!2024", "password", "Qwerty!2024", id="mixed-password"),
     P("我的 PIN 是 9090", "password", "9090", id="mixed-pin"),
+    P("I set my password to Blue42sky", "password", "Blue42sky", id="pw-set-to"),
+    P("密码我改成了 Abc12345", "password", "Abc12345", id="zh-changed-to"),
+    P("我的验证码是 482913", "password", "482913", id="zh-verification-code"),
+    P("the door code is 4321", "password", "4321", id="door-code"),
+    P("CVV 123", "password", "123", id="cvv"),
+    P("PIN码是1234", "password", "1234", id="mixed-pin-ma"),
+    P(
+        "my stripe key is sk_live_4eC39HqLyjWDarjtT1zdp7dc",
+        "api_key",
+        "sk_live_4eC39HqLyjWDarjtT1zdp7dc",
+        id="stripe",
+    ),
+    P("my license key is X7K9-P2M4-Q8R6-T1V3", "api_key", "X7K9-P2M4-Q8R6-T1V3", id="license-key"),
     # keys and tokens
     P(
         "aws secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
@@ -120,6 +133,11 @@ POSITIVES = [
     P("I see a psychiatrist every two weeks", "health", "psychiatrist", id="en-psychiatrist"),
     P("I had surgery on my shoulder in 2021", "health", "shoulder", id="en-surgery"),
     P("我明天要去医院做产检", "health", "产检", id="zh-prenatal"),
+    P("我家族有高血压病史", "health", "高血压", id="zh-family-history"),
+    P("我在做心理咨询", "health", "心理咨询", id="zh-counselling"),
+    P("I have a peanut allergy", "health", "peanut", id="en-allergy"),
+    P("我血压有点高", "health", "血压", id="zh-blood-pressure"),
+    P("Aadhaar 1234 5678 9012", "id_card", "1234 5678 9012", id="aadhaar"),
 ]
 
 NEGATIVES = [
@@ -171,4 +189,10 @@ NEGATIVES = [
     P("I broke my phone", id="broke-phone"),
     P("帮我记得提醒我带病历本", id="zh-medical-record-reminder"),
     P("my doctor is on holiday this week", id="doctor-away"),
+    P("I have no allergies", id="no-allergies"),
+    P("我去看了心理咨询的书", id="zh-book-about-counselling"),
+    P("密码是六位数", id="zh-password-length"),
+    P("I changed my password to something stronger", id="pw-changed-to-prose"),
+    P("the key is under the mat", id="key-object"),
+    P("I set the alarm to 7", id="alarm-set-to"),
 ]

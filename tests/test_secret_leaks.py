@@ -27,15 +27,21 @@ from sensitive_cases import POSITIVES
 SECRETS = [(str(p.id), str(p.values[2])) for p in POSITIVES]
 _ZH_DIGITS = str.maketrans("零〇一二三四五六七八九", "00123456789")
 # what varies from run to run and could hold any short run of digits: hex ids and clock times
-_NOISE = re.compile(r"(?=[0-9a-f]*[a-f])[0-9a-f]{16,}|\b[0-9]{9,10}\.[0-9]+\b")
+_NOISE = re.compile(
+    r"(?=[0-9a-f]*[a-f])[0-9a-f]{16,}|\b[0-9]{9,10}\.[0-9]+\b"
+    r"|datetime\.datetime\([^)]*\)|\d{4}-\d\d-\d\d[T ][0-9:.+]+"
+)
 
 
 def forms(secret: str) -> tuple[set[str], set[str]]:
     """The ways a stored copy of ``secret`` could read: as given, without its separators, in ASCII
-    digits; and, as whole words, each long run of letters and digits (what a keyword index keeps)."""
+    digits; and, as whole words, each long run of letters and digits (what a keyword index keeps)
+    and the short ones (a PIN of four digits is a word of its own, not part of a longer number)."""
     compact = re.sub(r"[\s.\-]", "", secret)
+    inside = {f.lower() for f in {secret, compact, compact.translate(_ZH_DIGITS)}}
+    words = {f for f in inside if len(f) < 6 and f.isascii()}
     runs = {r.lower() for r in re.findall(r"[A-Za-z0-9]+", secret) if len(r) >= 6}
-    return {f.lower() for f in {secret, compact, compact.translate(_ZH_DIGITS)}}, runs
+    return inside - words, runs | words
 
 
 def leaks(where: str, text: str) -> list[str]:
@@ -44,8 +50,8 @@ def leaks(where: str, text: str) -> list[str]:
     words = set(re.findall(r"[a-z0-9]+", seen))
     out = []
     for case, secret in SECRETS:
-        inside, runs = forms(secret)
-        if any(f in seen for f in inside) or runs & words:
+        inside, whole = forms(secret)
+        if any(f in seen for f in inside) or whole & words:
             out.append(f"{where}: {case}")
     return out
 
@@ -108,6 +114,7 @@ def test_the_leak_check_finds_a_secret() -> None:
     assert leaks("t", "… Summer2024! …") == ["t: pw-for-my-bank"]
     assert leaks("t", "tokens: summer2024 bank") == ["t: pw-for-my-bank"]
     assert leaks("t", "4392260187654321") == ["t: zh-credit-card"]
+    assert leaks("t", "a PIN 6619, order 166190") == ["t: pin-spaced"]
     assert "t: zh-phone-chinese-digits" in leaks("t", "call 13812345678")
     assert leaks("t", "[redacted: password] 7f3a9c0d1e2b4f6a8c0d1e2f3a4b5c6d") == []
 

@@ -20,7 +20,9 @@ _ZH_COND = (
     r"(?:(?:(?![个一两几些位只条件本种的了是点毛看去治生时空问说和跟])[\u4e00-\u9fff]){1,4}"
     r"(?:病|症|癌|瘤|炎|结节)|高血压|低血压|高血脂|高血糖|糖尿|抑郁|哮喘|艾滋|HIV|乙肝|癫痫|失眠|痛风"
     r"|甲亢|甲减|不孕|不育|精神分裂|双相|自闭|多动|厌食|暴食|阿尔茨海默|帕金森|红斑狼疮|偏头痛|结石"
-    r"|尿毒|结核|梅毒|疱疹|新冠|贫血|脑梗|心梗|中风|结节|脂肪肝|(?:乙肝|艾滋|HIV)?携带者?)"
+    r"|尿毒|结核|梅毒|疱疹|新冠|贫血|脑梗|心梗|中风|结节|脂肪肝|(?:乙肝|艾滋|HIV)?携带者?"
+    r"|低血糖|乳糖不耐受?|近视|散光|色盲|色弱|弱视|残疾|残障|听力(?:不好|受损|下降)|(?:HIV|乙肝|新冠)阳性"
+    r"|[\u4e00-\u9fff]{0,4}病史|遗传病|心理疾病|心理问题)"
 )
 _ZH_MED = (
     r"[\u4e00-\u9fff]{0,6}?(?:药|胰岛素|激素|二甲双胍|阿司匹林|布洛芬|抗生素|头孢|青霉素|安眠|他汀"
@@ -50,7 +52,10 @@ _EN_COND = (
     r"|kidney\s+(?:disease|failure|stones)|liver\s+disease|cirrhosis|hypothyroidism|hyperthyroidism"
     r"|thyroid\s+(?:disease|problems|issues)|fibromyalgia|chronic\s+pain|allerg(?:y|ies)|psoriasis|eczema"
     r"|scoliosis|disability|stroke|gout|an(?:a)?emia|mental\s+illness|(?:medical|health)\s+condition"
-    r"|pneumonia|concussion|miscarriage|surgery|an?\s+operation|heart\s+attack|fever|lactose\s+intoleran(?:ce|t))"
+    r"|pneumonia|concussion|miscarriage|surgery|an?\s+operation|heart\s+attack|fever|lactose\s+intoleran(?:ce|t)"
+    r"|gluten\s+intoleran(?:ce|t)|dyslexia|tinnitus|vertigo|glaucoma|cataracts?|sciatica|hernia|ulcers?"
+    r"|acid\s+reflux|gerd|gallstones|low\s+blood\s+sugar|hypoglyc(?:a)?emia"
+    r"|(?:an?\s+)?(?:food\s+)?intolerance|hearing\s+loss)"
 )
 _EN_MED = (
     r"(?:insulin|metformin|antidepressants?|ssris?|sertraline|zoloft|prozac|fluoxetine|lexapro"
@@ -79,10 +84,13 @@ _EN_HEALTH_SOURCE = (
     rf"|on\s+(?:dialysis|{_EN_MED})|taking\s+(?:my\s+)?{_EN_MED}|being\s+treated\s+for|recovering\s+from"
     rf"|(?:seeing|see|saw)\s+a\s+(?:therapist|psychiatrist|psychologist|counsell?or|oncologist|cardiologist)"
     rf"|(?:[0-9]{{1,2}}\s+(?:weeks?|months?)\s+)?(?:pregnant|postpartum)|expecting(?=\s*(?:[.!?,;]|$))"
-    rf"|colou?r\s*blind|lactose\s+intolerant|hospitali[sz]ed)\b"
+    rf"|colou?r\s*blind|(?:lactose|gluten)\s+intolerant|hospitali[sz]ed|deaf|hard\s+of\s+hearing|in\s+a\s+wheelchair"
+    rf"|(?:a\s+)?(?:recovering\s+)?(?:alcoholic|addict)|in\s+aa|going\s+through\s+(?:ivf|chemo|menopause)"
+    rf"|(?:a\s+)?(?:type\s+[12]\s+)?diabetic|(?:one|two|three|four|five|six|seven|eight|nine)\s+months\s+pregnant"
+    rf"|(?:going|go)\s+to\s+therapy|on\s+the\s+pill)\b"
     rf"|{_EN_ME}(?:have|has|had|got|get|developed|suffer(?:ed)?\s+from|struggle[sd]?\s+with"
     rf"|live[sd]?\s+with|battled?|beat|take|took|use|inject|need|started|stopped)\s+(?:my\s+)?{_EN_MOD}"
-    rf"(?:{_EN_COND}|{_EN_MED})\b"
+    rf"(?:(?!no\s|any\s)[a-z]+\s+(?=allerg))?(?:{_EN_COND}|{_EN_MED})\b"
     rf"|\bmy\s+{_EN_MOD}(?:{_EN_COND}|{_EN_MED})\b"
     rf"|\b(?:my|his|her|their)\s+(?:therapist|psychiatrist|psychologist|oncologist|cholesterol"
     rf"|blood\s+(?:pressure|sugar)|a1c|due\s+date)\b"
@@ -92,7 +100,7 @@ _EN_HEALTH_SOURCE = (
     rf"|\b(?:broke|tore|fractured|sprained|dislocated)\s+(?:my|his|her|their)\s+(?:acl|arm|leg|wrist|ankle"
     rf"|hip|knee|back|neck|shoulder|ribs?|collarbone|foot|hand|finger|toe|nose|jaw)\b"
     rf"|\bblood\s+type\s+(?:is\s+)?(?-i:AB|A|B|O)\b|\b(?:his|her|their)\s+{_EN_MOD}{_EN_COND}\b"
-    rf"|\b(?:my\s+)?doctor\s+(?:says|said|told\s+me)\b"
+    rf"|\b(?:my\s+)?doctor\s+(?:says|said|told\s+me)\b|\bmy\s+(?:blood\s+(?:test|work)|test)\s+results\b"
 )
 # Gaps are bounded so an "I" before a megabyte of blanks is not retried blank by blank.
 _EN_HEALTH = re.compile(_EN_HEALTH_SOURCE.replace(r"\s+", r"\s{1,3}"), re.IGNORECASE)
@@ -108,6 +116,10 @@ _ZH_HEALTH = re.compile(
     rf"|(?:我|本人|{_ZH_START}){_ZH_ADV}(?:在|要|去)?(?:{_ZH_PROCEDURE}|备孕|坐月子|流产|做产检|去医院(?:拿|开|做|复查|检查|产检))"
     rf"|(?:我|{_ZH_START}){_ZH_ADV}(?:要|在|正在|一直|每天|长期)?(?:晚上|早上)?(?:要)?吃(?:着)?(?:一|两|半)?(?:片|粒|颗)?{_ZH_MED}"
     rf"|{_ZH_KIN}{_ZH_ADV}(?:怀孕|怀上|怀了|怀二胎|确诊|住院)|预产期|{_BLOOD_TYPE}"
+    rf"|(?:血压|血糖|血脂|胆固醇|尿酸|转氨酶)(?:有点|偏|一直|很|比较|也|都)?(?:高|低)"
+    rf"|(?:做|在做|接受|去做)心理(?:咨询|治疗)|(?:看|去看|在看)(?:心理医生|精神科)|心理医生说|试管婴儿"
+    rf"|(?:家族|家里人?)(?:里|中)?(?:也|都)?有{_ZH_MOD}{_ZH_COND}|(?:在|要)?戒(?:毒|酒)|坐轮椅|发高?烧|(?:(?<![A-Za-z])IVF)"
+    rf"|我的\s*(?i:therapist|psychiatrist|psychologist)"
     rf"|我{_ZH_ADV}(?:对[^\s，。；！？,.;!?]{{1,12}}?过敏|[\u4e00-\u9fff]{{0,6}}?过敏|是过敏体质)|我的{_ZH_MOD}{_ZH_COND}|我的{_ZH_MED}"
 )
 # English "." and "," end a clause only before a space, so "2.5mg" and "a.b@x.com" stay whole.

@@ -25,7 +25,7 @@ _CARD_GROUPED = re.compile(
 # When the words say what a number is, it is one whatever its checksum: "我的银行卡号是6222…",
 # "my card number is 1234 5678 9012 3456", "account 483920174".
 _CARD_WORDS = re.compile(
-    r"(?:卡号|银行卡|信用卡|储蓄卡|借记卡|银行账号|银行账户|账号|帐号|账户|户号|全号"
+    r"(?:卡号|银行卡|信用卡|储蓄卡|借记卡|工资卡|银行账号|银行账户|银行帐户|账号|帐号|账户|帐户|户号|全号|卡号码"
     r"|(?<![A-Za-z])(?:card|account|acct|routing|iban|sort\s+code)(?:\s+(?:number|no\.?|#))?)"
     r"(?:\s*(?:is|was|'s|是|为|:|：|=|号码|号))*\s*(?<![0-9])([0-9](?:[ .-]?[0-9]){7,22})(?![0-9])",
     re.IGNORECASE,
@@ -41,12 +41,13 @@ _SSN = re.compile(r"(?<![0-9-])(?!000|666|9[0-9]{2})[0-9]{3}-(?!00)[0-9]{2}-(?!0
 _ID_WORDS = (
     r"(?:passport|national\s+id(?:entity)?(?:\s+card)?|id\s+card|identity\s+card|social\s+security"
     r"|(?<![A-Za-z])(?:ssn|sin|nino|id)|national\s+insurance|medicare|medicaid|driver'?s?\s+licen[cs]e"
-    r"|licen[cs]e|tax\s+id|护照|身份证|身份證|證件|证件|驾照|驾驶证|居留证|通行证|社保卡|社保|医保卡|医保)"
+    r"|licen[cs]e|tax\s+id|aadhaar|nric|护照|身份证|身份證|證件|证件|驾照|驾驶证|居留证|通行证|台胞证|军官证"
+    r"|社保卡|社保|医保卡|医保|社会保障号|社会安全号|税号|纳税人识别号)"
 )
 # the number may be written in groups ("EA 8834 221", "330106 19850615 1233"); a group after a blank
 # starts with a digit, so the words after a number are not read as more of it
 _ID_LABELLED = re.compile(
-    _ID_WORDS + r"(?:\s*(?:number|no\.?|#|号码|号))?(?:\s*(?:is|was|'s|是|为|:|：|=)){0,2}\s*"
+    _ID_WORDS + r"(?:\s*(?:number|no\.?|#|号码|字号|字號|号))?(?:\s*(?:is|was|'s|是|为|:|：|=)){0,2}\s*"
     r"([A-Z0-9][A-Z0-9-]{1,19}(?: [0-9][A-Z0-9-]{1,9}){0,4})(?![A-Za-z0-9])",
     re.IGNORECASE,
 )

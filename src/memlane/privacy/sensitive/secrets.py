@@ -15,21 +15,31 @@ _KEY_SHAPES = [
     re.compile(r"(?<![A-Z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])"),
     re.compile(r"(?<![A-Za-z0-9])xox[abprs]-[A-Za-z0-9-]{10,250}"),
     re.compile(r"(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}"),
+    re.compile(r"(?<![A-Za-z0-9_])(?:sk|pk|rk)_(?:live|test)_[A-Za-z0-9]{16,247}(?![A-Za-z0-9])"),
+    re.compile(
+        r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,2048}\.eyJ[A-Za-z0-9_-]{8,2048}\.[A-Za-z0-9_-]{8,2048}"
+    ),
+    re.compile(r"-----BEGIN [A-Z ]{0,20}PRIVATE KEY-----"),
 ]
 _BEARER = re.compile(r"\bBearer\s+([A-Za-z0-9._~+/-]{16,4096}=*)", re.IGNORECASE)
-_SEP = r"(?:\s*(?:是|为|為|:|：|=|＝)){1,2}\s*|\s+(?:is|was)(?:\s*[:=])?\s*|'s\s+"
+_SEP = (
+    r"(?:\s*我?(?:是|为|為|:|：|=|＝|改成了?|换成了?|设成了?|设为|设的是|设置的是|一般用|都用)){1,2}\s*"
+    r"|\s+(?:is|was|are)(?:\s*[:=])?\s*|'s\s+|\s+(?:set\s+)?to\s+(?=\S*[0-9])"
+)
 _KEY_CONTEXT = re.compile(
-    r"(?<![A-Za-z])(?:api[\s_-]?key|access[\s_-]?key|secret(?:[\s_-]?(?:access[\s_-]?)?key)?"
+    r"(?<![A-Za-z])(?:(?:api|app|access|license|licence|product|private|client|secret)[\s_-]?key"
+    r"|secret(?:[\s_-]?(?:access[\s_-]?)?key)?|key"
     r"|(?:access|auth|api)[\s_-]?token|token|api\s?密钥|密钥|秘钥|令牌)"
     rf"(?:{_SEP}|\s+)[\"'“‘]?([A-Za-z0-9_./+=-]{{16,4096}})",
     re.IGNORECASE,
 )
 _QUOTE = "\"'“”‘’「」『』"
 _EN_WORD = (
-    r"(?<![A-Za-z])(?:password|passwd|passcode|pass\s?phrase|pwd|pw|pin(?:\s+(?:code|number))?|puk"
-    r"|(?:backup|recovery|security)\s+codes?|cvv|cvc)"
+    r"(?<![A-Za-z])(?:password|passwd|passcode|pass\s?phrase|pwd|pw|(?:pin|puk)(?:\s+(?:code|number)|码)?"
+    r"|(?:backup|recovery|security|verification|2fa|one[\s-]time)\s+codes?|otp|cvv|cvc|combination"
+    r"|(?:door|gate|alarm|garage|entry|lock|locker|safe|building)\s+code)"
 )
-_ZH_WORD = r"(?:密码|密碼|口令|安全码|恢复码|备用码)"
+_ZH_WORD = r"(?:密码|密碼|口令|安全码|恢复码|备用码|验证码|门禁码|开门码)"
 # what may stand between the word and "is": "the password for my bank is", "wifi password at home is"
 _FOR = r"(?:\s+(?:for|to|of|at|on|in)(?:\s+[A-Za-z0-9'#.-]{1,24}){1,4}?)?"
 _PASSWORD = re.compile(
@@ -42,6 +52,10 @@ _PHRASE = re.compile(r"[a-z]{2,20}(?: [a-z]{2,20}){2,5}(?=\s*(?:[.,;!?，。；�
 _SPACED_DIGITS = re.compile(r"[0-9](?:[ -][0-9]){3,11}(?![0-9])")
 # a secret the words announce with nothing between: "pin code 4321", "我的支付密码 887766", "路由器后台密码
 # admin123456", "user kiki88, pass Meadow2020"
+# a card's security code is three digits: "CVV 123", "安全码 789"
+_CARD_CODE = re.compile(
+    r"(?:(?<![A-Za-z])(?:cvv2?|cvc2?)|安全码)\s*[:：]?\s*(?P<v>[0-9]{3,4})(?![0-9])", re.IGNORECASE
+)
 _BARE_SECRET = re.compile(
     rf"(?:{_EN_WORD}|(?<![A-Za-z])pass|{_ZH_WORD})\s*(?P<v>(?<![A-Za-z0-9])[0-9]{{4,12}}(?![0-9])"
     r"|(?<![A-Za-z0-9])[A-Za-z0-9!@#$%^&*_.+-]{4,64}(?![A-Za-z0-9!@#$%^&*_+-]))",
@@ -95,6 +109,8 @@ def _talk(value: str) -> bool:
 
 def find(text: str) -> Iterator[Span]:
     """Each password, PIN, key or token in ``text``."""
+    for m in _CARD_CODE.finditer(text):
+        yield "password", m.start("v"), m.end("v")
     for m in _BARE_SECRET.finditer(text):
         value = m.group("v")
         # after no "is", only what reads as a code counts: digits, or letters with digits in them
@@ -140,8 +156,11 @@ def _announced(text: str, m: re.Match[str]) -> tuple[int, int] | None:
         value = value[: cjk.start()] if cjk else value
     value = value.rstrip(".:：?")
     keyword = (m.group("en") or "").lower()
-    if not value or _talk(value) or (len(value) < 4 and not _CJK_CHAR.match(value)):
+    short = len(value) < (3 if keyword.startswith(("cvv", "cvc")) or m.group("zh") == "安全码" else 4)
+    if not value or _talk(value) or (short and not _CJK_CHAR.match(value)):
         return None
     if keyword.startswith(("pin", "puk", "cvv", "cvc")) and not value.isdigit():
+        return None
+    if re.match(r"[一二两三四五六七八九十0-9]+位", value):  # "密码是六位数": its length, not the password
         return None
     return start, start + len(value)

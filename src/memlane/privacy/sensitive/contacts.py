@@ -20,6 +20,7 @@ _EMAIL = re.compile(
 # "bob艾特example点com". One spelled-out "at" and a known ending make it one.
 _AT = r"(?:\s*[(\[]\s*at\s*[)\]]\s*|\s+at\s+|\s*(?:艾特|圈a)\s*|@)"
 _DOT = r"(?:\s*[(\[]\s*dot\s*[)\]]\s*|\s+dot\s+|\s*点\s*|\.)"
+_SPELLED_AT = re.compile(r"(?i)[\s(\[]at[\s)\]]|艾特|圈a")
 _NOT_A_USER = frozenset(
     {"me", "us", "him", "her", "them", "you", "i", "we", "it", "is", "was", "work", "home"}
 )
@@ -41,10 +42,9 @@ def find(text: str) -> Iterator[Span]:
             yield "phone", m.start(), end
     for m in _EMAIL.finditer(text):
         yield "email", m.start(), m.end()
+    if not _SPELLED_AT.search(text):  # most text spells out no address: skip the costly pattern
+        return
     for m in _SPELLED_EMAIL.finditer(text):
         spelled = m.group()[len(m.group("user")) :]
-        if (
-            re.search(r"(?i)[(\[\s]at[)\]\s]|艾特|圈a", spelled)
-            and m.group("user").lower() not in _NOT_A_USER
-        ):
+        if _SPELLED_AT.search(spelled) and m.group("user").lower() not in _NOT_A_USER:
             yield "email", m.start(), m.end()

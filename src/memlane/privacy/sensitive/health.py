@@ -127,9 +127,15 @@ _ZH_HEALTH = re.compile(
 _CLAUSE_END = re.compile(r"[，。；！？;!?\n]|[,.](?=\s|$)|(?<=[\u3400-\u9fff])[,.]|[,.](?=[\u3400-\u9fff])")
 
 
+_HAN = re.compile(r"[\u4e00-\u9fff]|(?i:blood|ivf)")  # the Chinese pattern also reads these
+_LATIN = re.compile(r"[A-Za-z]")
+
+
 def find(text: str) -> Iterator[Span]:
     """Each clause holding a health detail in ``text``."""
-    matches = [m for p in (_ZH_HEALTH, _EN_HEALTH) for m in p.finditer(text)]
+    # each language's pattern runs only where there is text in that language
+    wanted = [p for p, script in ((_ZH_HEALTH, _HAN), (_EN_HEALTH, _LATIN)) if script.search(text)]
+    matches = [m for p in wanted for m in p.finditer(text)]
     if not matches:
         return
     marks = [(b.start(), b.end()) for b in _CLAUSE_END.finditer(text)]

@@ -113,7 +113,9 @@ _ZH_HEALTH = re.compile(
     rf"|{_ZH_KIN}{_ZH_ADV}{_ZH_MOD}{_ZH_COND}|医生(?:说|让我|建议我?)"
     rf"|{_ZH_START}{_ZH_ADV}(?:体检|检查)?(?:得了|查出(?:来)?了?有?|检查出(?:来)?了?有?|复查|说是){_ZH_MOD}{_ZH_COND}"
     rf"|我{_ZH_ADV}(?:有|得了|是)\s*(?i:{_EN_COND})|(?:带|用|吃|打)\s*(?i:{_EN_MED})"
-    rf"|(?:我|本人|{_ZH_START}){_ZH_ADV}(?:在|要|去)?(?:{_ZH_PROCEDURE}|备孕|坐月子|流产|做产检|去医院(?:拿|开|做|复查|检查|产检))"
+    # a procedure counts only with the speaker named: "外婆住院了，做了支架手术" is told about someone else
+    rf"|(?:我|本人){_ZH_ADV}(?:在|要|去)?{_ZH_PROCEDURE}"
+    rf"|(?:我|本人|{_ZH_START}){_ZH_ADV}(?:在|要|去)?(?:备孕|坐月子|流产|做产检|去医院(?:拿|开|做|复查|检查|产检))"
     rf"|(?:我|{_ZH_START}){_ZH_ADV}(?:要|在|正在|一直|每天|长期)?(?:晚上|早上)?(?:要)?吃(?:着)?(?:一|两|半)?(?:片|粒|颗)?{_ZH_MED}"
     rf"|{_ZH_KIN}{_ZH_ADV}(?:怀孕|怀上|怀了|怀二胎|确诊|住院)|预产期|{_BLOOD_TYPE}"
     rf"|(?:血压|血糖|血脂|胆固醇|尿酸|转氨酶)(?:有点|偏|一直|很|比较|也|都)?(?:高|低)"

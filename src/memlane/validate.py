@@ -58,8 +58,7 @@ def label(value: object, what: str, settings: Settings) -> str:
     checked = identifier(value, what, settings)
     found = sorted({f.kind for f in sensitive.scan(checked)})
     if found:
-        names = " and ".join(_SENSITIVE.get(k, k) for k in found)
-        raise InvalidInput(f"{what} holds {names}; it is stored as it is: leave it out")
+        raise InvalidInput(f"{what} holds {sensitive.described(found)}; it is stored as it is: leave it out")
     return checked
 
 
@@ -68,18 +67,6 @@ def labels(values: object, what: str, settings: Settings) -> list[str]:
     if isinstance(values, str) or not isinstance(values, Sequence):
         raise InvalidInput(f"{what} must be a list of strings")
     return [label(v, f"{what}[{i}]", settings) for i, v in enumerate(values)]
-
-
-_SENSITIVE = {
-    "id_card": "an ID-card number",
-    "bank_card": "a bank-card number",
-    "password": "a password",
-    "api_key": "an API key or token",
-    "health": "a health detail",
-    "phone": "a phone number",
-    "email": "an email address",
-    "address": "a home address",
-}
 
 
 def caller(value: object, settings: Settings) -> str | None:

@@ -57,7 +57,7 @@ class Editor:
         blocked = sorted({f.kind for f in findings if self.policy.of(f.kind) == "drop"})
         if blocked:
             raise InvalidInput(
-                f"the new text contains sensitive data ({', '.join(blocked)}); the privacy policy drops it"
+                f"the new text contains {sensitive.described(blocked)}; the privacy policy drops it"
             )
         before = item.text
         slots = {item.slot} if item.slot else set()

@@ -26,33 +26,13 @@ from typing import Literal
 from memlane.domain import Action, Candidate, Category, Decision
 from memlane.errors import ConfigurationError
 from memlane.privacy.consent import ConsentSettings
-from memlane.privacy.sensitive import NEVER_STORE
+from memlane.privacy.sensitive import KINDS, NEVER_STORE, described
 from memlane.settings import Settings
 
 Treatment = Literal["drop", "redact", "encrypt"]
 TREATMENTS: tuple[str, ...] = ("drop", "redact", "encrypt")
 
-DEFAULT_POLICY: dict[str, Treatment] = {
-    "id_card": "drop",
-    "bank_card": "drop",
-    "password": "drop",
-    "api_key": "drop",
-    "health": "drop",
-    "phone": "redact",
-    "email": "redact",
-    "address": "redact",
-}
-
-_NAMES = {
-    "id_card": "an ID-card number",
-    "bank_card": "a bank-card number",
-    "password": "a password",
-    "api_key": "an API key or token",
-    "health": "a health detail",
-    "phone": "a phone number",
-    "email": "an email address",
-    "address": "a home address",
-}
+DEFAULT_POLICY: dict[str, Treatment] = {k.name: "drop" if k.never_store else "redact" for k in KINDS.values()}
 _LONG_TERM = (Action.SEMANTIC, Action.EPISODIC, Action.PROFILE)
 
 
@@ -113,8 +93,7 @@ class SensitivePolicy:
         )
         dropped = [k for k in candidate.sensitive if self.of(k) == "drop" and k not in NEVER_STORE]
         if dropped and judged.action is not Action.DISCARD:
-            what = " and ".join(_NAMES.get(k, k) for k in dropped)
-            return _discarded(judged, f"contains {what}; the privacy policy drops it")
+            return _discarded(judged, f"contains {described(dropped)}; the privacy policy drops it")
         category = judged.candidate.category if judged.candidate is not None else candidate.category
         if consent is not None and judged.action in _LONG_TERM and not consent.allows(category):
             why = (

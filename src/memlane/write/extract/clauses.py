@@ -89,6 +89,8 @@ def _is_split(m: re.Match[str], text: str) -> bool:
     if m.lastgroup in ("comma", "colon"):
         if before[-1:].isdigit() and after[:1].isdigit():  # 7,000 / 9:30
             return False
+        if m.lastgroup == "colon" and _PLACEHOLDER.match(after.lstrip()):
+            return False  # "我的密码：[已隐藏:密码]": the words and the value they announce are one clause
         if m.group(0) in ",:" and not has_cjk(before[-1:]) and not has_cjk(after[:1]):
             return _CLAUSE_START.match(after) is not None
         return True

@@ -1,0 +1,153 @@
+"""Health details: a condition, a treatment or a medication of the speaker, as one clause."""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterator
+
+from .table import Span
+
+_ZH_ADV = (
+    r"(?:最近|一直|也|还|都|已经|去年|前年|今年|上个月|上周|前几天|从小|小时候|早就|刚刚|刚|本身|自己"
+    r"|长期|好像|可能|确实|其实|正在|每天|平时|现在|目前|又|终于|前阵子|前段时间|这几年|明天|后天|今天|昨天"
+    r"|(?:下|这|上)?(?:个)?(?:周|星期|礼拜)[一二三四五六日天]?|晚上|早上){0,3}"
+)
+_ZH_MOD = r"(?:一点|点|轻微的?|轻度|中度|重度|严重的?|慢性|急性|先天性){0,2}"
+# "X病/症/癌/炎" covers most named conditions; the excluded characters keep "有时间看病" and
+# "有个坏毛病" out.
+_ZH_COND = (
+    r"(?:(?:(?![个一两几些位只条件本种的了是点毛看去治生时空问说和跟])[\u4e00-\u9fff]){1,4}"
+    r"(?:病|症|癌|瘤|炎|结节)|高血压|低血压|高血脂|高血糖|糖尿|抑郁|哮喘|艾滋|HIV|乙肝|癫痫|失眠|痛风"
+    r"|甲亢|甲减|不孕|不育|精神分裂|双相|自闭|多动|厌食|暴食|阿尔茨海默|帕金森|红斑狼疮|偏头痛|结石"
+    r"|尿毒|结核|梅毒|疱疹|新冠|贫血|脑梗|心梗|中风|结节|脂肪肝|(?:乙肝|艾滋|HIV)?携带者?"
+    r"|低血糖|乳糖不耐受?|近视|散光|色盲|色弱|弱视|残疾|残障|听力(?:不好|受损|下降)|(?:HIV|乙肝|新冠)阳性"
+    r"|[\u4e00-\u9fff]{0,4}病史|遗传病|心理疾病|心理问题)"
+)
+_ZH_MED = (
+    r"[\u4e00-\u9fff]{0,6}?(?:药|胰岛素|激素|二甲双胍|阿司匹林|布洛芬|抗生素|头孢|青霉素|安眠|他汀"
+    r"|华法林|优甲乐|舍曲林|氟西汀|帕罗西汀|避孕)"
+)
+# someone close to the speaker: their health is as private as the speaker's own ("我爸高血压好多年了")
+_ZH_KIN = (
+    r"(?:我|我的)?(?:老爸|老妈|爸爸|妈妈|爸|妈|父亲|母亲|老婆|老公|媳妇|丈夫|妻子|爱人|孩子|儿子|女儿|宝宝"
+    r"|闺女|爷爷|奶奶|外公|外婆|姥姥|姥爷|哥哥|姐姐|弟弟|妹妹|男朋友|女朋友|对象)"
+)
+_ZH_PROCEDURE = (
+    r"(?:做过|做了|做完|动过|动了|刚做完|要做)[\u4e00-\u9fff]{0,8}?"
+    r"(?:手术|胃镜|肠镜|化疗|透析|放疗|支架|搭桥|移植|穿刺|活检|产检)"
+)
+_BLOOD_TYPE = (
+    r"(?:(?i:blood\s{0,3}type)|血型)\s{0,3}(?:(?i:is|was)|是|为|:|：)?\s{0,3}(?:AB|A|B|O)(?![A-Za-z])"
+    r"|(?<![A-Za-z])(?:AB|A|B|O)型血|熊猫血|Rh阴性"
+)
+_EN_COND = (
+    r"(?:diabetes|cancer|tumou?r|leuka?emia|lymphoma|depression|anxiety(?:\s+disorder)?"
+    r"|panic\s+(?:attacks|disorder)|bipolar(?:\s+disorder)?|schizophrenia|adhd|autism|ptsd|ocd|hiv|aids"
+    r"|hepatitis(?:\s+[abc])?|asthma|epilepsy|seizures|hypertension|high\s+blood\s+pressure"
+    r"|high\s+cholesterol|heart\s+(?:disease|condition|failure|problems)|arthritis|migraines?|insomnia"
+    r"|sleep\s+apnea|anorexia|bulimia|eating\s+disorder|dementia|alzheimer'?s|parkinson'?s"
+    r"|multiple\s+sclerosis|lupus|crohn'?s(?:\s+disease)?|celiac(?:\s+disease)?|ibs|(?:long\s+)?covid"
+    r"|tuberculosis|stds?|stis?|herpes|chlamydia|gonorrhea|syphilis|endometriosis|pcos|infertility"
+    r"|kidney\s+(?:disease|failure|stones)|liver\s+disease|cirrhosis|hypothyroidism|hyperthyroidism"
+    r"|thyroid\s+(?:disease|problems|issues)|fibromyalgia|chronic\s+pain|allerg(?:y|ies)|psoriasis|eczema"
+    r"|scoliosis|disability|stroke|gout|an(?:a)?emia|mental\s+illness|(?:medical|health)\s+condition"
+    r"|pneumonia|concussion|miscarriage|surgery|an?\s+operation|heart\s+attack|fever|lactose\s+intoleran(?:ce|t)"
+    r"|gluten\s+intoleran(?:ce|t)|dyslexia|tinnitus|vertigo|glaucoma|cataracts?|sciatica|hernia|ulcers?"
+    r"|acid\s+reflux|gerd|gallstones|low\s+blood\s+sugar|hypoglyc(?:a)?emia"
+    r"|(?:an?\s+)?(?:food\s+)?intolerance|hearing\s+loss)"
+)
+_EN_MED = (
+    r"(?:insulin|metformin|antidepressants?|ssris?|sertraline|zoloft|prozac|fluoxetine|lexapro"
+    r"|escitalopram|xanax|alprazolam|valium|adderall|ritalin|lithium|chemo(?:therapy)?|radiation\s+therapy"
+    r"|dialysis|statins?|blood\s+thinners?|warfarin|birth\s+control|antibiotics|painkillers|opioids"
+    r"|oxycodone|methadone|prednisone|steroids|levothyroxine|antipsychotics?"
+    r"|(?:blood\s+pressure|anxiety|diabetes|thyroid|heart|sleeping)\s+(?:meds|medications?|pills)"
+    r"|medications?|meds|hormone\s+(?:therapy|replacement)|hrt|inhaler|epipen"
+    r"|prescription\s+(?:drugs|meds|medication)|melatonin|concerta|the\s+pill)"
+)
+_EN_MOD = (
+    r"(?:(?:a|an|the|some|own|severe|mild|chronic|early|bad|terrible|clinical|postpartum|ongoing"
+    r"|type\s+[12]|stage\s+[1-4iv]{1,3}|breast|lung|skin|prostate|colon)\s+){0,3}"
+)
+_EN_KIN = (
+    r"(?:my|his|her|our)\s+(?:mom|mum|mother|dad|father|son|daughter|wife|husband|partner|kids?|child"
+    r"|children|baby|brother|sister|grandma|grandmother|grandpa|grandfather|boyfriend|girlfriend|aunt|uncle)"
+)
+_EN_ME = (
+    r"\bI(?:'m|’m|\s+am|'ve|’ve|\s+have|\s+was)?(?:\s+(?:also|still|just|recently|currently|now|always"
+    r"|really|actually|been|was|finally|officially|newly|clinically|severely|so|very)){0,3}\s+"
+)
+_EN_HEALTH_SOURCE = (
+    rf"{_EN_ME}(?:diagnosed|pregnant|diabetic|epileptic|asthmatic|anorexic|bulimic|bipolar|autistic"
+    rf"|hiv[- ]positive|infertile|allergic\s+to|in\s+(?:chemo(?:therapy)?|rehab|remission|therapy|recovery)"
+    rf"|on\s+(?:dialysis|{_EN_MED})|taking\s+(?:my\s+)?{_EN_MED}|being\s+treated\s+for|recovering\s+from"
+    rf"|(?:seeing|see|saw)\s+a\s+(?:therapist|psychiatrist|psychologist|counsell?or|oncologist|cardiologist)"
+    rf"|(?:[0-9]{{1,2}}\s+(?:weeks?|months?)\s+)?(?:pregnant|postpartum)|expecting(?=\s*(?:[.!?,;]|$))"
+    rf"|colou?r\s*blind|(?:lactose|gluten)\s+intolerant|hospitali[sz]ed|deaf|hard\s+of\s+hearing|in\s+a\s+wheelchair"
+    rf"|(?:a\s+)?(?:recovering\s+)?(?:alcoholic|addict)|in\s+aa|going\s+through\s+(?:ivf|chemo|menopause)"
+    rf"|(?:a\s+)?(?:type\s+[12]\s+)?diabetic|(?:one|two|three|four|five|six|seven|eight|nine)\s+months\s+pregnant"
+    rf"|(?:going|go)\s+to\s+therapy|on\s+the\s+pill)\b"
+    rf"|{_EN_ME}(?:have|has|had|got|get|developed|suffer(?:ed)?\s+from|struggle[sd]?\s+with"
+    rf"|live[sd]?\s+with|battled?|beat|take|took|use|inject|need|started|stopped)\s+(?:my\s+)?{_EN_MOD}"
+    rf"(?:(?!no\s|any\s)[a-z]+\s+(?=allerg))?(?:{_EN_COND}|{_EN_MED})\b"
+    rf"|\bmy\s+{_EN_MOD}(?:{_EN_COND}|{_EN_MED})\b"
+    rf"|\b(?:my|his|her|their)\s+(?:therapist|psychiatrist|psychologist|oncologist|cholesterol"
+    rf"|blood\s+(?:pressure|sugar)|a1c|due\s+date)\b"
+    rf"|\b(?:{_EN_KIN}|he|she|they)(?:'s|’s|\s+has|\s+had|\s+is|\s+was)?\s+(?:got\s+|been\s+)?"
+    rf"(?:diagnosed\s+with\s+)?{_EN_MOD}(?:[a-z]+\s+)?(?:{_EN_COND}|pregnant|autistic|diabetic"
+    rf"|on\s+the\s+autism\s+spectrum)\b"
+    rf"|\b(?:broke|tore|fractured|sprained|dislocated)\s+(?:my|his|her|their)\s+(?:acl|arm|leg|wrist|ankle"
+    rf"|hip|knee|back|neck|shoulder|ribs?|collarbone|foot|hand|finger|toe|nose|jaw)\b"
+    rf"|\bblood\s+type\s+(?:is\s+)?(?-i:AB|A|B|O)\b|\b(?:his|her|their)\s+{_EN_MOD}{_EN_COND}\b"
+    rf"|\b(?:my\s+)?doctor\s+(?:says|said|told\s+me)\b|\bmy\s+(?:blood\s+(?:test|work)|test)\s+results\b"
+)
+# Gaps are bounded so an "I" before a megabyte of blanks is not retried blank by blank.
+_EN_HEALTH = re.compile(_EN_HEALTH_SOURCE.replace(r"\s+", r"\s{1,3}"), re.IGNORECASE)
+# A clause start counts as first person: Chinese drops the subject, "确诊了…" means the speaker.
+_ZH_START = r"(?<![^\s，。；！？;!?,.:：、\n])(?=[\u4e00-\u9fff])"
+_ZH_HEALTH = re.compile(
+    rf"(?:我|本人|{_ZH_START}){_ZH_ADV}(?:被|已)?(?:确诊|诊断出|被诊断|患有|患上|怀孕|怀上|怀了(?:宝宝|孩子|二胎)"
+    rf"|住院|化疗|做化疗|透析|(?:在吃|正在吃|一直吃|每天吃|长期吃|吃着|在服用|服用|在打|打着|每天打|天天打|定期打|注射|靠){_ZH_MED})"
+    rf"|(?:我|本人|{_ZH_KIN}){_ZH_ADV}(?:有|得了|得过|患了|是|查出(?:来)?了?有?|检查出(?:来)?了?有?){_ZH_MOD}{_ZH_COND}"
+    rf"|{_ZH_KIN}{_ZH_ADV}{_ZH_MOD}{_ZH_COND}|医生(?:说|让我|建议我?)"
+    rf"|{_ZH_START}{_ZH_ADV}(?:体检|检查)?(?:得了|查出(?:来)?了?有?|检查出(?:来)?了?有?|复查|说是){_ZH_MOD}{_ZH_COND}"
+    rf"|我{_ZH_ADV}(?:有|得了|是)\s*(?i:{_EN_COND})|(?:带|用|吃|打)\s*(?i:{_EN_MED})"
+    # a procedure counts only with the speaker named: "外婆住院了，做了支架手术" is told about someone else
+    rf"|(?:我|本人){_ZH_ADV}(?:在|要|去)?{_ZH_PROCEDURE}"
+    rf"|(?:我|本人|{_ZH_START}){_ZH_ADV}(?:在|要|去)?(?:备孕|坐月子|流产|做产检|去医院(?:拿|开|做|复查|检查|产检))"
+    rf"|(?:我|{_ZH_START}){_ZH_ADV}(?:要|在|正在|一直|每天|长期)?(?:晚上|早上)?(?:要)?吃(?:着)?(?:一|两|半)?(?:片|粒|颗)?{_ZH_MED}"
+    rf"|{_ZH_KIN}{_ZH_ADV}(?:怀孕|怀上|怀了|怀二胎|确诊|住院)|预产期|{_BLOOD_TYPE}"
+    rf"|(?:血压|血糖|血脂|胆固醇|尿酸|转氨酶)(?:有点|偏|一直|很|比较|也|都)?(?:高|低)"
+    rf"|(?:做|在做|接受|去做)心理(?:咨询|治疗)|(?:看|去看|在看)(?:心理医生|精神科)|心理医生说|试管婴儿"
+    rf"|(?:家族|家里人?)(?:里|中)?(?:也|都)?有{_ZH_MOD}{_ZH_COND}|(?:在|要)?戒(?:毒|酒)|坐轮椅|发高?烧|(?:(?<![A-Za-z])IVF)"
+    rf"|我的\s*(?i:therapist|psychiatrist|psychologist)"
+    rf"|我{_ZH_ADV}(?:对[^\s，。；！？,.;!?]{{1,12}}?过敏|[\u4e00-\u9fff]{{0,6}}?过敏|是过敏体质)|我的{_ZH_MOD}{_ZH_COND}|我的{_ZH_MED}"
+)
+# English "." and "," end a clause only before a space, so "2.5mg" and "a.b@x.com" stay whole.
+# (A full-width comma arrives folded to ",": next to a Chinese character it ends a clause too.)
+_CLAUSE_END = re.compile(r"[，。；！？;!?\n]|[,.](?=\s|$)|(?<=[\u3400-\u9fff])[,.]|[,.](?=[\u3400-\u9fff])")
+
+
+_HAN = re.compile(r"[\u4e00-\u9fff]|(?i:blood|ivf)")  # the Chinese pattern also reads these
+_LATIN = re.compile(r"[A-Za-z]")
+
+
+def find(text: str) -> Iterator[Span]:
+    """Each clause holding a health detail in ``text``."""
+    # each language's pattern runs only where there is text in that language
+    wanted = [p for p, script in ((_ZH_HEALTH, _HAN), (_EN_HEALTH, _LATIN)) if script.search(text)]
+    matches = [m for p in wanted for m in p.finditer(text)]
+    if not matches:
+        return
+    marks = [(b.start(), b.end()) for b in _CLAUSE_END.finditer(text)]
+    mark_ends = [e for _, e in marks]
+    clauses: set[tuple[int, int]] = set()  # one span per clause, however many cues it holds
+    for m in matches:
+        before = bisect.bisect_right(mark_ends, m.start())
+        after = bisect.bisect_left(marks, (m.end(), -1))
+        clauses.add(
+            (mark_ends[before - 1] if before else 0, marks[after][0] if after < len(marks) else len(text))
+        )
+    for start, end in clauses:
+        yield "health", start, end

@@ -1,0 +1,123 @@
+"""Identity and card numbers: mainland resident IDs (with their check digit), the US SSN, any number the
+text calls an ID, passport or licence number, and payment cards (Luhn)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from datetime import date
+
+from .table import Span
+
+_ID_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
+_ID_REGIONS = frozenset(
+    {11, 12, 13, 14, 15, 21, 22, 23, 31, 32, 33, 34, 35, 36, 37, 41, 42, 43, 44, 45, 46}
+    | {50, 51, 52, 53, 54, 61, 62, 63, 64, 65, 71, 81, 82, 83}
+)
+_ID18 = re.compile(r"(?<![0-9])[0-9]{17}[0-9Xx](?![0-9])")
+_ID15 = re.compile(r"(?<![0-9])[0-9]{15}(?![0-9])")
+_ID15_CONTEXT = re.compile(r"身份证|身份證|证件号|\bID\b|identity", re.IGNORECASE)
+_CARD_RUN = re.compile(r"(?<![0-9])[2-6][0-9]{12,18}(?![0-9])")
+_CARD_GROUPED = re.compile(
+    r"(?<![0-9])(?:[2-6][0-9]{3}([ .-])[0-9]{4}(?:\1[0-9]{4}){1,2}(?:\1[0-9]{1,4})?"
+    r"|3[0-9]{3}([ .-])[0-9]{6}\2[0-9]{5})(?![0-9])"
+)
+# When the words say what a number is, it is one whatever its checksum: "我的银行卡号是6222…",
+# "my card number is 1234 5678 9012 3456", "account 483920174".
+_CARD_WORDS = re.compile(
+    r"(?:卡号|银行卡|信用卡|储蓄卡|借记卡|工资卡|银行账号|银行账户|银行帐户|账号|帐号|账户|帐户|户号|全号|卡号码"
+    r"|(?<![A-Za-z])(?:card|account|acct|routing|iban|sort\s+code)(?:\s+(?:number|no\.?|#))?)"
+    r"(?:\s*(?:is|was|'s|是|为|:|：|=|号码|号))*\s*(?<![0-9])([0-9](?:[ .-]?[0-9]){7,22})(?![0-9])",
+    re.IGNORECASE,
+)
+_IBAN = re.compile(
+    r"(?<![A-Za-z0-9])[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?(?![A-Za-z0-9])"
+)
+
+
+# Other countries' numbers have no shared shape; the US SSN has one, and any number the text itself
+# calls an ID, passport or licence number counts.
+_SSN = re.compile(r"(?<![0-9-])(?!000|666|9[0-9]{2})[0-9]{3}-(?!00)[0-9]{2}-(?!0000)[0-9]{4}(?![0-9-])")
+_ID_WORDS = (
+    r"(?:passport|national\s+id(?:entity)?(?:\s+card)?|id\s+card|identity\s+card|social\s+security"
+    r"|(?<![A-Za-z])(?:ssn|sin|nino|id)|national\s+insurance|medicare|medicaid|driver'?s?\s+licen[cs]e"
+    r"|licen[cs]e|tax\s+id|aadhaar|nric|护照|身份证|身份證|證件|证件|驾照|驾驶证|居留证|通行证|台胞证|军官证"
+    r"|社保卡|社保|医保卡|医保|社会保障号|社会安全号|税号|纳税人识别号)"
+)
+# the number may be written in groups ("EA 8834 221", "330106 19850615 1233"); a group after a blank
+# starts with a digit, so the words after a number are not read as more of it
+_ID_LABELLED = re.compile(
+    _ID_WORDS + r"(?:\s*(?:number|no\.?|#|号码|字号|字號|号))?(?:\s*(?:is|was|'s|是|为|:|：|=)){0,2}\s*"
+    r"([A-Z0-9][A-Z0-9-]{1,19}(?: [0-9][A-Z0-9-]{1,9}){0,4})(?![A-Za-z0-9])",
+    re.IGNORECASE,
+)
+
+
+def _birth_date_ok(year: int, month: int, day: int) -> bool:
+    try:
+        born = date(year, month, day)
+    except ValueError:
+        return False
+    return date(1900, 1, 1) <= born <= date.today()
+
+
+def _is_id18(number: str) -> bool:
+    check = sum(int(d) * w for d, w in zip(number[:17], _ID_WEIGHTS, strict=True)) % 11  # ISO 7064 MOD 11-2
+    return (
+        int(number[:2]) in _ID_REGIONS
+        and _birth_date_ok(int(number[6:10]), int(number[10:12]), int(number[12:14]))
+        and "10X98765432"[check] == number[17].upper()
+    )
+
+
+def _luhn_ok(digits: str) -> bool:
+    doubled = (d * 2 - 9 if d > 4 else d * 2 for d in map(int, digits[-2::-2]))
+    return (sum(map(int, digits[::-2])) + sum(doubled)) % 10 == 0
+
+
+def _has_digit(text: str) -> bool:
+    return any(c.isdigit() for c in text)
+
+
+def _iban_ok(iban: str) -> bool:
+    code = iban.replace(" ", "")
+    moved = code[4:] + code[:4]  # ISO 13616: the country and check digits go to the end, mod 97 is 1
+    return 15 <= len(code) <= 34 and int("".join(str(int(c, 36)) for c in moved)) % 97 == 1
+
+
+def find(text: str) -> Iterator[Span]:
+    """Each identity or card number in ``text``."""
+    for m in _ID18.finditer(text):
+        if _is_id18(m.group()):
+            yield "id_card", m.start(), m.end()
+    # The old 15-digit ID has no check digit, so it counts only when the text says it is an ID.
+    for m in _ID15.finditer(text):
+        number = m.group()
+        if (
+            int(number[:2]) in _ID_REGIONS
+            and _birth_date_ok(1900 + int(number[6:8]), int(number[8:10]), int(number[10:12]))
+            and _ID15_CONTEXT.search(text, max(0, m.start() - 16), m.start())
+        ):
+            yield "id_card", m.start(), m.end()
+    for m in _SSN.finditer(text):
+        yield "id_card", m.start(), m.end()
+    for m in _ID_LABELLED.finditer(text):
+        number = m.group(1)
+        first = number.split(" ")[0]
+        # "passport" + a word is no number; a first group of letters is a prefix only in capitals (EA 8834)
+        if (
+            sum(c.isdigit() for c in number) >= 4
+            and len(number) >= 5
+            and (first.isupper() or _has_digit(first))
+        ):
+            yield "id_card", m.start(1), m.end(1)
+    for pattern in (_CARD_RUN, _CARD_GROUPED):
+        for m in pattern.finditer(text):
+            digits = re.sub(r"[ .-]", "", m.group())
+            if 13 <= len(digits) <= 19 and len(set(digits)) > 1 and _luhn_ok(digits):
+                yield "bank_card", m.start(), m.end()
+    for m in _CARD_WORDS.finditer(text):
+        yield "bank_card", m.start(1), m.end(1)
+    for m in _IBAN.finditer(text):
+        if _iban_ok(m.group()):
+            yield "bank_card", m.start(), m.end()

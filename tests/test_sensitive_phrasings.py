@@ -1,0 +1,71 @@
+"""Sensitive data is found however it is phrased, in Chinese, English and mixed, and talk about a
+password, a card or a flat is not taken for one.
+
+Each positive (``tests/sensitive_cases.py``) names the kind and the exact value that must be masked
+(for health, words inside the clause, which is masked whole); each is also added through the real
+``Memory.add`` on SQLite.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import T0
+from memlane import Action, Memory
+from memlane.privacy.sensitive import NEVER_STORE, kinds, scan
+from sensitive_cases import NEGATIVES, POSITIVES
+
+
+def found(text: str) -> list[tuple[str, str]]:
+    return [(f.kind, f.value) for f in scan(text)]
+
+
+@pytest.mark.parametrize(("text", "kind", "value"), POSITIVES)
+def test_each_phrasing_is_found(text: str, kind: str, value: str) -> None:
+    findings = [(k, v) for k, v in found(text) if k == kind]
+    assert findings, f"no {kind} in {text!r}: {found(text)}"
+    if kind == "health":
+        assert [v for _, v in findings if value in v]
+    else:
+        assert findings == [(kind, value)]
+
+
+@pytest.mark.parametrize("text", NEGATIVES)
+def test_talk_is_not_sensitive(text: str) -> None:
+    assert found(text) == []
+
+
+def test_the_tables_are_large_and_bilingual() -> None:
+    assert len(POSITIVES) >= 60
+    assert len(NEGATIVES) >= 40
+    for table in (POSITIVES, NEGATIVES):
+        ids = [p.id or "" for p in table]
+        assert sum(i.startswith(("zh-", "mixed-")) for i in ids) >= len(ids) // 4
+
+
+@pytest.mark.parametrize(("text", "kind", "value"), POSITIVES)
+def test_each_phrasing_is_kept_out_of_memory(mem: Memory, text: str, kind: str, value: str) -> None:
+    result = mem.add(text, user_id="u1", session_id="s1", at=T0)
+    shown = [d.text for d in result.decisions] + [m.text for m in mem.list("u1")]
+    if kind in NEVER_STORE:
+        # nothing that held it is kept, not even masked (the rest of a message may be: "别告诉别人")
+        held = [d for d in result.decisions if d.candidate is not None and kind in d.candidate.sensitive]
+        assert held
+        assert [d.action for d in held] == [Action.DISCARD] * len(held)
+        assert [d.sensitivity for d in held] == [1.0] * len(held)
+        assert not [m.text for m in mem.list("u1") if set(kinds(m.text)) & NEVER_STORE]
+    assert not [s for s in shown if value in s]
+
+
+def test_a_password_leaves_no_junk_memory_of_its_label(mem: Memory) -> None:
+    result = mem.add("我的密码：123456", user_id="u1", session_id="s1", at=T0)
+    assert mem.list("u1") == []
+    assert [d.text for d in result.decisions] == ["我的密码：[已隐藏:密码]"]
+
+
+def test_blood_type_is_health_and_needs_consent(mem: Memory) -> None:
+    result = mem.add("我血型是O型", user_id="u1", session_id="s1", at=T0)
+    (decision,) = result.decisions
+    assert decision.action is Action.DISCARD
+    assert decision.sensitivity == 1.0
+    assert "health" in decision.reason

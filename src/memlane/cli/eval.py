@@ -18,7 +18,7 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from memlane.errors import MemlaneError
+from memlane.errors import MemlaneError, MissingExtra
 
 if TYPE_CHECKING:
     from memlane.llm import ChatClient
@@ -161,8 +161,8 @@ def locomo(
     if plot_out is not None:
         try:
             written.append(f"wrote {report.plot(summary, plot_out)}")
-        except ImportError:  # matplotlib comes with the dev extra only
-            written.append("no plot: matplotlib is not installed (pip install 'memlane[dev]')")
+        except MissingExtra as exc:  # the numbers stand without their plot
+            written.append(f"no plot: {exc}")
     console.print(
         f"{summary['questions']} scorable questions from {len(run.stored)} conversations "
         f"(split {split}) of {path.name}"
@@ -233,8 +233,8 @@ def writes(split: str, json_out: Path | None, failures: bool) -> None:
         console.print(f"wrote {json_out}")
         try:
             console.print(f"wrote {scored.plot(report, json_out.with_suffix('.png'))}")
-        except ImportError:
-            console.print("no plot: matplotlib is not installed (pip install 'memlane[dev]')")
+        except MissingExtra as exc:
+            console.print(f"no plot: {exc}")
 
 
 @eval_group.command()
@@ -307,5 +307,5 @@ def context(split: str, max_tokens: int | None, json_out: Path | None, failures:
         console.print(f"wrote {json_out}")
         try:
             console.print(f"wrote {scenarios.plot(report, json_out.with_suffix('.png'))}")
-        except ImportError:
-            console.print("no plot: matplotlib is not installed (pip install 'memlane[dev]')")
+        except MissingExtra as exc:
+            console.print(f"no plot: {exc}")

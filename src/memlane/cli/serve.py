@@ -24,6 +24,7 @@ from rich.table import Table
 
 from memlane.cli import _fail_cleanly
 from memlane.clock import utcnow
+from memlane.extras import optional
 from memlane.settings import Settings
 
 console = Console()
@@ -56,10 +57,11 @@ _KEEP_ALIVE = 65
 @_fail_cleanly
 def serve(ctx: click.Context, host: str, port: int, log_level: str, processes: int) -> None:
     """Run the REST API (FastAPI + uvicorn); OpenAPI docs at /docs."""
-    import uvicorn
+    with optional("memlane serve"):
+        import uvicorn
 
-    from memlane.service.app import create_app
-    from memlane.service.http import configure_logging
+        from memlane.service.app import create_app
+        from memlane.service.http import configure_logging
 
     configure_logging(log_level)
     if processes > 1:

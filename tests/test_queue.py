@@ -25,7 +25,8 @@ from memlane.errors import InvalidInput, StoreUnavailable
 from memlane.service.queue import Job, JobQueue, JobState, key_digest, open_queue
 from memlane.service.queue.redis import RedisJobQueue
 from memlane.service.queue.sqlite import SQLiteJobQueue
-from memlane.service.worker import Beacon, HostTraffic, Traffic, Worker, start_thread
+from memlane.service.traffic import Beacon, HostTraffic, Traffic
+from memlane.service.worker import Worker, start_thread
 from memlane.store.codec import scope_token
 
 MakeQueue = Callable[..., JobQueue]

@@ -365,6 +365,7 @@ def test_health_readiness_and_metrics(client: TestClient, acme: Api) -> None:
     ready = client.get("/readyz")
     assert ready.status_code == 200
     assert set(ready.json()["checks"]) == {"store", "sessions", "keys", "queue"}
+    assert ready.json()["embedder"].startswith("e5")  # the engine, its kernel and why
     text = client.get("/metrics").text
     for name in (
         'memlane_request_seconds_count{method="POST",route="/v1/messages",status="200"}',

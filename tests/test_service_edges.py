@@ -328,7 +328,9 @@ def test_readiness_and_503s_name_no_database_user_or_path(tmp_path: Path) -> Non
         assert ready.json() == {
             "status": "unavailable",
             "checks": {"store": "ok", "sessions": "unavailable", "keys": "ok", "queue": "unavailable"},
+            "embedder": state_of(c).tenants.embedder.runs_on(),  # an engine and a reason, no path
         }
+        assert str(tmp_path) not in ready.text
         key = state_of(c).keys.create("acme", now=utcnow()).secret
         down = c.post(
             "/v1/messages",

@@ -113,7 +113,7 @@ def test_a_worker_started_while_its_store_is_down_waits_for_it(
         "MEMLANE_EMBED_THREADS": "1",
     }
     gate.cut()
-    command = [sys.executable, "-c", "from memlane.cli import main; main()", "worker", "--nice", "0"]
+    command = [sys.executable, "-c", "from memlane.cli import main; main()", "worker"]
     proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         assert proc.stderr is not None

@@ -8,6 +8,7 @@
     ├── NotFound              no such memory, session or job in this user's scope
     ├── StoreUnavailable      the database or cache could not be reached
     └── ConfigurationError    settings that cannot work together
+        └── MissingExtra      a feature whose optional dependencies are not installed
 
 A store translates its driver's exceptions at the boundary (``raise StoreUnavailable(...) from exc``).
 Another user's memory id is reported exactly like an unknown one: :class:`NotFound`.
@@ -53,3 +54,10 @@ class ConfigurationError(MemlaneError):
     """Settings that cannot work (an unknown store URL scheme, a bad threshold...)."""
 
     code = "configuration_error"
+
+
+class MissingExtra(ConfigurationError, ImportError):
+    """A feature needs an optional dependency that is not installed; the message names the
+    ``pip install 'memlane[...]'`` to run (:mod:`memlane.extras`)."""
+
+    code = "missing_extra"

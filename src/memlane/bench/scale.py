@@ -31,6 +31,7 @@ import numpy as np
 
 from memlane.bench import synthetic
 from memlane.domain import Kind, MemoryItem, Source
+from memlane.extras import optional
 from memlane.memory import Memory
 from memlane.store.relational import SQLStore
 from memlane.text.keywords import index_text
@@ -217,10 +218,11 @@ def run_scale(options: ScaleOptions, progress: Progress) -> dict[str, Any]:
 
 def plot(results: dict[str, Any], path: Path) -> None:
     """Latency by size (log-log) as a PNG."""
-    import matplotlib
+    with optional("a plot"):
+        import matplotlib
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
 
     sizes = sorted(results["sizes"], key=int)
     xs = [int(s) for s in sizes]

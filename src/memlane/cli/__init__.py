@@ -301,8 +301,10 @@ main.add_command(worker)
 main.add_command(keys)
 main.add_command(link)
 from memlane.cli.agents import mcp, proxy  # noqa: E402
+from memlane.cli.doctor import doctor  # noqa: E402
 
 main.add_command(mcp)
 main.add_command(proxy)
+main.add_command(doctor)
 for command in (show, history, update, delete, feedback, forget, export, restore, audit, data_key):
     main.add_command(command)

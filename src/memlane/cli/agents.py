@@ -14,7 +14,7 @@ import click
 
 from memlane.cli import _fail_cleanly
 from memlane.cli.serve import _KEEP_ALIVE, _settings
-from memlane.errors import ConfigurationError
+from memlane.extras import optional
 
 
 @click.command()
@@ -29,10 +29,8 @@ from memlane.errors import ConfigurationError
 @_fail_cleanly
 def mcp(ctx: click.Context, user_id: str | None, read_only: bool) -> None:
     """Serve one user's memory to an MCP client over stdio (docs/mcp.md)."""
-    try:
+    with optional("memlane mcp"):
         from memlane.mcp.stdio import serve_stdio
-    except ModuleNotFoundError as exc:
-        raise ConfigurationError("memlane mcp needs the MCP SDK: pip install 'memlane[mcp]'") from exc
     from memlane.memory import Memory
 
     if not user_id or not user_id.strip():
@@ -72,11 +70,12 @@ def proxy(
     log_level: str,
 ) -> None:
     """An OpenAI-compatible chat endpoint with memory, in front of any upstream (docs/proxy.md)."""
-    import uvicorn
+    with optional("memlane proxy"):
+        import uvicorn
 
-    from memlane.proxy.app import create_proxy_app
-    from memlane.proxy.settings import ProxySettings
-    from memlane.service.http import configure_logging
+        from memlane.proxy.app import create_proxy_app
+        from memlane.proxy.settings import ProxySettings
+        from memlane.service.http import configure_logging
 
     configure_logging(log_level)
     key = os.environ.get(upstream_key_env) or None

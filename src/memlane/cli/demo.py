@@ -89,6 +89,7 @@ def run_demo(console: Console, lang: str, path: str | None = None) -> None:
         db = path or str(Path(tmp) / "demo.db")
         console.print(f"[bold]memlane demo[/] ({lang}) — database: {db}\n")
         with Memory(db) as mem:
+            console.print(f"embedder: {mem.embedder.runs_on()}\n", markup=False, highlight=False)
             _play(console, mem, lang)
         # check the claim on the bytes of the database and its WAL, not on what the API returns
         raw = b"".join(p.read_bytes() for p in Path(db).parent.glob(Path(db).name + "*"))

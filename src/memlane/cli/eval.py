@@ -18,28 +18,12 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from memlane.errors import MemlaneError
+from memlane.errors import MemlaneError, MissingExtra
 
 if TYPE_CHECKING:
     from memlane.llm import ChatClient
 
-DEFAULT_DATA = Path("..") / "shared" / "bench" / "locomo" / "locomo10.json"
-"""Where the LoCoMo file lives, relative to the project root."""
-
-
-def default_data() -> Path:
-    """The LoCoMo file next to the project: found from the current directory's project root, or from
-    the source checkout memlane runs from; the first of those candidates when neither has it.
-    """
-    cwd = Path.cwd().resolve()
-    projects = [p for p in (cwd, *cwd.parents) if (p / "pyproject.toml").exists()]
-    checkout = Path(__file__).resolve().parents[3]
-    roots = [*projects[:1], *([checkout] if (checkout / "pyproject.toml").exists() else []), cwd]
-    for root in roots:
-        candidate = (root / DEFAULT_DATA).resolve()
-        if candidate.exists():
-            return candidate
-    return (roots[0] / DEFAULT_DATA).resolve()
+LOCOMO_SOURCE = "https://github.com/snap-research/locomo (data/locomo10.json)"
 
 
 def _fail(message: str) -> NoReturn:
@@ -67,7 +51,11 @@ def eval_group() -> None:
 
 
 @eval_group.command()
-@click.option("--data", type=click.Path(dir_okay=False, path_type=Path), help="LoCoMo-format JSON file.")
+@click.option(
+    "--data",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help=f"LoCoMo-format JSON file (required): {LOCOMO_SOURCE}.",
+)
 @click.option(
     "--split",
     type=click.Choice(["all", "dev", "test"]),
@@ -120,7 +108,9 @@ def locomo(
     """Turn-level evidence recall on LoCoMo: R@1/5/10/25/50 overall and per category, with costs."""
     from memlane.eval import dataset, locomo, report
 
-    path = data or default_data()
+    if data is None:
+        _fail(f"memlane eval locomo needs the data: pass --data PATH, the LoCoMo file from {LOCOMO_SOURCE}")
+    path = data
     if not path.is_file():
         _fail(f"no LoCoMo data at {path} (pass --data PATH)")
     llm = _client() if use_llm else None
@@ -161,8 +151,8 @@ def locomo(
     if plot_out is not None:
         try:
             written.append(f"wrote {report.plot(summary, plot_out)}")
-        except ImportError:  # matplotlib comes with the dev extra only
-            written.append("no plot: matplotlib is not installed (pip install 'memlane[dev]')")
+        except MissingExtra as exc:  # the numbers stand without their plot
+            written.append(f"no plot: {exc}")
     console.print(
         f"{summary['questions']} scorable questions from {len(run.stored)} conversations "
         f"(split {split}) of {path.name}"
@@ -233,8 +223,8 @@ def writes(split: str, json_out: Path | None, failures: bool) -> None:
         console.print(f"wrote {json_out}")
         try:
             console.print(f"wrote {scored.plot(report, json_out.with_suffix('.png'))}")
-        except ImportError:
-            console.print("no plot: matplotlib is not installed (pip install 'memlane[dev]')")
+        except MissingExtra as exc:
+            console.print(f"no plot: {exc}")
 
 
 @eval_group.command()
@@ -307,5 +297,5 @@ def context(split: str, max_tokens: int | None, json_out: Path | None, failures:
         console.print(f"wrote {json_out}")
         try:
             console.print(f"wrote {scenarios.plot(report, json_out.with_suffix('.png'))}")
-        except ImportError:
-            console.print("no plot: matplotlib is not installed (pip install 'memlane[dev]')")
+        except MissingExtra as exc:
+            console.print(f"no plot: {exc}")

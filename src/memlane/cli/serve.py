@@ -24,6 +24,7 @@ from rich.table import Table
 
 from memlane.cli import _fail_cleanly
 from memlane.clock import utcnow
+from memlane.extras import optional
 from memlane.settings import Settings
 
 console = Console()
@@ -56,10 +57,11 @@ _KEEP_ALIVE = 65
 @_fail_cleanly
 def serve(ctx: click.Context, host: str, port: int, log_level: str, processes: int) -> None:
     """Run the REST API (FastAPI + uvicorn); OpenAPI docs at /docs."""
-    import uvicorn
+    with optional("memlane serve"):
+        import uvicorn
 
-    from memlane.service.app import create_app
-    from memlane.service.http import configure_logging
+        from memlane.service.app import create_app
+        from memlane.service.http import configure_logging
 
     configure_logging(log_level)
     if processes > 1:
@@ -89,29 +91,22 @@ def serve(ctx: click.Context, host: str, port: int, log_level: str, processes: i
 @click.command()
 @click.option("--name", default=None, help="Consumer name (default: host-pid).")
 @click.option("--log-level", default="info", type=click.Choice(["debug", "info", "warning", "error"]))
-@click.option(
-    "--nice",
-    default=10,
-    show_default=True,
-    type=click.IntRange(0, 19),
-    help="CPU niceness: on a machine it shares with API processes, write-back yields to requests (0: equal).",
-)
 @click.pass_context
 @_fail_cleanly
-def worker(ctx: click.Context, name: str | None, log_level: str, nice: int) -> None:
-    """Process queued write-back jobs until stopped (SIGTERM or Ctrl-C finish the current job first)."""
+def worker(ctx: click.Context, name: str | None, log_level: str) -> None:
+    """Process queued write-back jobs until stopped (SIGTERM or Ctrl-C finish the current job first).
+
+    Its CPU share beside API processes is the supervisor's to set (deploy/memlane-worker.service).
+    """
     from memlane.service.app import open_job_queue
     from memlane.service.config import ServiceSettings
     from memlane.service.http import configure_logging
     from memlane.service.jobs import job_handler, job_withdrawal, keep_maintained
     from memlane.service.queue.redis import RedisJobQueue
     from memlane.service.tenants import Tenants
-    from memlane.service.worker import HostTraffic, Worker, lower_priority, lower_session_priority, wait_for
+    from memlane.service.traffic import HostTraffic
+    from memlane.service.worker import Worker, wait_for
 
-    if nice:
-        # first, so that every thread started below inherits it
-        lower_priority(nice)
-        lower_session_priority(nice)
     configure_logging(log_level)
     settings, config = _settings(ctx), ServiceSettings()
     stop = threading.Event()

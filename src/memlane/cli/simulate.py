@@ -11,15 +11,17 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
+from memlane.extras import optional
 from memlane.simulate.run import simulate as run_simulation
 
 
 def plot(result: dict[str, Any], path: Path) -> None:
     """Active items by kind, and messages seen, month by month, as a PNG."""
-    import matplotlib
+    with optional("a plot"):
+        import matplotlib
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
 
     months = [m["month"] for m in result["months"]]
     fig, left = plt.subplots(figsize=(8, 4.5))

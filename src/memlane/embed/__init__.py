@@ -45,6 +45,10 @@ class Embedder(ABC):
         """
         return self
 
+    def runs_on(self) -> str:
+        """What computes the vectors, for start-up messages and ``/readyz``: the backend's name here."""
+        return self.name
+
     def warm_up(self) -> None:
         """Run the model once, so the first real call does not pay for loading it."""
         self.embed_query("warm up")
@@ -59,7 +63,9 @@ class Embedder(ABC):
 def _e5(settings: Settings) -> Embedder:
     from memlane.embed.e5 import E5Embedder
 
-    return E5Embedder(threads=settings.embed_threads, instances=settings.embed_instances)
+    return E5Embedder(
+        threads=settings.embed_threads, instances=settings.embed_instances, engine=settings.embed_engine
+    )
 
 
 def _hashing(settings: Settings) -> Embedder:

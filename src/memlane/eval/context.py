@@ -26,6 +26,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from memlane.extras import optional
 from memlane.memory import Memory
 
 OUTDATED_MARKS = ("superseded", "outdated", "已过时", "已被取代", "不再成立")
@@ -189,10 +190,11 @@ def evaluate(
 
 def plot(report: Report, path: Path) -> Path:
     """A PNG of coverage and junk rate for each half and language."""
-    import matplotlib
+    with optional("a plot"):
+        import matplotlib
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
 
     groups = [(s, lang) for s in ("dev", "test") for lang in ("zh", "en")]
     numbers = [report.numbers(s, lang) for s, lang in groups]

@@ -1,7 +1,7 @@
 """LoCoMo-format data: conversations, questions, session date-times and the evidence repairs.
 
-The schema and the repairs follow ``../shared/bench/README.md``. A sample splits into two parts that
-never meet before a conversation has been ingested: :func:`read_conversation` sees only the
+The schema is LoCoMo's (github.com/snap-research/locomo). A sample splits into two parts that never
+meet before a conversation has been ingested: :func:`read_conversation` sees only the
 ``conversation`` mapping (speakers, turns, image captions, session date-times), and
 :func:`read_questions` reads ``qa`` afterwards. ``observation``, ``session_summary`` and
 ``event_summary`` are never read at all.

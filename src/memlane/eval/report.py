@@ -18,6 +18,7 @@ from memlane.bench.machine import describe, machine
 from memlane.domain import Kind
 from memlane.eval.dataset import CATEGORY_ORDER
 from memlane.eval.locomo import KS, SEARCH_LIMIT, Run
+from memlane.extras import optional
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -179,8 +180,9 @@ def usage_table(data: dict[str, Any]) -> Table | None:
 def plot(data: dict[str, Any], path: str | Path) -> Path:
     """Write R@k curves, overall and per category, as a PNG."""
     # the object-oriented API with the Agg canvas: no pyplot global state, no display needed
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
+    with optional("a plot"):
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
 
     fig = Figure(figsize=(7, 4.5), dpi=120)
     FigureCanvasAgg(fig)

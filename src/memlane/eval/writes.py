@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from memlane.domain import Message
+from memlane.extras import optional
 from memlane.memory import Memory
 from memlane.write.extract import RuleExtractor
 from memlane.write.extract.clauses import split_clauses
@@ -173,10 +174,11 @@ def _corpus() -> list[dict[str, Any]]:
 
 def plot(report: Report, path: Path) -> Path:
     """A PNG of the share of cases passed, by kind, for each half and language."""
-    import matplotlib
+    with optional("a plot"):
+        import matplotlib
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
 
     kinds = sorted({r.case["kind"] for r in report.results})
     groups = [(split, lang) for split in ("dev", "test") for lang in ("zh", "en")]

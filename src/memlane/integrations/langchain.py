@@ -27,14 +27,12 @@ from collections.abc import Sequence
 
 from memlane.aio import AsyncMemory
 from memlane.domain import Turn
-from memlane.integrations import missing
+from memlane.extras import optional
 from memlane.memory import Memory
 
-try:
+with optional("MemlaneChatMessageHistory (LangChain)"):
     from langchain_core.chat_history import BaseChatMessageHistory
     from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
-except ImportError as exc:  # pragma: no cover - exercised in a subprocess without the framework
-    raise missing("LangChain", "langchain", exc) from exc
 
 __all__ = ["MemlaneChatMessageHistory"]
 

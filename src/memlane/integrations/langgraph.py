@@ -30,13 +30,13 @@ from datetime import datetime
 
 from memlane.aio import AsyncMemory
 from memlane.clock import utcnow
-from memlane.integrations import missing
+from memlane.extras import optional
 from memlane.integrations.items import Items
 from memlane.integrations.namespaces import NamespaceScope, matches
 from memlane.integrations.records import StoredItem
 from memlane.memory import Memory
 
-try:
+with optional("MemlaneStore (LangGraph)"):
     from langgraph.store.base import (
         BaseStore,
         GetOp,
@@ -51,8 +51,6 @@ try:
         TTLConfig,
         validate_op_namespace,
     )
-except ImportError as exc:  # pragma: no cover - exercised in a subprocess without the framework
-    raise missing("LangGraph", "langgraph", exc) from exc
 
 __all__ = ["MemlaneStore"]
 

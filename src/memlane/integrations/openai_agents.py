@@ -27,14 +27,12 @@ from typing import Any
 
 from memlane.aio import AsyncMemory
 from memlane.domain import Turn
-from memlane.integrations import missing
+from memlane.extras import optional
 from memlane.memory import Memory
 
-try:
+with optional("MemlaneSession (OpenAI Agents SDK)"):
     from agents import Agent, RunContextWrapper, TResponseInputItem
     from agents.memory import SessionSettings
-except ImportError as exc:  # pragma: no cover - exercised in a subprocess without the framework
-    raise missing("The OpenAI Agents SDK", "openai-agents", exc) from exc
 
 __all__ = ["MemlaneSession", "item_text"]
 

@@ -31,10 +31,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-import openai
-
 from memlane.errors import ConfigurationError, MemlaneError
+from memlane.extras import optional
 from memlane.settings import Settings
+
+with optional("an LLM endpoint"):
+    import openai
 
 log = logging.getLogger("memlane.llm")
 

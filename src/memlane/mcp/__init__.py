@@ -11,12 +11,16 @@ Streamable HTTP at ``/mcp``, behind its API keys (docs/mcp.md). The modules:
 :mod:`memlane.mcp.stdio`    the stdio server
 ==========================  ==================================================================
 
-The SDK is the ``mcp`` extra (``pip install 'memlane[mcp]'``); this module imports without it.
+The SDK comes with the ``integrations`` extra (``pip install 'memlane[integrations]'``); this module
+imports without it.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+from memlane.errors import MissingExtra
+from memlane.extras import optional
 
 if TYPE_CHECKING:
     from memlane.mcp.http import McpEndpoint
@@ -28,9 +32,8 @@ __all__ = ["mcp_endpoint"]
 def mcp_endpoint(state: ServiceState) -> McpEndpoint | None:
     """The ``/mcp`` endpoint over the service's state, or None when the MCP SDK is not installed."""
     try:
-        from memlane.mcp.http import McpEndpoint
-    except ModuleNotFoundError as exc:
-        if exc.name != "mcp" and not (exc.name or "").startswith("mcp."):
-            raise
+        with optional("/mcp"):
+            from memlane.mcp.http import McpEndpoint
+    except MissingExtra:
         return None
     return McpEndpoint(state)

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from memlane.errors import ConfigurationError
+from memlane.extras import optional
 
 _NONCE = 12
 _KEY_BYTES = 32
@@ -73,7 +74,8 @@ class DataKey:
 
     def seal(self, plaintext: str, context: str) -> str:
         """``plaintext`` encrypted and authenticated, bound to ``context``, as base64 text."""
-        from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+        with optional("an encrypted memory"):
+            from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
         nonce = os.urandom(_NONCE)
         sealed = AESGCM(self.secret).encrypt(nonce, plaintext.encode("utf-8"), context.encode("utf-8"))
@@ -81,8 +83,9 @@ class DataKey:
 
     def open(self, body: str, context: str) -> str:
         """The plaintext :meth:`seal` sealed under ``context``; a wrong key or tampering is an error."""
-        from cryptography.exceptions import InvalidTag
-        from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+        with optional("an encrypted memory"):
+            from cryptography.exceptions import InvalidTag
+            from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
         raw = base64.b64decode(body)
         try:

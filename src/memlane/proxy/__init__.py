@@ -10,3 +10,8 @@ the exchange is remembered in the background (docs/proxy.md).
 :mod:`memlane.proxy.turns` what is read from and written into a request (pure functions)
 ========================  ===========================================================================
 """
+
+from memlane.extras import require
+
+require("server", "memlane proxy")
+require("llm", "memlane proxy")

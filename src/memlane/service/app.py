@@ -46,11 +46,12 @@ from memlane.service.queue.sqlite import SQLiteJobQueue
 from memlane.service.routes import langgraph_store, memories, ops, users, writes
 from memlane.service.routes.deps import ComputeSlots, ServiceState, known_parameters
 from memlane.service.tenants import Tenants, sibling_file
+from memlane.service.traffic import Beacon, Traffic
 from memlane.service.web import page
 from memlane.service.web import routes as web_routes
 from memlane.service.web.access import PageAccess
 from memlane.service.web.links import LinkStore
-from memlane.service.worker import Beacon, Traffic, Worker, start_thread
+from memlane.service.worker import Worker, start_thread
 from memlane.settings import Settings
 from memlane.store.relational import SQLStore
 from memlane.store.sqlite import SQLiteStore

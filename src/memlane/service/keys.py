@@ -28,6 +28,7 @@ from typing import Any, TypeVar
 
 from memlane.clock import from_epoch, to_epoch
 from memlane.errors import ConfigurationError, NotFound, StoreUnavailable
+from memlane.extras import optional
 from memlane.service.keycache import FRESH_SECONDS, KeyCache
 from memlane.store.files import private_file
 from memlane.store.open import sqlite_path, url_scheme
@@ -264,7 +265,8 @@ def open_keys(url: str, cache: KeyCache | None = None) -> KeyStore:
     """The key store at ``url``: ``postgresql://...`` or a SQLite file (``sqlite:///path`` or a path)."""
     scheme = url_scheme(url) or "sqlite"
     if scheme in ("postgresql", "postgres"):
-        import psycopg
+        with optional("API keys in PostgreSQL"):
+            import psycopg
 
         return KeyStore(lambda: psycopg.connect(url, connect_timeout=5), "%s", (psycopg.Error,), cache)
     if scheme == "sqlite":

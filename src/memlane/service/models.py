@@ -285,6 +285,7 @@ class ReadyOut(BaseModel):
 
     status: Literal["ready", "unavailable"]
     checks: dict[str, Literal["ok", "unavailable"]]
+    embedder: str  # what computes the vectors: for e5, the engine, its kernel and why
 
 
 class ErrorBody(BaseModel):

@@ -37,15 +37,13 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 from memlane.clock import utcnow
 from memlane.errors import InvalidInput, NotFound, StoreUnavailable
 from memlane.service.config import ServiceSettings
 from memlane.service.queue import Job, JobQueue, JobState
-
-if TYPE_CHECKING:
-    from memlane.service.queue.redis import RedisJobQueue
+from memlane.service.traffic import Lull
 
 log = logging.getLogger("memlane.worker")
 
@@ -54,115 +52,12 @@ Handler = Callable[[Job], dict[str, Any]]
 Withdraw = Callable[[Job, dict[str, Any] | None], None]
 
 
-class Traffic:
-    """Requests doing compute work in this process (search, context and the others that take a
-    compute slot), so that a worker sharing the CPU can let them go first.
-
-    The embedded service answers requests and works the queue on the same two cores and the same
-    embedding models; a write-back job (about 60 ms of CPU) started while reads are waiting makes
-    them wait longer. :meth:`wait_for_lull` holds the next job until no such request is in flight,
-    but never longer than ``max_wait`` seconds, so that under sustained load the queue still moves.
-    Cheap requests (queueing a write, a job's status, health) do not count: a client polling its
-    jobs must not hold them up.
-    """
-
-    def __init__(self) -> None:
-        self._in_flight = 0
-        self._started = 0
-        self._changed = threading.Condition()
-
-    def begin(self) -> None:
-        with self._changed:
-            self._in_flight += 1
-            self._started += 1
-
-    def end(self) -> None:
-        with self._changed:
-            self._in_flight -= 1
-            if self._in_flight == 0:
-                self._changed.notify_all()
-
-    @property
-    def in_flight(self) -> int:
-        return self._in_flight
-
-    @property
-    def started(self) -> int:
-        """Requests begun since this process started."""
-        return self._started
-
-    def wait_for_lull(self, max_wait: float) -> bool:
-        """Wait until no request is in flight; False if ``max_wait`` seconds passed first."""
-        with self._changed:
-            return self._changed.wait_for(lambda: self._in_flight == 0, timeout=max_wait)
-
-
-class Lull(Protocol):
-    """Where a worker learns that the requests it shares the CPU with have stopped for a moment."""
-
-    def wait_for_lull(self, max_wait: float) -> bool:
-        """Wait until no request is being served; False if ``max_wait`` seconds passed first."""
-        ...
-
-
-class Beacon:
-    """Tells the workers on this host, through the Redis queue, that its API process is serving
-    requests: the server deployment's side of "reads first".
-
-    A ``memlane worker`` process on the same machine as the API shares its cores (and, with them,
-    their caches and memory bandwidth): a write-back job run while reads are in flight slows them
-    down, nice value or not. Every ``every`` seconds in which a request began or was in flight, the
-    beacon marks the host as serving for ``3 * every`` seconds (:meth:`RedisJobQueue.mark_serving`);
-    :class:`HostTraffic` is what the workers see. Hosts are told apart by name: a worker on another
-    machine, or in another container, never waits for this one.
-    """
-
-    def __init__(self, queue: RedisJobQueue, traffic: Traffic, host: str, every: float = 0.1) -> None:
-        self.queue, self.traffic, self.host, self.every = queue, traffic, host, every
-
-    def run(self, stop: threading.Event) -> None:
-        """Mark the host while requests come, until ``stop`` is set."""
-        seen = self.traffic.started
-        while not stop.wait(self.every):
-            started = self.traffic.started
-            if started == seen and not self.traffic.in_flight:
-                continue
-            seen = started
-            try:
-                self.queue.mark_serving(self.host, 3 * self.every)
-            except StoreUnavailable:  # the requests themselves report the outage
-                log.debug("could not mark %s as serving", self.host, exc_info=True)
-
-
-class HostTraffic:
-    """The requests of the API processes on this host, as their :class:`Beacon` tells them: the
-    ``memlane worker`` side of "reads first". Polls the queue every ``poll`` seconds while it waits;
-    when the queue cannot be reached it does not wait (claiming the next job will report that)."""
-
-    def __init__(self, queue: RedisJobQueue, host: str, poll: float = 0.02) -> None:
-        self.queue, self.host, self.poll = queue, host, poll
-
-    def wait_for_lull(self, max_wait: float) -> bool:
-        """Wait until the host's API processes stopped saying they serve; False if ``max_wait``
-        seconds passed first."""
-        deadline = time.monotonic() + max_wait
-        while True:
-            try:
-                if not self.queue.serving(self.host):
-                    return True
-            except StoreUnavailable:
-                return True
-            if time.monotonic() >= deadline:
-                return False
-            time.sleep(self.poll)
-
-
 class Worker:
     """One consumer of the queue: ``run_once`` for one job, ``run`` until told to stop.
 
     With ``traffic``, each job waits for a lull in the requests it shares the CPU with, at most
-    ``max_defer`` seconds: the embedded service's own (:class:`Traffic`) or those of the API
-    processes on the worker's host (:class:`HostTraffic`). Once the queue's oldest job was queued
+    ``max_defer`` seconds: the embedded service's own or those of the API processes on the worker's
+    host (:mod:`memlane.service.traffic`). Once the queue's oldest job was queued
     ``max_lag`` seconds ago or more, jobs no longer wait: under reads that never pause, the
     write-back falls about that far behind at most, instead of moving one job a second.
 
@@ -360,26 +255,6 @@ def lower_priority(niceness: int = 10) -> None:
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), niceness)
     except (AttributeError, OSError):  # not Linux, or not allowed: run at normal priority
         log.debug("could not lower the worker thread's priority")
-
-
-def lower_session_priority(niceness: int) -> bool:
-    """Give this process's scheduling group the same lower priority, if it leads its own session.
-
-    With Linux's autogroups (``/proc/sys/kernel/sched_autogroup_enabled``) the CPU is shared out
-    between sessions first, and a nice value only ranks the processes of one session: a worker
-    started in a session of its own (``setsid``, a supervisor, a script) would still take an equal
-    share of the CPU from an API process in another session, nice or not. Only a session leader
-    does this, so that a worker started from a shell never lowers the shell's other programs.
-    Returns whether it did.
-    """
-    try:
-        if os.getsid(0) != os.getpid():
-            return False
-        with open("/proc/self/autogroup", "w") as group:
-            group.write(str(niceness))
-    except (AttributeError, OSError):  # not Linux, no autogroups, or not allowed
-        return False
-    return True
 
 
 def wait_for(

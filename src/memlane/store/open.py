@@ -18,6 +18,7 @@ Both come from ``MEMLANE_STORE`` / ``MEMLANE_SESSIONS`` unless passed in::
 from __future__ import annotations
 
 from memlane.errors import ConfigurationError, InvalidInput
+from memlane.extras import optional
 from memlane.settings import Settings, default_path
 from memlane.store import MemoryStore, SessionStore
 from memlane.store.relational import SQLStore
@@ -45,7 +46,8 @@ def open_store(url: str | None, settings: Settings, dim: int) -> SQLStore:
         path = sqlite_path(url) if url else None
         return SQLiteStore(path or settings.path or default_path(), dim=dim)
     if url and scheme in _POSTGRES:
-        from memlane.store.postgres import PostgresStore
+        with optional("a PostgreSQL store"):
+            from memlane.store.postgres import PostgresStore
 
         return PostgresStore(url, dim=dim)
     raise ConfigurationError(f"unsupported store URL scheme {scheme!r}; use sqlite:/// or postgresql://")
@@ -54,7 +56,8 @@ def open_store(url: str | None, settings: Settings, dim: int) -> SQLStore:
 def open_session_store(url: str) -> SessionStore:
     """The session store at ``url`` (Redis)."""
     if url_scheme(url) in _REDIS:
-        from memlane.store.redis import RedisSessionStore
+        with optional("a Redis session store"):
+            from memlane.store.redis import RedisSessionStore
 
         return RedisSessionStore(url)
     raise ConfigurationError(f"unsupported session store {url!r}; use redis://, or none for the main store")

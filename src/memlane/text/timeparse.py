@@ -21,6 +21,46 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from memlane.text.periods import (
+    EN_PARTS,
+    ZH_PARTS,
+    Period,
+    clock_period,
+    date_period,
+    day_period,
+    month_period,
+    shifted,
+    week_period,
+    weekend_period,
+    year_period,
+)
+from memlane.text.timewords import (
+    AMPM,
+    CN,
+    DAY_NAMES,
+    EN_DAY,
+    EN_DAYS,
+    EN_MONTHS,
+    EN_NUM,
+    EN_NUMBERS,
+    EN_REL,
+    EN_WEEKDAYS,
+    EVENING_PARTS,
+    MON,
+    MONTH,
+    WEEKDAY,
+    ZH_DAYS,
+    ZH_NUM,
+    ZH_REL,
+    ZH_UNITS,
+    ZH_WEEKDAYS,
+    ZH_YEARS,
+    normalised,
+    number,
+)
+
+__all__ = ["TimeMention", "find_times", "number", "recurrence"]  # number: the numerals of timewords
+
 
 @dataclass(frozen=True)
 class TimeMention:
@@ -35,314 +75,161 @@ class TimeMention:
     direction: int  # -1 past, 0 present, +1 future (relative to the reference)
 
 
-@dataclass(frozen=True)
-class _Period:
-    at: datetime
-    end_at: datetime
-    granularity: str
-    clock: tuple[int, int] | None = None  # set for a bare time of day, which may join a date before it
-    part: tuple[int, int] | None = None  # the hours of a day it names (今晚: 18 to 24), when it stands alone
-
-
-_Handler = Callable[[re.Match[str], datetime], "_Period | None"]
-
-# -- words ------------------------------------------------------------------------------------------
-
-# fmt: off
-_ZH_DIGITS = dict(zip("零〇一二两三四五六七八九", (0, 0, 1, 2, 2, 3, 4, 5, 6, 7, 8, 9), strict=True))
-_ZH_WEEKDAYS = {**dict(zip("一二三四五六日天", (0, 1, 2, 3, 4, 5, 6, 6), strict=True)),
-                **{str(i + 1): i for i in range(7)}}
-_ZH_DAYS = {"大前天": -3, "前天": -2, "昨天": -1, "昨日": -1, "昨晚": -1, "昨夜": -1, "今天": 0, "今日": 0,
-            "今早": 0, "今晚": 0, "今夜": 0, "明天": 1, "明日": 1, "明早": 1, "明晚": 1, "后天": 2,
-            "大后天": 3}
-_ZH_YEARS = {"大前年": -3, "前年": -2, "去年": -1, "今年": 0, "明年": 1, "后年": 2, "大后年": 3}
-_ZH_REL = {"上上": -2, "上": -1, "这": 0, "本": 0, "今": 0, "下": 1, "下下": 2}
-_ZH_UNITS = {"分钟": "minute", "小时": "hour", "钟头": "hour", "天": "day", "日": "day", "周": "week",
-             "星期": "week", "礼拜": "week", "个月": "month", "年": "year"}
-_DAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_EN_WEEKDAYS = {**{n: i for i, n in enumerate(_DAY_NAMES)}, **{n[:3]: i for i, n in enumerate(_DAY_NAMES)},
-                "tues": 1, "thur": 3, "thurs": 3}
-_EN_MONTHS = {n: i + 1 for i, n in enumerate(
-    ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"])}
-_EN_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-               "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
-               "thirty": 30, "couple": 2, "few": 3}
-_EN_DAYS = {"the day before yesterday": -2, "yesterday": -1, "last night": -1, "today": 0, "tonight": 0,
-            "this morning": 0, "this afternoon": 0, "this evening": 0, "tomorrow": 1, "tmr": 1, "tmrw": 1,
-            "the day after tomorrow": 2}
-# fmt: on
-_EN_REL = {"last": -1, "past": -1, "previous": -1, "this": 0, "coming": 1, "next": 1}
-_EVENING_PARTS = ("下午", "傍晚", "晚上", "夜里", "深夜")
-
-
-def number(text: str) -> int | None:
-    """An Arabic or Chinese numeral below 10000 as an int (``"二十三"`` -> 23); None if it is neither.
-
-    >>> number("12"), number("十"), number("两"), number("二十三"), number("二〇二四")
-    (12, 10, 2, 23, 2024)
-    """
-    if re.fullmatch(r"[0-9]{1,4}", text):
-        return int(text)
-    if not text or any(c not in _ZH_DIGITS and c not in "十百" for c in text):
-        return None
-    total, current = 0, 0
-    for c in text:
-        if c in _ZH_DIGITS:  # 二〇二四 reads digit by digit, 二十三 by place
-            current = current * 10 + _ZH_DIGITS[c] if "十" not in text and "百" not in text else _ZH_DIGITS[c]
-        else:
-            total, current = total + (current or 1) * (100 if c == "百" else 10), 0
-    return total + current
-
-
-def _words(text: str) -> str:
-    return re.sub(r"\s+", " ", text.lower())
-
-
-# -- periods ----------------------------------------------------------------------------------------
-
-
-def _midnight(d: datetime) -> datetime:
-    return d.replace(hour=0, minute=0, second=0, microsecond=0)
-
-
-def _day(d: datetime, offset: int = 0, part: tuple[int, int] | None = None) -> _Period:
-    start = _midnight(d) + timedelta(days=offset)
-    return _Period(start, start + timedelta(days=1), "day", part=part)
-
-
-# the part of a day a word names: "今晚开会" said at 9am is a plan, "this morning" at 5pm is past
-_MORNING, _AFTERNOON, _EVENING_HOURS = (6, 12), (12, 18), (18, 24)
-_ZH_PARTS = {"今早": _MORNING, "明早": _MORNING, "今晚": _EVENING_HOURS, "今夜": _EVENING_HOURS,
-             "明晚": _EVENING_HOURS, "昨晚": _EVENING_HOURS, "昨夜": _EVENING_HOURS}  # fmt: skip
-_EN_PARTS = {"tonight": _EVENING_HOURS, "this morning": _MORNING, "this afternoon": _AFTERNOON,
-             "this evening": _EVENING_HOURS, "last night": _EVENING_HOURS}  # fmt: skip
-
-
-def _week(d: datetime, offset: int = 0) -> _Period:
-    start = _midnight(d) - timedelta(days=d.weekday()) + timedelta(weeks=offset)
-    return _Period(start, start + timedelta(weeks=1), "week")
-
-
-def _weekend(now: datetime, week_offset: int) -> _Period:
-    start = _week(now, week_offset).at + timedelta(days=5)
-    return _Period(start, start + timedelta(days=2), "day")
-
-
-def _month_start(now: datetime, year: int, month: int) -> datetime:
-    year, month = year + (month - 1) // 12, (month - 1) % 12 + 1
-    return _midnight(now).replace(year=year, month=month, day=1)
-
-
-def _month(now: datetime, offset: int = 0, year: int | None = None, month: int | None = None) -> _Period:
-    start = _month_start(now, year or now.year, (month or now.month) + offset)
-    return _Period(start, _month_start(start, start.year, start.month + 1), "month")
-
-
-def _year(now: datetime, year: int) -> _Period | None:
-    if not 1 <= year <= 9998:
-        return None
-    start = _midnight(now).replace(year=year, month=1, day=1)
-    return _Period(start, start.replace(year=year + 1), "year")
-
-
-def _date(now: datetime, year: int | None, month: int | None, day: int | None) -> _Period | None:
-    """A calendar day, or a whole month when ``day`` is None; None when it does not exist."""
-    if month is None or not 1 <= month <= 12 or (year is not None and not 1 <= year <= 9998):
-        return None
-    if day is None:
-        return _month(now, 0, year or now.year, month)
-    try:
-        start = _midnight(now).replace(year=year or now.year, month=month, day=day)
-    except ValueError:  # 2月30日
-        return None
-    return _Period(start, start + timedelta(days=1), "day")
-
-
-def _shift(now: datetime, amount: int, unit: str) -> _Period | None:
-    """The period ``amount`` units away: 3天前 is the whole day three days ago."""
-    if unit in ("minute", "hour"):
-        step, base = timedelta(minutes=1), now.replace(second=0, microsecond=0)
-        if unit == "hour":
-            step, base = timedelta(hours=1), base.replace(minute=0)
-        return _Period(base + amount * step, base + (amount + 1) * step, unit)
-    if unit == "day":
-        return _day(now, amount)
-    if unit == "week":
-        return _week(now, amount)
-    return _month(now, amount) if unit == "month" else _year(now, now.year + amount)
-
-
-def _clock(now: datetime, hour: int | None, minute: int) -> _Period | None:
-    if hour is None or not 0 <= hour <= 24 or not 0 <= minute <= 59:
-        return None
-    start = _midnight(now) + timedelta(hours=hour, minutes=minute)
-    step = timedelta(minutes=1) if minute else timedelta(hours=1)
-    return _Period(start, start + step, "minute" if minute else "hour", clock=(hour, minute))
-
+_Handler = Callable[[re.Match[str], datetime], "Period | None"]
 
 # -- handlers: one per pattern below, from a match to a period ---------------------------------------
 
 
-def _zh_day(m: re.Match[str], now: datetime) -> _Period | None:
-    return _day(now, _ZH_DAYS[m.group(0)], _ZH_PARTS.get(m.group(0)))
+def _zh_day(m: re.Match[str], now: datetime) -> Period | None:
+    return day_period(now, ZH_DAYS[m.group(0)], ZH_PARTS.get(m.group(0)))
 
 
-def _zh_week(m: re.Match[str], now: datetime) -> _Period | None:
+def _zh_week(m: re.Match[str], now: datetime) -> Period | None:
     rel, day = m.group("rel"), m.group("wd")
-    offset = _ZH_REL.get(rel or "", 0)
+    offset = ZH_REL.get(rel or "", 0)
     if day is None:
-        return _week(now, offset) if rel else None
-    return _weekend(now, offset) if day == "末" else _day(_week(now, offset).at, _ZH_WEEKDAYS[day])
+        return week_period(now, offset) if rel else None
+    return (
+        weekend_period(now, offset)
+        if day == "末"
+        else day_period(week_period(now, offset).at, ZH_WEEKDAYS[day])
+    )
 
 
-def _zh_month(m: re.Match[str], now: datetime) -> _Period | None:
+def _zh_month(m: re.Match[str], now: datetime) -> Period | None:
     rel, part = m.group("rel"), m.group("part")
     if not rel and not part:
         return None
-    period = _month(now, _ZH_REL.get(rel or "", 0))
+    period = month_period(now, ZH_REL.get(rel or "", 0))
     if not part:
         return period
     first = {"初": 0, "中": 10}.get(part, 20)  # 月初 / 月中 / 月底: thirds of the month
     start = period.at + timedelta(days=first)
-    return _Period(start, period.end_at if first == 20 else start + timedelta(days=10), "day")
+    return Period(start, period.end_at if first == 20 else start + timedelta(days=10), "day")
 
 
-def _zh_year(m: re.Match[str], now: datetime) -> _Period | None:
-    return _year(now, now.year + _ZH_YEARS[m.group(0)])
+def _zh_year(m: re.Match[str], now: datetime) -> Period | None:
+    return year_period(now, now.year + ZH_YEARS[m.group(0)])
 
 
-def _zh_ago(m: re.Match[str], now: datetime) -> _Period | None:
-    unit = _ZH_UNITS[m.group("unit").lstrip("个")] if m.group("unit") != "个月" else "month"
+def _zh_ago(m: re.Match[str], now: datetime) -> Period | None:
+    unit = ZH_UNITS[m.group("unit").lstrip("个")] if m.group("unit") != "个月" else "month"
     if m.group("n") == "半":  # 半年前 is six months ago, 半个月前 two weeks
         unit, amount = {"year": ("month", 6), "month": ("week", 2)}.get(unit, (unit, 0))
     else:
         amount = number(m.group("n")) or 0
     sign = -1 if m.group("dir") in ("前", "以前", "之前") else 1
-    return _shift(now, sign * amount, unit) if amount else None
+    return shifted(now, sign * amount, unit) if amount else None
 
 
-def _zh_date(m: re.Match[str], now: datetime) -> _Period | None:
+def _zh_date(m: re.Match[str], now: datetime) -> Period | None:
     year, day = m.group("y"), m.group("d")
-    return _date(now, int(year) if year else None, number(m.group("m")), number(day) if day else None)
+    return date_period(now, int(year) if year else None, number(m.group("m")), number(day) if day else None)
 
 
-def _year_only(m: re.Match[str], now: datetime) -> _Period | None:
-    return _year(now, int(m.group("y")))
+def _year_only(m: re.Match[str], now: datetime) -> Period | None:
+    return year_period(now, int(m.group("y")))
 
 
-def _zh_clock(m: re.Match[str], now: datetime) -> _Period | None:
+def _zh_clock(m: re.Match[str], now: datetime) -> Period | None:
     digits, part, mm, after = m.group("h"), m.group("part") or "", m.group("mm") or "", m.group("after")
     # 一点 / 两点 also mean "a little" / "two points": a Chinese numeral needs more evidence than a digit
     if not (part or mm or after == "钟" or (digits.isdigit() and after is not None)):
         return None
     minute = {"": 0, "整": 0, "半": 30, "一刻": 15, "三刻": 45}.get(mm)
     hour = number(digits)
-    if hour is not None and hour < 12 and (part in _EVENING_PARTS or (part == "中午" and hour < 11)):
+    if hour is not None and hour < 12 and (part in EVENING_PARTS or (part == "中午" and hour < 11)):
         hour += 12
     elif hour == 12 and part in ("凌晨", "半夜"):
         hour = 0
-    return _clock(now, hour, number(mm.rstrip("分")) or 0 if minute is None else minute)
+    return clock_period(now, hour, number(mm.rstrip("分")) or 0 if minute is None else minute)
 
 
-def _en_day(m: re.Match[str], now: datetime) -> _Period | None:
-    words = _words(m.group(0))
-    return _day(now, _EN_DAYS[words], _EN_PARTS.get(words))
+def _en_day(m: re.Match[str], now: datetime) -> Period | None:
+    words = normalised(m.group(0))
+    return day_period(now, EN_DAYS[words], EN_PARTS.get(words))
 
 
-def _en_unit(m: re.Match[str], now: datetime) -> _Period | None:
-    offset = _EN_REL[m.group("rel").lower().split()[-1]]
+def _en_unit(m: re.Match[str], now: datetime) -> Period | None:
+    offset = EN_REL[m.group("rel").lower().split()[-1]]
     unit = m.group("unit").lower()
-    return _weekend(now, offset) if unit == "weekend" else _shift(now, offset, unit)
+    return weekend_period(now, offset) if unit == "weekend" else shifted(now, offset, unit)
 
 
-def _en_weekday(m: re.Match[str], now: datetime) -> _Period | None:
+def _en_weekday(m: re.Match[str], now: datetime) -> Period | None:
     rel = (m.group("rel") or "this").lower().split()[-1]
-    weekday, today = _EN_WEEKDAYS[m.group("wd").lower().rstrip(".")], now.weekday()
+    weekday, today = EN_WEEKDAYS[m.group("wd").lower().rstrip(".")], now.weekday()
     if rel in ("last", "past"):  # the most recent one before today
-        return _day(now, -((today - weekday - 1) % 7 + 1))
+        return day_period(now, -((today - weekday - 1) % 7 + 1))
     if rel in ("next", "coming"):  # the first one after today
-        return _day(now, (weekday - today - 1) % 7 + 1)
-    return _day(_week(now).at, weekday)
+        return day_period(now, (weekday - today - 1) % 7 + 1)
+    return day_period(week_period(now).at, weekday)
 
 
-def _en_ago(m: re.Match[str], now: datetime) -> _Period | None:
-    n = _words(m.group("n")).removeprefix("a ").removesuffix(" of")
-    amount = _EN_NUMBERS.get(n) or number(n)
+def _en_ago(m: re.Match[str], now: datetime) -> Period | None:
+    n = normalised(m.group("n")).removeprefix("a ").removesuffix(" of")
+    amount = EN_NUMBERS.get(n) or number(n)
     if not amount or (m.group("pre") is None and m.group("dir") is None):  # "for 3 days" is a duration
         return None
     future = m.group("pre") is not None or m.group("dir") in ("later", "from now")
-    return _shift(now, amount if future else -amount, m.group("unit").lower())
+    return shifted(now, amount if future else -amount, m.group("unit").lower())
 
 
-def _en_date(m: re.Match[str], now: datetime) -> _Period | None:
+def _en_date(m: re.Match[str], now: datetime) -> Period | None:
     groups = m.groupdict()
     year = groups.get("y") or groups.get("y2")
     day = groups.get("d")
-    month = _EN_MONTHS[m.group("mon").lower().rstrip(".")[:3]]
-    return _date(now, int(year) if year else None, month, int(day) if day else None)
+    month = EN_MONTHS[m.group("mon").lower().rstrip(".")[:3]]
+    return date_period(now, int(year) if year else None, month, int(day) if day else None)
 
 
-def _en_clock(m: re.Match[str], now: datetime) -> _Period | None:
+def _en_clock(m: re.Match[str], now: datetime) -> Period | None:
     special = (m.groupdict().get("special") or "").lower()
     if special:
-        return _clock(now, 12 if special == "noon" else 0, 0)
+        return clock_period(now, 12 if special == "noon" else 0, 0)
     hour, ampm = int(m.group("h")), (m.group("ampm") or "").lower()
     if ampm.startswith("p") and hour < 12:
         hour += 12
     elif ampm.startswith("a") and hour == 12:
         hour = 0
-    return _clock(now, hour, int(m.group("mm") or 0))
+    return clock_period(now, hour, int(m.group("mm") or 0))
 
 
 # -- patterns ---------------------------------------------------------------------------------------
 
-_ZH_NUM = r"\d{1,4}|[零〇一二两三四五六七八九十百]{1,4}"
-_CN = r"[零一二两三四五六七八九十]{1,3}"
-_MON = r"january|february|march|april|may|june|july|august|september|october|november|december"
-_MONTH = rf"(?P<mon>(?i:{_MON}|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.?)"
-_WEEKDAY = (
-    r"(?i:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"  # short forms capitalised: "I sat"
-    r"|(?:Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)\.?"
-)
-_EN_NUM = (
-    r"\d{1,4}|(?:a\s+)?(?:couple|few)(?:\s+of)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven"
-    r"|twelve|fifteen|twenty|thirty"
-)
-_EN_DAY = "|".join(k.replace(" ", r"\s+") for k in sorted(_EN_DAYS, key=len, reverse=True))
-_AMPM = r"[ap]\.?m\b\.?"
 # fmt: off
 _PATTERNS: tuple[tuple[str, _Handler], ...] = (
     # Chinese
-    ("|".join(sorted(_ZH_DAYS, key=len, reverse=True)), _zh_day),
+    ("|".join(sorted(ZH_DAYS, key=len, reverse=True)), _zh_day),
     (r"(?P<rel>上上|下下|上|下|这|本|今)?个?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天1-7末])?", _zh_week),
     (r"(?:(?P<rel>上上|下下|上|下|这|本)个?|(?<![\d零〇一二两三四五六七八九十个]))"
      r"月(?P<part>初|中|底|末)?", _zh_month),
-    ("|".join(sorted(_ZH_YEARS, key=len, reverse=True)), _zh_year),
-    (rf"(?P<n>{_ZH_NUM}|半)(?P<unit>分钟|个?小时|个?钟头|天|日|个?周|个?星期|个?礼拜|个月|年)"
+    ("|".join(sorted(ZH_YEARS, key=len, reverse=True)), _zh_year),
+    (rf"(?P<n>{ZH_NUM}|半)(?P<unit>分钟|个?小时|个?钟头|天|日|个?周|个?星期|个?礼拜|个月|年)"
      r"(?P<dir>[以之]?[前后])", _zh_ago),
-    (rf"(?:(?P<y>\d{{4}})年)?(?P<m>{_ZH_NUM})月份?(?:(?P<d>{_ZH_NUM})[日号])?", _zh_date),
+    (rf"(?:(?P<y>\d{{4}})年)?(?P<m>{ZH_NUM})月份?(?:(?P<d>{ZH_NUM})[日号])?", _zh_date),
     (r"(?P<y>\d{4})年(?![前后底初中])", _year_only),
     (r"(?P<part>凌晨|清晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|深夜|半夜)?"
-     rf"(?P<h>\d{{1,2}}|{_CN})[点點时](?P<mm>半|整|[一三]刻|(?:\d{{1,2}}|{_CN})分)?"
+     rf"(?P<h>\d{{1,2}}|{CN})[点點时](?P<mm>半|整|[一三]刻|(?:\d{{1,2}}|{CN})分)?"
      r"(?P<after>钟|(?=\W|[开到前后左起以之去来见的上下出]|$))?", _zh_clock),
     # both
     (r"(?<!\d)(?P<y>\d{4})[-/.](?P<m>\d{1,2})[-/.](?P<d>\d{1,2})(?!\d)", _zh_date),
-    (rf"(?<![\d:])(?P<h>[01]?\d|2[0-3])[:：](?P<mm>[0-5]\d)(?![\d:])(?:\s*(?P<ampm>{_AMPM}))?", _en_clock),
+    (rf"(?<![\d:])(?P<h>[01]?\d|2[0-3])[:：](?P<mm>[0-5]\d)(?![\d:])(?:\s*(?P<ampm>{AMPM}))?", _en_clock),
     # English
-    (rf"(?i)\b(?:{_EN_DAY})\b", _en_day),
+    (rf"(?i)\b(?:{EN_DAY})\b", _en_day),
     (r"(?i)\b(?:the\s+)?(?P<rel>last|past|previous|this|next|(?:this\s+)?coming)\s+"
      r"(?P<unit>week(?:end)?|month|year)\b", _en_unit),
-    (rf"(?:\b(?P<rel>(?i:last|past|this|next|on|(?:this\s+)?coming))\s+)?\b(?P<wd>{_WEEKDAY})(?![a-z])",
+    (rf"(?:\b(?P<rel>(?i:last|past|this|next|on|(?:this\s+)?coming))\s+)?\b(?P<wd>{WEEKDAY})(?![a-z])",
      _en_weekday),
-    (rf"(?i)(?:\b(?P<pre>in|within|after)\s+)?\b(?P<n>{_EN_NUM})\s+(?P<unit>minute|hour|day|week|month|year)s?"
+    (rf"(?i)(?:\b(?P<pre>in|within|after)\s+)?\b(?P<n>{EN_NUM})\s+(?P<unit>minute|hour|day|week|month|year)s?"
      r"(?:\s+(?P<dir>ago|later|from\s+now|before|earlier))?\b", _en_ago),
-    (rf"\b(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?\s+(?P<y>\d{{4}}))?\b", _en_date),
-    (rf"\b{_MONTH}\s+(?:(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?!\d)(?:,?\s+(?P<y>\d{{4}}))?|(?P<y2>\d{{4}}))\b",
+    (rf"\b(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH}(?:,?\s+(?P<y>\d{{4}}))?\b", _en_date),
+    (rf"\b{MONTH}\s+(?:(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?!\d)(?:,?\s+(?P<y>\d{{4}}))?|(?P<y2>\d{{4}}))\b",
      _en_date),
     (r"(?i)\b(?:in|during|since|of|by|until)\s+(?P<y>(?:19|20)\d\d)\b", _year_only),
-    (rf"(?i)\b(?:in|during|since|of|by|until)\s+(?P<mon>{_MON})\b", _en_date),
+    (rf"(?i)\b(?:in|during|since|of|by|until)\s+(?P<mon>{MON})\b", _en_date),
     (rf"(?i)\b(?:at\s+)?(?:(?P<special>noon|midnight)|(?P<h>1[0-2]|0?\d)(?::(?P<mm>[0-5]\d))?\s*"
-     rf"(?P<ampm>{_AMPM}|o'clock))", _en_clock),
+     rf"(?P<ampm>{AMPM}|o'clock))", _en_clock),
 )
 # fmt: on
 _RULES = tuple((re.compile(pattern), handler) for pattern, handler in _PATTERNS)
@@ -351,8 +238,8 @@ _NOT_A_DATE_AFTER = re.compile(r"(?:每个?|每逢|隔|(?i:every|each)\s+)$|[0-9
 _SCHEDULE_SENSITIVE = (_zh_week, _en_weekday, _en_unit)
 
 
-def _raw_mentions(text: str, now: datetime) -> list[tuple[int, int, _Period]]:
-    found: list[tuple[int, int, _Period]] = []
+def _raw_mentions(text: str, now: datetime) -> list[tuple[int, int, Period]]:
+    found: list[tuple[int, int, Period]] = []
     for pattern, handler in _RULES:
         for m in pattern.finditer(text):
             if m.end() == m.start():
@@ -364,7 +251,7 @@ def _raw_mentions(text: str, now: datetime) -> list[tuple[int, int, _Period]]:
             if period is not None:
                 found.append((m.start(), m.end(), period))
     # the longest mention wins where two overlap (下周一 over 周一, 2024年6月 over 2024年)
-    kept: list[tuple[int, int, _Period]] = []
+    kept: list[tuple[int, int, Period]] = []
     for item in sorted(found, key=lambda f: (f[0], f[0] - f[1])):
         if not kept or item[0] >= kept[-1][1]:
             kept.append(item)
@@ -377,15 +264,15 @@ _JOIN = re.compile(r"\s*(?:的|,|，|(?i:at|on|@))?\s*")
 _EVENING = ("晚", "夜", "night", "evening", "tonight", "afternoon")
 
 
-def _with_clock(day: _Period, clock: tuple[int, int], step: timedelta, day_text: str) -> _Period:
+def _with_clock(day: Period, clock: tuple[int, int], step: timedelta, day_text: str) -> Period:
     hour, minute = clock
     if hour < 12 and day_text.lower().endswith(_EVENING):  # 今晚8点, tomorrow evening at 8
         hour += 12
     start = day.at + timedelta(hours=hour, minutes=minute)
-    return _Period(start, start + step, "minute" if minute else "hour")
+    return Period(start, start + step, "minute" if minute else "hour")
 
 
-def _join(prev: _Period, prev_text: str, period: _Period, now: datetime) -> _Period | None:
+def _join(prev: Period, prev_text: str, period: Period, now: datetime) -> Period | None:
     """One period for two adjacent mentions (去年 + 6月10日, 明天 + 下午3点), or None."""
     if prev.granularity == "year" and period.granularity in ("month", "day") and period.at.year == now.year:
         shift = prev.at.year - period.at.year
@@ -396,7 +283,7 @@ def _join(prev: _Period, prev_text: str, period: _Period, now: datetime) -> _Per
             )
         except ValueError:  # 去年2月29日
             return None
-        return _Period(at, end_at, period.granularity)
+        return Period(at, end_at, period.granularity)
     day, clock = (prev, period) if prev.clock is None else (period, prev)
     if day.granularity == "day" and day.clock is None and clock.clock is not None:
         return _with_clock(day, clock.clock, clock.end_at - clock.at, prev_text if day is prev else "")
@@ -410,7 +297,7 @@ def find_times(text: str, now: datetime) -> list[TimeMention]:
     >>> [m.text for m in find_times("I moved last year and start at 9am tomorrow", datetime(2024, 6, 10))]
     ['last year', 'at 9am tomorrow']
     """
-    merged: list[tuple[int, int, _Period]] = []
+    merged: list[tuple[int, int, Period]] = []
     for start, end, period in _raw_mentions(text, now):
         if merged and _JOIN.fullmatch(text[merged[-1][1] : start]):
             p_start, p_end, prev = merged[-1]
@@ -422,7 +309,7 @@ def find_times(text: str, now: datetime) -> list[TimeMention]:
     out: list[TimeMention] = []
     for start, end, p in merged:
         if p.part is not None:  # a part of a day, alone: those hours
-            p = _Period(p.at + timedelta(hours=p.part[0]), p.at + timedelta(hours=p.part[1]), "hour")
+            p = Period(p.at + timedelta(hours=p.part[0]), p.at + timedelta(hours=p.part[1]), "hour")
         direction = -1 if p.end_at <= now else (1 if p.at > now else 0)
         out.append(TimeMention(start, end, text[start:end], p.at, p.end_at, p.granularity, direction))
     return out
@@ -435,16 +322,16 @@ def _days(m: re.Match[str]) -> str:
     """every monday, thursday — from 每周一四 or "on Mondays and Thursdays"."""
     days = m.groupdict().get("days")
     found = (
-        [_ZH_WEEKDAYS[c] for c in days if c in _ZH_WEEKDAYS]
+        [ZH_WEEKDAYS[c] for c in days if c in ZH_WEEKDAYS]
         if days
-        else [_EN_WEEKDAYS[n.lower().rstrip(".")] for n in re.findall(_WEEKDAY, m.group(0))]
+        else [EN_WEEKDAYS[n.lower().rstrip(".")] for n in re.findall(WEEKDAY, m.group(0))]
     )
-    return "every " + ", ".join(_DAY_NAMES[d] for d in sorted(set(found)))
+    return "every " + ", ".join(DAY_NAMES[d] for d in sorted(set(found)))
 
 
 def _every_n(m: re.Match[str]) -> str:
     n = m.group("n") or m.group("n2")
-    amount = _EN_NUMBERS.get(n.lower()) or number(n) or 1
+    amount = EN_NUMBERS.get(n.lower()) or number(n) or 1
     unit = m.group("unit") or m.group("unit2")
     unit = {"天": "day", "周": "week", "个月": "month", "年": "year"}.get(unit, unit.lower().rstrip("s"))
     return f"every {amount} {unit}s" if amount > 1 else f"every {unit}"
@@ -454,7 +341,7 @@ def _month_day(m: re.Match[str]) -> str:
     return f"every month day {number(m.group('d'))}"
 
 
-_WD = rf"(?:{_WEEKDAY})"
+_WD = rf"(?:{WEEKDAY})"
 # fmt: off
 _RECURRENCE_PATTERNS: tuple[tuple[str, str | Callable[[re.Match[str]], str]], ...] = (
     (r"工作日|(?:周|星期|礼拜)一(?:到|至|-|~)(?:周|星期|礼拜)?五"

@@ -48,13 +48,10 @@ from datetime import datetime
 from typing import Any, cast
 from urllib.parse import urlsplit, urlunsplit
 
-import redis
-from redis.backoff import NoBackoff
-from redis.retry import Retry
-
 from memlane.clock import aware, from_epoch
 from memlane.domain import new_id
 from memlane.errors import ConfigurationError, InvalidInput, NotFound, StoreUnavailable
+from memlane.extras import optional
 from memlane.service.queue import (
     DEFAULT_KEEP_SECONDS,
     DEFAULT_LEASE_SECONDS,
@@ -68,7 +65,13 @@ from memlane.service.queue import (
 )
 from memlane.service.queue import redis_scripts as scripts
 from memlane.store.codec import scope_token
-from memlane.store.redis import split_url
+
+with optional("a Redis job queue"):
+    import redis
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
+
+    from memlane.store.redis import split_url  # the Redis client, too
 
 
 class RedisJobQueue:

@@ -26,9 +26,9 @@ from memlane.service.metrics import Metrics
 from memlane.service.models import ErrorOut
 from memlane.service.queue import JobQueue
 from memlane.service.tenants import Tenants
+from memlane.service.traffic import Traffic
 from memlane.service.web.access import COOKIE, PageAccess, PageSession
 from memlane.service.web.guard import guard
-from memlane.service.worker import Traffic
 
 T = TypeVar("T")
 

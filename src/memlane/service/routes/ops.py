@@ -32,7 +32,8 @@ def healthz() -> dict[str, str]:
     responses={503: {"model": ReadyOut, "description": "something is down: its check says unavailable"}},
 )
 def readyz(state: StateDep) -> JSONResponse:
-    """The store, the session store, the key store and the queue all answer (503 if one does not).
+    """The store, the session store, the key store and the queue all answer (503 if one does not);
+    ``embedder`` says what computes the vectors (for e5: which engine and kernel, and why).
     A check says ``ok`` or ``unavailable``; why, and where, goes to the server log only (it names
     hosts, database users and paths)."""
     checks: dict[str, str] = {}
@@ -53,7 +54,12 @@ def readyz(state: StateDep) -> JSONResponse:
             checks[name] = "unavailable"
     ready = all(v == "ok" for v in checks.values())
     return JSONResponse(
-        {"status": "ready" if ready else "unavailable", "checks": checks}, 200 if ready else 503
+        {
+            "status": "ready" if ready else "unavailable",
+            "checks": checks,
+            "embedder": state.tenants.embedder.runs_on(),
+        },
+        200 if ready else 503,
     )
 
 

@@ -20,9 +20,10 @@ from memlane.embed import Embedder, Vector
 from memlane.embed.e5 import E5Embedder
 from memlane.errors import StoreUnavailable
 from memlane.settings import Settings
-from memlane.store import MemoryQuery, MemoryStore
+from memlane.store import MemoryStore
 from memlane.store.open import open_stores
 from memlane.text.keywords import query_tokens
+from memlane.vocabulary import MemoryQuery
 
 TURN = "We finally adopted a puppy from the shelter last weekend, a golden retriever."
 QUERY = "what pet does the user have"  # shares no word with TURN: only its vector finds it

@@ -19,8 +19,8 @@ import pytest
 
 from conftest import T0, days
 from memlane import Action, InvalidInput, Kind, Memory, NotFound, Status
-from memlane.store import MemoryQuery
 from memlane.text.tokens import estimate_tokens
+from memlane.vocabulary import MemoryQuery
 
 INTRO_ZH = "我叫阿白，平时喜欢喝美式，工作日早上9点开会。"
 

@@ -16,7 +16,7 @@ from conftest import T0, days
 from memlane import Action, ConfigurationError, InvalidInput, Memory
 from memlane.cli import main
 from memlane.privacy.crypto import DataKey, context_of
-from memlane.store import SealedText
+from memlane.vocabulary import SealedText
 
 PHONE = "13812345678"
 ID_NUMBER = "440304198808151232"  # valid check digit

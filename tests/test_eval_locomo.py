@@ -18,7 +18,7 @@ from memlane import Hit, Kind, Memory, MemoryItem
 from memlane.cli import main
 from memlane.errors import InvalidInput
 from memlane.eval import dataset, locomo, report
-from memlane.store import MemoryQuery
+from memlane.vocabulary import MemoryQuery
 
 FIXTURES = Path(__file__).parent / "fixtures"
 LOCOMO = Path(__file__).resolve().parents[1].parent / "shared" / "bench" / "locomo" / "locomo10.json"

@@ -23,7 +23,7 @@ from memlane.domain import Kind, Status
 from memlane.service.app import create_app
 from memlane.service.config import ServiceSettings
 from memlane.service.queue.redis import RedisJobQueue
-from memlane.store import MemoryQuery
+from memlane.vocabulary import MemoryQuery
 
 pytestmark = pytest.mark.slow
 

@@ -16,13 +16,13 @@ import stores
 from conftest import T0
 from memlane import ConfigurationError, Kind, Memory, MemoryItem, StoreUnavailable
 from memlane.domain import Flag
-from memlane.store import MemoryQuery
 from memlane.store.postgres import PostgresStore, register_types, safe_url
 from memlane.store.postgres.migrations import MIGRATIONS, migrate
 from memlane.store.postgres.search import vector_sql
 from memlane.store.redis import RedisSessionStore
 from memlane.store.sqlite import SQLiteStore
 from memlane.text.keywords import index_text
+from memlane.vocabulary import MemoryQuery
 from stores import put_before_flags
 
 

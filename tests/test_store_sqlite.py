@@ -14,10 +14,10 @@ import pytest
 from conftest import T0, days
 from memlane import Memory
 from memlane.domain import Flag, Kind, MemoryItem, Status
-from memlane.store import MemoryQuery
 from memlane.store.sql import rarest_within
 from memlane.store.sqlite import SQLiteStore
 from memlane.store.sqlite.migrations import MIGRATIONS, migrate
+from memlane.vocabulary import MemoryQuery
 from stores import put_before_flags
 
 

@@ -17,7 +17,7 @@ from conftest import T0, days
 from memlane import Memory
 from memlane.domain import Action, Decision, Flag, Kind, Outcome, Status
 from memlane.privacy.crypto import DataKey
-from memlane.store import MemoryQuery
+from memlane.vocabulary import MemoryQuery
 from memlane.write.extract.clauses import split_clauses
 
 

@@ -209,8 +209,8 @@ def test_a_resolution_closes_the_open_complaint(mem: Memory, complaint: str, res
 
 def test_a_superseded_log_turn_keeps_the_keywords_of_the_turn_it_answers(mem: Memory) -> None:
     from memlane.domain import Flag
-    from memlane.store import MemoryQuery
     from memlane.text.keywords import query_tokens
+    from memlane.vocabulary import MemoryQuery
 
     mem.add("你早上一般喝什么咖啡？", user_id="u1", session_id="s1", role="assistant", at=days(1))
     mem.add("平时喜欢喝美式", user_id="u1", session_id="s1", at=days(1) + timedelta(minutes=1))

@@ -51,9 +51,10 @@ from memlane.read.admit import admit
 from memlane.read.context import assemble, portrait_text
 from memlane.read.search import BESIDE, Searcher, SearchOptions
 from memlane.settings import Settings
-from memlane.store import MemoryQuery, MemoryStore, SessionStore
+from memlane.store import MemoryStore, SessionStore
 from memlane.store.open import open_stores
 from memlane.text.lang import detect
+from memlane.vocabulary import MemoryQuery
 from memlane.write.backlog import VectorBacklog
 from memlane.write.extract import Extractor, RuleExtractor
 from memlane.write.judge import Judge

@@ -28,7 +28,8 @@ from datetime import date, datetime
 from typing import Any
 
 from memlane.domain import Actor, HistoryRecord, Kind, MemoryItem, SlotVersion, Status
-from memlane.store import MemoryQuery, MemoryStore
+from memlane.store import MemoryStore
+from memlane.vocabulary import MemoryQuery
 
 _MASK = re.compile(r"[\[\]【】]|已隐藏|redacted", re.IGNORECASE)
 _ADDRESS_PART = re.compile(r"[路街巷弄号栋幢室楼]|单元|小区|花园|公寓|大厦|胡同|新村|\d")

@@ -32,8 +32,8 @@ from memlane.domain import Hit, Kind, MemoryItem
 from memlane.errors import InvalidInput
 from memlane.eval.dataset import Conversation, Question, read_conversation, read_questions
 from memlane.memory import Memory
-from memlane.store import MemoryQuery
 from memlane.text.tokens import estimate_tokens
+from memlane.vocabulary import MemoryQuery
 
 if TYPE_CHECKING:
     from memlane.llm import ChatClient

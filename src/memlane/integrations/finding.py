@@ -22,7 +22,7 @@ from memlane.domain import Hit, Kind, MemoryItem
 from memlane.integrations.namespaces import TAG, memory_tag, passes, prefix_tag
 from memlane.integrations.records import live
 from memlane.memory import Memory
-from memlane.store import MemoryQuery
+from memlane.vocabulary import MemoryQuery
 
 Found = list[tuple[MemoryItem, float | None]]
 """Records with their scores (None: not found by the query), best or newest first."""

@@ -45,7 +45,7 @@ from memlane.integrations.namespaces import (
 )
 from memlane.integrations.records import StoredItem, checked_value, item_of, live, new_record, tokens
 from memlane.memory import Memory
-from memlane.store import MemoryQuery
+from memlane.vocabulary import MemoryQuery
 
 MAX_TTL_MINUTES = 100 * 366 * 24 * 60
 """The longest TTL an item may have (a century; a longer one is no TTL, which ``ttl=None`` says)."""

@@ -20,9 +20,10 @@ from memlane.domain import Category, EventStatus, Flag, Kind, MemoryItem, Source
 from memlane.embed import Embedder
 from memlane.lifecycle.history import record
 from memlane.settings import Settings
-from memlane.store import MemoryQuery, MemoryStore
+from memlane.store import MemoryStore
 from memlane.store.tokens import tokens_for
 from memlane.text.lang import detect
+from memlane.vocabulary import MemoryQuery
 from memlane.write.reconcile import word_overlap
 
 _TREND_SIMILARITY = 0.88

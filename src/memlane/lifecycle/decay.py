@@ -12,8 +12,9 @@ from datetime import datetime, timedelta
 from memlane.domain import Category, Kind, MemoryItem, Status
 from memlane.lifecycle.history import record
 from memlane.settings import Settings
-from memlane.store import MemoryQuery, MemoryStore
+from memlane.store import MemoryStore
 from memlane.store.tokens import tokens_for
+from memlane.vocabulary import MemoryQuery
 
 _NEVER_FADE = {Kind.PROFILE, Kind.LOG}
 _LONG_LIVED = (Category.PREFERENCE, Category.DISLIKE, Category.CONSTRAINT, Category.CONTACT, Category.STYLE)

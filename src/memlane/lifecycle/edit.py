@@ -23,8 +23,9 @@ from memlane.privacy import audit, sensitive
 from memlane.privacy.policy import SensitivePolicy
 from memlane.profile import holds, spec
 from memlane.settings import Settings
-from memlane.store import MemoryQuery, MemoryStore, SessionStore
+from memlane.store import MemoryStore, SessionStore
 from memlane.store.tokens import indexed, tokens_for
+from memlane.vocabulary import MemoryQuery
 from memlane.write.extract import RuleExtractor
 
 _ALL = (Status.ACTIVE, Status.SUPERSEDED, Status.EXPIRED, Status.ARCHIVED, Status.DELETED)

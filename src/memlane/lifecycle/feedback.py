@@ -13,8 +13,9 @@ from memlane.domain import Actor, Kind, MemoryItem, Status
 from memlane.errors import InvalidInput, NotFound
 from memlane.lifecycle.history import record
 from memlane.privacy import audit
-from memlane.store import MemoryQuery, MemoryStore
+from memlane.store import MemoryStore
 from memlane.store.tokens import tokens_for
+from memlane.vocabulary import MemoryQuery
 from memlane.write.turns import mark_outdated
 
 VERDICTS = ("helpful", "wrong", "outdated")

@@ -26,8 +26,9 @@ from memlane.lifecycle.history import record
 from memlane.lifecycle.portrait import Portrait
 from memlane.lifecycle.sessions import SessionCloser, SessionSummariser
 from memlane.settings import Settings
-from memlane.store import MemoryQuery, MemoryStore, SessionStore
+from memlane.store import MemoryStore, SessionStore
 from memlane.store.tokens import tokens_for
+from memlane.vocabulary import MemoryQuery
 from memlane.write.backlog import VectorBacklog
 from memlane.write.turns import mark_outdated
 

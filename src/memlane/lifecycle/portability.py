@@ -24,10 +24,9 @@ from memlane import profile
 from memlane.domain import Actor, HistoryRecord, MemoryItem, Session, SlotVersion, Status, Turn, new_id
 from memlane.embed import Embedder
 from memlane.errors import ConfigurationError, InvalidInput
-from memlane.privacy.audit import AuditEntry
-from memlane.privacy.consent import ConsentSettings
-from memlane.store import MemoryQuery, MemoryStore, SessionStore
+from memlane.store import MemoryStore, SessionStore
 from memlane.store.tokens import indexed, tokens_for
+from memlane.vocabulary import AuditEntry, ConsentSettings, MemoryQuery
 
 FORMAT = "memlane.export"
 VERSION = 1

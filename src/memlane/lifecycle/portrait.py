@@ -13,9 +13,10 @@ from datetime import datetime
 from memlane.domain import Category, EventStatus, Kind, MemoryItem, Source, Status
 from memlane.embed import Embedder
 from memlane.lifecycle.history import record
-from memlane.store import MemoryQuery, MemoryStore
+from memlane.store import MemoryStore
 from memlane.store.tokens import tokens_for
 from memlane.text.lang import detect
+from memlane.vocabulary import MemoryQuery
 
 SLOT = "user_summary"
 _PREFS = (Category.PREFERENCE, Category.DISLIKE, Category.CONSTRAINT, Category.ROUTINE, Category.FAMILY)

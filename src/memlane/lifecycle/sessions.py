@@ -16,9 +16,10 @@ from typing import Protocol
 from memlane.domain import Category, Kind, MemoryItem, Session, Source, Status
 from memlane.embed import Embedder
 from memlane.lifecycle.history import record
-from memlane.store import MemoryQuery, MemoryStore, SessionStore
+from memlane.store import MemoryStore, SessionStore
 from memlane.store.tokens import tokens_for
 from memlane.text.lang import detect, normalize
+from memlane.vocabulary import MemoryQuery
 
 # tags that mark what a session summary holds, so a later session can recognise a repeated condition
 _NOTE_TAG = "session-note:"

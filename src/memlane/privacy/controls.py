@@ -12,13 +12,12 @@ from datetime import datetime
 from memlane.domain import Action, Category, Decision, Hit, MemoryItem, Message, Outcome
 from memlane.errors import ConfigurationError
 from memlane.privacy import audit, sensitive
-from memlane.privacy.audit import AuditEntry
-from memlane.privacy.consent import ConsentSettings
 from memlane.privacy.crypto import DataKey, KeyProvider
 from memlane.privacy.policy import SensitivePolicy
 from memlane.privacy.vault import Vault
 from memlane.settings import Settings
-from memlane.store import MemoryStore, SealedText
+from memlane.store import MemoryStore
+from memlane.vocabulary import AuditEntry, ConsentSettings, SealedText
 
 
 def _key_source(settings: Settings, provider: KeyProvider | None) -> KeyProvider | None:

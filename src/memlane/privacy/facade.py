@@ -16,13 +16,12 @@ from memlane import validate
 from memlane.clock import utcnow
 from memlane.errors import InvalidInput
 from memlane.lifecycle.edit import Editor
-from memlane.privacy.audit import AuditEntry
-from memlane.privacy.consent import ConsentSettings
 from memlane.privacy.consent import categories as consent_categories
 from memlane.privacy.controls import PrivacyControls
 from memlane.privacy.crypto import DataKey
 from memlane.settings import Settings
 from memlane.store import MemoryStore
+from memlane.vocabulary import AuditEntry, ConsentSettings
 
 
 class PrivacyFacade:

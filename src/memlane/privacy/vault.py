@@ -19,7 +19,8 @@ from memlane.domain import MemoryItem
 from memlane.errors import ConfigurationError, InvalidInput
 from memlane.privacy import sensitive
 from memlane.privacy.crypto import DataKey, KeyProvider, context_of
-from memlane.store import MemoryStore, SealedText
+from memlane.store import MemoryStore
+from memlane.vocabulary import SealedText
 
 
 class Vault:

@@ -16,10 +16,11 @@ from datetime import datetime, timedelta
 from memlane.domain import Flag, Hit, Kind, MemoryItem
 from memlane.embed import Embedder
 from memlane.lifecycle.portrait import SLOT
-from memlane.store import MemoryQuery, MemoryStore, ScoredId, Vector
+from memlane.store import MemoryStore, Vector
 from memlane.store.tokens import indexed
 from memlane.text.keywords import index_tokens, query_tokens, without_names
 from memlane.text.timeparse import TimeMention, find_times
+from memlane.vocabulary import MemoryQuery, ScoredId
 
 # e5 cosine similarities of unrelated texts sit near 0.75; relevance starts above this floor
 _VECTOR_FLOOR = 0.75

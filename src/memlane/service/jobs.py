@@ -24,7 +24,7 @@ from memlane.memory import Memory
 from memlane.service.models import MAX_DECISIONS, AddResultOut, DecisionOut
 from memlane.service.payload import message_ids, messages_of
 from memlane.service.queue import Job, JobQueue
-from memlane.store import MemoryQuery
+from memlane.vocabulary import MemoryQuery
 
 log = logging.getLogger("memlane.worker")
 

@@ -11,63 +11,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-from memlane.domain import HistoryRecord, Kind, MemoryItem, Session, SlotVersion, Status
-from memlane.privacy.audit import AuditEntry
-from memlane.privacy.consent import ConsentSettings
+from memlane.domain import HistoryRecord, MemoryItem, Session, SlotVersion
+from memlane.vocabulary import AuditEntry, ConsentSettings, MemoryQuery, ScoredId, SealedText
+
+__all__ = ["MemoryQuery", "MemoryStore", "ScoredId", "SealedText", "SessionStore", "Vector"]
 
 Vector = npt.NDArray[np.float32]
-
-
-@dataclass(frozen=True)
-class MemoryQuery:
-    """Filters for listing and searching one user's records; empty means no filter."""
-
-    kinds: tuple[Kind, ...] = ()
-    statuses: tuple[Status, ...] = (Status.ACTIVE,)
-    categories: tuple[str, ...] = ()
-    tags: tuple[str, ...] = ()  # any of these tags
-    entities: tuple[str, ...] = ()  # any of these entities (or objects of a preference)
-    slot: str | None = None
-    norm: str | None = None  # normalised text, for exact duplicates
-    session_id: str | None = None
-    since: datetime | None = None  # on event time when set, else creation time
-    until: datetime | None = None
-    expires_before: datetime | None = None
-    provenance: str | None = None  # items that came from this message id
-    provenances: tuple[str, ...] = ()  # items that came from any of these message ids
-    sealed: bool | None = None  # only items with (True) or without (False) an encrypted original
-    embedded: bool | None = None  # only items with (True) or without (False) a vector
-    limit: int | None = None
-    offset: int = 0
-    newest_first: bool = True
-
-
-@dataclass(frozen=True)
-class SealedText:
-    """The encrypted original of one memory (see :mod:`memlane.privacy.crypto`): base64 ciphertext
-    and the id of the key that sealed it. The store never sees the plaintext or the key.
-    """
-
-    user_id: str
-    memory_id: str
-    key_id: str
-    body: str
-
-
-@dataclass
-class ScoredId:
-    """A record id with a raw score from one index (higher is better)."""
-
-    id: str
-    score: float
-    terms: list[str] = field(default_factory=list)
 
 
 class MemoryStore(Protocol):

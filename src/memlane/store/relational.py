@@ -19,9 +19,7 @@ import numpy as np
 
 from memlane.clock import from_epoch, to_epoch
 from memlane.domain import Actor, HistoryRecord, MemoryItem, Session, SlotVersion
-from memlane.privacy.audit import AuditEntry
-from memlane.privacy.consent import ConsentSettings
-from memlane.store import MemoryQuery, ScoredId, SealedText, Vector
+from memlane.store import Vector
 from memlane.store.codec import COLUMNS, Row, from_row, session_from_json, session_to_json, to_row
 from memlane.store.sql import (
     AUDIT_COLUMNS,
@@ -40,6 +38,7 @@ from memlane.store.sql import (
     upsert_memory,
     where,
 )
+from memlane.vocabulary import AuditEntry, ConsentSettings, MemoryQuery, ScoredId, SealedText
 
 # everything else held about a user, removed with the user (the audit log too: forgetting a user
 # entirely leaves no trace of them, docs/privacy.md)

@@ -24,9 +24,8 @@ from typing import TypeVar
 
 from memlane.domain import HistoryRecord, MemoryItem, Session, SlotVersion
 from memlane.errors import InvalidInput
-from memlane.privacy.audit import AuditEntry
-from memlane.privacy.consent import ConsentSettings
-from memlane.store import MemoryQuery, MemoryStore, ScoredId, SealedText, SessionStore, Vector
+from memlane.store import MemoryStore, SessionStore, Vector
+from memlane.vocabulary import AuditEntry, ConsentSettings, MemoryQuery, ScoredId, SealedText
 
 TENANT_PATTERN = re.compile(r"[a-z0-9][a-z0-9_-]{0,62}")
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from memlane.clock import to_epoch
-from memlane.store import MemoryQuery
 from memlane.store.codec import COLUMNS
+from memlane.vocabulary import MemoryQuery
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,8 @@ import threading
 from collections.abc import Iterable, Sequence
 
 from memlane.embed import Embedder
-from memlane.store import MemoryQuery, MemoryStore
+from memlane.store import MemoryStore
+from memlane.vocabulary import MemoryQuery
 
 log = logging.getLogger(__name__)
 

@@ -31,13 +31,13 @@ from memlane.domain import (
 )
 from memlane.embed import Embedder
 from memlane.privacy import injection, sensitive
-from memlane.privacy.consent import ConsentSettings
 from memlane.privacy.controls import PrivacyControls
 from memlane.profile import holds
 from memlane.settings import Settings
-from memlane.store import MemoryQuery, MemoryStore, SessionStore
+from memlane.store import MemoryStore, SessionStore
 from memlane.store.tokens import indexed
 from memlane.text.lang import detect
+from memlane.vocabulary import ConsentSettings, MemoryQuery
 from memlane.write.apply import apply
 from memlane.write.backlog import VectorBacklog
 from memlane.write.extract import Extractor

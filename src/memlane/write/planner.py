@@ -28,13 +28,14 @@ from memlane.domain import (
     Status,
 )
 from memlane.privacy import injection, sensitive
-from memlane.privacy.audit import AuditEntry, entry
+from memlane.privacy.audit import entry
 from memlane.privacy.controls import PrivacyControls
 from memlane.profile import backing, changes, spec
 from memlane.settings import Settings
-from memlane.store import MemoryQuery, MemoryStore, SessionStore
+from memlane.store import MemoryStore, SessionStore
 from memlane.store.tokens import SPEAKER, tokens_for
 from memlane.text.keywords import index_text
+from memlane.vocabulary import AuditEntry, MemoryQuery
 from memlane.write.plan import (
     Audit,
     ForgetMessages,

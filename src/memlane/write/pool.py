@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from memlane.domain import Kind, MemoryItem, Status
-from memlane.store import MemoryQuery, MemoryStore
+from memlane.store import MemoryStore
 from memlane.text.lang import normalize
+from memlane.vocabulary import MemoryQuery
 
 _NEAR = 8  # stored neighbours a new item is compared with
 

@@ -43,9 +43,10 @@ from memlane.domain import Category, EventStatus, Flag, Kind, MemoryItem, Source
 from memlane.privacy.sensitive import PLACEHOLDER
 from memlane.profile import spec
 from memlane.settings import Settings
-from memlane.store import MemoryQuery, MemoryStore
+from memlane.store import MemoryStore
 from memlane.text.keywords import content_words
 from memlane.text.lang import normalize
+from memlane.vocabulary import MemoryQuery
 from memlane.write.changes import retired
 from memlane.write.pool import Pool
 

@@ -11,9 +11,10 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from memlane.domain import Flag, Kind, MemoryItem
-from memlane.store import MemoryQuery, MemoryStore
+from memlane.store import MemoryStore
 from memlane.store.tokens import tokens_for
 from memlane.text.keywords import index_text
+from memlane.vocabulary import MemoryQuery
 
 
 def outdated(store: MemoryStore, retired: Iterable[MemoryItem]) -> list[tuple[MemoryItem, str]]:

@@ -13,7 +13,7 @@ from memlane.clock import utcnow
 from memlane.errors import MemlaneError
 from memlane.service.models import ReadyOut
 from memlane.service.routes.deps import StateDep, errors
-from memlane.store import MemoryQuery
+from memlane.vocabulary import MemoryQuery
 
 log = logging.getLogger("memlane.service")
 router = APIRouter(tags=["operations"], responses=errors(auth=False))

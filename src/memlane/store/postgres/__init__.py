@@ -41,13 +41,14 @@ from psycopg.types.string import TextLoader
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from memlane.errors import ConfigurationError, StoreUnavailable
-from memlane.store import MemoryQuery, ScoredId, Vector
+from memlane.store import Vector
 from memlane.store.bm25 import KeywordStats, score_keywords
 from memlane.store.codec import Row
 from memlane.store.postgres.migrations import migrate
 from memlane.store.postgres.search import ESTIMATE_SQL, keyword_sql, stats_sql, vector_sql
 from memlane.store.relational import SQLStore
 from memlane.store.sql import POSTGRES, rarest_within
+from memlane.vocabulary import MemoryQuery, ScoredId
 
 T = TypeVar("T")
 

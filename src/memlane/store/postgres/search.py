@@ -15,10 +15,11 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from memlane.store import MemoryQuery, Vector
+from memlane.store import Vector
 from memlane.store.bm25 import K1, B, KeywordStats, idf
 from memlane.store.codec import scope_token
 from memlane.store.sql import POSTGRES, where
+from memlane.vocabulary import MemoryQuery
 
 # rows pre-ranked in SQL that BM25 then re-scores: enough that the BM25 top ``limit`` is among them
 _PRE_RANK = 4

@@ -34,7 +34,7 @@ from typing import Any
 
 from memlane.domain import Status
 from memlane.errors import StoreUnavailable
-from memlane.store import MemoryQuery, ScoredId, Vector
+from memlane.store import Vector
 from memlane.store.bm25 import KeywordStats, score_keywords
 from memlane.store.codec import Row, scope_token
 from memlane.store.files import private_file
@@ -42,6 +42,7 @@ from memlane.store.relational import SQLStore
 from memlane.store.sql import SQLITE, filters_beyond_kind, rarest_within, where
 from memlane.store.sqlite.migrations import migrate
 from memlane.store.vectors import Change, VectorIndex
+from memlane.vocabulary import MemoryQuery, ScoredId
 
 log = logging.getLogger(__name__)
 

@@ -47,7 +47,7 @@ class AnswerKeyGuard(Mapping[str, Any]):
             self.violations.append(f"{sample_id}: read {key}")
         if key == "qa":
             turns = len(dataset.read_conversation(sample_id, self.sample["conversation"]).turns)
-            logged = self.memory.store.count(sample_id, MemoryQuery(kinds=(Kind.LOG,)))
+            logged = self.memory.stores.records.count(sample_id, MemoryQuery(kinds=(Kind.LOG,)))
             if logged < turns:
                 self.violations.append(f"{sample_id}: read qa with {logged} of {turns} turns ingested")
         if self.violations:

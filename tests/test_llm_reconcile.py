@@ -258,5 +258,5 @@ def test_the_reconciler_reviews_nothing_when_no_item_has_a_doubt() -> None:
         ChatClient(server.url, "test") as chat,
     ):
         with Memory(":memory:") as mem:
-            assert LLMReconciler(Settings(), chat).review(mem.store, []) == {}
+            assert LLMReconciler(Settings(), chat).review(mem.stores, []) == {}
         assert server.requests == []

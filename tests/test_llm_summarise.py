@@ -179,7 +179,7 @@ def old_events() -> Iterator[Memory]:
 
 
 def compress(mem: Memory, summariser: LLMSummariser) -> list[str]:
-    Consolidator(mem.store, mem.embedder, mem.settings, summariser).run("u1", T0 + timedelta(days=130))
+    Consolidator(mem.stores, mem.embedder, mem.settings, summariser).run("u1", T0 + timedelta(days=130))
     return [m.text for m in mem.list("u1") if "period-summary" in m.tags]
 
 

@@ -95,9 +95,9 @@ def test_a_killed_worker_loses_nothing_and_writes_nothing_twice(
     statuses = [client.get(f"/v1/jobs/{j}", headers=headers).json()["status"] for j in jobs]
     assert statuses == ["done"] * len(jobs), log.read_text()
     # every message is in the log exactly once, whichever worker handled it and however often
-    store = state.tenants.memory("acme").store
+    stores = state.tenants.memory("acme").stores
     every = MemoryQuery(kinds=(Kind.LOG,), statuses=tuple(Status))
-    logged = [p for u in ("u0", "u1", "u2") for m in store.query(u, every) for p in m.provenance]
+    logged = [p for u in ("u0", "u1", "u2") for m in stores.records.query(u, every) for p in m.provenance]
     assert sorted(logged) == sorted(f"m{i}" for i in range(24))
 
 

@@ -99,9 +99,9 @@ def test_another_prefix_is_never_touched(redis_server: str, raw: redis.Redis) ->
         assert mine.delete_sessions("u1") == 0
         assert theirs.get_session("u1", "s1", now=T0) is not None
     finally:
-        for store in (mine, theirs):
-            stores.remove_prefix(redis_server, store.prefix)
-            store.close()
+        for sessions in (mine, theirs):
+            stores.remove_prefix(redis_server, sessions.prefix)
+            sessions.close()
 
 
 @pytest.mark.parametrize(

@@ -51,7 +51,7 @@ from memlane.read.admit import admit
 from memlane.read.context import assemble, portrait_text
 from memlane.read.search import BESIDE, Searcher, SearchOptions
 from memlane.settings import Settings
-from memlane.store import MemoryStore, SessionStore
+from memlane.store import Sessions, Stores
 from memlane.store.open import open_stores
 from memlane.text.lang import detect
 from memlane.vocabulary import MemoryQuery
@@ -80,8 +80,9 @@ class Memory(PrivacyFacade):
     ``store=``, ``sessions=``, ``embedder=``, ``extractor=``; ``llm=`` (a :class:`memlane.llm.ChatClient`)
     or ``llm_base_url=`` turns on the LLM stages: the extractor (when none is injected), the judge, the
     reconciler and the summarisers (docs/llm.md); ``mem.llm.usage`` counts what they cost. A client
-    passed as ``llm=`` is the caller's to close. ``store`` and ``sessions`` also take URLs:
-    ``Memory(store="postgresql://...", sessions="redis://...")``.
+    passed as ``llm=`` is the caller's to close. ``store`` takes a :class:`~memlane.store.Stores`
+    bundle (every role; ``mem.stores`` is the one in use) or a URL, ``sessions`` a session store or a
+    URL: ``Memory(store="postgresql://...", sessions="redis://...")``.
     """
 
     def __init__(
@@ -89,8 +90,8 @@ class Memory(PrivacyFacade):
         path: str | Path | None = None,
         *,
         settings: Settings | None = None,
-        store: MemoryStore | str | None = None,
-        sessions: SessionStore | str | None = None,
+        store: Stores | str | None = None,
+        sessions: Sessions | str | None = None,
         embedder: Embedder | None = None,
         extractor: Extractor | None = None,
         llm: ChatClient | None = None,
@@ -107,10 +108,8 @@ class Memory(PrivacyFacade):
         self._closed = False
         PrivacyControls.check(settings, key_provider)  # before anything opens: a bad policy opens nothing
         self.embedder = embedder or create_embedder(settings)
-        self.store: MemoryStore
-        self.sessions: SessionStore
-        self.store, self.sessions = open_stores(settings, self.embedder.dim, store=store, sessions=sessions)
-        store, sessions = self.store, self.sessions
+        self.stores = open_stores(settings, self.embedder.dim, store=store, sessions=sessions)
+        stores = self.stores
         self.judge = Judge(settings)
         self._close_extractor = getattr(extractor, "close", None)  # an injected one closes with us
         self.llm: ChatClient | None = llm  # the LLM stages' client, None when they are off
@@ -128,14 +127,13 @@ class Memory(PrivacyFacade):
             self.judge = LLMJudge(settings, self.llm)
             reconciler = LLMReconciler(settings, self.llm)
             summariser = LLMSummariser(self.llm)
-        self._edit = Editor(store, sessions, self.embedder, settings)
+        self._edit = Editor(stores, self.embedder, settings)
         # the sensitive-data policy, consent, encrypted originals and the audit log (docs/privacy.md)
-        self._privacy = PrivacyControls(store, settings, key_provider)
+        self._privacy = PrivacyControls(stores, settings, key_provider)
         # log turns get their vectors off the caller's path; reads settle their user's first
-        self._vectors = VectorBacklog(store, self.embedder, max_queued=settings.vector_backlog)
+        self._vectors = VectorBacklog(stores, self.embedder, max_queued=settings.vector_backlog)
         self._write = WritePath(
-            store,
-            sessions,
+            stores,
             self.embedder,
             extractor or RuleExtractor(),
             self.judge,
@@ -145,9 +143,9 @@ class Memory(PrivacyFacade):
             self._privacy,
             reconciler,
         )
-        self._search = Searcher(store, self.embedder)
-        self._maintenance = Maintenance(store, sessions, self.embedder, settings, self._vectors, summariser)
-        self._feedback = Feedback(store)
+        self._search = Searcher(stores, self.embedder)
+        self._maintenance = Maintenance(stores, self.embedder, settings, self._vectors, summariser)
+        self._feedback = Feedback(stores)
 
     # -- write ------------------------------------------------------------------------------------
 
@@ -291,12 +289,14 @@ class Memory(PrivacyFacade):
         lang = detect(text)
 
         def covering(message_ids: Sequence[str]) -> builtins.list[MemoryItem]:
-            return self.store.query(uid, MemoryQuery(kinds=_STATEMENTS, provenances=tuple(message_ids)))
+            return self.stores.records.query(
+                uid, MemoryQuery(kinds=_STATEMENTS, provenances=tuple(message_ids))
+            )
 
         def retired(message_ids: Sequence[str]) -> builtins.list[MemoryItem]:
             gone = (Status.SUPERSEDED, Status.EXPIRED, Status.DELETED)
             q = MemoryQuery(kinds=_STATEMENTS, statuses=gone, provenances=tuple(message_ids))
-            return self.store.query(uid, q)
+            return self.stores.records.query(uid, q)
 
         in_session = {t.message_id for t in session.turns} if session is not None else set()
         chosen = admit(
@@ -322,8 +322,8 @@ class Memory(PrivacyFacade):
     ) -> tuple[Session | None, MemoryItem | None, builtins.list[MemoryItem]]:
         """What a context block holds besides its search hits: the live session (``sid`` is already
         checked), the user's summary (their portrait) and the memories behind their profile."""
-        session = self.sessions.get_session(uid, sid, when) if sid else None
-        memories = self.store.query(uid, MemoryQuery(kinds=(Kind.PROFILE,)))
+        session = self.stores.sessions.get_session(uid, sid, when) if sid else None
+        memories = self.stores.records.query(uid, MemoryQuery(kinds=(Kind.PROFILE,)))
         held = [m for ms in profile.backing(memories).values() for m in ms]
         return session, self._maintenance.portrait.current(uid), held
 
@@ -342,24 +342,24 @@ class Memory(PrivacyFacade):
         """The user's profile: slot → current value, derived from the memories that state it (each
         value is the newest active profile memory's; a many-valued slot lists every value)."""
         uid = self._user(user_id)
-        memories = self.store.query(uid, MemoryQuery(kinds=(Kind.PROFILE,)))
+        memories = self.stores.records.query(uid, MemoryQuery(kinds=(Kind.PROFILE,)))
         self._read(uid, caller, [m.id for ms in profile.backing(memories).values() for m in ms], "profile")
         return profile.derive(memories)
 
     def profile_history(self, user_id: str, slot: str | None = None) -> list[SlotVersion]:
         """Every version of one slot (or of all slots), oldest first."""
-        return self.store.slots(self._user(user_id), slot, current_only=False)
+        return self.stores.profile.slots(self._user(user_id), slot, current_only=False)
 
     def session(self, user_id: str, session_id: str, *, now: datetime | None = None) -> Session | None:
         """The live session, or None when it never existed or has expired."""
         sid = validate.identifier(session_id, "session_id", self.settings)
-        return self.sessions.get_session(self._user(user_id), sid, validate.when(now, utcnow()))
+        return self.stores.sessions.get_session(self._user(user_id), sid, validate.when(now, utcnow()))
 
     def get(self, memory_id: str, *, user_id: str, caller: str | None = None) -> MemoryItem:
         """One of the user's memories by id; :class:`NotFound` if it does not exist or is another
         user's (the two read the same). :meth:`owner_of` finds a memory's user, for admin tools."""
         uid, mid = self._owner(memory_id, user_id)
-        item = self.store.get(uid, mid)
+        item = self.stores.records.get(uid, mid)
         if item is None:
             raise NotFound(f"no memory {memory_id!r}")
         self._read(uid, caller, [mid], "one memory")
@@ -371,8 +371,8 @@ class Memory(PrivacyFacade):
         uid, mid = self._owner(memory_id, user_id)
         if mid.startswith("profile:"):
             self._read(uid, caller, [], f"history of {mid}")
-            return self.store.history(uid, mid)
-        records = self.store.history(uid, mid)
+            return self.stores.history.of(uid, mid)
+        records = self.stores.history.of(uid, mid)
         if not records:
             raise NotFound(f"no memory {memory_id!r}")
         self._read(uid, caller, [mid], "history")
@@ -449,9 +449,9 @@ class Memory(PrivacyFacade):
         uid = self._user(user_id)
         caller = validate.caller(caller, self.settings)
         when = utcnow()
-        sealed = self.store.query(uid, MemoryQuery(statuses=tuple(Status), sealed=True))
+        sealed = self.stores.records.query(uid, MemoryQuery(statuses=tuple(Status), sealed=True))
         originals = {m.id: m.text for m in self._privacy.vault.open(uid, sealed)}
-        document = export_user(self.store, self.sessions, uid, when, originals)
+        document = export_user(self.stores, uid, when, originals)
         ids = [m["id"] for m in document["memories"]]
         self._privacy.record(uid, "export", when, ids, caller=caller, detail=f"{len(ids)} memories")
         return document
@@ -466,7 +466,7 @@ class Memory(PrivacyFacade):
         uid = self._user(user_id) if user_id is not None else None
         who = validate.caller(caller, self.settings)
         seal = self._privacy.vault.seal if self._privacy.vault.configured else None
-        report = restore_user(self.store, self.sessions, self.embedder, document, uid, seal)
+        report = restore_user(self.stores, self.embedder, document, uid, seal)
         detail = f"{report.memories} memories, {report.log} log turns, {report.sealed} encrypted"
         self._privacy.record(report.user_id, "restore", utcnow(), caller=who, detail=detail)
         return report
@@ -498,7 +498,7 @@ class Memory(PrivacyFacade):
         """
         uid = self._user(user_id)
         sid = validate.identifier(session_id, "session_id", self.settings)
-        session = next((s for s in self.sessions.list_sessions(uid, None) if s.id == sid), None)
+        session = next((s for s in self.stores.sessions.list_sessions(uid, None) if s.id == sid), None)
         if session is None:
             raise NotFound(f"no session {session_id!r}")
         return self._maintenance.closer.end(session, validate.when(at, utcnow()))
@@ -538,9 +538,7 @@ class Memory(PrivacyFacade):
             return
         self._closed = True
         self._vectors.close()
-        self.store.close()
-        if id(self.sessions) != id(self.store):
-            self.sessions.close()
+        self.stores.close()
         if callable(self._close_extractor):
             self._close_extractor()
         if self._own_llm and self.llm is not None:
@@ -569,7 +567,7 @@ class Memory(PrivacyFacade):
         statuses = (validate.status(status),) if status else ()
         limit, offset = validate.page(limit, offset)
         q = MemoryQuery(kinds=wanted, statuses=statuses, limit=limit, offset=offset)
-        items = self.store.query(uid, q)
+        items = self.stores.records.query(uid, q)
         self._read(uid, caller, [m.id for m in items], f"a listing of {len(items)}")
         return items
 
@@ -627,7 +625,7 @@ class Memory(PrivacyFacade):
         """The user's live (unexpired) sessions, the most recently active first: what is held only in
         short-term memory, with its turns, summary, notes and temporary slots."""
         uid = self._user(user_id)
-        found = self.sessions.list_sessions(uid, validate.when(now, utcnow()))
+        found = self.stores.sessions.list_sessions(uid, validate.when(now, utcnow()))
         found.sort(key=lambda s: s.updated_at, reverse=True)
         self._read(uid, caller, [], f"{len(found)} live sessions")
         return found
@@ -640,15 +638,15 @@ class Memory(PrivacyFacade):
         memories it was built from. Turns the log no longer holds (retention, deletion) are absent.
         """
         uid, mid = self._owner(memory_id, user_id)
-        item = self.store.get(uid, mid)
+        item = self.stores.records.get(uid, mid)
         if item is None or item.kind is Kind.LOG:
             raise NotFound(f"no memory {memory_id!r}")
         every = tuple(Status)
         found: dict[str, MemoryItem] = {}
         for source in item.provenance:
             log = MemoryQuery(kinds=(Kind.LOG,), statuses=every, provenance=source, newest_first=False)
-            found.update((t.id, t) for t in self.store.query(uid, log))
-        built = self.store.get_many(uid, [p for p in item.provenance if p != mid], embeddings=False)
+            found.update((t.id, t) for t in self.stores.records.query(uid, log))
+        built = self.stores.records.get_many(uid, [p for p in item.provenance if p != mid], embeddings=False)
         found.update((m.id, m) for m in built if m.kind is not Kind.LOG)
         out = sorted(found.values(), key=lambda m: (m.valid_from or m.created_at or utcnow(), m.id))
         self._read(uid, caller, [mid, *found], f"{len(out)} sources of a memory")
@@ -657,7 +655,7 @@ class Memory(PrivacyFacade):
     def users(self) -> builtins.list[str]:
         """Every user with memories, log turns or a session in this store (in a tenant's memory, the
         tenant's users), sorted: for an operator choosing whose memory to look at."""
-        return sorted(set(self.store.users()))
+        return sorted(set(self.stores.records.users()))
 
     # -- sessions for framework adapters (memlane.integrations) -----------------------------------
 
@@ -680,11 +678,11 @@ class Memory(PrivacyFacade):
         sid = validate.identifier(session_id, "session_id", self.settings)
         who = validate.caller(caller, self.settings)
         when = validate.when(now, utcnow())
-        session = self.sessions.get_session(uid, sid, when)
+        session = self.stores.sessions.get_session(uid, sid, when)
         if session is None or not session.turns:
             return None
         turn = session.turns.pop()
-        self.sessions.save_session(session)
+        self.stores.sessions.save_session(session)
         self._privacy.record(uid, "delete", when, caller=who, detail="the last turn of a session, undone")
         return turn
 
@@ -701,7 +699,7 @@ class Memory(PrivacyFacade):
         uid = self._user(user_id)
         sid = validate.identifier(session_id, "session_id", self.settings)
         who = validate.caller(caller, self.settings)
-        cleared = self.sessions.delete_session(uid, sid)
+        cleared = self.stores.sessions.delete_session(uid, sid)
         if cleared:
             self._privacy.record(uid, "delete", utcnow(), caller=who, detail="a session's short-term memory")
         return cleared
@@ -720,7 +718,7 @@ class Memory(PrivacyFacade):
         """
         self._check_open()
         mid = validate.identifier(memory_id, "memory id", self.settings)
-        owner = self.store.owner(mid) or self.store.history_owner(mid)
+        owner = self.stores.records.owner(mid) or self.stores.history.owner(mid)
         if owner is None:
             raise NotFound(f"no memory {memory_id!r}")
         return owner
@@ -748,13 +746,13 @@ class Memory(PrivacyFacade):
         # their turns leave the live sessions, and a session that said nothing else goes whole
         # (its slots and summary came from them too)
         withdrawn = set(ids)
-        for session in self.sessions.list_sessions(uid, None):
+        for session in self.stores.sessions.list_sessions(uid, None):
             kept = [t for t in session.turns if t.message_id not in withdrawn]
             if len(kept) == len(session.turns):
                 continue
             if kept:
                 session.turns = kept
-                self.sessions.save_session(session)
+                self.stores.sessions.save_session(session)
             else:
-                self.sessions.delete_session(uid, session.id)
+                self.stores.sessions.delete_session(uid, session.id)
         return len(gone)

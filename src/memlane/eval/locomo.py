@@ -201,7 +201,7 @@ def _turns_behind(memory: Memory, user_id: str, item: MemoryItem, turns: Mapping
     (whose provenance names the memories it was built from) theirs."""
     direct = {t for t in item.provenance if t in turns}
     built = [p for p in item.provenance if p not in turns]
-    for source in memory.store.get_many(user_id, built, embeddings=False) if built else []:
+    for source in memory.stores.records.get_many(user_id, built, embeddings=False) if built else []:
         direct |= {t for t in source.provenance if t in turns}
     return direct
 
@@ -209,7 +209,7 @@ def _turns_behind(memory: Memory, user_id: str, item: MemoryItem, turns: Mapping
 def stored(memory: Memory, conversation: Conversation) -> Stored:
     """Count the active records the conversation left, by kind."""
     user_id = conversation.sample_id
-    items = {k.value: memory.store.count(user_id, MemoryQuery(kinds=(k,))) for k in Kind}
+    items = {k.value: memory.stores.records.count(user_id, MemoryQuery(kinds=(k,))) for k in Kind}
     return Stored(
         sample_id=user_id,
         sessions=len(conversation.sessions),

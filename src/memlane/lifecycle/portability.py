@@ -1,4 +1,4 @@
-"""Export and restore: everything held about one user as one JSON document, and back into any store.
+"""Export and restore: everything held about one user as one JSON document, and back into any stores.
 
 The document (``format: "memlane.export"``, ``version: 1``; described in docs/privacy.md) keeps ids,
 times, statuses, provenance, history and every profile version, so a restore into another store (a
@@ -7,7 +7,7 @@ not exported: they are derived, and recomputed on restore. The document also hol
 settings, audit log and, in clear, the originals of encrypted memories (``sealed``): an export is the
 user's own copy, and a restore seals them again under the receiving store's data key.
 
-Ids are kept when they are free in the receiving store. Restored into the store it came from, under
+Ids are kept when they are free in the receiving stores. Restored into the stores it came from, under
 another user id (a copy of a user, or the way back after a refusal), its memories, history and
 audit entries get new ids instead, and every reference between them follows (supersedes, profile
 versions, history targets, audit entries, sealed originals): an id belongs to one user only.
@@ -24,7 +24,7 @@ from memlane import profile
 from memlane.domain import Actor, HistoryRecord, MemoryItem, Session, SlotVersion, Status, Turn, new_id
 from memlane.embed import Embedder
 from memlane.errors import ConfigurationError, InvalidInput
-from memlane.store import MemoryStore, SessionStore
+from memlane.store import Stores
 from memlane.store.tokens import indexed, tokens_for
 from memlane.vocabulary import AuditEntry, ConsentSettings, MemoryQuery
 
@@ -60,15 +60,14 @@ def _time(value: Any, where: str) -> datetime:
 
 
 def export_user(
-    store: MemoryStore,
-    sessions: SessionStore,
+    stores: Stores,
     user_id: str,
     now: datetime,
     originals: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """The export document of one user; ``originals`` are the opened texts of encrypted memories."""
-    records = store.query(user_id, MemoryQuery(statuses=_ALL, newest_first=False))
-    consent = store.consent(user_id)
+    records = stores.records.query(user_id, MemoryQuery(statuses=_ALL, newest_first=False))
+    consent = stores.consent.get(user_id)
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -76,17 +75,17 @@ def export_user(
         "exported_at": now.isoformat(),
         "memories": [m.to_dict() for m in records if m.kind.value != "log"],
         "log": [m.to_dict() for m in records if m.kind.value == "log"],
-        "profile": profile.read(store, user_id),
+        "profile": profile.read(stores, user_id),
         "profile_versions": [
             {**v.__dict__, "created_at": v.created_at.isoformat()}
-            for v in store.slots(user_id, current_only=False)
+            for v in stores.profile.slots(user_id, current_only=False)
         ],
-        "sessions": [_session_dict(s) for s in sessions.list_sessions(user_id, None)],
+        "sessions": [_session_dict(s) for s in stores.sessions.list_sessions(user_id, None)],
         "history": [
-            {**h.__dict__, "at": h.at.isoformat(), "actor": h.actor.value} for h in store.history(user_id)
+            {**h.__dict__, "at": h.at.isoformat(), "actor": h.actor.value} for h in stores.history.of(user_id)
         ],
         "consent": consent.to_dict() if consent is not None else None,
-        "audit": [e.to_dict() for e in reversed(store.audit(user_id, None, _EVERYTHING))],
+        "audit": [e.to_dict() for e in reversed(stores.audit.entries(user_id, None, _EVERYTHING))],
         "sealed": [{"memory_id": i, "text": t} for i, t in (originals or {}).items()],
     }
 
@@ -108,8 +107,7 @@ def _session_dict(session: Session) -> dict[str, Any]:
 
 
 def restore_user(
-    store: MemoryStore,
-    sessions: SessionStore,
+    stores: Stores,
     embedder: Embedder,
     document: Mapping[str, Any],
     user_id: str | None = None,
@@ -127,7 +125,7 @@ def restore_user(
     uid = user_id or document.get("user_id")
     if not isinstance(uid, str) or not uid:
         raise InvalidInput("the export names no user_id; pass user_id=")
-    if store.count(uid, MemoryQuery(statuses=_ALL)) or store.slots(uid, current_only=False):
+    if stores.records.count(uid, MemoryQuery(statuses=_ALL)) or stores.profile.slots(uid, current_only=False):
         raise InvalidInput(
             f"user {uid!r} already has memories; forget them first or restore under another user_id"
         )
@@ -141,39 +139,41 @@ def restore_user(
     history = [_history(raw, uid, f"history[{i}]") for i, raw in enumerate(document.get("history", []))]
     entries = [_audit(raw, uid, f"audit[{i}]") for i, raw in enumerate(document.get("audit") or [])]
     consent = _consent(document.get("consent"), uid)
-    renamed = _new_ids([*items, *log], versions, history, entries) if _taken(store, [*items, *log]) else {}
+    renamed = _new_ids([*items, *log], versions, history, entries) if _taken(stores, [*items, *log]) else {}
     known = {m.id: m for m in items}
     originals = _originals(document.get("sealed") or [], known, renamed)
     if originals and seal is None:
         raise ConfigurationError("the export holds encrypted memories: configure a data key to restore it")
     everything = [*items, *log]
     vectors = embedder.embed_passages([indexed(m) for m in everything])
-    with store.transaction(uid):
+    with stores.records.transaction(uid):
         for item, vector in zip(everything, vectors, strict=True):
             item.embedding = vector.tolist()
-            store.put(item, tokens_for(item))
+            stores.records.put(item, tokens_for(item))
         # the current version last: storing a version makes it the current one
         for version in sorted(versions, key=lambda v: (v.current, v.slot, v.version)):
-            store.put_slot(version)
+            stores.profile.put(version)
         for record in history:
-            store.add_history(record)
+            stores.history.add(record)
         for entry in entries:
-            store.add_audit(entry)
+            stores.audit.add(entry)
         if consent is not None:
-            store.put_consent(consent)
+            stores.consent.put(consent)
         for memory_id, text in originals.items():
             assert seal is not None
             seal(known[memory_id], text)
     for session in talks:
-        sessions.save_session(session)
+        stores.sessions.save_session(session)
     return RestoreReport(
         uid, len(items), len(log), len(versions), len(talks), len(history), len(entries), len(originals)
     )
 
 
-def _taken(store: MemoryStore, items: Sequence[MemoryItem]) -> bool:
+def _taken(stores: Stores, items: Sequence[MemoryItem]) -> bool:
     """Whether any of these ids is already some user's here (a memory, or a deleted one's history)."""
-    return any(store.owner(m.id) is not None or store.history_owner(m.id) is not None for m in items)
+    return any(
+        stores.records.owner(m.id) is not None or stores.history.owner(m.id) is not None for m in items
+    )
 
 
 def _new_ids(

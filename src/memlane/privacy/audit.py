@@ -20,7 +20,7 @@ from memlane.domain import Actor
 from memlane.vocabulary import AuditEntry
 
 if TYPE_CHECKING:
-    from memlane.store import MemoryStore
+    from memlane.store import Stores
 
 OPS: tuple[str, ...] = (
     "write",
@@ -64,7 +64,7 @@ def entry(
 
 
 def record(
-    store: MemoryStore,
+    stores: Stores,
     user_id: str,
     op: str,
     at: datetime,
@@ -76,5 +76,5 @@ def record(
 ) -> AuditEntry:
     """Append one entry to the user's audit log and return it."""
     made = entry(user_id, op, at, memory_ids, actor=actor, caller=caller, detail=detail)
-    store.add_audit(made)
+    stores.audit.add(made)
     return made

@@ -43,7 +43,7 @@ def process(memory: Memory, payload: dict[str, Any], *, inline: bool = False) ->
     user_id, session_id = payload["user_id"], payload.get("session_id")
     messages = messages_of(payload, memory.settings)
     uid = validate.identifier(user_id, "user_id", memory.settings)  # fails before any lookup
-    done = {m["id"] for m in messages if memory.store.query(uid, _holding(m["id"]))}
+    done = {m["id"] for m in messages if memory.stores.records.query(uid, _holding(m["id"]))}
     fresh = [m for m in messages if m["id"] not in done]
     skipped = [m["id"] for m in messages if m["id"] in done]
     if not fresh:

@@ -24,9 +24,10 @@ that leaves sessions out, or a "forget" that keeps them, must not look like succ
 
 from __future__ import annotations
 
+import copy
 import logging
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import redis
@@ -37,6 +38,7 @@ from memlane.clock import aware, to_epoch
 from memlane.domain import Session
 from memlane.errors import ConfigurationError, StoreUnavailable
 from memlane.store.codec import scope_token, session_from_json, session_to_json
+from memlane.store.scope import UNSCOPED, Scope
 
 log = logging.getLogger(__name__)
 
@@ -119,6 +121,13 @@ class RedisSessionStore:
         self._save = self._redis.register_script(_SAVE)
         self._drop = self._redis.register_script(_DROP)
         self._down = False
+        self.scope = UNSCOPED
+
+    def within(self, scope: Scope) -> Self:
+        """The same store (and connection pool) limited to ``scope``'s users."""
+        scoped = copy.copy(self)
+        scoped.scope = scope
+        return scoped
 
     # -- keys -------------------------------------------------------------------------------------
 
@@ -151,8 +160,9 @@ class RedisSessionStore:
 
     def get_session(self, user_id: str, session_id: str, now: datetime) -> Session | None:
         """The live session, or None (also when Redis is down: the turn goes on without it)."""
+        uid = self.scope.inward(user_id)
         try:
-            body = self._redis.get(self._key(user_id, session_id))
+            body = self._redis.get(self._key(uid, session_id))
         except _DOWN as exc:
             return self._degrade("sessions read as empty", exc, None)
         except redis.RedisError as exc:
@@ -161,12 +171,13 @@ class RedisSessionStore:
         if body is None:
             return None
         session = session_from_json(str(body))
-        if session.user_id != user_id or not _live(session, now):
+        if session.user_id != uid or not _live(session, now):
             return None
-        return session
+        return self.scope.got(session)
 
     def save_session(self, session: Session) -> bool:
         """Store the session until ``expires_at``; False (with a warning) when Redis is down."""
+        session = self.scope.put(session)
         expires = to_epoch(session.expires_at)
         ttl = ""
         if expires is not None:
@@ -185,22 +196,24 @@ class RedisSessionStore:
 
     def list_sessions(self, user_id: str, now: datetime | None) -> list[Session]:
         """The user's sessions live at ``now`` (all still held when None), most recent first."""
+        uid = self.scope.inward(user_id)
         try:
-            ids = [str(i) for i in self._redis.zrange(self._index(user_id), 0, -1)]
-            bodies = self._redis.mget([self._key(user_id, i) for i in ids]) if ids else []
+            ids = [str(i) for i in self._redis.zrange(self._index(uid), 0, -1)]
+            bodies = self._redis.mget([self._key(uid, i) for i in ids]) if ids else []
         except redis.RedisError as exc:
             raise self._fail(exc) from exc
         self._up()
         found = [session_from_json(str(b)) for b in bodies if b is not None]
-        live = [s for s in found if s.user_id == user_id and (now is None or _live(s, now))]
+        live = [self.scope.got(s) for s in found if s.user_id == uid and (now is None or _live(s, now))]
         return sorted(live, key=lambda s: s.updated_at, reverse=True)
 
     def delete_session(self, user_id: str, session_id: str) -> bool:
         """Remove one session; False when there was none."""
+        uid = self.scope.inward(user_id)
         try:
             pipe = self._redis.pipeline(transaction=True)
-            pipe.delete(self._key(user_id, session_id))
-            pipe.zrem(self._index(user_id), session_id)
+            pipe.delete(self._key(uid, session_id))
+            pipe.zrem(self._index(uid), session_id)
             deleted, _ = pipe.execute()
         except redis.RedisError as exc:
             raise self._fail(exc) from exc
@@ -208,13 +221,14 @@ class RedisSessionStore:
 
     def delete_sessions(self, user_id: str) -> int:
         """Remove all of the user's sessions."""
+        uid = self.scope.inward(user_id)
         try:
-            return int(self._drop(keys=[self._index(user_id)], args=["+inf", self._key(user_id, ""), "keys"]))
+            return int(self._drop(keys=[self._index(uid)], args=["+inf", self._key(uid, ""), "keys"]))
         except redis.RedisError as exc:
             raise self._fail(exc) from exc
 
     def purge_sessions(self, now: datetime) -> int:
-        """Remove every session whose expiry has passed at ``now``; returns how many."""
+        """Remove every session (of every tenant) whose expiry has passed at ``now``; returns how many."""
         cutoff = aware(now).timestamp()
         gone = 0
         try:

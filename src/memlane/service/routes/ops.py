@@ -36,11 +36,11 @@ def readyz(state: StateDep) -> JSONResponse:
     A check says ``ok`` or ``unavailable``; why, and where, goes to the server log only (it names
     hosts, database users and paths)."""
     checks: dict[str, str] = {}
-    sessions = state.tenants.sessions
+    stores = state.tenants.stores
     probes: dict[str, Callable[[], object]] = {
-        "store": lambda: state.tenants.store.count(_PROBE, MemoryQuery()),
+        "store": lambda: stores.records.count(_PROBE, MemoryQuery()),
         # a session store that degrades when down (Redis) says so through ping()
-        "sessions": getattr(sessions, "ping", lambda: sessions.list_sessions(_PROBE, utcnow())),
+        "sessions": getattr(stores.sessions, "ping", lambda: stores.sessions.list_sessions(_PROBE, utcnow())),
         "keys": state.keys.ping,
         "queue": state.queue.ping,
     }

@@ -14,7 +14,7 @@ import pytest
 from memlane import Memory, Settings
 from memlane.domain import Category, Kind, MemoryItem, Outcome, Source
 from memlane.llm import ChatClient, LLMReconciler
-from memlane.llm.testing import Scripted, ScriptedServer
+from memlane.testing.llm import Scripted, ScriptedServer
 from memlane.write.extract import RuleExtractor
 from memlane.write.reconcile import Kin, Match, Ruling, settle
 

@@ -16,7 +16,7 @@ from memlane.domain import Kind, Session, Turn
 from memlane.lifecycle.consolidate import Consolidator
 from memlane.lifecycle.sessions import summary_text
 from memlane.llm import ChatClient, LLMSummariser
-from memlane.llm.testing import Scripted, ScriptedServer, completion
+from memlane.testing.llm import Scripted, ScriptedServer, completion
 from memlane.write.extract import RuleExtractor
 
 FIXTURES = Path(__file__).parent / "fixtures" / "llm"

@@ -25,6 +25,9 @@ Adapters: ``sqlite`` (the embedded default, every role), ``postgres`` (the serve
 
     stores = open_sqlite("memlane.db", dim=384)
     stores.records.query("u1", MemoryQuery(limit=5))
+
+:func:`memlane.testing.memory_stores` holds every role in process, for tests, and
+:mod:`memlane.testing.contract` is what every adapter must do.
 """
 
 from __future__ import annotations

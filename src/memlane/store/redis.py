@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import copy
 import logging
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Self, TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -79,13 +80,32 @@ return n
 _GLOB = str.maketrans({c: "\\" + c for c in "*?[]\\"})
 
 
-def split_url(url: str) -> tuple[str, str]:
-    """A Redis URL without memlane's ``key_prefix`` query parameter, and that prefix."""
-    parts = urlsplit(url)
-    query = parse_qsl(parts.query, keep_blank_values=True)
-    prefix = next((v for k, v in query if k == "key_prefix"), "memlane:")
-    rest = urlencode([(k, v) for k, v in query if k != "key_prefix"])
-    return urlunsplit(parts._replace(query=rest)), prefix
+@dataclass(frozen=True)
+class RedisURL:
+    """A Redis URL as memlane reads it: the address to connect to (without memlane's ``key_prefix``
+    query parameter), the key prefix, and the address as messages may show it (no password).
+
+    >>> RedisURL.parse("redis://:pw@cache:6379/0?key_prefix=app1:")
+    RedisURL(address='redis://:pw@cache:6379/0', prefix='app1:', shown='redis://cache:6379/0')
+    """
+
+    address: str
+    prefix: str
+    shown: str
+
+    @classmethod
+    def parse(cls, url: str, prefix: str | None = None) -> RedisURL:
+        """Read ``url``; ``prefix``, when given, replaces the URL's own (default ``memlane:``)."""
+        parts = urlsplit(url)
+        query = parse_qsl(parts.query, keep_blank_values=True)
+        given = next((v for k, v in query if k == "key_prefix"), "memlane:")
+        chosen = prefix if prefix is not None else given
+        if "{" in chosen or "}" in chosen:
+            raise ConfigurationError("the Redis key prefix must not contain braces (they mark hash tags)")
+        rest = urlencode([(k, v) for k, v in query if k != "key_prefix"])
+        address = urlunsplit(parts._replace(query=rest))
+        shown = urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2], query=""))
+        return cls(address=address, prefix=chosen, shown=shown)
 
 
 class RedisSessionStore:
@@ -99,16 +119,11 @@ class RedisSessionStore:
         client: redis.Redis | None = None,
         timeout: float = 2.0,
     ) -> None:
-        address, url_prefix = split_url(url)
-        self.prefix = url_prefix if prefix is None else prefix
-        if "{" in self.prefix or "}" in self.prefix:
-            raise ConfigurationError("the Redis key prefix must not contain braces (they mark hash tags)")
-        parts = urlsplit(address)
-        # no password in messages: keep the host part of the address only
-        self.url = urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2], query=""))
+        parsed = RedisURL.parse(url, prefix)
+        self.prefix, self.url = parsed.prefix, parsed.shown
         try:
             self._redis = client or redis.Redis.from_url(
-                address,
+                parsed.address,
                 decode_responses=True,
                 socket_connect_timeout=timeout,
                 socket_timeout=timeout,

@@ -46,7 +46,6 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from typing import Any, cast
-from urllib.parse import urlsplit, urlunsplit
 
 import redis
 from redis.backoff import NoBackoff
@@ -68,7 +67,7 @@ from memlane.service.queue import (
 )
 from memlane.service.queue import redis_scripts as scripts
 from memlane.store.codec import scope_token
-from memlane.store.redis import split_url
+from memlane.store.redis import RedisURL
 
 
 class RedisJobQueue:
@@ -89,13 +88,8 @@ class RedisJobQueue:
     ) -> None:
         if lease_seconds <= 0 or max_attempts < 1:
             raise InvalidInput("lease_seconds must be positive and max_attempts at least 1")
-        address, url_prefix = split_url(url)
-        self.prefix = url_prefix if prefix is None else prefix
-        if "{" in self.prefix or "}" in self.prefix:
-            raise ConfigurationError("the Redis key prefix must not contain braces (they mark hash tags)")
-        parts = urlsplit(address)
-        # no password in messages: keep the host part of the address only
-        self.url = urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2], query=""))
+        parsed = RedisURL.parse(url, prefix)
+        self.prefix, self.url = parsed.prefix, parsed.shown
         self.group = group
         self.lease_seconds = lease_seconds
         self.max_attempts = max_attempts
@@ -107,7 +101,7 @@ class RedisJobQueue:
         self._parked = self._ns + "parked"
         try:
             self._redis = client or redis.Redis.from_url(
-                address,
+                parsed.address,
                 decode_responses=True,
                 socket_connect_timeout=timeout,
                 socket_timeout=timeout + block_seconds,  # a blocking read must not time out

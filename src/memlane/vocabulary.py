@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from memlane.data import to_data
 from memlane.domain import Actor, Category, Kind, Status, new_id
 
 
@@ -80,17 +81,8 @@ class AuditEntry:
     id: str = field(default_factory=new_id)
 
     def to_dict(self) -> dict[str, object]:
-        """The entry as JSON-ready data."""
-        return {
-            "id": self.id,
-            "user_id": self.user_id,
-            "at": self.at.isoformat(),
-            "op": self.op,
-            "actor": self.actor.value,
-            "caller": self.caller,
-            "memory_ids": list(self.memory_ids),
-            "detail": self.detail,
-        }
+        """The entry as JSON-ready data (:func:`memlane.data.to_data`)."""
+        return to_data(self)
 
 
 @dataclass(frozen=True)
@@ -109,10 +101,5 @@ class ConsentSettings:
         return self.categories is None or str(category) in self.categories
 
     def to_dict(self) -> dict[str, object]:
-        """The settings as JSON-ready data."""
-        return {
-            "user_id": self.user_id,
-            "enabled": self.enabled,
-            "categories": list(self.categories) if self.categories is not None else None,
-            "updated_at": self.updated_at.isoformat() if self.updated_at else None,
-        }
+        """The settings as JSON-ready data (:func:`memlane.data.to_data`)."""
+        return to_data(self)

@@ -1,4 +1,4 @@
-"""Export and restore: everything held about one user as one JSON document, and back into any stores.
+"""Export and restore: everything held about one user as one JSON document, and back into any store.
 
 The document (``format: "memlane.export"``, ``version: 1``; described in docs/privacy.md) keeps ids,
 times, statuses, provenance, history and every profile version, so a restore into another store (a
@@ -7,7 +7,7 @@ not exported: they are derived, and recomputed on restore. The document also hol
 settings, audit log and, in clear, the originals of encrypted memories (``sealed``): an export is the
 user's own copy, and a restore seals them again under the receiving store's data key.
 
-Ids are kept when they are free in the receiving stores. Restored into the stores it came from, under
+Ids are kept when they are free in the receiving store. Restored into the store it came from, under
 another user id (a copy of a user, or the way back after a refusal), its memories, history and
 audit entries get new ids instead, and every reference between them follows (supersedes, profile
 versions, history targets, audit entries, sealed originals): an id belongs to one user only.
@@ -18,10 +18,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from memlane import profile
-from memlane.domain import Actor, HistoryRecord, MemoryItem, Session, SlotVersion, Status, Turn, new_id
+from memlane.data import from_data, to_data
+from memlane.domain import HistoryRecord, MemoryItem, Session, SlotVersion, Status, new_id
 from memlane.embed import Embedder
 from memlane.errors import ConfigurationError, InvalidInput
 from memlane.store import Stores
@@ -32,6 +33,8 @@ FORMAT = "memlane.export"
 VERSION = 1
 _ALL = tuple(Status)
 _EVERYTHING = 2**31 - 1  # no limit on the audit entries exported
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -46,17 +49,6 @@ class RestoreReport:
     history: int
     audit: int = 0
     sealed: int = 0
-
-
-def _iso(value: datetime | None) -> str | None:
-    return value.isoformat() if value is not None else None
-
-
-def _time(value: Any, where: str) -> datetime:
-    try:
-        return datetime.fromisoformat(str(value))
-    except ValueError:
-        raise InvalidInput(f"{where}: {value!r} is not an ISO 8601 time") from None
 
 
 def export_user(
@@ -76,33 +68,12 @@ def export_user(
         "memories": [m.to_dict() for m in records if m.kind.value != "log"],
         "log": [m.to_dict() for m in records if m.kind.value == "log"],
         "profile": profile.read(stores, user_id),
-        "profile_versions": [
-            {**v.__dict__, "created_at": v.created_at.isoformat()}
-            for v in stores.profile.slots(user_id, current_only=False)
-        ],
-        "sessions": [_session_dict(s) for s in stores.sessions.list_sessions(user_id, None)],
-        "history": [
-            {**h.__dict__, "at": h.at.isoformat(), "actor": h.actor.value} for h in stores.history.of(user_id)
-        ],
+        "profile_versions": [to_data(v) for v in stores.profile.slots(user_id, current_only=False)],
+        "sessions": [to_data(s) for s in stores.sessions.list_sessions(user_id, None)],
+        "history": [to_data(h) for h in stores.history.of(user_id)],
         "consent": consent.to_dict() if consent is not None else None,
         "audit": [e.to_dict() for e in reversed(stores.audit.entries(user_id, None, _EVERYTHING))],
         "sealed": [{"memory_id": i, "text": t} for i, t in (originals or {}).items()],
-    }
-
-
-def _session_dict(session: Session) -> dict[str, Any]:
-    return {
-        "id": session.id,
-        "created_at": session.created_at.isoformat(),
-        "updated_at": session.updated_at.isoformat(),
-        "expires_at": _iso(session.expires_at),
-        "summary": session.summary,
-        "slots": session.slots,
-        "notes": session.notes,
-        "turns": [
-            {"role": t.role, "content": t.content, "at": t.at.isoformat(), "message_id": t.message_id}
-            for t in session.turns
-        ],
     }
 
 
@@ -129,16 +100,14 @@ def restore_user(
         raise InvalidInput(
             f"user {uid!r} already has memories; forget them first or restore under another user_id"
         )
-    items = [_memory(raw, uid, f"memories[{i}]") for i, raw in enumerate(document.get("memories", []))]
-    log = [_memory(raw, uid, f"log[{i}]") for i, raw in enumerate(document.get("log", []))]
-    versions = [
-        _version(raw, uid, f"profile_versions[{i}]")
-        for i, raw in enumerate(document.get("profile_versions", []))
-    ]
-    talks = [_session(raw, uid, f"sessions[{i}]") for i, raw in enumerate(document.get("sessions", []))]
-    history = [_history(raw, uid, f"history[{i}]") for i, raw in enumerate(document.get("history", []))]
-    entries = [_audit(raw, uid, f"audit[{i}]") for i, raw in enumerate(document.get("audit") or [])]
-    consent = _consent(document.get("consent"), uid)
+    items = _read(document, "memories", MemoryItem, uid)
+    log = _read(document, "log", MemoryItem, uid)
+    versions = _read(document, "profile_versions", SlotVersion, uid)
+    talks = _read(document, "sessions", Session, uid)
+    history = _read(document, "history", HistoryRecord, uid)
+    entries = _read(document, "audit", AuditEntry, uid)
+    raw_consent = document.get("consent")
+    consent = None if raw_consent is None else _one(ConsentSettings, raw_consent, uid, "consent")
     renamed = _new_ids([*items, *log], versions, history, entries) if _taken(stores, [*items, *log]) else {}
     known = {m.id: m for m in items}
     originals = _originals(document.get("sealed") or [], known, renamed)
@@ -200,100 +169,19 @@ def _new_ids(
     return renamed
 
 
-def _memory(raw: Any, user_id: str, where: str) -> MemoryItem:
+def _one(cls: type[T], raw: Any, user_id: str, where: str) -> T:
+    """One object of the document, under the user it is restored for."""
     if not isinstance(raw, Mapping):
         raise InvalidInput(f"{where} must be an object")
-    try:
-        return MemoryItem.from_dict({**raw, "user_id": user_id})
-    except (KeyError, TypeError, ValueError) as exc:
-        raise InvalidInput(f"{where}: {exc}") from None
+    return from_data(cls, {**raw, "user_id": user_id}, where=where)
 
 
-def _version(raw: Any, user_id: str, where: str) -> SlotVersion:
-    try:
-        return SlotVersion(
-            user_id=user_id,
-            slot=str(raw["slot"]),
-            value=raw["value"],
-            version=int(raw["version"]),
-            created_at=_time(raw["created_at"], where),
-            memory_id=raw.get("memory_id"),
-            message_ids=list(raw.get("message_ids", [])),
-            current=bool(raw.get("current", False)),
-            reason=str(raw.get("reason", "")),
-        )
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise InvalidInput(f"{where}: {exc}") from None
-
-
-def _session(raw: Any, user_id: str, where: str) -> Session:
-    try:
-        return Session(
-            id=str(raw["id"]),
-            user_id=user_id,
-            created_at=_time(raw["created_at"], where),
-            updated_at=_time(raw["updated_at"], where),
-            expires_at=_time(raw["expires_at"], where) if raw.get("expires_at") else None,
-            summary=str(raw.get("summary", "")),
-            slots=dict(raw.get("slots", {})),
-            notes=list(raw.get("notes", [])),
-            turns=[
-                Turn(
-                    role=t["role"], content=t["content"], at=_time(t["at"], where), message_id=t["message_id"]
-                )
-                for t in raw.get("turns", [])
-            ],
-        )
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise InvalidInput(f"{where}: {exc}") from None
-
-
-def _history(raw: Any, user_id: str, where: str) -> HistoryRecord:
-    try:
-        return HistoryRecord(
-            id=str(raw["id"]),
-            user_id=user_id,
-            target_id=str(raw["target_id"]),
-            op=str(raw["op"]),
-            at=_time(raw["at"], where),
-            actor=Actor(raw.get("actor", "system")),
-            reason=str(raw.get("reason", "")),
-            before=raw.get("before"),
-            after=raw.get("after"),
-        )
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise InvalidInput(f"{where}: {exc}") from None
-
-
-def _audit(raw: Any, user_id: str, where: str) -> AuditEntry:
-    try:
-        return AuditEntry(
-            id=str(raw["id"]),
-            user_id=user_id,
-            at=_time(raw["at"], where),
-            op=str(raw["op"]),
-            actor=Actor(raw.get("actor", "user")),
-            caller=raw.get("caller"),
-            memory_ids=[str(i) for i in raw.get("memory_ids", [])],
-            detail=str(raw.get("detail", "")),
-        )
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise InvalidInput(f"{where}: {exc}") from None
-
-
-def _consent(raw: Any, user_id: str) -> ConsentSettings | None:
-    if raw is None:
-        return None
-    try:
-        categories = raw.get("categories")
-        return ConsentSettings(
-            user_id=user_id,
-            enabled=bool(raw.get("enabled", True)),
-            categories=tuple(str(c) for c in categories) if categories is not None else None,
-            updated_at=_time(raw["updated_at"], "consent") if raw.get("updated_at") else None,
-        )
-    except (TypeError, ValueError, AttributeError) as exc:
-        raise InvalidInput(f"consent: {exc}") from None
+def _read(document: Mapping[str, Any], key: str, cls: type[T], user_id: str) -> list[T]:
+    """The document's list under ``key`` (absent or null: none)."""
+    raws = document.get(key) or []
+    if not isinstance(raws, list):
+        raise InvalidInput(f"{key} must be a list")
+    return [_one(cls, raw, user_id, f"{key}[{i}]") for i, raw in enumerate(raws)]
 
 
 def _originals(raw: Any, known: Mapping[str, MemoryItem], renamed: Mapping[str, str]) -> dict[str, str]:

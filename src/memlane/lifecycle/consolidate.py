@@ -59,7 +59,7 @@ class PeriodSummariser(Protocol):
 
 
 class Consolidator:
-    """Trends and period summaries for one stores."""
+    """Trends and period summaries for one store."""
 
     def __init__(
         self,

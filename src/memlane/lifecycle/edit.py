@@ -37,7 +37,7 @@ def _derived(item: MemoryItem) -> bool:
 
 
 class Editor:
-    """User-facing edits on one stores."""
+    """User-facing edits on one store."""
 
     def __init__(self, stores: Stores, embedder: Embedder, settings: Settings) -> None:
         self.extractor = RuleExtractor()  # an edit is read by the rules: it costs no LLM call

@@ -54,7 +54,7 @@ class MaintenanceReport:
 
 
 class Maintenance:
-    """The lifecycle jobs over every user of a stores."""
+    """The lifecycle jobs over every user of a store."""
 
     def __init__(
         self,

@@ -30,7 +30,7 @@ def _key_source(settings: Settings, provider: KeyProvider | None) -> KeyProvider
 
 
 class PrivacyControls:
-    """Policy, consent, sealing and audit for one stores."""
+    """Policy, consent, sealing and audit for one store."""
 
     def __init__(self, stores: Stores, settings: Settings, key_provider: KeyProvider | None) -> None:
         self.stores = stores

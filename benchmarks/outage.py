@@ -219,7 +219,7 @@ def count(
         every = MemoryQuery(kinds=(Kind.LOG,), statuses=tuple(Status), limit=10**9)
         seen: dict[str, int] = {}
         for u in range(_USERS):
-            for turn in store.query(f"{_TENANT}/u{u}", every):
+            for turn in store.records.query(f"{_TENANT}/u{u}", every):
                 for message_id in turn.provenance:
                     seen[message_id] = seen.get(message_id, 0) + 1
     finally:

@@ -6,7 +6,7 @@
     python benchmarks/proxy_overhead.py --clients 8 --seconds 20 --ttfb 0.3 --json out.json
 
 Everything runs here on 127.0.0.1 in a temporary directory: the recorded upstream
-(:class:`memlane.llm.testing.ScriptedServer`, in a process of its own) answers every request with a
+(:class:`memlane.testing.llm.ScriptedServer`, in a process of its own) answers every request with a
 streamed reply after ``--ttfb`` seconds, as a model's first token would come; one ``memlane proxy``
 on the embedded default (SQLite, its job queue worked by a thread of the proxy) sits in front of it.
 Each of ``--users`` users first has ``--turns`` bilingual exchanges remembered, so that each request
@@ -58,7 +58,7 @@ def free_port() -> int:
 
 def serve_upstream(ttfb: float) -> None:
     """The recorded upstream, in this process until stdin closes (run with ``--upstream-only``)."""
-    from memlane.llm.testing import Scripted, ScriptedServer, chunks
+    from memlane.testing.llm import Scripted, ScriptedServer, chunks
 
     reply = Scripted(events=chunks("好的，这是一个回答。Here is an answer.", pieces=6), stall=ttfb)
     with ScriptedServer([reply]) as server:

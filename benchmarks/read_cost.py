@@ -84,8 +84,8 @@ class Pass:
 
 
 def count_calls(store: Any, label: str, calls: Counter[str], statements: list[int]) -> None:
-    """Count the public calls made to ``store`` (the outermost only: a call the store makes to itself
-    is part of the first) under ``label.method``, and every statement a SQL store sends."""
+    """Count the public calls made to one store role (the outermost only: a call the role makes to
+    itself is part of the first) under ``label.method``, and every statement a SQL database sends."""
     depth = threading.local()
 
     def wrap(name: str, inner: Callable[..., Any], outermost: bool) -> Callable[..., Any]:
@@ -103,13 +103,14 @@ def count_calls(store: Any, label: str, calls: Counter[str], statements: list[in
 
         return counted
 
+    if label == "database":  # both SQL databases send every statement through these
+        for name in ("rows", "write"):
+            setattr(store, name, wrap(name, getattr(store, name), outermost=False))
+        return
     for name in dir(store):
         inner = getattr(store, name)
         if callable(inner) and not name.startswith("_"):
             setattr(store, name, wrap(name, inner, outermost=True))
-    for name in ("_rows", "_write"):  # both SQL stores send every statement through these
-        if hasattr(store, name):
-            setattr(store, name, wrap(name, getattr(store, name), outermost=False))
 
 
 def time_query_embeddings(memory: Memory, spent: list[float]) -> None:
@@ -175,9 +176,9 @@ def measure(
 
     spent, statements, calls = [0.0], [0], Counter[str]()
     time_query_embeddings(memory, spent)
-    count_calls(memory.store, "store", calls, statements)
-    if id(memory.sessions) != id(memory.store):  # the SQL stores keep the sessions themselves
-        count_calls(memory.sessions, "sessions", calls, statements)
+    for role in ("records", "search", "history", "profile", "audit", "consent", "sealed", "sessions"):
+        count_calls(getattr(memory.stores, role), role, calls, statements)
+    count_calls(memory.stores.records.db, "database", calls, statements)  # type: ignore[attr-defined]
     rng = random.Random(options.seed)
     questions = [(rng.choice(work.questions), work.users[i % options.users]) for i in range(options.reads)]
     reads: dict[str, Callable[[str, str], object]] = {

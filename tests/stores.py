@@ -26,6 +26,7 @@ from psycopg import sql
 
 from memlane.domain import MemoryItem
 from memlane.store.codec import to_row
+from memlane.store.sql import bump_seq
 
 # what a test run's PostgreSQL database holds, emptied between tests
 TABLES = (
@@ -122,14 +123,15 @@ def closed_port() -> int:
 
 def put_before_flags(store: Any, item: MemoryItem, tokens: str) -> None:
     """Insert ``item`` as a store from before migration m013 wrote it: without the role and flags
-    columns, which its schema does not have yet (``store`` is an SQL store opened on that schema)."""
+    columns, which its schema does not have yet (``store`` is the SQL stores opened on that schema)."""
+    db = store.records.db
     row = to_row(item, tokens)
     del row["role"], row["flags"]
     if item.embedding is not None:
-        row["embedding"] = store._vector_param(np.asarray(item.embedding, dtype=np.float32))
-    d = store.dialect
+        row["embedding"] = db.vector_param(np.asarray(item.embedding, dtype=np.float32))
+    d = db.dialect
     columns = list(row)
     sql = f"INSERT INTO memories ({', '.join(columns)}, seq) VALUES ({d.marks(len(columns))}, {d.next_seq})"
-    with store.transaction(item.user_id):
-        store._seq()
-        store._write(sql, [row[c] for c in columns])
+    with db.transaction(item.user_id):
+        bump_seq(db)
+        db.write(sql, [row[c] for c in columns])

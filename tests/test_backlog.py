@@ -20,9 +20,10 @@ from memlane.embed import Embedder, Vector
 from memlane.embed.e5 import E5Embedder
 from memlane.errors import StoreUnavailable
 from memlane.settings import Settings
-from memlane.store import MemoryQuery, MemoryStore
+from memlane.store import Stores
 from memlane.store.open import open_stores
 from memlane.text.keywords import query_tokens
+from memlane.vocabulary import MemoryQuery
 
 TURN = "We finally adopted a puppy from the shelter last weekend, a golden retriever."
 QUERY = "what pet does the user have"  # shares no word with TURN: only its vector finds it
@@ -79,7 +80,7 @@ def mem(tmp_path: Path, gated: Gated) -> Iterator[Memory]:
 
 
 def log_turns(mem: Memory, user_id: str = "u1") -> list[tuple[str, bool]]:
-    turns = mem.store.query(user_id, MemoryQuery(kinds=(Kind.LOG,)))
+    turns = mem.stores.records.query(user_id, MemoryQuery(kinds=(Kind.LOG,)))
     return [(t.text, t.embedding is not None) for t in turns]
 
 
@@ -87,7 +88,7 @@ def test_add_returns_before_the_turn_has_its_vector(mem: Memory) -> None:
     mem.add(TURN, user_id="u1", at=T0)
     assert log_turns(mem) == [(TURN, False)]
     # the turn is stored and found by its words at once
-    assert mem.store.keyword_search("u1", query_tokens("puppy"), MemoryQuery(), 5)
+    assert mem.stores.search.keyword_search("u1", query_tokens("puppy"), MemoryQuery(), 5)
 
 
 def test_a_search_waits_for_its_users_turns_and_finds_them_by_meaning(mem: Memory, gated: Gated) -> None:
@@ -141,7 +142,7 @@ def test_maintain_gives_a_vector_to_a_turn_a_stopped_process_left_without(
     stopped = Gated(e5)
     first = Memory(tmp_path / "memlane.db", embedder=stopped)
     first.add(TURN, user_id="u1", at=T0)
-    first.store.close()  # the process dies before its backlog has written the vector
+    first.stores.close()  # the process dies before its backlog has written the vector
     stopped.gate.set()
     first.flush()  # (its thread finds the database gone)
     with Memory(tmp_path / "memlane.db", embedder=e5) as mem:
@@ -156,7 +157,7 @@ def test_a_store_failing_under_the_backlog_is_reported_once_and_repaired_later(
     tmp_path: Path, e5: E5Embedder, caplog: pytest.LogCaptureFixture
 ) -> None:
     with Memory(tmp_path / "memlane.db", embedder=e5) as memory:
-        working = memory.store.put_vectors
+        working = memory.stores.search.put_vectors
         down = threading.Event()
         down.set()
 
@@ -165,7 +166,7 @@ def test_a_store_failing_under_the_backlog_is_reported_once_and_repaired_later(
                 raise StoreUnavailable("SQLite error: disk I/O error")
             return working(user_id, vectors)
 
-        memory.store.put_vectors = put_vectors  # type: ignore[method-assign]
+        memory.stores.search.put_vectors = put_vectors  # type: ignore[method-assign]
         for i in range(3):
             memory.add(f"{TURN} ({i})", user_id="u1", at=T0)
         memory.flush()
@@ -212,32 +213,32 @@ def test_the_background_model_is_not_the_request_model(e5: E5Embedder) -> None:
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
-def open_store(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], MemoryStore]:
+def open_store(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], Stores]:
     if request.param == "sqlite":
         settings = Settings(path=str(tmp_path / "memlane.db"))
     else:
         settings = Settings(store=request.getfixturevalue("pg_url"))
-    return lambda: open_stores(settings, 384)[0]
+    return lambda: open_stores(settings, 384)
 
 
 def test_put_vectors_fills_only_missing_vectors_of_the_users_own_records(
-    open_store: Callable[[], MemoryStore], e5: E5Embedder
+    open_store: Callable[[], Stores], e5: E5Embedder
 ) -> None:
-    store = open_store()
+    stores = open_store()
     try:
         bare = MemoryItem(user_id="u1", text="I love americanos", kind=Kind.SEMANTIC, created_at=T0)
-        store.put(bare, "love americanos")
-        assert [m.id for m in store.query("u1", MemoryQuery(embedded=False))] == [bare.id]
+        stores.records.put(bare, "love americanos")
+        assert [m.id for m in stores.records.query("u1", MemoryQuery(embedded=False))] == [bare.id]
         vector = e5.embed_passages(["I love americanos"])[0]
-        assert store.put_vectors("u2", {bare.id: vector}) == 0  # not u2's record
-        assert store.put_vectors("u1", {bare.id: vector, "no-such-id": vector}) == 1
-        assert store.put_vectors("u1", {bare.id: -vector}) == 0  # it has one now
-        got = store.get("u1", bare.id)
+        assert stores.search.put_vectors("u2", {bare.id: vector}) == 0  # not u2's record
+        assert stores.search.put_vectors("u1", {bare.id: vector, "no-such-id": vector}) == 1
+        assert stores.search.put_vectors("u1", {bare.id: -vector}) == 0  # it has one now
+        got = stores.records.get("u1", bare.id)
         assert got is not None
         assert got.embedding is not None
         assert float(np.dot(got.embedding, vector)) > 0.999
-        assert store.query("u1", MemoryQuery(embedded=False)) == []
-        hits = store.vector_search("u1", vector, MemoryQuery(), 5)
+        assert stores.records.query("u1", MemoryQuery(embedded=False)) == []
+        hits = stores.search.vector_search("u1", vector, MemoryQuery(), 5)
         assert [h.id for h in hits][:1] == [bare.id]
     finally:
-        store.close()
+        stores.close()

@@ -19,8 +19,8 @@ import pytest
 
 from conftest import T0, days
 from memlane import Action, InvalidInput, Kind, Memory, NotFound, Status
-from memlane.store import MemoryQuery
 from memlane.text.tokens import estimate_tokens
+from memlane.vocabulary import MemoryQuery
 
 INTRO_ZH = "我叫阿白，平时喜欢喝美式，工作日早上9点开会。"
 
@@ -207,12 +207,12 @@ def test_speakers_are_known_from_their_turns_and_leave_with_them(mem: Memory) ->
     for i, (name, text) in enumerate(said):
         mem.add([{"role": "user", "content": text, "name": name}], user_id="u1", session_id="s1", at=days(i))
     mem.add("no name on this one", user_id="u1", session_id="s2", at=days(4))
-    assert mem.store.speakers("u1") == ["Alice", "Bob", "阿白"]
-    assert mem.store.speakers("u2") == []
+    assert mem.stores.records.speakers("u1") == ["Alice", "Bob", "阿白"]
+    assert mem.stores.records.speakers("u2") == []
     bob = mem.search("Nice", user_id="u1", tags=["speaker:Bob"], now=days(5))
     assert [h.memory.text for h in bob] == ["Bob: Nice, Alice!"]
     mem.forget_session("u1", "s1", at=days(5))
-    assert mem.store.speakers("u1") == []
+    assert mem.stores.records.speakers("u1") == []
 
 
 def test_context_block_fits_the_budget_with_profile_session_and_memories(mem: Memory) -> None:
@@ -367,9 +367,9 @@ def test_flush_returns_once_every_turn_has_its_vector(mem: Memory) -> None:
     for user in ("u1", "u2"):
         mem.add("We finally adopted a puppy from the shelter last weekend.", user_id=user, at=T0)
     mem.flush("u1")
-    assert mem.store.count("u1", MemoryQuery(kinds=(Kind.LOG,), embedded=True)) == 1
+    assert mem.stores.records.count("u1", MemoryQuery(kinds=(Kind.LOG,), embedded=True)) == 1
     mem.flush()
-    assert mem.store.count("u2", MemoryQuery(kinds=(Kind.LOG,), embedded=False)) == 0
+    assert mem.stores.records.count("u2", MemoryQuery(kinds=(Kind.LOG,), embedded=False)) == 0
     with pytest.raises(InvalidInput):
         mem.flush("")
 

@@ -83,7 +83,7 @@ def test_postgres_relation_files_keep_no_deleted_word_after_compaction(pg_url: s
         converse_and_delete(mem)
         assert [m.text for m in mem.list("u1")] == [f"I live next to {KEPT} park"]
         assert found(postgres_files(pg_url), ITEM)  # dead rows: unreachable, but still on disk
-        mem.store.compact()
+        mem.stores.records.compact()
         raw = postgres_files(pg_url)
     assert found(raw, KEPT)
     for word in GONE:

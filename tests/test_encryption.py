@@ -16,7 +16,7 @@ from conftest import T0, days
 from memlane import Action, ConfigurationError, InvalidInput, Memory
 from memlane.cli import main
 from memlane.privacy.crypto import DataKey, context_of
-from memlane.store import SealedText
+from memlane.vocabulary import SealedText
 
 PHONE = "13812345678"
 ID_NUMBER = "440304198808151232"  # valid check digit
@@ -75,7 +75,7 @@ def test_values_reach_neither_the_file_nor_its_keyword_index(tmp_path: Path) -> 
         mem.remember(f"call me on {PHONE} after six", user_id="u1", at=T0)
         assert any(PHONE in mem.get(m.id, user_id=m.user_id).text for m in mem.list("u1"))
         stored = file_bytes(db)
-        tokens = " ".join(r[0] for r in mem.store._rows("SELECT tokens FROM memories"))  # type: ignore[attr-defined]
+        tokens = " ".join(r[0] for r in mem.stores.records.db.rows("SELECT tokens FROM memories"))  # type: ignore[attr-defined]
     for value in (PHONE, ID_NUMBER, PHONE[-6:], ID_NUMBER[-8:]):
         assert value.encode() not in stored
         assert value not in tokens
@@ -118,7 +118,7 @@ def test_a_key_provider_hook_supplies_the_key(tmp_path: Path) -> None:
     with Memory(tmp_path / "m.db", sensitive_policy=ENCRYPT, key_provider=lambda: key) as mem:
         item = mem.add(f"my phone number is {PHONE}", user_id="u1", at=T0).memories[0]
         assert mem.get(item.id, user_id=item.user_id).text == f"my phone number is {PHONE}"
-        sealed = mem.store.sealed("u1", [item.id])[item.id]
+        sealed = mem.stores.sealed.get("u1", [item.id])[item.id]
         assert sealed.key_id == key.key_id
         assert key.open(sealed.body, context_of("u1", item.id)) == f"my phone number is {PHONE}"
 
@@ -126,8 +126,8 @@ def test_a_key_provider_hook_supplies_the_key(tmp_path: Path) -> None:
 def test_a_sealed_text_moved_onto_another_row_does_not_open(mem: Memory) -> None:
     item = mem.add(f"我的手机号是{PHONE}", user_id="u1", at=T0).memories[0]
     other = mem.add("我喜欢喝美式", user_id="u1", at=T0).memories[0]
-    sealed = mem.store.sealed("u1", [item.id])[item.id]
-    mem.store.put_sealed(SealedText("u1", other.id, sealed.key_id, sealed.body))
+    sealed = mem.stores.sealed.get("u1", [item.id])[item.id]
+    mem.stores.sealed.put(SealedText("u1", other.id, sealed.key_id, sealed.body))
     with pytest.raises(ConfigurationError, match="does not open"):
         mem.get(other.id, user_id=other.user_id)
 
@@ -170,7 +170,7 @@ def test_correcting_an_encrypted_memory_seals_the_new_text(mem: Memory) -> None:
     assert mem.get(item.id, user_id=item.user_id).text == "我的手机号是13900001111"
     mem.update(item.id, "我没有手机", at=days(2), user_id=item.user_id)
     assert mem.get(item.id, user_id=item.user_id).text == "我没有手机"
-    assert mem.store.sealed("u1", [item.id]) == {}
+    assert mem.stores.sealed.get("u1", [item.id]) == {}
     with pytest.raises(InvalidInput, match="privacy policy drops it"):
         mem.update(item.id, "我的密码是hunter2secret", at=days(3), user_id=item.user_id)
 
@@ -186,7 +186,7 @@ def test_export_opens_originals_and_restore_seals_them_under_the_new_store_key(
     with Memory(tmp_path / "b.db", sensitive_policy=ENCRYPT, data_key=other) as target:
         assert target.restore(document).sealed == 1
         assert target.get(item.id, user_id=item.user_id).text == f"我的手机号是{PHONE}"
-        assert target.store.sealed("u1", [item.id])[item.id].key_id == DataKey.parse(other).key_id
+        assert target.stores.sealed.get("u1", [item.id])[item.id].key_id == DataKey.parse(other).key_id
     with Memory(tmp_path / "c.db") as keyless, pytest.raises(ConfigurationError, match="data key"):
         keyless.restore(document)
 
@@ -194,7 +194,7 @@ def test_export_opens_originals_and_restore_seals_them_under_the_new_store_key(
 def test_deleting_an_encrypted_memory_removes_its_sealed_original(mem: Memory) -> None:
     item = mem.add(f"我的手机号是{PHONE}", user_id="u1", at=T0).memories[0]
     mem.delete(item.id, at=days(1), user_id=item.user_id)
-    assert mem.store.sealed("u1", [item.id]) == {}
+    assert mem.stores.sealed.get("u1", [item.id]) == {}
     mem.add(f"我的手机号是{PHONE}", user_id="u2", at=T0)
     mem.forget("u2", all=True)
-    assert not mem.store.has_sealed("u2")
+    assert not mem.stores.sealed.any("u2")

@@ -19,7 +19,7 @@ from memlane import Hit, Kind, Memory, MemoryItem
 from memlane.cli import main
 from memlane.errors import InvalidInput
 from memlane.eval import dataset, locomo, report
-from memlane.store import MemoryQuery
+from memlane.vocabulary import MemoryQuery
 
 FIXTURES = Path(__file__).parent / "fixtures"
 LOCOMO = SHARED / "bench" / "locomo" / "locomo10.json"  # the full file, outside the repository
@@ -48,7 +48,7 @@ class AnswerKeyGuard(Mapping[str, Any]):
             self.violations.append(f"{sample_id}: read {key}")
         if key == "qa":
             turns = len(dataset.read_conversation(sample_id, self.sample["conversation"]).turns)
-            logged = self.memory.store.count(sample_id, MemoryQuery(kinds=(Kind.LOG,)))
+            logged = self.memory.stores.records.count(sample_id, MemoryQuery(kinds=(Kind.LOG,)))
             if logged < turns:
                 self.violations.append(f"{sample_id}: read qa with {logged} of {turns} turns ingested")
         if self.violations:

@@ -1,5 +1,5 @@
 """memlane as an OpenAI Agents SDK session: the SDK's own Runner against a recorded model server
-(memlane.llm.testing, Responses API and Chat Completions; no network), turns written back through
+(memlane.testing.llm, Responses API and Chat Completions; no network), turns written back through
 the judge, context() in the instructions, and one contract run on SQLite and PostgreSQL + Redis."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from openai import AsyncOpenAI
 
 from memlane import Memory
 from memlane.integrations.openai_agents import MemlaneSession, item_text
-from memlane.llm.testing import Scripted, ScriptedServer, completion, response
+from memlane.testing.llm import Scripted, ScriptedServer, completion, response
 
 NO_TRACING = RunConfig(tracing_disabled=True)  # traces would go to OpenAI
 

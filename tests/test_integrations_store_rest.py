@@ -142,7 +142,7 @@ def test_items_are_memories_of_the_tenants_user(server: Server) -> None:
         client.store.put_item(["u9", "memories"], "k", {"text": "My sister lives in Chengdu"})
     time.sleep(0.2)  # the server's write has committed; read the file as another process would
     with Memory(server.db) as mem:
-        assert "acme/u9" in set(mem.store.users())
+        assert "acme/u9" in set(mem.stores.records.users())
         assert [m.text for m in mem.list("acme/u9")] == ["My sister lives in Chengdu"]
 
 

@@ -72,7 +72,7 @@ def test_an_inferred_claim_does_not_overwrite_an_explicit_one(mem: Memory) -> No
         confidence=0.6,
         embedding=mem.embedder.embed_passages(["住在杭州"])[0].tolist(),
     )
-    match = find_match(Pool(mem.store, "u1"), guess, [], mem.settings.duplicate_similarity)
+    match = find_match(Pool(mem.stores, "u1"), guess, [], mem.settings.duplicate_similarity)
     assert match.kin is Kin.WEAKER
     assert match.existing[0].id == explicit.id
 

@@ -10,8 +10,8 @@ import pytest
 
 from memlane.errors import ConfigurationError
 from memlane.llm import ChatClient, LLMUnavailable
-from memlane.llm.testing import Scripted, ScriptedServer
 from memlane.settings import Settings
+from memlane.testing.llm import Scripted, ScriptedServer
 
 FIXTURES = Path(__file__).parent / "fixtures" / "llm"
 HELLO = [{"role": "user", "content": "hello"}]

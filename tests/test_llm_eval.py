@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from memlane.cli import main
-from memlane.llm.testing import Scripted, ScriptedServer, completion
+from memlane.testing.llm import Scripted, ScriptedServer, completion
 
 TINY = Path(__file__).parent / "fixtures" / "locomo_tiny_en.json"
 

@@ -15,7 +15,7 @@ from memlane import Memory
 from memlane.domain import Candidate, Category, EventStatus, Message
 from memlane.llm import ChatClient, LLMExtractor
 from memlane.llm.extract import needs_llm
-from memlane.llm.testing import Scripted, ScriptedServer
+from memlane.testing.llm import Scripted, ScriptedServer
 from memlane.write.extract import RuleExtractor
 
 FIXTURES = Path(__file__).parent / "fixtures" / "llm"

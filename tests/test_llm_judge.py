@@ -14,7 +14,7 @@ import pytest
 from memlane import Memory, Settings
 from memlane.domain import Action, Decision, Message
 from memlane.llm import ChatClient, LLMJudge
-from memlane.llm.testing import Scripted, ScriptedServer
+from memlane.testing.llm import Scripted, ScriptedServer
 from memlane.write.extract import RuleExtractor
 from memlane.write.judge import Judge
 

@@ -14,7 +14,7 @@ import pytest
 from memlane import Memory, Settings
 from memlane.domain import Category, Kind, MemoryItem, Outcome, Source
 from memlane.llm import ChatClient, LLMReconciler
-from memlane.llm.testing import Scripted, ScriptedServer
+from memlane.testing.llm import Scripted, ScriptedServer
 from memlane.write.extract import RuleExtractor
 from memlane.write.reconcile import Kin, Match, Ruling, settle
 
@@ -258,5 +258,5 @@ def test_the_reconciler_reviews_nothing_when_no_item_has_a_doubt() -> None:
         ChatClient(server.url, "test") as chat,
     ):
         with Memory(":memory:") as mem:
-            assert LLMReconciler(Settings(), chat).review(mem.store, []) == {}
+            assert LLMReconciler(Settings(), chat).review(mem.stores, []) == {}
         assert server.requests == []

@@ -16,7 +16,7 @@ from memlane.domain import Kind, Session, Turn
 from memlane.lifecycle.consolidate import Consolidator
 from memlane.lifecycle.sessions import summary_text
 from memlane.llm import ChatClient, LLMSummariser
-from memlane.llm.testing import Scripted, ScriptedServer, completion
+from memlane.testing.llm import Scripted, ScriptedServer, completion
 from memlane.write.extract import RuleExtractor
 
 FIXTURES = Path(__file__).parent / "fixtures" / "llm"
@@ -179,7 +179,7 @@ def old_events() -> Iterator[Memory]:
 
 
 def compress(mem: Memory, summariser: LLMSummariser) -> list[str]:
-    Consolidator(mem.store, mem.embedder, mem.settings, summariser).run("u1", T0 + timedelta(days=130))
+    Consolidator(mem.stores, mem.embedder, mem.settings, summariser).run("u1", T0 + timedelta(days=130))
     return [m.text for m in mem.list("u1") if "period-summary" in m.tags]
 
 

@@ -91,7 +91,7 @@ def test_sources_are_gone_when_the_log_turns_are(mem: Memory) -> None:
     mem.add("我叫阿白，平时喜欢喝美式。", user_id="u1", session_id="s1", at=T0)
     coffee = next(m for m in mem.list("u1") if "美式" in m.text)
     turn = mem.sources(coffee.id, user_id="u1")[0]
-    mem.store.delete("u1", [turn.id])
+    mem.stores.records.delete("u1", [turn.id])
     assert mem.sources(coffee.id, user_id="u1") == []
 
 

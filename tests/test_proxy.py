@@ -1,5 +1,5 @@
 """``memlane proxy`` as a running process in front of a recorded OpenAI-shaped upstream
-(:class:`memlane.llm.testing.ScriptedServer`), through httpx and OpenAI's own client."""
+(:class:`memlane.testing.llm.ScriptedServer`), through httpx and OpenAI's own client."""
 
 from __future__ import annotations
 
@@ -19,11 +19,11 @@ from fastapi.testclient import TestClient
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 from memlane.clock import utcnow
-from memlane.llm.testing import Scripted, ScriptedServer, chunks, completion, error_body
 from memlane.proxy.app import create_proxy_app
 from memlane.proxy.settings import ProxySettings
 from memlane.service.keys import open_keys
 from memlane.settings import Settings
+from memlane.testing.llm import Scripted, ScriptedServer, chunks, completion, error_body
 from processes import Running, create_key, environment, memlane_process
 
 UPSTREAM_KEY = "sk-upstream-secret"

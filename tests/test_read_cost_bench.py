@@ -36,15 +36,15 @@ def test_a_short_run_splits_each_reads_cost_and_counts_its_store_calls(
         assert (cost["database_ms"] is None) == (store == "sqlite")  # SQLite works inside the process
         assert cost["statements"] >= 3
         calls = cost["calls"]
-        assert calls["store.keyword_search"] == calls["store.speakers"] == 1.0
-        assert calls["store.vector_search"] >= 1.0
+        assert calls["search.keyword_search"] == calls["records.speakers"] == 1.0
+        assert calls["search.vector_search"] >= 1.0
         if op == "context":  # it reads the summary and the profile, and records itself in the audit log
-            assert calls["store.query"] >= 2.0
-            assert calls["store.add_audit"] == 1.0
+            assert calls["records.query"] >= 2.0
+            assert calls["audit.add"] == 1.0
         else:
-            assert "store.add_audit" not in calls
-    # Redis serves the sessions beside PostgreSQL; with SQLite the store keeps them
-    assert ("sessions.get_session" in result["reads"]["context"]["calls"]) == (store == "postgres")
+            assert "audit.add" not in calls
+    # a context reads the session (from Redis beside PostgreSQL, from its own table in SQLite)
+    assert result["reads"]["context"]["calls"]["sessions.get_session"] == 1.0
     printed = capsys.readouterr().out
     assert f"cost per read, {store}" in printed
     assert "store calls per read" in printed

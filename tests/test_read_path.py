@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -132,18 +133,18 @@ def test_small_talk_turns_rank_below_turns_that_say_something(mem: Memory) -> No
 
 
 class _NoRecall:
-    """The store, without recording recalls: searches that leave every score as it was."""
+    """The records, without recording recalls: searches that leave every score as it was."""
 
-    def __init__(self, store: Any) -> None:
-        self._store = store
+    def __init__(self, records: Any) -> None:
+        self._records = records
         self.rows_read = 0
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self._store, name)
+        return getattr(self._records, name)
 
     def get_many(self, user_id: str, ids: Sequence[str], **kwargs: Any) -> Any:
         self.rows_read += len(ids)
-        return self._store.get_many(user_id, ids, **kwargs)
+        return self._records.get_many(user_id, ids, **kwargs)
 
     def touch(self, *args: object) -> None:
         pass
@@ -157,18 +158,19 @@ def test_a_short_list_is_the_head_of_the_full_list(mem: Memory) -> None:
     for i, text in enumerate(messages(11, 80)):
         mem.add(text, user_id="u1", session_id=f"s{i // 10}", at=days(i // 4))
     mem.flush()  # the searches below go to the Searcher directly, which does not wait for vectors
-    store = _NoRecall(mem.store)
+    records = _NoRecall(mem.stores.records)
+    stores = replace(mem.stores, records=records)
     read = {1: 0, 3: 0, 10: 0, 1000: 0}
     for query in [*questions(12, 8), "咖啡", "meeting on Monday"]:
-        store.rows_read = 0
-        full = Searcher(store, mem.embedder).search("u1", query, SearchOptions(limit=1000), days(30))
-        read[1000] += store.rows_read
+        records.rows_read = 0
+        full = Searcher(stores, mem.embedder).search("u1", query, SearchOptions(limit=1000), days(30))
+        read[1000] += records.rows_read
         for limit in (1, 3, 10):
             # one row at a time: every step decides whether the rest could still make the list
-            for searcher in (Searcher(store, mem.embedder), Searcher(store, mem.embedder, first_read=1)):
-                store.rows_read = 0
+            for searcher in (Searcher(stores, mem.embedder), Searcher(stores, mem.embedder, first_read=1)):
+                records.rows_read = 0
                 short = searcher.search("u1", query, SearchOptions(limit=limit), days(30))
-                read[limit] += store.rows_read
+                read[limit] += records.rows_read
                 assert [(h.memory.id, h.score) for h in short] == [
                     (h.memory.id, h.score) for h in full[:limit]
                 ]

@@ -2,49 +2,48 @@
 
 from __future__ import annotations
 
-import inspect
+from collections.abc import Iterator
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from conftest import T0
 from memlane import Memory, Settings
 from memlane.cli import main
 from memlane.clock import utcnow
+from memlane.domain import Session
 from memlane.errors import InvalidInput, NotFound
 from memlane.service.jobs import job_handler, schedule_maintenance
 from memlane.service.keys import open_keys
 from memlane.service.queue import open_queue
 from memlane.service.tenants import Tenants
-from memlane.store import MemoryStore, SessionStore
-from memlane.store.scoped import TenantSessions, TenantStore
-from memlane.store.sqlite import SQLiteStore
-
-
-def _methods(cls: type) -> set[str]:
-    return {n for n, _ in inspect.getmembers(cls, inspect.isfunction) if not n.startswith("_")}
-
-
-@pytest.mark.parametrize(
-    ("port", "view"),
-    [(MemoryStore, TenantStore), (SessionStore, TenantSessions)],
-    ids=["memories", "sessions"],
-)
-def test_the_tenant_view_implements_every_method_of_its_port(port: type, view: type) -> None:
-    # a method added to a port but not to the view would reach the shared store unscoped
-    assert _methods(port) <= _methods(view)
+from memlane.store import Scopable, SealedUnderKey, Stores
+from memlane.store.scope import Scope
+from memlane.store.sqlite import open_sqlite
+from memlane.vocabulary import MemoryQuery, SealedText
 
 
 @pytest.fixture
-def shared(tmp_path: Path) -> SQLiteStore:
-    return SQLiteStore(str(tmp_path / "shared.db"), dim=384)
+def shared(tmp_path: Path) -> Iterator[Stores]:
+    stores = open_sqlite(str(tmp_path / "shared.db"), dim=384)
+    yield stores
+    stores.close()
 
 
-def test_same_user_id_in_two_tenants_is_two_people(shared: SQLiteStore) -> None:
-    acme = Memory(store=TenantStore(shared, "acme"), sessions=TenantSessions(shared, "acme"))
-    globex = Memory(
-        store=TenantStore(shared, "globex"), sessions=TenantSessions(shared, "globex"), embedder=acme.embedder
-    )
+def test_every_role_of_the_sql_stores_serves_one_tenant(shared: Stores) -> None:
+    acme = shared.within(Scope("acme"))
+    for role in fields(Stores):
+        if role.name != "owned":
+            assert isinstance(getattr(acme, role.name), Scopable), role.name
+            assert getattr(acme, role.name).scope == Scope("acme"), role.name
+    assert acme.owned == ()  # closing a tenant's memory leaves the shared connections open
+
+
+def test_same_user_id_in_two_tenants_is_two_people(shared: Stores) -> None:
+    acme = Memory(store=shared.within(Scope("acme")))
+    globex = Memory(store=shared.within(Scope("globex")), embedder=acme.embedder)
     decision = acme.remember("我喜欢喝美式", user_id="u1")
     assert decision.memory is not None
     mid = decision.memory.id
@@ -56,15 +55,33 @@ def test_same_user_id_in_two_tenants_is_two_people(shared: SQLiteStore) -> None:
     with pytest.raises(NotFound):
         globex.history(mid, user_id="u1")
     assert globex.search("美式", user_id="u1") == []
-    assert list(TenantStore(shared, "globex").users()) == []
-    assert list(TenantStore(shared, "acme").users()) == ["u1"]
-    assert set(shared.users()) == {"acme/u1"}  # what the shared store holds
+    assert globex.users() == []
+    assert acme.users() == ["u1"]
+    assert set(shared.records.users()) == {"acme/u1"}  # what the shared store holds
+    acme.close()
+    assert shared.records.count("acme/u1", MemoryQuery()) == 1  # the shared store is still open
+
+
+def test_a_tenants_sessions_and_sealed_originals_are_its_own(shared: Stores) -> None:
+    acme, globex = shared.within(Scope("acme")), shared.within(Scope("globex"))
+    session = Session(id="s1", user_id="u1", created_at=T0, updated_at=T0)
+    acme.sessions.save_session(session)
+    assert [s.user_id for s in acme.sessions.list_sessions("u1", None)] == ["u1"]
+    assert globex.sessions.list_sessions("u1", None) == []
+    assert [s.user_id for s in shared.sessions.list_sessions("acme/u1", None)] == ["acme/u1"]
+    acme.sealed.put(SealedText(user_id="u1", memory_id="m1", key_id="k1", body="c2VhbGVk"))
+    globex.sealed.put(SealedText(user_id="u1", memory_id="m2", key_id="k1", body="b3RoZXI="))
+    assert isinstance(acme.sealed, SealedUnderKey)
+    assert [(s.user_id, s.memory_id) for s in acme.sealed.sealed_under("k1")] == [("u1", "m1")]
+    assert isinstance(shared.sealed, SealedUnderKey)
+    assert [s.user_id for s in shared.sealed.sealed_under("k1")] == ["acme/u1", "globex/u1"]
+    assert globex.sealed.get("u1", ["m1"]) == {}
 
 
 @pytest.mark.parametrize("name", ["", "Acme", "a/b", "-x", "x" * 64, "ac me"])
-def test_tenant_names_that_could_blur_scopes_are_refused(shared: SQLiteStore, name: str) -> None:
+def test_tenant_names_that_could_blur_scopes_are_refused(name: str) -> None:
     with pytest.raises(InvalidInput):
-        TenantStore(shared, name)
+        Scope(name)
 
 
 def test_keys_are_stored_hashed_and_revocable(tmp_path: Path) -> None:

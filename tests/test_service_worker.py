@@ -25,7 +25,7 @@ from memlane.domain import Kind, Status
 from memlane.service.app import create_app
 from memlane.service.config import ServiceSettings
 from memlane.service.queue.redis import RedisJobQueue
-from memlane.store import MemoryQuery
+from memlane.vocabulary import MemoryQuery
 
 DEPLOY = Path(__file__).resolve().parents[1] / "deploy" / "systemd"
 
@@ -99,9 +99,9 @@ def test_a_killed_worker_loses_nothing_and_writes_nothing_twice(
     statuses = [client.get(f"/v1/jobs/{j}", headers=headers).json()["status"] for j in jobs]
     assert statuses == ["done"] * len(jobs), log.read_text()
     # every message is in the log exactly once, whichever worker handled it and however often
-    store = state.tenants.memory("acme").store
+    stores = state.tenants.memory("acme").stores
     every = MemoryQuery(kinds=(Kind.LOG,), statuses=tuple(Status))
-    logged = [p for u in ("u0", "u1", "u2") for m in store.query(u, every) for p in m.provenance]
+    logged = [p for u in ("u0", "u1", "u2") for m in stores.records.query(u, every) for p in m.provenance]
     assert sorted(logged) == sorted(f"m{i}" for i in range(24))
 
 

@@ -16,13 +16,16 @@ import stores
 from conftest import T0
 from memlane import ConfigurationError, Kind, Memory, MemoryItem, StoreUnavailable
 from memlane.domain import Flag
-from memlane.store import MemoryQuery
-from memlane.store.postgres import PostgresStore, register_types, safe_url
+from memlane.store import Stores
+from memlane.store.postgres import PostgresDatabase, open_postgres, register_types, safe_url
 from memlane.store.postgres.migrations import MIGRATIONS, migrate
 from memlane.store.postgres.search import vector_sql
 from memlane.store.redis import RedisSessionStore
-from memlane.store.sqlite import SQLiteStore
+from memlane.store.sql_records import SQLRecords
+from memlane.store.sql_roles import SQLSessions
+from memlane.store.sqlite import open_sqlite
 from memlane.text.keywords import index_text
+from memlane.vocabulary import MemoryQuery
 from stores import put_before_flags
 
 
@@ -36,8 +39,8 @@ def memory(user: str, text: str, seed: int = 0, kind: Kind = Kind.SEMANTIC) -> M
 
 
 @pytest.fixture
-def store(pg_url: str) -> Iterator[PostgresStore]:
-    s = PostgresStore(pg_url)
+def store(pg_url: str) -> Iterator[Stores]:
+    s = open_postgres(pg_url)
     yield s
     s.close()
 
@@ -64,57 +67,57 @@ def test_migrations_run_once_in_order_even_when_processes_race(pg_server: str) -
         assert done == names
 
 
-def test_store_queries_never_cross_users(store: PostgresStore) -> None:
+def test_store_queries_never_cross_users(store: Stores) -> None:
     item = memory("alice", "likes tea", seed=1)
-    store.put(item, "like tea")
-    assert store.get("bob", item.id) is None
-    assert store.get_many("bob", [item.id]) == []
-    assert store.query("bob", MemoryQuery()) == []
-    assert store.keyword_search("bob", ["tea"], MemoryQuery(), 10) == []
-    assert store.vector_search("bob", np.array(unit(1), dtype=np.float32), MemoryQuery(), 10) == []
-    assert store.delete("bob", [item.id]) == 0
+    store.records.put(item, "like tea")
+    assert store.records.get("bob", item.id) is None
+    assert store.records.get_many("bob", [item.id]) == []
+    assert store.records.query("bob", MemoryQuery()) == []
+    assert store.search.keyword_search("bob", ["tea"], MemoryQuery(), 10) == []
+    assert store.search.vector_search("bob", np.array(unit(1), dtype=np.float32), MemoryQuery(), 10) == []
+    assert store.records.delete("bob", [item.id]) == 0
     # an upsert under another user's name must not take the row over
-    store.put(MemoryItem(user_id="bob", text="mine now", kind=Kind.SEMANTIC, id=item.id), "mine")
-    kept = store.get("alice", item.id)
+    store.records.put(MemoryItem(user_id="bob", text="mine now", kind=Kind.SEMANTIC, id=item.id), "mine")
+    kept = store.records.get("alice", item.id)
     assert kept is not None
     assert kept.text == "likes tea"
     assert kept.embedding == pytest.approx(unit(1))
 
 
-def test_chinese_keywords_match_without_a_parser_extension(store: PostgresStore) -> None:
+def test_chinese_keywords_match_without_a_parser_extension(store: Stores) -> None:
     item = memory("u1", "我最近开始喝冷萃了", seed=2)
-    store.put(item, index_text(item.text))
-    store.put(memory("u1", "我住在上海", seed=3), index_text("我住在上海"))
-    found = store.keyword_search("u1", ["冷萃", "咖啡"], MemoryQuery(), 10)
+    store.records.put(item, index_text(item.text))
+    store.records.put(memory("u1", "我住在上海", seed=3), index_text("我住在上海"))
+    found = store.search.keyword_search("u1", ["冷萃", "咖啡"], MemoryQuery(), 10)
     assert [(h.id, h.terms) for h in found] == [(item.id, ["冷萃"])]
     assert found[0].score > 0
 
 
-def test_keyword_scores_are_the_same_as_the_embedded_stores(store: PostgresStore) -> None:
+def test_keyword_scores_are_the_same_as_the_embedded_stores(store: Stores) -> None:
     docs = ["我喜欢喝美式咖啡", "美式咖啡和拿铁咖啡我都喝", "周末去上海看展", "咖啡馆在上海", "我不喝茶"]
-    embedded = SQLiteStore(":memory:")
+    embedded = open_sqlite(":memory:")
     for i, text in enumerate(docs):
         item = memory("u1", text, seed=i)
-        store.put(item, index_text(text))
-        embedded.put(item, index_text(text))
+        store.records.put(item, index_text(text))
+        embedded.records.put(item, index_text(text))
     for query in (["咖啡"], ["上海", "咖啡"], ["美式", "拿铁"]):
-        pg = store.keyword_search("u1", query, MemoryQuery(), 10)
-        lite = embedded.keyword_search("u1", query, MemoryQuery(), 10)
+        pg = store.search.keyword_search("u1", query, MemoryQuery(), 10)
+        lite = embedded.search.keyword_search("u1", query, MemoryQuery(), 10)
         assert [h.id for h in pg] == [h.id for h in lite], query
         # both score with the user's own statistics (memlane.store.bm25)
         assert [h.score for h in pg] == pytest.approx([h.score for h in lite], rel=1e-9)
     embedded.close()
 
 
-def test_keyword_statistics_follow_inserts_updates_and_deletes(store: PostgresStore, pg_url: str) -> None:
+def test_keyword_statistics_follow_inserts_updates_and_deletes(store: Stores, pg_url: str) -> None:
     a, b = memory("u1", "一 二 三", seed=1), memory("u1", "四", seed=2)
-    store.put(a, "一 二 三")
-    store.put(b, "四")
-    store.put(memory("u2", "五", seed=3), "五")
+    store.records.put(a, "一 二 三")
+    store.records.put(b, "四")
+    store.records.put(memory("u2", "五", seed=3), "五")
     a.text = "一 二"
-    store.put(a, "一 二")
-    store.touch("u1", [a.id], T0)
-    store.delete("u1", [b.id])
+    store.records.put(a, "一 二")
+    store.records.touch("u1", [a.id], T0)
+    store.records.delete("u1", [b.id])
     with psycopg.connect(pg_url) as conn:
         stats = conn.execute("SELECT user_id, docs, tokens FROM keyword_stats ORDER BY user_id").fetchall()
     assert stats == [("u1", 1, 2), ("u2", 1, 1)]
@@ -157,7 +160,7 @@ def test_the_migration_counts_the_words_already_stored(
     with stores.postgres_database(pg_server) as url:
         before = [m for m in MIGRATIONS if m.__name__ < "m009"]
         monkeypatch.setattr("memlane.store.postgres.migrations.MIGRATIONS", before)
-        old = PostgresStore(url)
+        old = open_postgres(url)
         for i, text in enumerate(["一 二 三", "二 三", "三"]):
             put_before_flags(old, memory("u1", text, seed=i), text)
         put_before_flags(old, memory("u2", "三 四", seed=9), "三 四")
@@ -173,32 +176,32 @@ def test_the_migration_counts_the_words_already_stored(
             ("u2", "三", 1),
             ("u2", "四", 1),
         ]
-        store = PostgresStore(url)  # and the triggers count from there on
-        store.put(memory("u1", "四", seed=5), "四")
+        store = open_postgres(url)  # and the triggers count from there on
+        store.records.put(memory("u1", "四", seed=5), "四")
         assert ("u1", "四", 1) in counted_terms(url)
         store.close()
 
 
-def test_keyword_search_finds_the_bm25_best_among_many_matches(store: PostgresStore) -> None:
+def test_keyword_search_finds_the_bm25_best_among_many_matches(store: Stores) -> None:
     # 300 rows hold "tea" (more than are pre-ranked), one in ten "oolong" too, each row a length of its
     # own: BM25 prefers the rarer word, then the shorter rows. FTS5 ranks every match; so must this.
-    embedded = SQLiteStore(":memory:")
+    embedded = open_sqlite(":memory:")
     for i, length in enumerate(np.random.default_rng(7).permutation(300)):
         words = ["tea", *(["oolong"] if i % 10 == 0 else []), *[f"w{j}" for j in range(length)]]
         item = memory("u1", " ".join(words), seed=i)
-        store.put(item, item.text)
-        embedded.put(item, item.text)
+        store.records.put(item, item.text)
+        embedded.records.put(item, item.text)
     for query in (["tea"], ["oolong", "tea"]):
-        pg = store.keyword_search("u1", query, MemoryQuery(), 20)
-        lite = embedded.keyword_search("u1", query, MemoryQuery(), 20)
+        pg = store.search.keyword_search("u1", query, MemoryQuery(), 20)
+        lite = embedded.search.keyword_search("u1", query, MemoryQuery(), 20)
         assert [h.id for h in pg] == [h.id for h in lite], query
     embedded.close()
 
 
-def test_a_recall_rewrites_the_row_on_its_own_page(store: PostgresStore, pg_url: str) -> None:
+def test_a_recall_rewrites_the_row_on_its_own_page(store: Stores, pg_url: str) -> None:
     items = [memory("u1", f"fact {i}", seed=i) for i in range(12)]
     for item in items:
-        store.put(item, item.text)
+        store.records.put(item, item.text)
 
     def where(memory_id: str) -> str:
         with psycopg.connect(pg_url) as conn:
@@ -207,17 +210,19 @@ def test_a_recall_rewrites_the_row_on_its_own_page(store: PostgresStore, pg_url:
 
     first = items[0].id
     page = where(first)
-    store.touch("u1", [first], T0)
+    store.records.touch("u1", [first], T0)
     # the page kept room for the new version: no index (the HNSW graph included) had to learn of it
     assert where(first) == page
 
 
-def test_filtered_vector_search_can_use_the_hnsw_index(store: PostgresStore, pg_url: str) -> None:
+def test_filtered_vector_search_can_use_the_hnsw_index(store: Stores, pg_url: str) -> None:
     for i in range(20):
-        store.put(memory("u1", f"fact {i}", seed=i, kind=Kind.EPISODIC if i % 5 else Kind.SEMANTIC), "")
+        store.records.put(
+            memory("u1", f"fact {i}", seed=i, kind=Kind.EPISODIC if i % 5 else Kind.SEMANTIC), ""
+        )
     q = MemoryQuery(kinds=(Kind.SEMANTIC,), categories=("fact",))
     sql, params = vector_sql("u1", np.array(unit(0), dtype=np.float32), q, 3)
-    found = store.vector_search("u1", np.array(unit(0), dtype=np.float32), q, 3)
+    found = store.search.vector_search("u1", np.array(unit(0), dtype=np.float32), q, 3)
     assert len(found) == 3
     assert found[0].score == pytest.approx(1.0, abs=1e-5)
     with psycopg.connect(pg_url) as conn:
@@ -227,55 +232,55 @@ def test_filtered_vector_search_can_use_the_hnsw_index(store: PostgresStore, pg_
     assert "memories_embedding" in plan
 
 
-def test_a_failed_transaction_writes_nothing(store: PostgresStore) -> None:
+def test_a_failed_transaction_writes_nothing(store: Stores) -> None:
     item = memory("u1", "半途而废", seed=1)
 
     def write_then_fail() -> None:
-        with store.transaction("u1"):
-            store.put(item, "半途而废")
+        with store.records.transaction("u1"):
+            store.records.put(item, "半途而废")
             raise RuntimeError("the write path failed half way")
 
     with pytest.raises(RuntimeError):
         write_then_fail()
-    assert store.get("u1", item.id) is None
+    assert store.records.get("u1", item.id) is None
 
 
 def test_a_connection_lost_mid_transaction_is_store_unavailable_and_rolls_back(
-    store: PostgresStore, pg_url: str
+    store: Stores, pg_url: str
 ) -> None:
     item = memory("u1", "断线", seed=1)
 
     def write_while_the_server_drops_the_connection() -> None:
-        with store.transaction("u1"):
-            store.put(item, "断线")
+        with store.records.transaction("u1"):
+            store.records.put(item, "断线")
             with psycopg.connect(pg_url, autocommit=True) as admin:
                 admin.execute(
                     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                     "WHERE datname = current_database() AND state = 'idle in transaction'"
                 )
-            store.put(memory("u1", "再写一条", seed=2), "再写")
+            store.records.put(memory("u1", "再写一条", seed=2), "再写")
 
     with pytest.raises(StoreUnavailable, match="PostgreSQL"):
         write_while_the_server_drops_the_connection()
-    assert store.get("u1", item.id) is None
-    store.put(item, "断线")  # the pool replaced the broken connection
-    assert store.get("u1", item.id) is not None
+    assert store.records.get("u1", item.id) is None
+    store.records.put(item, "断线")  # the pool replaced the broken connection
+    assert store.records.get("u1", item.id) is not None
 
 
-def test_transactions_for_one_user_run_one_after_another(store: PostgresStore, pg_url: str) -> None:
+def test_transactions_for_one_user_run_one_after_another(store: Stores, pg_url: str) -> None:
     order: list[str] = []
     inside = threading.Event()
     release = threading.Event()
 
     def first() -> None:
-        with store.transaction("u1"):
+        with store.records.transaction("u1"):
             order.append("first in")
             inside.set()
             release.wait()
             order.append("first out")
 
     def second() -> None:
-        with store.transaction("u1"):
+        with store.records.transaction("u1"):
             order.append("second in")
 
     a = threading.Thread(target=first)
@@ -292,7 +297,7 @@ def test_transactions_for_one_user_run_one_after_another(store: PostgresStore, p
             if row and row[0]:
                 break
             time.sleep(0.01)
-    with store.transaction("u2"):  # another user is not held up
+    with store.records.transaction("u2"):  # another user is not held up
         order.append("other user")
     release.set()
     a.join()
@@ -303,15 +308,15 @@ def test_transactions_for_one_user_run_one_after_another(store: PostgresStore, p
 def test_an_unreachable_server_is_store_unavailable_without_the_password() -> None:
     url = f"postgresql://memlane:s3cret@127.0.0.1:{stores.closed_port()}/memlane"
     with pytest.raises(StoreUnavailable, match="cannot open PostgreSQL store") as caught:
-        PostgresStore(url, timeout=2)
+        open_postgres(url, timeout=2)
     assert "s3cret" not in str(caught.value)
     assert "s3cret" not in safe_url(url)
 
 
 def test_a_store_refuses_an_embedder_of_another_dimension(pg_url: str) -> None:
-    PostgresStore(pg_url).close()  # created for 384-d vectors
+    open_postgres(pg_url).close()  # created for 384-d vectors
     with pytest.raises(ConfigurationError, match="384"):
-        PostgresStore(pg_url, dim=64)
+        open_postgres(pg_url, dim=64)
 
 
 def test_the_environment_names_the_stores(
@@ -320,11 +325,12 @@ def test_the_environment_names_the_stores(
     monkeypatch.setenv("MEMLANE_STORE", pg_url)
     monkeypatch.setenv("MEMLANE_SESSIONS", redis_url)
     with Memory() as mem:
-        assert isinstance(mem.store, PostgresStore)
-        assert isinstance(mem.sessions, RedisSessionStore)
+        assert isinstance(mem.stores.records, SQLRecords)
+        assert isinstance(mem.stores.records.db, PostgresDatabase)
+        assert isinstance(mem.stores.sessions, RedisSessionStore)
     monkeypatch.delenv("MEMLANE_SESSIONS")
     with Memory() as mem:
-        assert mem.sessions is mem.store
+        assert isinstance(mem.stores.sessions, SQLSessions)
     monkeypatch.setenv("MEMLANE_STORE", "mysql://db/memlane")
     with pytest.raises(ConfigurationError, match="mysql"):
         Memory()
@@ -337,7 +343,7 @@ def test_the_migration_moves_memlanes_own_marks_out_of_the_users_tags(
         monkeypatch.setattr(
             "memlane.store.postgres.migrations.MIGRATIONS", [m for m in MIGRATIONS if m.__name__ < "m013"]
         )
-        old = PostgresStore(url)
+        old = open_postgres(url)
         turn = memory("u1", "hi", seed=1, kind=Kind.LOG)
         turn.tags = ["role:user", "outdated", "chatter", "flag:injection", "speaker:Bo", "coffee"]
         trend = memory("u1", "trend", seed=2)
@@ -346,16 +352,16 @@ def test_the_migration_moves_memlanes_own_marks_out_of_the_users_tags(
         put_before_flags(old, trend, "trend")
         old.close()
         monkeypatch.undo()
-        store = PostgresStore(url)
-        moved = store.get("u1", turn.id)
+        store = open_postgres(url)
+        moved = store.records.get("u1", turn.id)
         assert moved is not None
         assert (moved.role, moved.flags, moved.tags) == (
             "user",
             {Flag.OUTDATED, Flag.CHATTER, Flag.INSTRUCTION},
             ["speaker:Bo", "coffee"],
         )
-        built = store.get("u1", trend.id)
+        built = store.records.get("u1", trend.id)
         assert built is not None
         assert (built.role, built.flags, built.tags) == (None, {Flag.DERIVED}, ["outdated", "coffee"])
-        assert store.speakers("u1") == ["Bo"]
+        assert store.records.speakers("u1") == ["Bo"]
         store.close()

@@ -16,7 +16,7 @@ from conftest import T0, days
 from memlane import ConfigurationError, Memory, Session, StoreUnavailable
 from memlane.domain import Turn
 from memlane.store.codec import scope_token
-from memlane.store.redis import RedisSessionStore, split_url
+from memlane.store.redis import RedisSessionStore, RedisURL
 
 
 def session(user: str, sid: str, at: float = 0.0, hours: float = 24.0) -> Session:
@@ -99,9 +99,9 @@ def test_another_prefix_is_never_touched(redis_server: str, raw: redis.Redis) ->
         assert mine.delete_sessions("u1") == 0
         assert theirs.get_session("u1", "s1", now=T0) is not None
     finally:
-        for store in (mine, theirs):
-            stores.remove_prefix(redis_server, store.prefix)
-            store.close()
+        for sessions in (mine, theirs):
+            stores.remove_prefix(redis_server, sessions.prefix)
+            sessions.close()
 
 
 @pytest.mark.parametrize(
@@ -113,7 +113,13 @@ def test_another_prefix_is_never_touched(redis_server: str, raw: redis.Redis) ->
     ],
 )
 def test_the_key_prefix_is_read_off_the_url(url: str, address: str, prefix: str) -> None:
-    assert split_url(url) == (address, prefix)
+    parsed = RedisURL.parse(url)
+    assert (parsed.address, parsed.prefix) == (address, prefix)
+
+
+def test_a_redis_url_is_shown_without_its_password() -> None:
+    assert RedisURL.parse("redis://u:s3cret@h:6379/0?key_prefix=a:").shown == "redis://h:6379/0"
+    assert RedisURL.parse("redis://h/0", prefix="mine:").prefix == "mine:"
 
 
 def test_a_prefix_with_braces_is_refused() -> None:

@@ -14,10 +14,11 @@ import pytest
 from conftest import T0, days
 from memlane import Memory
 from memlane.domain import Flag, Kind, MemoryItem, Status
-from memlane.store import MemoryQuery
+from memlane.store import Stores
 from memlane.store.sql import rarest_within
-from memlane.store.sqlite import SQLiteStore
+from memlane.store.sqlite import open_sqlite
 from memlane.store.sqlite.migrations import MIGRATIONS, migrate
+from memlane.vocabulary import MemoryQuery
 from stores import put_before_flags
 
 
@@ -30,40 +31,40 @@ def test_migrations_run_once_in_order(tmp_path: Path) -> None:
 
 
 def test_the_database_is_in_wal_mode(db_path: Path) -> None:
-    SQLiteStore(db_path).close()
+    open_sqlite(db_path).close()
     mode = sqlite3.connect(db_path).execute("PRAGMA journal_mode").fetchone()[0]
     assert mode == "wal"
 
 
 def test_store_queries_never_cross_users(db_path: Path) -> None:
-    store = SQLiteStore(db_path, dim=3)
+    stores = open_sqlite(db_path, dim=3)
     item = MemoryItem(user_id="alice", text="likes tea", kind=Kind.SEMANTIC, embedding=[1.0, 0.0, 0.0])
-    store.put(item, "like tea")
-    assert store.get("bob", item.id) is None
-    assert store.get_many("bob", [item.id]) == []
-    assert store.query("bob", MemoryQuery()) == []
-    assert store.keyword_search("bob", ["tea"], MemoryQuery(), 10) == []
-    assert store.vector_search("bob", np.array([1, 0, 0], dtype=np.float32), MemoryQuery(), 10) == []
-    assert store.delete("bob", [item.id]) == 0
+    stores.records.put(item, "like tea")
+    assert stores.records.get("bob", item.id) is None
+    assert stores.records.get_many("bob", [item.id]) == []
+    assert stores.records.query("bob", MemoryQuery()) == []
+    assert stores.search.keyword_search("bob", ["tea"], MemoryQuery(), 10) == []
+    assert stores.search.vector_search("bob", np.array([1, 0, 0], dtype=np.float32), MemoryQuery(), 10) == []
+    assert stores.records.delete("bob", [item.id]) == 0
     # an upsert under another user's name must not take the row over
-    store.put(MemoryItem(user_id="bob", text="mine now", kind=Kind.SEMANTIC, id=item.id), "mine")
-    assert store.get("alice", item.id) is not None
-    assert store.get("alice", item.id).text == "likes tea"  # type: ignore[union-attr]
-    store.close()
+    stores.records.put(MemoryItem(user_id="bob", text="mine now", kind=Kind.SEMANTIC, id=item.id), "mine")
+    assert stores.records.get("alice", item.id) is not None
+    assert stores.records.get("alice", item.id).text == "likes tea"  # type: ignore[union-attr]
+    stores.close()
 
 
 def test_reads_do_not_wait_for_another_threads_open_transaction(db_path: Path) -> None:
-    store = SQLiteStore(db_path, dim=3)
+    stores = open_sqlite(db_path, dim=3)
     old = MemoryItem(user_id="u1", text="likes tea", kind=Kind.SEMANTIC, embedding=[1.0, 0.0, 0.0])
-    store.put(old, "like tea")
+    stores.records.put(old, "like tea")
     new = MemoryItem(user_id="u1", text="likes coffee", kind=Kind.SEMANTIC, embedding=[0.0, 1.0, 0.0])
     written, release = threading.Event(), threading.Event()
     seen_inside: list[str] = []
 
     def write_back() -> None:
-        with store.transaction("u1"):
-            store.put(new, "like coffee")
-            seen_inside.extend(m.text for m in store.query("u1", MemoryQuery()))  # its own write
+        with stores.records.transaction("u1"):
+            stores.records.put(new, "like coffee")
+            seen_inside.extend(m.text for m in stores.records.query("u1", MemoryQuery()))  # its own write
             written.set()
             release.wait(30)
 
@@ -72,7 +73,9 @@ def test_reads_do_not_wait_for_another_threads_open_transaction(db_path: Path) -
     assert written.wait(30)
     read: list[list[str]] = []
     # a search's reads: they see the last commit, without waiting for the transaction to end
-    reader = threading.Thread(target=lambda: read.append([m.text for m in store.query("u1", MemoryQuery())]))
+    reader = threading.Thread(
+        target=lambda: read.append([m.text for m in stores.records.query("u1", MemoryQuery())])
+    )
     reader.start()
     reader.join(30)
     release.set()
@@ -80,32 +83,34 @@ def test_reads_do_not_wait_for_another_threads_open_transaction(db_path: Path) -
     assert not reader.is_alive()
     assert read == [["likes tea"]]
     assert sorted(seen_inside) == ["likes coffee", "likes tea"]
-    assert sorted(m.text for m in store.query("u1", MemoryQuery())) == ["likes coffee", "likes tea"]
-    store.close()
+    assert sorted(m.text for m in stores.records.query("u1", MemoryQuery())) == ["likes coffee", "likes tea"]
+    stores.close()
 
 
 def test_a_recall_is_counted_after_another_threads_transaction_without_waiting_for_it(db_path: Path) -> None:
-    store = SQLiteStore(db_path, dim=3)
+    stores = open_sqlite(db_path, dim=3)
     item = MemoryItem(user_id="u1", text="likes tea", kind=Kind.SEMANTIC)
-    store.put(item, "like tea")
+    stores.records.put(item, "like tea")
     inside, release = threading.Event(), threading.Event()
 
     def write_back() -> None:
-        with store.transaction("u1"):
-            store.put(MemoryItem(user_id="u1", text="likes coffee", kind=Kind.SEMANTIC), "like coffee")
+        with stores.records.transaction("u1"):
+            stores.records.put(
+                MemoryItem(user_id="u1", text="likes coffee", kind=Kind.SEMANTIC), "like coffee"
+            )
             inside.set()
             release.wait(30)
 
     writer = threading.Thread(target=write_back)
     writer.start()
     assert inside.wait(30)
-    searcher = threading.Thread(target=lambda: store.touch("u1", [item.id], T0))
+    searcher = threading.Thread(target=lambda: stores.records.touch("u1", [item.id], T0))
     searcher.start()
     searcher.join(30)
     assert not searcher.is_alive()  # it did not wait for the transaction
 
     def recalls() -> tuple[int, datetime | None]:
-        got = store.get("u1", item.id)
+        got = stores.records.get("u1", item.id)
         assert got is not None
         return got.access_count, got.last_accessed_at
 
@@ -113,17 +118,17 @@ def test_a_recall_is_counted_after_another_threads_transaction_without_waiting_f
     release.set()
     writer.join(30)
     assert recalls() == (1, T0)  # written when the transaction committed
-    store.touch("u1", [item.id], days(1))  # with the writer free, at once
+    stores.records.touch("u1", [item.id], days(1))  # with the writer free, at once
     assert recalls() == (2, days(1))
-    store.close()
+    stores.close()
 
 
 def test_an_in_memory_store_reads_on_its_one_connection() -> None:
-    store = SQLiteStore(":memory:", dim=3)
+    stores = open_sqlite(":memory:", dim=3)
     item = MemoryItem(user_id="u1", text="likes tea", kind=Kind.SEMANTIC, embedding=[1.0, 0.0, 0.0])
-    store.put(item, "like tea")
-    assert [m.text for m in store.query("u1", MemoryQuery())] == ["likes tea"]
-    store.close()
+    stores.records.put(item, "like tea")
+    assert [m.text for m in stores.records.query("u1", MemoryQuery())] == ["likes tea"]
+    stores.close()
 
 
 def test_eight_threads_adding_overlapping_facts_leave_no_duplicates(db_path: Path) -> None:
@@ -189,7 +194,7 @@ def _random_unit(rng: np.random.Generator, dim: int = 8) -> list[float]:
 
 def test_the_vector_index_agrees_with_brute_force_through_writes_and_deletes(db_path: Path) -> None:
     rng = np.random.default_rng(7)
-    store = SQLiteStore(db_path, dim=8)
+    stores = open_sqlite(db_path, dim=8)
     items: dict[str, MemoryItem] = {}
     for step in range(400):  # enough rows to grow the matrix several times and to remove from its middle
         roll = rng.random()
@@ -203,10 +208,10 @@ def test_the_vector_index_agrees_with_brute_force_through_writes_and_deletes(db_
             elif roll < 0.9:
                 item.status = Status.SUPERSEDED if item.status is Status.ACTIVE else Status.ACTIVE
             else:
-                store.delete("u1", [item.id])
+                stores.records.delete("u1", [item.id])
                 del items[item.id]
                 continue
-        store.put(item, item.text)
+        stores.records.put(item, item.text)
         items[item.id] = item
         if step % 40 == 0:
             query = np.array(_random_unit(rng), dtype=np.float32)
@@ -217,21 +222,21 @@ def test_the_vector_index_agrees_with_brute_force_through_writes_and_deletes(db_
                     if m.status is Status.ACTIVE and (not kinds or m.kind in kinds) and m.embedding
                 ]
                 expected = sorted(live, key=lambda m: -float(np.dot(m.embedding, query)))[:5]  # type: ignore[arg-type]
-                found = store.vector_search("u1", query, MemoryQuery(kinds=kinds), 5)
+                found = stores.search.vector_search("u1", query, MemoryQuery(kinds=kinds), 5)
                 assert [f.id for f in found] == [m.id for m in expected]
-    store.close()
+    stores.close()
 
 
 def test_a_delete_through_another_connection_reaches_the_vector_cache(db_path: Path) -> None:
-    reader, writer = SQLiteStore(db_path, dim=3), SQLiteStore(db_path, dim=3)
+    reader, writer = open_sqlite(db_path, dim=3), open_sqlite(db_path, dim=3)
     keep = MemoryItem(user_id="u1", text="keep", kind=Kind.SEMANTIC, embedding=[1.0, 0.0, 0.0])
     gone = MemoryItem(user_id="u1", text="gone", kind=Kind.SEMANTIC, embedding=[0.0, 1.0, 0.0])
-    writer.put(keep, "keep")
-    writer.put(gone, "gone")
+    writer.records.put(keep, "keep")
+    writer.records.put(gone, "gone")
     query = np.array([0.6, 0.8, 0.0], dtype=np.float32)
-    assert [h.id for h in reader.vector_search("u1", query, MemoryQuery(), 5)] == [gone.id, keep.id]
-    writer.delete("u1", [gone.id])
-    assert [h.id for h in reader.vector_search("u1", query, MemoryQuery(), 5)] == [keep.id]
+    assert [h.id for h in reader.search.vector_search("u1", query, MemoryQuery(), 5)] == [gone.id, keep.id]
+    writer.records.delete("u1", [gone.id])
+    assert [h.id for h in reader.search.vector_search("u1", query, MemoryQuery(), 5)] == [keep.id]
     reader.close()
     writer.close()
 
@@ -252,15 +257,15 @@ def test_keyword_search_matches_the_rarest_words_within_a_budget(
 
 
 def test_keyword_search_ranks_inside_the_index_then_applies_the_filters(db_path: Path) -> None:
-    store = SQLiteStore(db_path, dim=3)
+    stores = open_sqlite(db_path, dim=3)
     for i in range(250):  # more than the index pre-ranks, and all better matches than the memory below
-        store.put(MemoryItem(user_id="u1", text=f"tea {i}", kind=Kind.LOG), "tea tea")
+        stores.records.put(MemoryItem(user_id="u1", text=f"tea {i}", kind=Kind.LOG), "tea tea")
     semantic = MemoryItem(user_id="u1", text="tea", kind=Kind.SEMANTIC)
-    store.put(semantic, "tea")
-    found = store.keyword_search("u1", ["tea"], MemoryQuery(kinds=(Kind.SEMANTIC,)), 10)
+    stores.records.put(semantic, "tea")
+    found = stores.search.keyword_search("u1", ["tea"], MemoryQuery(kinds=(Kind.SEMANTIC,)), 10)
     assert [(f.id, f.terms) for f in found] == [(semantic.id, ["tea"])]
-    assert len(store.keyword_search("u1", ["tea"], MemoryQuery(), 10)) == 10
-    store.close()
+    assert len(stores.search.keyword_search("u1", ["tea"], MemoryQuery(), 10)) == 10
+    stores.close()
 
 
 def counted_terms(db_path: Path) -> tuple[list[tuple[str, str, int]], list[tuple[str, int, int]]]:
@@ -302,25 +307,25 @@ def test_keyword_statistics_follow_every_write(db_path: Path) -> None:
 
 
 def test_another_users_memories_move_no_keyword_score(db_path: Path) -> None:
-    store = SQLiteStore(db_path, dim=3)
+    stores = open_sqlite(db_path, dim=3)
     for i, text in enumerate(["green tea", "black tea", "tea with milk", "a walk in the park"]):
-        store.put(MemoryItem(user_id="u1", text=text, kind=Kind.SEMANTIC), f"{text} {i}")
-    before = [(h.id, h.score) for h in store.keyword_search("u1", ["tea", "park"], MemoryQuery(), 10)]
+        stores.records.put(MemoryItem(user_id="u1", text=text, kind=Kind.SEMANTIC), f"{text} {i}")
+    before = [(h.id, h.score) for h in stores.search.keyword_search("u1", ["tea", "park"], MemoryQuery(), 10)]
     # another user says "tea" a thousand times: in FTS5's own statistics "tea" would become common
     for i in range(1000):
-        store.put(MemoryItem(user_id="u2", text="tea", kind=Kind.LOG), f"tea {i}")
-    after = [(h.id, h.score) for h in store.keyword_search("u1", ["tea", "park"], MemoryQuery(), 10)]
+        stores.records.put(MemoryItem(user_id="u2", text="tea", kind=Kind.LOG), f"tea {i}")
+    after = [(h.id, h.score) for h in stores.search.keyword_search("u1", ["tea", "park"], MemoryQuery(), 10)]
     assert after == before
-    store.close()
+    stores.close()
 
 
-def store_before(migration: str, db_path: Path, monkeypatch: pytest.MonkeyPatch) -> SQLiteStore:
+def store_before(migration: str, db_path: Path, monkeypatch: pytest.MonkeyPatch) -> Stores:
     """A store whose file has run only the migrations before ``migration`` (the next open runs the rest)."""
     with monkeypatch.context() as m:
         m.setattr(
             "memlane.store.sqlite.migrations.MIGRATIONS", [x for x in MIGRATIONS if x.__name__ < migration]
         )
-        return SQLiteStore(db_path, dim=3)
+        return open_sqlite(db_path, dim=3)
 
 
 def test_the_migration_counts_the_words_already_stored(
@@ -331,15 +336,15 @@ def test_the_migration_counts_the_words_already_stored(
         put_before_flags(old, MemoryItem(user_id="u1", text=text, kind=Kind.SEMANTIC), text)
     put_before_flags(old, MemoryItem(user_id="u2", text="三 四", kind=Kind.SEMANTIC), "三 四")
     old.close()
-    store = SQLiteStore(db_path, dim=3)
+    stores = open_sqlite(db_path, dim=3)
     assert counted_terms(db_path) == (
         [("u1", "一", 1), ("u1", "三", 3), ("u1", "二", 2), ("u2", "三", 1), ("u2", "四", 1)],
         [("u1", 3, 6), ("u2", 1, 2)],
     )
     # the triggers count from there on
-    store.put(MemoryItem(user_id="u1", text="四", kind=Kind.SEMANTIC), "四")
+    stores.records.put(MemoryItem(user_id="u1", text="四", kind=Kind.SEMANTIC), "四")
     assert ("u1", "四", 1) in counted_terms(db_path)[0]
-    store.close()
+    stores.close()
 
 
 def turn_at(text: str, direction: list[float], at: datetime) -> MemoryItem:
@@ -350,18 +355,18 @@ def turn_at(text: str, direction: list[float], at: datetime) -> MemoryItem:
 def test_a_filtered_vector_search_ranks_every_record_that_passes(db_path: Path) -> None:
     # 300 records near the query, 5 far from it in another period: the nearest few times the limit
     # hold none of the 5, and the search must still give the best of them
-    store = SQLiteStore(db_path, dim=3)
+    stores = open_sqlite(db_path, dim=3)
     rng = np.random.default_rng(3)
     for i in range(300):
-        store.put(turn_at(f"near {i}", [1.0, 0.01 * rng.random(), 0.0], T0), "")
+        stores.records.put(turn_at(f"near {i}", [1.0, 0.01 * rng.random(), 0.0], T0), "")
     far = [turn_at(f"far {i}", [0.1 * (i + 1), 0.0, 1.0], days(40)) for i in range(5)]
     for item in far:
-        store.put(item, "")
+        stores.records.put(item, "")
     query = np.array([1.0, 0.0, 0.0], dtype=np.float32)
-    found = store.vector_search("u1", query, MemoryQuery(since=days(30), until=days(50)), 3)
+    found = stores.search.vector_search("u1", query, MemoryQuery(since=days(30), until=days(50)), 3)
     assert [h.id for h in found] == [item.id for item in far[::-1][:3]]
-    assert len(store.vector_search("u1", query, MemoryQuery(since=T0, until=days(1)), 3)) == 3
-    store.close()
+    assert len(stores.search.vector_search("u1", query, MemoryQuery(since=T0, until=days(1)), 3)) == 3
+    stores.close()
 
 
 def test_the_migration_counts_the_speakers_already_tagged(
@@ -375,11 +380,11 @@ def test_the_migration_counts_the_speakers_already_tagged(
     said = MemoryItem(user_id="u1", text="hi", kind=Kind.SEMANTIC, tags=["speaker:Carol"])
     put_before_flags(old, said, "hi")
     old.close()
-    store = SQLiteStore(db_path, dim=3)
-    assert store.speakers("u1") == ["Alice", "Bob"]
+    stores = open_sqlite(db_path, dim=3)
+    assert stores.records.speakers("u1") == ["Alice", "Bob"]
     counts = sqlite3.connect(db_path).execute("SELECT name, turns FROM speakers ORDER BY name").fetchall()
     assert counts == [("Alice", 2), ("Bob", 1)]
-    store.close()
+    stores.close()
 
 
 def test_the_migration_moves_memlanes_own_marks_out_of_the_users_tags(
@@ -396,17 +401,17 @@ def test_the_migration_moves_memlanes_own_marks_out_of_the_users_tags(
     put_before_flags(old, turn, "hi")
     put_before_flags(old, trend, "trend")
     old.close()
-    store = SQLiteStore(db_path, dim=3)
-    moved = store.get("u1", turn.id)
+    stores = open_sqlite(db_path, dim=3)
+    moved = stores.records.get("u1", turn.id)
     assert moved is not None
     assert (moved.role, moved.flags, moved.tags) == (
         "user",
         {Flag.OUTDATED, Flag.CHATTER, Flag.INSTRUCTION},
         ["speaker:Bo", "coffee"],
     )
-    built = store.get("u1", trend.id)
+    built = stores.records.get("u1", trend.id)
     assert built is not None
     # "outdated" on a memory was a tag the user gave: it stays one
     assert (built.role, built.flags, built.tags) == (None, {Flag.DERIVED}, ["outdated", "coffee"])
-    assert store.speakers("u1") == ["Bo"]
-    store.close()
+    assert stores.records.speakers("u1") == ["Bo"]
+    stores.close()

@@ -17,7 +17,7 @@ from conftest import T0, days
 from memlane import Memory
 from memlane.domain import Action, Decision, Flag, Kind, Outcome, Status
 from memlane.privacy.crypto import DataKey
-from memlane.store import MemoryQuery
+from memlane.vocabulary import MemoryQuery
 from memlane.write.extract.clauses import split_clauses
 
 
@@ -116,7 +116,7 @@ def test_deleting_a_change_brings_back_what_it_replaced_and_leaves_no_copy(mem: 
 
 def test_an_expired_profile_memory_takes_its_value_with_it(mem: Memory) -> None:
     (memory,) = mem.add("My name is Alex", user_id="u1", at=T0).memories
-    mem.store.put(dataclasses.replace(memory, expires_at=days(2)), "alex")
+    mem.stores.records.put(dataclasses.replace(memory, expires_at=days(2)), "alex")
     mem.maintain(days(3), user_id="u1")
     assert mem.profile("u1") == {}
     assert mem.profile_history("u1", "name")[-1].value is None
@@ -440,7 +440,7 @@ def test_log_turns_carry_their_role_and_flags_as_fields(mem: Memory) -> None:
         session_id="s1",
         at=T0,
     )
-    turns = {t.text: t for t in mem.store.query("u1", MemoryQuery(kinds=(Kind.LOG,)))}
+    turns = {t.text: t for t in mem.stores.records.query("u1", MemoryQuery(kinds=(Kind.LOG,)))}
     # nothing the judge recognised is not a judgement: the turn may still answer a later question
     assert turns["The kids loved the pottery class"].flags == frozenset()
     assert turns["你好，有什么可以帮你？"].role == "assistant"
@@ -466,7 +466,7 @@ def test_a_write_that_fails_midway_leaves_nothing_behind(
     def broken(entry: object) -> None:
         raise RuntimeError("the disk is full")
 
-    monkeypatch.setattr(mem.store, "add_audit", broken)
+    monkeypatch.setattr(mem.stores.audit, "add", broken)
     with pytest.raises(RuntimeError):
         mem.add("我叫阿白，住在上海，平时喜欢喝美式", user_id="u1", session_id="s1", at=T0)
     monkeypatch.undo()

@@ -209,15 +209,17 @@ def test_a_resolution_closes_the_open_complaint(mem: Memory, complaint: str, res
 
 def test_a_superseded_log_turn_keeps_the_keywords_of_the_turn_it_answers(mem: Memory) -> None:
     from memlane.domain import Flag
-    from memlane.store import MemoryQuery
     from memlane.text.keywords import query_tokens
+    from memlane.vocabulary import MemoryQuery
 
     mem.add("你早上一般喝什么咖啡？", user_id="u1", session_id="s1", role="assistant", at=days(1))
     mem.add("平时喜欢喝美式", user_id="u1", session_id="s1", at=days(1) + timedelta(minutes=1))
     mem.add("我最近开始喝冷萃了，不喝美式了", user_id="u1", session_id="s2", at=days(5))
     (answer,) = [
-        m for m in mem.store.query("u1", MemoryQuery(kinds=(Kind.LOG,))) if m.text == "平时喜欢喝美式"
+        m
+        for m in mem.stores.records.query("u1", MemoryQuery(kinds=(Kind.LOG,)))
+        if m.text == "平时喜欢喝美式"
     ]
     assert Flag.OUTDATED in answer.flags  # re-written when its memory was superseded
-    found = mem.store.keyword_search("u1", query_tokens("早上"), MemoryQuery(kinds=(Kind.LOG,)), 10)
+    found = mem.stores.search.keyword_search("u1", query_tokens("早上"), MemoryQuery(kinds=(Kind.LOG,)), 10)
     assert answer.id in {hit.id for hit in found}

@@ -42,9 +42,8 @@ from memlane.errors import (
 from memlane.lifecycle.maintain import MaintenanceReport
 from memlane.lifecycle.portability import RestoreReport
 from memlane.memory import Memory
-from memlane.privacy.audit import AuditEntry
-from memlane.privacy.consent import ConsentSettings
 from memlane.settings import Settings
+from memlane.vocabulary import AuditEntry, ConsentSettings
 
 __version__ = "0.1.0"
 

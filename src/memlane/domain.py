@@ -128,17 +128,6 @@ class EventStatus(_Text):
     CANCELLED = "cancelled"
 
 
-_TIME_FIELDS = (
-    "created_at",
-    "updated_at",
-    "last_accessed_at",
-    "last_verified_at",
-    "expires_at",
-    "valid_from",
-    "valid_to",
-)
-
-
 def new_id() -> str:
     """A new random identifier (32 hex characters)."""
     return uuid.uuid4().hex
@@ -201,39 +190,20 @@ class MemoryItem:
     superseded_by: str | None = None
     provenance: list[str] = field(default_factory=list)  # message ids it came from
     reason: str = ""  # why the judge kept it
-    embedding: list[float] | None = field(default=None, repr=False, compare=False)
+    embedding: list[float] | None = field(default=None, repr=False, compare=False, metadata={"data": False})
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> MemoryItem:
         """The item :meth:`to_dict` described (unknown keys are an error, missing ones take defaults)."""
-        fields = dict(data)
-        kinds = {
-            "kind": Kind,
-            "category": Category,
-            "source": Source,
-            "status": Status,
-            "event_status": EventStatus,
-        }
-        for key, enum in kinds.items():
-            if fields.get(key) is not None:
-                fields[key] = enum(fields[key])
-        fields["flags"] = frozenset(Flag(f) for f in fields.get("flags") or ())
-        for key in _TIME_FIELDS:
-            if fields.get(key) is not None:
-                fields[key] = datetime.fromisoformat(fields[key])
-        return cls(**fields)
+        from memlane.data import from_data
+
+        return from_data(cls, data, where="memory")
 
     def to_dict(self) -> dict[str, Any]:
-        """The item as JSON-ready data (times as ISO 8601, no embedding)."""
-        out: dict[str, Any] = {}
-        for key, value in self.__dict__.items():
-            if key == "embedding":
-                continue
-            if key == "flags":
-                out[key] = sorted(f.value for f in value)
-                continue
-            out[key] = value.isoformat() if isinstance(value, datetime) else plain(value)
-        return out
+        """The item as JSON-ready data (times as ISO 8601, no embedding): :func:`memlane.data.to_data`."""
+        from memlane.data import to_data
+
+        return to_data(self)
 
 
 @dataclass

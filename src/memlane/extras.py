@@ -20,7 +20,7 @@ Code that imports one of these modules does it inside :func:`optional`, which tu
 command to run::
 
     with optional("a PostgreSQL store"):
-        from memlane.store.postgres import PostgresStore
+        from memlane.store.postgres import open_postgres
 """
 
 from __future__ import annotations

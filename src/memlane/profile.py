@@ -28,7 +28,8 @@ from datetime import date, datetime
 from typing import Any
 
 from memlane.domain import Actor, HistoryRecord, Kind, MemoryItem, SlotVersion, Status
-from memlane.store import MemoryQuery, MemoryStore
+from memlane.store import Stores
+from memlane.vocabulary import MemoryQuery
 
 _MASK = re.compile(r"[\[\]【】]|已隐藏|redacted", re.IGNORECASE)
 _ADDRESS_PART = re.compile(r"[路街巷弄号栋幢室楼]|单元|小区|花园|公寓|大厦|胡同|新村|\d")
@@ -215,13 +216,13 @@ def backing(memories: Iterable[MemoryItem]) -> dict[str, list[MemoryItem]]:
     return out
 
 
-def read(store: MemoryStore, user_id: str) -> dict[str, Any]:
+def read(stores: Stores, user_id: str) -> dict[str, Any]:
     """The user's profile, derived from their active profile memories."""
-    return derive(store.query(user_id, MemoryQuery(kinds=(Kind.PROFILE,))))
+    return derive(stores.records.query(user_id, MemoryQuery(kinds=(Kind.PROFILE,))))
 
 
 def changes(
-    store: MemoryStore,
+    stores: Stores,
     user_id: str,
     slots: Iterable[str],
     held: Mapping[str, Sequence[MemoryItem]],
@@ -235,7 +236,7 @@ def changes(
     """
     out: list[tuple[SlotVersion, Any]] = []
     for slot in sorted({s for s in slots if s and spec(s).profile}):
-        versions = store.slots(user_id, slot, current_only=False)
+        versions = stores.profile.slots(user_id, slot, current_only=False)
         last = versions[-1] if versions else None
         now = list(held.get(slot, ()))
         value = derive(now).get(slot)
@@ -258,11 +259,11 @@ def changes(
     return out
 
 
-def record(store: MemoryStore, version: SlotVersion, before: Any, *, actor: Actor = Actor.SYSTEM) -> None:
+def record(stores: Stores, version: SlotVersion, before: Any, *, actor: Actor = Actor.SYSTEM) -> None:
     """Append ``version`` and the ``profile:<slot>`` history record that says what changed."""
-    store.put_slot(version)
+    stores.profile.put(version)
     op = "retract" if version.memory_id is None else ("update" if before is not None else "add")
-    store.add_history(
+    stores.history.add(
         HistoryRecord(
             user_id=version.user_id,
             target_id=f"profile:{version.slot}",
@@ -277,7 +278,7 @@ def record(store: MemoryStore, version: SlotVersion, before: Any, *, actor: Acto
 
 
 def sync(
-    store: MemoryStore,
+    stores: Stores,
     user_id: str,
     slots: Iterable[str],
     at: datetime,
@@ -292,10 +293,10 @@ def sync(
     wanted = [s for s in slots if s and spec(s).profile]
     if not wanted:
         return []
-    held = backing(store.query(user_id, MemoryQuery(kinds=(Kind.PROFILE,))))
-    found = changes(store, user_id, wanted, held, at, reason)
+    held = backing(stores.records.query(user_id, MemoryQuery(kinds=(Kind.PROFILE,))))
+    found = changes(stores, user_id, wanted, held, at, reason)
     for version, before in found:
-        record(store, version, before, actor=actor)
+        record(stores, version, before, actor=actor)
     return [v for v, _ in found]
 
 

@@ -33,7 +33,7 @@ from memlane.bench import synthetic
 from memlane.domain import Kind, MemoryItem, Source
 from memlane.extras import optional
 from memlane.memory import Memory
-from memlane.store.relational import SQLStore
+from memlane.store import Analyzable
 from memlane.text.keywords import index_text
 
 # a progress reporter: (task, advance by, total or None) — the CLI draws it with rich
@@ -117,8 +117,8 @@ class ScaleBench:
         self._write(self.user, _MAIN_SEED, self.filled, size - self.filled, spread=1)
         self._write("", _NOISE_SEED, self.noise_filled, noise - self.noise_filled, spread=len(self.noise))
         self.filled, self.noise_filled = size, noise
-        if isinstance(self.mem.store, SQLStore):
-            self.mem.store.analyze()  # fresh planner statistics, as after any bulk load
+        if isinstance(self.mem.stores.records, Analyzable):
+            self.mem.stores.records.analyze()  # fresh planner statistics, as after any bulk load
 
     def _write(self, user: str, seed: int, start: int, count: int, spread: int) -> None:
         if count <= 0:
@@ -130,16 +130,16 @@ class ScaleBench:
 
         vectors = synthetic.embeddings(self.mem.embedder, seed, start, count, embedded)
         items = synthetic.memories(seed, start, count)
-        store = self.mem.store
+        stores = self.mem.stores
         for first in range(0, count, _WRITE_BATCH):
             batch = [
                 self._item(user or self.noise[(start + i) % spread], items[i], vectors[i])
                 for i in range(first, min(first + _WRITE_BATCH, count))
             ]
             for owner in sorted({b.user_id for b in batch}):
-                with store.transaction(owner):
+                with stores.records.transaction(owner):
                     for item in (b for b in batch if b.user_id == owner):
-                        store.put(item, index_text(item.text))
+                        stores.records.put(item, index_text(item.text))
             self.progress(f"write {count:,} memories", len(batch), total)
 
     @staticmethod

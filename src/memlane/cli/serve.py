@@ -213,7 +213,7 @@ def link_create(ctx: click.Context, tenant: str, user_id: str, hours: float, bas
     """Print a link to USER's memory page: whoever opens it sees that user's memory only."""
     from memlane import validate
     from memlane.service.config import ServiceSettings
-    from memlane.store.scoped import check_tenant
+    from memlane.store.scope import check_tenant
 
     check_tenant(tenant)
     uid = validate.identifier(user_id, "user_id", _settings(ctx))

@@ -32,8 +32,8 @@ from memlane.domain import Hit, Kind, MemoryItem
 from memlane.errors import InvalidInput
 from memlane.eval.dataset import Conversation, Question, read_conversation, read_questions
 from memlane.memory import Memory
-from memlane.store import MemoryQuery
 from memlane.text.tokens import estimate_tokens
+from memlane.vocabulary import MemoryQuery
 
 if TYPE_CHECKING:
     from memlane.llm import ChatClient
@@ -201,7 +201,7 @@ def _turns_behind(memory: Memory, user_id: str, item: MemoryItem, turns: Mapping
     (whose provenance names the memories it was built from) theirs."""
     direct = {t for t in item.provenance if t in turns}
     built = [p for p in item.provenance if p not in turns]
-    for source in memory.store.get_many(user_id, built, embeddings=False) if built else []:
+    for source in memory.stores.records.get_many(user_id, built, embeddings=False) if built else []:
         direct |= {t for t in source.provenance if t in turns}
     return direct
 
@@ -209,7 +209,7 @@ def _turns_behind(memory: Memory, user_id: str, item: MemoryItem, turns: Mapping
 def stored(memory: Memory, conversation: Conversation) -> Stored:
     """Count the active records the conversation left, by kind."""
     user_id = conversation.sample_id
-    items = {k.value: memory.store.count(user_id, MemoryQuery(kinds=(k,))) for k in Kind}
+    items = {k.value: memory.stores.records.count(user_id, MemoryQuery(kinds=(k,))) for k in Kind}
     return Stored(
         sample_id=user_id,
         sessions=len(conversation.sessions),

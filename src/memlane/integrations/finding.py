@@ -22,7 +22,7 @@ from memlane.domain import Hit, Kind, MemoryItem
 from memlane.integrations.namespaces import TAG, memory_tag, passes, prefix_tag
 from memlane.integrations.records import live
 from memlane.memory import Memory
-from memlane.store import MemoryQuery
+from memlane.vocabulary import MemoryQuery
 
 Found = list[tuple[MemoryItem, float | None]]
 """Records with their scores (None: not found by the query), best or newest first."""
@@ -46,7 +46,11 @@ class Finder:
             hits = self._hits(uid, prefix, query, wanted, now)
             best = _best(hits)
             tags = tuple(memory_tag(m) for m in best)
-            found = self.memory.store.query(uid, MemoryQuery(kinds=(Kind.LOG,), tags=tags)) if tags else []
+            found = (
+                self.memory.stores.records.query(uid, MemoryQuery(kinds=(Kind.LOG,), tags=tags))
+                if tags
+                else []
+            )
             found += [h.memory for h in hits if h.memory.kind is Kind.LOG]
             for record in found:
                 score = _score(record, best)
@@ -93,14 +97,14 @@ class Finder:
     def under(self, uid: str, prefix: Sequence[str]) -> list[MemoryItem]:
         """Every record of the user under ``prefix``, newest first (expired ones too)."""
         q = MemoryQuery(kinds=(Kind.LOG,), tags=(prefix_tag(prefix),))
-        return [r for r in self.memory.store.query(uid, q) if _is_record(r)]
+        return [r for r in self.memory.stores.records.query(uid, q) if _is_record(r)]
 
     def _newest(self, uid: str, prefix: tuple[str, ...], now: datetime) -> Iterator[MemoryItem]:
         """The user's live records under ``prefix``, most recently written first, read a page at a time."""
         offset = 0
         while True:
             q = MemoryQuery(kinds=(Kind.LOG,), tags=(prefix_tag(prefix),), limit=_PAGE, offset=offset)
-            page = self.memory.store.query(uid, q)
+            page = self.memory.stores.records.query(uid, q)
             yield from (r for r in page if _is_record(r) and live(r, now))
             if len(page) < _PAGE:
                 return

@@ -45,7 +45,7 @@ from memlane.integrations.namespaces import (
 )
 from memlane.integrations.records import StoredItem, checked_value, item_of, live, new_record, tokens
 from memlane.memory import Memory
-from memlane.store import MemoryQuery
+from memlane.vocabulary import MemoryQuery
 
 MAX_TTL_MINUTES = 100 * 366 * 24 * 60
 """The longest TTL an item may have (a century; a longer one is no TTL, which ``ttl=None`` says)."""
@@ -120,9 +120,9 @@ class Items:
                 self._forget_memories(uid, record)
             memories, provenance = self._remember(uid, ns, texts, now)
         for stale in found[1:]:  # two writers raced on one key: the newest record stays
-            self.memory.store.delete(uid, [stale.id])
+            self.memory.stores.records.delete(uid, [stale.id])
         record = new_record(uid, ns, key, body, texts, memories, provenance, now, ttl, old)
-        self.memory.store.put(record, tokens(record))
+        self.memory.stores.records.put(record, tokens(record))
 
     def get(self, namespace: Sequence[str], key: str, *, refresh_ttl: bool = True) -> StoredItem | None:
         """The item, or None when there is none (or its TTL has passed)."""
@@ -144,7 +144,7 @@ class Items:
         for record in found:
             self._forget_memories(uid, record)
         if found:
-            self.memory.store.delete(uid, [r.id for r in found])
+            self.memory.stores.records.delete(uid, [r.id for r in found])
 
     # -- many items -------------------------------------------------------------------------------
 
@@ -207,12 +207,12 @@ class Items:
         """Delete every item whose TTL has passed (with the memories only it stated); returns how many."""
         now = self.clock()
         count = 0
-        for uid in list(self.memory.store.users()):
+        for uid in list(self.memory.stores.records.users()):
             due = MemoryQuery(kinds=(Kind.LOG,), tags=(TAG,), expires_before=now)
-            for record in self.memory.store.query(uid, due):
+            for record in self.memory.stores.records.query(uid, due):
                 if record.slot and record.slot.startswith(TAG):
                     self._forget_memories(uid, record)
-                    count += self.memory.store.delete(uid, [record.id]) or 1
+                    count += self.memory.stores.records.delete(uid, [record.id]) or 1
         return count
 
     # -- helpers ----------------------------------------------------------------------------------
@@ -222,11 +222,11 @@ class Items:
 
     def _users(self, prefix: Sequence[str]) -> list[str]:
         one = self.scope.user_in(prefix)
-        return [one] if one is not None else sorted(self.memory.store.users())
+        return [one] if one is not None else sorted(self.memory.stores.records.users())
 
     def _records(self, uid: str, ns: tuple[str, ...], key: str) -> list[MemoryItem]:
         """The records at (namespace, key), newest first (more than one only after a race)."""
-        return self.memory.store.query(uid, MemoryQuery(kinds=(Kind.LOG,), slot=address(ns, key)))
+        return self.memory.stores.records.query(uid, MemoryQuery(kinds=(Kind.LOG,), slot=address(ns, key)))
 
     def _remember(
         self, uid: str, ns: tuple[str, ...], texts: list[str], now: datetime
@@ -251,7 +251,7 @@ class Items:
         also stated stays."""
         own = set(record.provenance)
         for memory_id in record.value.get("memories", []):
-            memory = self.memory.store.get(uid, memory_id)
+            memory = self.memory.stores.records.get(uid, memory_id)
             if memory is None or not set(memory.provenance) <= own:
                 continue
             with contextlib.suppress(NotFound):  # deleted meanwhile
@@ -262,7 +262,7 @@ class Items:
             ttl = record.value.get("ttl")
             if ttl is not None:
                 record.expires_at = now + timedelta(minutes=float(ttl))
-                self.memory.store.put(record, tokens(record))
+                self.memory.stores.records.put(record, tokens(record))
 
 
 def _key(key: object) -> str:

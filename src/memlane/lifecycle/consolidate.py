@@ -20,9 +20,10 @@ from memlane.domain import Category, EventStatus, Flag, Kind, MemoryItem, Source
 from memlane.embed import Embedder
 from memlane.lifecycle.history import record
 from memlane.settings import Settings
-from memlane.store import MemoryQuery, MemoryStore
+from memlane.store import Stores
 from memlane.store.tokens import tokens_for
 from memlane.text.lang import detect
+from memlane.vocabulary import MemoryQuery
 from memlane.write.reconcile import word_overlap
 
 _TREND_SIMILARITY = 0.88
@@ -62,31 +63,35 @@ class Consolidator:
 
     def __init__(
         self,
-        store: MemoryStore,
+        stores: Stores,
         embedder: Embedder,
         settings: Settings,
         summariser: PeriodSummariser | None = None,
     ) -> None:
-        self.store = store
+        self.stores = stores
         self.embedder = embedder
         self.settings = settings
         self.summariser = summariser
 
     def run(self, user_id: str, now: datetime) -> tuple[int, int]:
         """Merge repeated events into trends, then compress old events; returns (merged, compressed)."""
-        events = self.store.query(user_id, MemoryQuery(kinds=(Kind.EPISODIC,), newest_first=False))
+        events = self.stores.records.query(user_id, MemoryQuery(kinds=(Kind.EPISODIC,), newest_first=False))
         merged = self._trends(user_id, events, now)
         cutoff = now - timedelta(days=self.settings.compress_after_days)
         old = [
             m
-            for m in self.store.query(user_id, MemoryQuery(kinds=(Kind.EPISODIC,), newest_first=False))
+            for m in self.stores.records.query(
+                user_id, MemoryQuery(kinds=(Kind.EPISODIC,), newest_first=False)
+            )
             # plans are intentions, not records: they expire rather than compress
             if m.category is not Category.PLAN
             and (_when(m) <= cutoff or (m.expires_at is not None and m.expires_at <= now))
         ]
         sessions = [
             m
-            for m in self.store.query(user_id, MemoryQuery(kinds=(Kind.SUMMARY,), tags=("session-summary",)))
+            for m in self.stores.records.query(
+                user_id, MemoryQuery(kinds=(Kind.SUMMARY,), tags=("session-summary",))
+            )
             if _when(m) <= cutoff
         ]
         return merged, self._compress(user_id, old, now) + self._compress_sessions(user_id, sessions, now)
@@ -187,7 +192,9 @@ class Consolidator:
     ) -> None:
         """Create the period digest ``key`` or extend the existing one: one digest per month and type."""
         tag = f"period:{key}"
-        existing = self.store.query(user_id, MemoryQuery(kinds=(Kind.SUMMARY,), tags=(tag,), limit=1))
+        existing = self.stores.records.query(
+            user_id, MemoryQuery(kinds=(Kind.SUMMARY,), tags=(tag,), limit=1)
+        )
         if existing:
             body = re.split(r"[：:]", existing[0].text, maxsplit=1)[-1]
             parts = [p for p in re.split(r"[；;] ?", body) if p] + parts
@@ -254,14 +261,14 @@ class Consolidator:
         )
 
     def _replace(self, sources: list[MemoryItem], derived: MemoryItem, now: datetime, why: str) -> None:
-        with self.store.transaction(derived.user_id):
-            grown = self.store.get(derived.user_id, derived.id) is not None
-            self.store.put(derived, tokens_for(derived))
+        with self.stores.records.transaction(derived.user_id):
+            grown = self.stores.records.get(derived.user_id, derived.id) is not None
+            self.stores.records.put(derived, tokens_for(derived))
             op = "update" if grown else "add"
-            record(self.store, derived.user_id, derived.id, op, now, derived.reason, after=derived.text)
+            record(self.stores, derived.user_id, derived.id, op, now, derived.reason, after=derived.text)
             for m in sources:
                 m.status = Status.ARCHIVED
                 m.superseded_by = derived.id
                 m.updated_at = now
-                self.store.put(m, tokens_for(m))
-                record(self.store, m.user_id, m.id, "archive", now, why)
+                self.stores.records.put(m, tokens_for(m))
+                record(self.stores, m.user_id, m.id, "archive", now, why)

@@ -12,8 +12,9 @@ from datetime import datetime, timedelta
 from memlane.domain import Category, Kind, MemoryItem, Status
 from memlane.lifecycle.history import record
 from memlane.settings import Settings
-from memlane.store import MemoryQuery, MemoryStore
+from memlane.store import Stores
 from memlane.store.tokens import tokens_for
+from memlane.vocabulary import MemoryQuery
 
 _NEVER_FADE = {Kind.PROFILE, Kind.LOG}
 _LONG_LIVED = (Category.PREFERENCE, Category.DISLIKE, Category.CONSTRAINT, Category.CONTACT, Category.STYLE)
@@ -27,16 +28,16 @@ def _last_use(item: MemoryItem) -> datetime:
 class Decay:
     """Importance decay, archiving, and the list of preferences to confirm again."""
 
-    def __init__(self, store: MemoryStore, settings: Settings) -> None:
-        self.store = store
+    def __init__(self, stores: Stores, settings: Settings) -> None:
+        self.stores = stores
         self.settings = settings
 
     def run(self, user_id: str, now: datetime) -> int:
         """Decay unrecalled items; returns how many were archived."""
         grace = timedelta(days=self.settings.decay_grace_days)
         archived = 0
-        with self.store.transaction(user_id):
-            for item in self.store.query(user_id, MemoryQuery()):
+        with self.stores.records.transaction(user_id):
+            for item in self.stores.records.query(user_id, MemoryQuery()):
                 if item.kind in _NEVER_FADE or item.stability >= 0.9 or now - _last_use(item) <= grace:
                     continue
                 since = max(_last_use(item) + grace, item.updated_at or now)
@@ -52,18 +53,20 @@ class Decay:
                     item.status = Status.ARCHIVED
                     archived += 1
                     record(
-                        self.store,
+                        self.stores,
                         user_id,
                         item.id,
                         "archive",
                         now,
                         f"never recalled: importance {before:.2f} → {item.importance:.2f}",
                     )
-                self.store.put(item, tokens_for(item))
+                self.stores.records.put(item, tokens_for(item))
         return archived
 
     def stale(self, user_id: str, now: datetime) -> list[MemoryItem]:
         """Long-lived preferences and profile values not confirmed for ``stale_after_days``."""
         cutoff = now - timedelta(days=self.settings.stale_after_days)
-        items = self.store.query(user_id, MemoryQuery(categories=tuple(c.value for c in _LONG_LIVED)))
+        items = self.stores.records.query(
+            user_id, MemoryQuery(categories=tuple(c.value for c in _LONG_LIVED))
+        )
         return [m for m in items if (m.last_verified_at or m.created_at or now) <= cutoff]

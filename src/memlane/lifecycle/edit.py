@@ -23,8 +23,9 @@ from memlane.privacy import audit, sensitive
 from memlane.privacy.policy import SensitivePolicy
 from memlane.profile import holds, spec
 from memlane.settings import Settings
-from memlane.store import MemoryQuery, MemoryStore, SessionStore
+from memlane.store import Stores
 from memlane.store.tokens import indexed, tokens_for
+from memlane.vocabulary import MemoryQuery
 from memlane.write.extract import RuleExtractor
 
 _ALL = (Status.ACTIVE, Status.SUPERSEDED, Status.EXPIRED, Status.ARCHIVED, Status.DELETED)
@@ -38,12 +39,9 @@ def _derived(item: MemoryItem) -> bool:
 class Editor:
     """User-facing edits on one store."""
 
-    def __init__(
-        self, store: MemoryStore, sessions: SessionStore, embedder: Embedder, settings: Settings
-    ) -> None:
+    def __init__(self, stores: Stores, embedder: Embedder, settings: Settings) -> None:
         self.extractor = RuleExtractor()  # an edit is read by the rules: it costs no LLM call
-        self.store = store
-        self.sessions = sessions
+        self.stores = stores
         self.embedder = embedder
         self.settings = settings
         self.policy = SensitivePolicy.from_settings(settings)
@@ -68,19 +66,19 @@ class Editor:
         item.last_verified_at = at
         self._restate(item, at)
         item.embedding = self.embedder.embed_passages([indexed(item)])[0].tolist()
-        with self.store.transaction(user_id):
-            self.store.put(item, tokens_for(item))
-            self.store.delete_sealed(user_id, [memory_id])  # the sealed original said the old text
+        with self.stores.records.transaction(user_id):
+            self.stores.records.put(item, tokens_for(item))
+            self.stores.sealed.delete(user_id, [memory_id])  # the sealed original said the old text
             slots |= {s for m in self._retire_others(item, at) for s in (m.slot,) if s}
             if item.supersedes and item.slot not in slots:
                 # what it had replaced on a slot it no longer states is current again
                 back = self._restore_superseded(item, at, "corrected by the user")
                 slots |= profile.slots_of([back] if back else [])
             profile.sync(
-                self.store, user_id, {*slots, item.slot or ""}, at, "corrected by the user", actor=Actor.USER
+                self.stores, user_id, {*slots, item.slot or ""}, at, "corrected by the user", actor=Actor.USER
             )
             record(
-                self.store,
+                self.stores,
                 user_id,
                 memory_id,
                 "update",
@@ -91,7 +89,7 @@ class Editor:
                 after=item.text,
             )
             audit.record(
-                self.store, user_id, "update", at, [memory_id], caller=caller, detail="text corrected"
+                self.stores, user_id, "update", at, [memory_id], caller=caller, detail="text corrected"
             )
         return item
 
@@ -122,7 +120,7 @@ class Editor:
         rules = spec(item.slot)
         others = [
             m
-            for m in self.store.query(item.user_id, MemoryQuery(slot=item.slot))
+            for m in self.stores.records.query(item.user_id, MemoryQuery(slot=item.slot))
             if m.id != item.id
             and m.kind is not Kind.LOG
             and m.value is not None
@@ -130,13 +128,15 @@ class Editor:
         ]
         for slot in rules.exclusive:
             others += [
-                m for m in self.store.query(item.user_id, MemoryQuery(slot=slot)) if m.value == item.value
+                m
+                for m in self.stores.records.query(item.user_id, MemoryQuery(slot=slot))
+                if m.value == item.value
             ]
         for old in others:
             old.status, old.superseded_by, old.valid_to, old.updated_at = Status.SUPERSEDED, item.id, at, at
-            self.store.put(old, tokens_for(old))
+            self.stores.records.put(old, tokens_for(old))
             record(
-                self.store,
+                self.stores,
                 item.user_id,
                 old.id,
                 "supersede",
@@ -160,7 +160,7 @@ class Editor:
         """Delete memories, the log turns they came from, what was built from them, and every copy of
         their text. ``op`` is how the audit log names it (``delete``, or ``forget`` for a tag).
         """
-        items = self.store.get_many(user_id, ids)
+        items = self.stores.records.get_many(user_id, ids)
         if len(items) < len(set(ids)):
             missing = sorted(set(ids) - {m.id for m in items})
             raise NotFound(f"no memory {missing[0]!r}")
@@ -168,24 +168,24 @@ class Editor:
         turns = [
             m
             for source in sorted(sources)
-            for m in self.store.query(
+            for m in self.stores.records.query(
                 user_id, MemoryQuery(kinds=(Kind.LOG,), statuses=_ALL, provenance=source)
             )
         ]
         logs = [m.id for m in turns]
         gone = [*(m.id for m in items), *logs]
-        with self.store.transaction(user_id):
-            count = self.store.delete(user_id, gone)
+        with self.stores.records.transaction(user_id):
+            count = self.stores.records.delete(user_id, gone)
             self._reindex_after(user_id, [*turns, *(m for m in items if m.kind is Kind.LOG)], set(gone))
-            self.store.scrub_history(user_id, gone)
+            self.stores.history.scrub(user_id, gone)
             for item in items:
-                record(self.store, user_id, item.id, "delete", at, reason, actor=Actor.USER)
+                record(self.stores, user_id, item.id, "delete", at, reason, actor=Actor.USER)
                 self._restore_superseded(item, at, reason)
             self._drop_slot_values(user_id, items, at, reason)
             derived = self._drop_derived(user_id, {m.id for m in items}, sources, at)
             self._scrub_sessions(user_id, sources, {m.text for m in items})
             detail = f"{len(items)} memories, {len(logs)} log turns, {len(derived)} derived items: {reason}"
-            audit.record(self.store, user_id, op, at, [*gone, *derived], caller=caller, detail=detail)
+            audit.record(self.stores, user_id, op, at, [*gone, *derived], caller=caller, detail=detail)
         return count
 
     def forget_messages(
@@ -216,19 +216,19 @@ class Editor:
         found = {
             m.id: m
             for mid in message_ids
-            for m in self.store.query(user_id, MemoryQuery(provenance=mid, statuses=_ALL))
+            for m in self.stores.records.query(user_id, MemoryQuery(provenance=mid, statuses=_ALL))
             if not _derived(m)
         }
         whole = [m for m in found.values() if set(m.provenance) <= gone_ids]
-        with self.store.transaction(user_id):
+        with self.stores.records.transaction(user_id):
             for m in found.values():
                 if m in whole:
                     continue
                 m.provenance = [p for p in m.provenance if p not in gone_ids]
                 m.updated_at = at
-                self.store.put(m, tokens_for(m))
+                self.stores.records.put(m, tokens_for(m))
                 record(
-                    self.store,
+                    self.stores,
                     user_id,
                     m.id,
                     "update",
@@ -236,29 +236,29 @@ class Editor:
                     f"{reason}: one source withdrawn",
                     actor=Actor.USER,
                 )
-            self.store.delete(user_id, [m.id for m in whole])
-            self.store.scrub_history(user_id, [m.id for m in whole])
+            self.stores.records.delete(user_id, [m.id for m in whole])
+            self.stores.history.scrub(user_id, [m.id for m in whole])
             self._reindex_after(user_id, [m for m in whole if m.kind is Kind.LOG], {m.id for m in whole})
             memories = [m for m in whole if m.kind is not Kind.LOG]
             for m in memories:
-                record(self.store, user_id, m.id, "delete", at, reason, actor=Actor.USER)
+                record(self.stores, user_id, m.id, "delete", at, reason, actor=Actor.USER)
                 self._restore_superseded(m, at, reason)
             self._drop_slot_values(user_id, memories, at, reason)
             derived = self._drop_derived(user_id, {m.id for m in memories}, gone_ids, at)
             if whole or derived or always:
                 ids = [*(m.id for m in whole), *derived]
-                audit.record(self.store, user_id, "forget", at, ids, caller=caller, detail=reason)
+                audit.record(self.stores, user_id, "forget", at, ids, caller=caller, detail=reason)
         return memories
 
     def _restore_superseded(self, deleted: MemoryItem, at: datetime, reason: str) -> MemoryItem | None:
         """What ``deleted`` had superseded, active again (None when there is nothing to restore)."""
-        old = self.store.get(deleted.user_id, deleted.supersedes) if deleted.supersedes else None
+        old = self.stores.records.get(deleted.user_id, deleted.supersedes) if deleted.supersedes else None
         if old is None or old.status is not Status.SUPERSEDED or old.superseded_by != deleted.id:
             return None
         old.status, old.superseded_by, old.valid_to, old.updated_at = Status.ACTIVE, None, None, at
-        self.store.put(old, tokens_for(old))
+        self.stores.records.put(old, tokens_for(old))
         record(
-            self.store,
+            self.stores,
             deleted.user_id,
             old.id,
             "restore",
@@ -270,7 +270,7 @@ class Editor:
 
     def forget_tags(self, user_id: str, tags: list[str], at: datetime, caller: str | None = None) -> int:
         """Delete every memory carrying any of ``tags``."""
-        items = self.store.query(user_id, MemoryQuery(tags=tuple(tags), statuses=_ALL))
+        items = self.stores.records.query(user_id, MemoryQuery(tags=tuple(tags), statuses=_ALL))
         if not items:
             return 0
         # the tombstone names no tag: a tag is a word of the text that was deleted
@@ -280,29 +280,31 @@ class Editor:
         """Delete one conversation: its short-term memory, its log turns, and what was learned only
         from it (with everything built from that). Returns how many memories went (log turns aside).
         """
-        session = next((s for s in self.sessions.list_sessions(user_id, None) if s.id == session_id), None)
-        said = self.store.query(user_id, MemoryQuery(session_id=session_id, statuses=_ALL))
+        session = next(
+            (s for s in self.stores.sessions.list_sessions(user_id, None) if s.id == session_id), None
+        )
+        said = self.stores.records.query(user_id, MemoryQuery(session_id=session_id, statuses=_ALL))
         messages = {t.message_id for t in session.turns} if session is not None else set()
         messages |= {p for m in said if m.kind is Kind.LOG or not _derived(m) for p in m.provenance}
         if session is None and not said:
             raise NotFound(f"no session {session_id!r}")
-        with self.store.transaction(user_id):
+        with self.stores.records.transaction(user_id):
             gone = self._forget_messages(
                 user_id, sorted(messages), at, "a conversation deleted", always=True, caller=caller
             )
-            self.sessions.delete_session(user_id, session_id)
+            self.stores.sessions.delete_session(user_id, session_id)
         return len(gone)
 
     def forget_user(self, user_id: str) -> int:
         """Delete everything held about the user (the audit log and consent settings too)."""
-        count = self.store.delete_user(user_id)
-        self.sessions.delete_sessions(user_id)
+        count = self.stores.records.delete_user(user_id)
+        self.stores.sessions.delete_sessions(user_id)
         return count
 
     # -- helpers ----------------------------------------------------------------------------------
 
     def _get(self, user_id: str, memory_id: str) -> MemoryItem:
-        item = self.store.get(user_id, memory_id)
+        item = self.stores.records.get(user_id, memory_id)
         if item is None or item.kind is Kind.LOG:
             raise NotFound(f"no memory {memory_id!r}")
         return item
@@ -313,16 +315,16 @@ class Editor:
         """Remove the slot versions deleted memories set (they hold the deleted value), then record
         what the surviving memories now say (a restored one's value, or a retraction)."""
         memory_ids = {m.id for m in deleted}
-        versions = self.store.slots(user_id, current_only=False)
+        versions = self.stores.profile.slots(user_id, current_only=False)
         touched = {v.slot for v in versions if v.memory_id in memory_ids}
         for slot in touched:
             keep = [v for v in versions if v.slot == slot and v.memory_id not in memory_ids]
-            self.store.delete_slots(user_id, slot)
+            self.stores.profile.delete(user_id, slot)
             for i, v in enumerate(keep):
                 v.current = i == len(keep) - 1
-                self.store.put_slot(v)
+                self.stores.profile.put(v)
         slots = touched | profile.slots_of(deleted)
-        profile.sync(self.store, user_id, slots, at, reason, actor=Actor.USER)
+        profile.sync(self.stores, user_id, slots, at, reason, actor=Actor.USER)
 
     def _drop_derived(
         self, user_id: str, memory_ids: set[str], message_ids: Iterable[str], at: datetime
@@ -335,7 +337,7 @@ class Editor:
         """
         hit: dict[str, MemoryItem] = {}
         for source in sorted({*memory_ids, *message_ids}):
-            for m in self.store.query(user_id, MemoryQuery(provenance=source, statuses=_ALL)):
+            for m in self.stores.records.query(user_id, MemoryQuery(provenance=source, statuses=_ALL)):
                 if _derived(m) and m.id not in memory_ids:
                     hit[m.id] = m
         if not hit:
@@ -343,25 +345,27 @@ class Editor:
         portrait = any(m.slot == SLOT for m in hit.values())
         if portrait:
             everyone = MemoryQuery(kinds=(Kind.SUMMARY,), slot=SLOT, statuses=_ALL)
-            hit.update({m.id: m for m in self.store.query(user_id, everyone)})
+            hit.update({m.id: m for m in self.stores.records.query(user_id, everyone)})
         revived = {
             s.id: s
             for m in hit.values()
             for p in m.provenance
-            for s in self.store.query(user_id, MemoryQuery(provenance=p, statuses=(Status.ARCHIVED,)))
+            for s in self.stores.records.query(
+                user_id, MemoryQuery(provenance=p, statuses=(Status.ARCHIVED,))
+            )
             if s.superseded_by in hit and s.id not in hit and s.id not in memory_ids
         }
         gone = list(hit)
-        self.store.delete(user_id, gone)
-        self.store.scrub_history(user_id, gone)
+        self.stores.records.delete(user_id, gone)
+        self.stores.history.scrub(user_id, gone)
         for m in hit.values():
-            record(self.store, user_id, m.id, "delete", at, "built from a deleted memory", actor=Actor.USER)
+            record(self.stores, user_id, m.id, "delete", at, "built from a deleted memory", actor=Actor.USER)
         for s in revived.values():
             s.status, s.superseded_by, s.updated_at = Status.ACTIVE, None, at
-            self.store.put(s, tokens_for(s))
-            record(self.store, user_id, s.id, "restore", at, "what it was compressed into was deleted")
+            self.stores.records.put(s, tokens_for(s))
+            record(self.stores, user_id, s.id, "restore", at, "what it was compressed into was deleted")
         if portrait:
-            Portrait(self.store, self.embedder).rebuild(user_id, at)
+            Portrait(self.stores, self.embedder).rebuild(user_id, at)
         return gone
 
     def _reindex_after(self, user_id: str, turns: list[MemoryItem], gone: set[str]) -> None:
@@ -381,17 +385,17 @@ class Editor:
             )
             after = [
                 m
-                for m in self.store.query(user_id, later)
+                for m in self.stores.records.query(user_id, later)
                 if m.id not in gone and m.session_id == turn.session_id
             ]
             if after:
                 following = after[0]
                 following.embedding = self.embedder.embed_passages([following.text])[0].tolist()
-                self.store.put(following, tokens_for(following))
+                self.stores.records.put(following, tokens_for(following))
 
     def _scrub_sessions(self, user_id: str, message_ids: set[str], texts: set[str]) -> None:
         """Live sessions forget the turns that said deleted memories, and their summary lines."""
-        for session in self.sessions.list_sessions(user_id, None):
+        for session in self.stores.sessions.list_sessions(user_id, None):
             turns = [t for t in session.turns if t.message_id not in message_ids]
             lines = [line for line in session.summary.split("\n") if line not in texts]
             notes = [n for n in session.notes if n not in texts]
@@ -402,4 +406,4 @@ class Editor:
             ):
                 continue
             session.turns, session.notes, session.summary = turns, notes, "\n".join(lines)
-            self.sessions.save_session(session)
+            self.stores.sessions.save_session(session)

@@ -13,8 +13,9 @@ from memlane.domain import Actor, Kind, MemoryItem, Status
 from memlane.errors import InvalidInput, NotFound
 from memlane.lifecycle.history import record
 from memlane.privacy import audit
-from memlane.store import MemoryQuery, MemoryStore
+from memlane.store import Stores
 from memlane.store.tokens import tokens_for
+from memlane.vocabulary import MemoryQuery
 from memlane.write.turns import mark_outdated
 
 VERDICTS = ("helpful", "wrong", "outdated")
@@ -24,8 +25,8 @@ _TRUST_PENALTY = 0.8
 class Feedback:
     """Applies a user's or an application's verdict on one memory."""
 
-    def __init__(self, store: MemoryStore) -> None:
-        self.store = store
+    def __init__(self, stores: Stores) -> None:
+        self.stores = stores
 
     def apply(
         self,
@@ -39,11 +40,11 @@ class Feedback:
         """Record the verdict and change the memory accordingly; returns the memory as it now is."""
         if verdict not in VERDICTS:
             raise InvalidInput(f"feedback must be one of {', '.join(VERDICTS)}, not {verdict!r}")
-        item = self.store.get(user_id, memory_id)
+        item = self.stores.records.get(user_id, memory_id)
         if item is None or item.kind is Kind.LOG:
             raise NotFound(f"no memory {memory_id!r}")
         reason = f"feedback: {verdict}" + (f" ({note})" if note else "")
-        with self.store.transaction(user_id):
+        with self.stores.records.transaction(user_id):
             if verdict == "helpful":
                 item.importance = round(min(1.0, item.importance + 0.1), 3)
                 item.confidence = round(min(1.0, item.confidence + 0.05), 3)
@@ -57,32 +58,32 @@ class Feedback:
                 item.valid_to = at
                 self._distrust_siblings(item, at)
             item.updated_at = at
-            self.store.put(item, tokens_for(item))
-            record(self.store, user_id, item.id, "feedback", at, reason, actor=Actor.USER)
+            self.stores.records.put(item, tokens_for(item))
+            record(self.stores, user_id, item.id, "feedback", at, reason, actor=Actor.USER)
             if verdict != "helpful":
                 restored = self._restore_replaced(item, at, reason) if verdict == "wrong" else None
-                mark_outdated(self.store, [item])
+                mark_outdated(self.stores, [item])
                 slots = profile.slots_of([item, *([restored] if restored else [])])
-                profile.sync(self.store, user_id, slots, at, reason, actor=Actor.USER)
-            audit.record(self.store, user_id, "feedback", at, [item.id], caller=caller, detail=verdict)
+                profile.sync(self.stores, user_id, slots, at, reason, actor=Actor.USER)
+            audit.record(self.stores, user_id, "feedback", at, [item.id], caller=caller, detail=verdict)
         return item
 
     def _restore_replaced(self, wrong: MemoryItem, at: datetime, reason: str) -> MemoryItem | None:
         """What a wrong memory had superseded is current again: the change it recorded did not happen."""
-        old = self.store.get(wrong.user_id, wrong.supersedes) if wrong.supersedes else None
+        old = self.stores.records.get(wrong.user_id, wrong.supersedes) if wrong.supersedes else None
         if old is None or old.status is not Status.SUPERSEDED or old.superseded_by != wrong.id:
             return None
         old.status, old.superseded_by, old.valid_to, old.updated_at = Status.ACTIVE, None, None, at
-        self.store.put(old, tokens_for(old))
-        record(self.store, wrong.user_id, old.id, "restore", at, f"{reason}: what replaced it was wrong")
+        self.stores.records.put(old, tokens_for(old))
+        record(self.stores, wrong.user_id, old.id, "restore", at, f"{reason}: what replaced it was wrong")
         return old
 
     def _distrust_siblings(self, wrong: MemoryItem, at: datetime) -> None:
         """Memories extracted from the same message as a wrong one are less certain too."""
         for source in wrong.provenance:
-            for sibling in self.store.query(wrong.user_id, MemoryQuery(provenance=source)):
+            for sibling in self.stores.records.query(wrong.user_id, MemoryQuery(provenance=source)):
                 if sibling.id == wrong.id or sibling.kind is Kind.LOG:
                     continue
                 sibling.confidence = round(sibling.confidence * _TRUST_PENALTY, 3)
                 sibling.updated_at = at
-                self.store.put(sibling, tokens_for(sibling))
+                self.stores.records.put(sibling, tokens_for(sibling))

@@ -5,11 +5,11 @@ from __future__ import annotations
 from datetime import datetime
 
 from memlane.domain import Actor, HistoryRecord
-from memlane.store import MemoryStore
+from memlane.store import Stores
 
 
 def record(
-    store: MemoryStore,
+    stores: Stores,
     user_id: str,
     target_id: str,
     op: str,
@@ -21,7 +21,7 @@ def record(
     after: str | None = None,
 ) -> None:
     """Append what happened to ``target_id`` (a memory id, or ``profile:<slot>``), by whom and why."""
-    store.add_history(
+    stores.history.add(
         HistoryRecord(
             user_id=user_id,
             target_id=target_id,

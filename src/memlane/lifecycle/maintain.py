@@ -26,8 +26,9 @@ from memlane.lifecycle.history import record
 from memlane.lifecycle.portrait import Portrait
 from memlane.lifecycle.sessions import SessionCloser, SessionSummariser
 from memlane.settings import Settings
-from memlane.store import MemoryQuery, MemoryStore, SessionStore
+from memlane.store import Stores
 from memlane.store.tokens import tokens_for
+from memlane.vocabulary import MemoryQuery
 from memlane.write.backlog import VectorBacklog
 from memlane.write.turns import mark_outdated
 
@@ -57,32 +58,30 @@ class Maintenance:
 
     def __init__(
         self,
-        store: MemoryStore,
-        sessions: SessionStore,
+        stores: Stores,
         embedder: Embedder,
         settings: Settings,
         backlog: VectorBacklog,
         summariser: Summariser | None = None,
     ) -> None:
-        self.store = store
+        self.stores = stores
         self.backlog = backlog
-        self.sessions = sessions
         self.settings = settings
-        self.closer = SessionCloser(store, sessions, embedder, summariser)
-        self.consolidator = Consolidator(store, embedder, settings, summariser)
-        self.decay = Decay(store, settings)
-        self.portrait = Portrait(store, embedder)
+        self.closer = SessionCloser(stores, embedder, summariser)
+        self.consolidator = Consolidator(stores, embedder, settings, summariser)
+        self.decay = Decay(stores, settings)
+        self.portrait = Portrait(stores, embedder)
 
     def run(self, now: datetime, user_id: str | None = None) -> MaintenanceReport:
         """Run every job that is due, for one user or all of them."""
         report = MaintenanceReport()
-        for uid in [user_id] if user_id is not None else list(self.store.users()):
+        for uid in [user_id] if user_id is not None else list(self.stores.records.users()):
             self._user(uid, now, report)
-        report.sessions_dropped += self.sessions.purge_sessions(now)
+        report.sessions_dropped += self.stores.sessions.purge_sessions(now)
         return report
 
     def _user(self, user_id: str, now: datetime, report: MaintenanceReport) -> None:
-        for session in self.sessions.list_sessions(user_id, None):
+        for session in self.stores.sessions.list_sessions(user_id, None):
             if session.expires_at is not None and session.expires_at <= now:
                 self.closer.end(session, now)
                 report.sessions_ended += 1
@@ -100,20 +99,20 @@ class Maintenance:
             report.stale[user_id] = [m.id for m in stale]
 
     def _expire(self, user_id: str, now: datetime, report: MaintenanceReport) -> None:
-        due = self.store.query(user_id, MemoryQuery(expires_before=now))
+        due = self.stores.records.query(user_id, MemoryQuery(expires_before=now))
         logs = [m.id for m in due if m.kind is Kind.LOG]
-        with self.store.transaction(user_id):
+        with self.stores.records.transaction(user_id):
             if logs:
-                report.log_dropped += self.store.delete(user_id, logs)
+                report.log_dropped += self.stores.records.delete(user_id, logs)
             expired = [item for item in due if item.kind is not Kind.LOG]
             for item in expired:
                 item.status = Status.EXPIRED
                 item.updated_at = now
-                self.store.put(item, tokens_for(item))
+                self.stores.records.put(item, tokens_for(item))
                 when = item.expires_at.date() if item.expires_at else now.date()
-                record(self.store, user_id, item.id, "expire", now, f"expired on {when}")
+                record(self.stores, user_id, item.id, "expire", now, f"expired on {when}")
                 report.expired += 1
-            mark_outdated(self.store, expired)
+            mark_outdated(self.stores, expired)
             profile.sync(
-                self.store, user_id, profile.slots_of(expired), now, "the memory that set it expired"
+                self.stores, user_id, profile.slots_of(expired), now, "the memory that set it expired"
             )

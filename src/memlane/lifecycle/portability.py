@@ -18,21 +18,23 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from memlane import profile
-from memlane.domain import Actor, HistoryRecord, MemoryItem, Session, SlotVersion, Status, Turn, new_id
+from memlane.data import from_data, to_data
+from memlane.domain import HistoryRecord, MemoryItem, Session, SlotVersion, Status, new_id
 from memlane.embed import Embedder
 from memlane.errors import ConfigurationError, InvalidInput
-from memlane.privacy.audit import AuditEntry
-from memlane.privacy.consent import ConsentSettings
-from memlane.store import MemoryQuery, MemoryStore, SessionStore
+from memlane.store import Stores
 from memlane.store.tokens import indexed, tokens_for
+from memlane.vocabulary import AuditEntry, ConsentSettings, MemoryQuery
 
 FORMAT = "memlane.export"
 VERSION = 1
 _ALL = tuple(Status)
 _EVERYTHING = 2**31 - 1  # no limit on the audit entries exported
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -49,27 +51,15 @@ class RestoreReport:
     sealed: int = 0
 
 
-def _iso(value: datetime | None) -> str | None:
-    return value.isoformat() if value is not None else None
-
-
-def _time(value: Any, where: str) -> datetime:
-    try:
-        return datetime.fromisoformat(str(value))
-    except ValueError:
-        raise InvalidInput(f"{where}: {value!r} is not an ISO 8601 time") from None
-
-
 def export_user(
-    store: MemoryStore,
-    sessions: SessionStore,
+    stores: Stores,
     user_id: str,
     now: datetime,
     originals: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """The export document of one user; ``originals`` are the opened texts of encrypted memories."""
-    records = store.query(user_id, MemoryQuery(statuses=_ALL, newest_first=False))
-    consent = store.consent(user_id)
+    records = stores.records.query(user_id, MemoryQuery(statuses=_ALL, newest_first=False))
+    consent = stores.consent.get(user_id)
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -77,40 +67,18 @@ def export_user(
         "exported_at": now.isoformat(),
         "memories": [m.to_dict() for m in records if m.kind.value != "log"],
         "log": [m.to_dict() for m in records if m.kind.value == "log"],
-        "profile": profile.read(store, user_id),
-        "profile_versions": [
-            {**v.__dict__, "created_at": v.created_at.isoformat()}
-            for v in store.slots(user_id, current_only=False)
-        ],
-        "sessions": [_session_dict(s) for s in sessions.list_sessions(user_id, None)],
-        "history": [
-            {**h.__dict__, "at": h.at.isoformat(), "actor": h.actor.value} for h in store.history(user_id)
-        ],
+        "profile": profile.read(stores, user_id),
+        "profile_versions": [to_data(v) for v in stores.profile.slots(user_id, current_only=False)],
+        "sessions": [to_data(s) for s in stores.sessions.list_sessions(user_id, None)],
+        "history": [to_data(h) for h in stores.history.of(user_id)],
         "consent": consent.to_dict() if consent is not None else None,
-        "audit": [e.to_dict() for e in reversed(store.audit(user_id, None, _EVERYTHING))],
+        "audit": [e.to_dict() for e in reversed(stores.audit.entries(user_id, None, _EVERYTHING))],
         "sealed": [{"memory_id": i, "text": t} for i, t in (originals or {}).items()],
     }
 
 
-def _session_dict(session: Session) -> dict[str, Any]:
-    return {
-        "id": session.id,
-        "created_at": session.created_at.isoformat(),
-        "updated_at": session.updated_at.isoformat(),
-        "expires_at": _iso(session.expires_at),
-        "summary": session.summary,
-        "slots": session.slots,
-        "notes": session.notes,
-        "turns": [
-            {"role": t.role, "content": t.content, "at": t.at.isoformat(), "message_id": t.message_id}
-            for t in session.turns
-        ],
-    }
-
-
 def restore_user(
-    store: MemoryStore,
-    sessions: SessionStore,
+    stores: Stores,
     embedder: Embedder,
     document: Mapping[str, Any],
     user_id: str | None = None,
@@ -128,53 +96,53 @@ def restore_user(
     uid = user_id or document.get("user_id")
     if not isinstance(uid, str) or not uid:
         raise InvalidInput("the export names no user_id; pass user_id=")
-    if store.count(uid, MemoryQuery(statuses=_ALL)) or store.slots(uid, current_only=False):
+    if stores.records.count(uid, MemoryQuery(statuses=_ALL)) or stores.profile.slots(uid, current_only=False):
         raise InvalidInput(
             f"user {uid!r} already has memories; forget them first or restore under another user_id"
         )
-    items = [_memory(raw, uid, f"memories[{i}]") for i, raw in enumerate(document.get("memories", []))]
-    log = [_memory(raw, uid, f"log[{i}]") for i, raw in enumerate(document.get("log", []))]
-    versions = [
-        _version(raw, uid, f"profile_versions[{i}]")
-        for i, raw in enumerate(document.get("profile_versions", []))
-    ]
-    talks = [_session(raw, uid, f"sessions[{i}]") for i, raw in enumerate(document.get("sessions", []))]
-    history = [_history(raw, uid, f"history[{i}]") for i, raw in enumerate(document.get("history", []))]
-    entries = [_audit(raw, uid, f"audit[{i}]") for i, raw in enumerate(document.get("audit") or [])]
-    consent = _consent(document.get("consent"), uid)
-    renamed = _new_ids([*items, *log], versions, history, entries) if _taken(store, [*items, *log]) else {}
+    items = _read(document, "memories", MemoryItem, uid)
+    log = _read(document, "log", MemoryItem, uid)
+    versions = _read(document, "profile_versions", SlotVersion, uid)
+    talks = _read(document, "sessions", Session, uid)
+    history = _read(document, "history", HistoryRecord, uid)
+    entries = _read(document, "audit", AuditEntry, uid)
+    raw_consent = document.get("consent")
+    consent = None if raw_consent is None else _one(ConsentSettings, raw_consent, uid, "consent")
+    renamed = _new_ids([*items, *log], versions, history, entries) if _taken(stores, [*items, *log]) else {}
     known = {m.id: m for m in items}
     originals = _originals(document.get("sealed") or [], known, renamed)
     if originals and seal is None:
         raise ConfigurationError("the export holds encrypted memories: configure a data key to restore it")
     everything = [*items, *log]
     vectors = embedder.embed_passages([indexed(m) for m in everything])
-    with store.transaction(uid):
+    with stores.records.transaction(uid):
         for item, vector in zip(everything, vectors, strict=True):
             item.embedding = vector.tolist()
-            store.put(item, tokens_for(item))
+            stores.records.put(item, tokens_for(item))
         # the current version last: storing a version makes it the current one
         for version in sorted(versions, key=lambda v: (v.current, v.slot, v.version)):
-            store.put_slot(version)
+            stores.profile.put(version)
         for record in history:
-            store.add_history(record)
+            stores.history.add(record)
         for entry in entries:
-            store.add_audit(entry)
+            stores.audit.add(entry)
         if consent is not None:
-            store.put_consent(consent)
+            stores.consent.put(consent)
         for memory_id, text in originals.items():
             assert seal is not None
             seal(known[memory_id], text)
     for session in talks:
-        sessions.save_session(session)
+        stores.sessions.save_session(session)
     return RestoreReport(
         uid, len(items), len(log), len(versions), len(talks), len(history), len(entries), len(originals)
     )
 
 
-def _taken(store: MemoryStore, items: Sequence[MemoryItem]) -> bool:
+def _taken(stores: Stores, items: Sequence[MemoryItem]) -> bool:
     """Whether any of these ids is already some user's here (a memory, or a deleted one's history)."""
-    return any(store.owner(m.id) is not None or store.history_owner(m.id) is not None for m in items)
+    return any(
+        stores.records.owner(m.id) is not None or stores.history.owner(m.id) is not None for m in items
+    )
 
 
 def _new_ids(
@@ -201,100 +169,19 @@ def _new_ids(
     return renamed
 
 
-def _memory(raw: Any, user_id: str, where: str) -> MemoryItem:
+def _one(cls: type[T], raw: Any, user_id: str, where: str) -> T:
+    """One object of the document, under the user it is restored for."""
     if not isinstance(raw, Mapping):
         raise InvalidInput(f"{where} must be an object")
-    try:
-        return MemoryItem.from_dict({**raw, "user_id": user_id})
-    except (KeyError, TypeError, ValueError) as exc:
-        raise InvalidInput(f"{where}: {exc}") from None
+    return from_data(cls, {**raw, "user_id": user_id}, where=where)
 
 
-def _version(raw: Any, user_id: str, where: str) -> SlotVersion:
-    try:
-        return SlotVersion(
-            user_id=user_id,
-            slot=str(raw["slot"]),
-            value=raw["value"],
-            version=int(raw["version"]),
-            created_at=_time(raw["created_at"], where),
-            memory_id=raw.get("memory_id"),
-            message_ids=list(raw.get("message_ids", [])),
-            current=bool(raw.get("current", False)),
-            reason=str(raw.get("reason", "")),
-        )
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise InvalidInput(f"{where}: {exc}") from None
-
-
-def _session(raw: Any, user_id: str, where: str) -> Session:
-    try:
-        return Session(
-            id=str(raw["id"]),
-            user_id=user_id,
-            created_at=_time(raw["created_at"], where),
-            updated_at=_time(raw["updated_at"], where),
-            expires_at=_time(raw["expires_at"], where) if raw.get("expires_at") else None,
-            summary=str(raw.get("summary", "")),
-            slots=dict(raw.get("slots", {})),
-            notes=list(raw.get("notes", [])),
-            turns=[
-                Turn(
-                    role=t["role"], content=t["content"], at=_time(t["at"], where), message_id=t["message_id"]
-                )
-                for t in raw.get("turns", [])
-            ],
-        )
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise InvalidInput(f"{where}: {exc}") from None
-
-
-def _history(raw: Any, user_id: str, where: str) -> HistoryRecord:
-    try:
-        return HistoryRecord(
-            id=str(raw["id"]),
-            user_id=user_id,
-            target_id=str(raw["target_id"]),
-            op=str(raw["op"]),
-            at=_time(raw["at"], where),
-            actor=Actor(raw.get("actor", "system")),
-            reason=str(raw.get("reason", "")),
-            before=raw.get("before"),
-            after=raw.get("after"),
-        )
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise InvalidInput(f"{where}: {exc}") from None
-
-
-def _audit(raw: Any, user_id: str, where: str) -> AuditEntry:
-    try:
-        return AuditEntry(
-            id=str(raw["id"]),
-            user_id=user_id,
-            at=_time(raw["at"], where),
-            op=str(raw["op"]),
-            actor=Actor(raw.get("actor", "user")),
-            caller=raw.get("caller"),
-            memory_ids=[str(i) for i in raw.get("memory_ids", [])],
-            detail=str(raw.get("detail", "")),
-        )
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise InvalidInput(f"{where}: {exc}") from None
-
-
-def _consent(raw: Any, user_id: str) -> ConsentSettings | None:
-    if raw is None:
-        return None
-    try:
-        categories = raw.get("categories")
-        return ConsentSettings(
-            user_id=user_id,
-            enabled=bool(raw.get("enabled", True)),
-            categories=tuple(str(c) for c in categories) if categories is not None else None,
-            updated_at=_time(raw["updated_at"], "consent") if raw.get("updated_at") else None,
-        )
-    except (TypeError, ValueError, AttributeError) as exc:
-        raise InvalidInput(f"consent: {exc}") from None
+def _read(document: Mapping[str, Any], key: str, cls: type[T], user_id: str) -> list[T]:
+    """The document's list under ``key`` (absent or null: none)."""
+    raws = document.get(key) or []
+    if not isinstance(raws, list):
+        raise InvalidInput(f"{key} must be a list")
+    return [_one(cls, raw, user_id, f"{key}[{i}]") for i, raw in enumerate(raws)]
 
 
 def _originals(raw: Any, known: Mapping[str, MemoryItem], renamed: Mapping[str, str]) -> dict[str, str]:

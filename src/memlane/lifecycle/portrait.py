@@ -13,9 +13,10 @@ from datetime import datetime
 from memlane.domain import Category, EventStatus, Kind, MemoryItem, Source, Status
 from memlane.embed import Embedder
 from memlane.lifecycle.history import record
-from memlane.store import MemoryQuery, MemoryStore
+from memlane.store import Stores
 from memlane.store.tokens import tokens_for
 from memlane.text.lang import detect
+from memlane.vocabulary import MemoryQuery
 
 SLOT = "user_summary"
 _PREFS = (Category.PREFERENCE, Category.DISLIKE, Category.CONSTRAINT, Category.ROUTINE, Category.FAMILY)
@@ -30,13 +31,13 @@ _MAX_OPEN = 3
 class Portrait:
     """Builds and stores the user summary."""
 
-    def __init__(self, store: MemoryStore, embedder: Embedder) -> None:
-        self.store = store
+    def __init__(self, stores: Stores, embedder: Embedder) -> None:
+        self.stores = stores
         self.embedder = embedder
 
     def current(self, user_id: str) -> MemoryItem | None:
         """The latest portrait, if one was built."""
-        found = self.store.query(user_id, MemoryQuery(kinds=(Kind.SUMMARY,), slot=SLOT, limit=1))
+        found = self.stores.records.query(user_id, MemoryQuery(kinds=(Kind.SUMMARY,), slot=SLOT, limit=1))
         return found[0] if found else None
 
     def compose(self, user_id: str) -> tuple[str, list[str]]:
@@ -46,7 +47,7 @@ class Portrait:
         habits and constraints and what is still open for them. It leaves out the profile (a context
         block shows the profile's slots beside it): each fact is said once.
         """
-        active = self.store.query(user_id, MemoryQuery(kinds=(Kind.SEMANTIC, Kind.EPISODIC)))
+        active = self.stores.records.query(user_id, MemoryQuery(kinds=(Kind.SEMANTIC, Kind.EPISODIC)))
         if not active:
             return "", []
         lang = detect(" ".join(m.text for m in active[:20]))
@@ -86,13 +87,13 @@ class Portrait:
             embedding=self.embedder.embed_passages([text])[0].tolist(),
             supersedes=old.id if old else None,
         )
-        with self.store.transaction(user_id):
+        with self.stores.records.transaction(user_id):
             if old is not None:
                 old.status, old.superseded_by, old.updated_at = Status.SUPERSEDED, item.id, now
-                self.store.put(old, tokens_for(old))
-            self.store.put(item, tokens_for(item))
+                self.stores.records.put(old, tokens_for(old))
+            self.stores.records.put(item, tokens_for(item))
             record(
-                self.store,
+                self.stores,
                 user_id,
                 item.id,
                 "add",

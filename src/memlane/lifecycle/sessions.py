@@ -16,9 +16,10 @@ from typing import Protocol
 from memlane.domain import Category, Kind, MemoryItem, Session, Source, Status
 from memlane.embed import Embedder
 from memlane.lifecycle.history import record
-from memlane.store import MemoryQuery, MemoryStore, SessionStore
+from memlane.store import Stores
 from memlane.store.tokens import tokens_for
 from memlane.text.lang import detect, normalize
+from memlane.vocabulary import MemoryQuery
 
 # tags that mark what a session summary holds, so a later session can recognise a repeated condition
 _NOTE_TAG = "session-note:"
@@ -71,13 +72,11 @@ class SessionCloser:
 
     def __init__(
         self,
-        store: MemoryStore,
-        sessions: SessionStore,
+        stores: Stores,
         embedder: Embedder,
         summariser: SessionSummariser | None = None,
     ) -> None:
-        self.store = store
-        self.sessions = sessions
+        self.stores = stores
         self.embedder = embedder
         self.summariser = summariser
 
@@ -88,7 +87,7 @@ class SessionCloser:
         if self.summariser is not None:  # asked before the transaction: a slow answer holds no lock
             points = self.summariser.summarise_session(session, points)
         text = summary_text(session, points)
-        with self.store.transaction(session.user_id):
+        with self.stores.records.transaction(session.user_id):
             if text:
                 written.append(self._summary(session, text, at))
             elif _notes(session):
@@ -96,7 +95,7 @@ class SessionCloser:
                 # promotion looks for, out of every index (a later block must not read them as current)
                 written.append(self._summary(session, conditions_text(session), at, Status.ARCHIVED))
             written.extend(self._promote(session, at))
-        self.sessions.delete_session(session.user_id, session.id)
+        self.stores.sessions.delete_session(session.user_id, session.id)
         return written
 
     def _summary(
@@ -123,13 +122,13 @@ class SessionCloser:
             reason="summary of a finished conversation",
             embedding=self.embedder.embed_passages([text])[0].tolist(),
         )
-        self.store.put(item, tokens_for(item))
+        self.stores.records.put(item, tokens_for(item))
         self._record(item, "add", at, item.reason)
         return item
 
     def _promote(self, session: Session, at: datetime) -> list[MemoryItem]:
         """A temporary condition stated again in a later session is lasting: keep it long-term."""
-        earlier = self.store.query(
+        earlier = self.stores.records.query(
             session.user_id,
             MemoryQuery(
                 kinds=(Kind.SUMMARY,),
@@ -145,7 +144,7 @@ class SessionCloser:
             slot, _, value = note.partition("=")
             text = f"{slot}: {value}" if value else note
             known = MemoryQuery(slot=slot, limit=1) if value else MemoryQuery(norm=normalize(text), limit=1)
-            if self.store.query(session.user_id, known):
+            if self.stores.records.query(session.user_id, known):
                 continue  # already long-term
             item = MemoryItem(
                 user_id=session.user_id,
@@ -167,10 +166,10 @@ class SessionCloser:
                 reason="stated again in more than one conversation: kept long-term",
                 embedding=self.embedder.embed_passages([text])[0].tolist(),
             )
-            self.store.put(item, tokens_for(item))
+            self.stores.records.put(item, tokens_for(item))
             self._record(item, "add", at, item.reason)
             promoted.append(item)
         return promoted
 
     def _record(self, item: MemoryItem, op: str, at: datetime, reason: str) -> None:
-        record(self.store, item.user_id, item.id, op, at, reason, after=item.text)
+        record(self.stores, item.user_id, item.id, op, at, reason, after=item.text)

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from memlane.domain import MemoryItem
 from memlane.settings import Settings
-from memlane.store import MemoryStore
+from memlane.store import Stores
 from memlane.text.lang import detect
 from memlane.write.pool import Pool
 from memlane.write.reconcile import Reconciler, Ruling, Rulings
@@ -54,9 +54,11 @@ class LLMReconciler(Reconciler):
         """Calls, tokens, latency and failures by stage."""
         return self.client.stats
 
-    def review(self, store: MemoryStore, pending: Sequence[tuple[MemoryItem, list[str]]]) -> Rulings:
+    def review(self, stores: Stores, pending: Sequence[tuple[MemoryItem, list[str]]]) -> Rulings:
         """The model's rulings on every doubt of ``pending``, in one request; none when it fails."""
-        matches = [(item, self.doubts(Pool(store, item.user_id), item, objects)) for item, objects in pending]
+        matches = [
+            (item, self.doubts(Pool(stores, item.user_id), item, objects)) for item, objects in pending
+        ]
         # a memory that another statement of the same turn settles for sure needs no opinion
         settled = {m.id for _, match in matches if not match.doubts for m in match.existing}
         asked = [

@@ -13,14 +13,14 @@ everything else::
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from memlane.domain import Actor, new_id
+from memlane.domain import Actor
+from memlane.vocabulary import AuditEntry
 
 if TYPE_CHECKING:
-    from memlane.store import MemoryStore
+    from memlane.store import Stores
 
 OPS: tuple[str, ...] = (
     "write",
@@ -37,36 +37,6 @@ OPS: tuple[str, ...] = (
 )
 """Every operation an entry can record. ``search`` and ``read`` (a listing, a memory, the profile or a
 history) are recorded for calls that name their caller; the others always."""
-
-
-@dataclass
-class AuditEntry:
-    """One audited operation on a user's memories: what, when, by whom, for which caller, on which ids.
-
-    ``detail`` is content-free by construction (counts, actions, slot names): never memory text.
-    """
-
-    user_id: str
-    at: datetime
-    op: str  # one of OPS
-    actor: Actor = Actor.USER
-    caller: str | None = None  # the application or component that asked (``context(caller=...)``)
-    memory_ids: list[str] = field(default_factory=list)
-    detail: str = ""
-    id: str = field(default_factory=new_id)
-
-    def to_dict(self) -> dict[str, object]:
-        """The entry as JSON-ready data."""
-        return {
-            "id": self.id,
-            "user_id": self.user_id,
-            "at": self.at.isoformat(),
-            "op": self.op,
-            "actor": self.actor.value,
-            "caller": self.caller,
-            "memory_ids": list(self.memory_ids),
-            "detail": self.detail,
-        }
 
 
 def entry(
@@ -94,7 +64,7 @@ def entry(
 
 
 def record(
-    store: MemoryStore,
+    stores: Stores,
     user_id: str,
     op: str,
     at: datetime,
@@ -106,5 +76,5 @@ def record(
 ) -> AuditEntry:
     """Append one entry to the user's audit log and return it."""
     made = entry(user_id, op, at, memory_ids, actor=actor, caller=caller, detail=detail)
-    store.add_audit(made)
+    stores.audit.add(made)
     return made

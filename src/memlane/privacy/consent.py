@@ -12,39 +12,12 @@ with a reason::
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from datetime import datetime
 
 from memlane.domain import Category
 from memlane.errors import InvalidInput
 
 # categories that are never memories, so a consent list need not (and cannot usefully) name them
 _NOT_MEMORIES = frozenset({Category.MOOD, Category.SMALLTALK, Category.FORGET, Category.REQUEST})
-
-
-@dataclass(frozen=True)
-class ConsentSettings:
-    """What a user has agreed memlane may keep. ``categories`` None means every category."""
-
-    user_id: str
-    enabled: bool = True
-    categories: tuple[str, ...] | None = None
-    updated_at: datetime | None = None
-
-    def allows(self, category: Category | str) -> bool:
-        """Whether a candidate of ``category`` may be kept (beyond this conversation)."""
-        if not self.enabled:
-            return False
-        return self.categories is None or str(category) in self.categories
-
-    def to_dict(self) -> dict[str, object]:
-        """The settings as JSON-ready data."""
-        return {
-            "user_id": self.user_id,
-            "enabled": self.enabled,
-            "categories": list(self.categories) if self.categories is not None else None,
-            "updated_at": self.updated_at.isoformat() if self.updated_at else None,
-        }
 
 
 def categories(values: Iterable[str] | None) -> tuple[str, ...] | None:

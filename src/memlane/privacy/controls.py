@@ -12,13 +12,12 @@ from datetime import datetime
 from memlane.domain import Action, Category, Decision, Hit, MemoryItem, Message, Outcome
 from memlane.errors import ConfigurationError
 from memlane.privacy import audit, sensitive
-from memlane.privacy.audit import AuditEntry
-from memlane.privacy.consent import ConsentSettings
 from memlane.privacy.crypto import DataKey, KeyProvider
 from memlane.privacy.policy import SensitivePolicy
 from memlane.privacy.vault import Vault
 from memlane.settings import Settings
-from memlane.store import MemoryStore, SealedText
+from memlane.store import Stores
+from memlane.vocabulary import AuditEntry, ConsentSettings, SealedText
 
 
 def _key_source(settings: Settings, provider: KeyProvider | None) -> KeyProvider | None:
@@ -33,10 +32,10 @@ def _key_source(settings: Settings, provider: KeyProvider | None) -> KeyProvider
 class PrivacyControls:
     """Policy, consent, sealing and audit for one store."""
 
-    def __init__(self, store: MemoryStore, settings: Settings, key_provider: KeyProvider | None) -> None:
-        self.store = store
+    def __init__(self, stores: Stores, settings: Settings, key_provider: KeyProvider | None) -> None:
+        self.stores = stores
         self.policy = self.check(settings, key_provider)
-        self.vault = Vault(store, _key_source(settings, key_provider))
+        self.vault = Vault(stores, _key_source(settings, key_provider))
 
     @staticmethod
     def check(settings: Settings, key_provider: KeyProvider | None) -> SensitivePolicy:
@@ -57,7 +56,7 @@ class PrivacyControls:
 
     def consent(self, user_id: str) -> ConsentSettings | None:
         """The user's consent settings, if the user set any."""
-        return self.store.consent(user_id)
+        return self.stores.consent.get(user_id)
 
     @staticmethod
     def refused(messages: Sequence[Message]) -> list[Decision]:
@@ -90,7 +89,7 @@ class PrivacyControls:
 
     def hidden(self, user_id: str) -> bool:
         """Whether the user has memories that default reads must leave out."""
-        return self.store.has_sealed(user_id)
+        return self.stores.sealed.any(user_id)
 
     def reveal(self, user_id: str, hits: list[Hit]) -> list[Hit]:
         """``hits`` with the original text of each sealed memory."""
@@ -114,4 +113,4 @@ class PrivacyControls:
         detail: str = "",
     ) -> AuditEntry:
         """Append an audit entry for an operation of the facade's."""
-        return audit.record(self.store, user_id, op, at, ids, caller=caller, detail=detail)
+        return audit.record(self.stores, user_id, op, at, ids, caller=caller, detail=detail)

@@ -16,20 +16,19 @@ from memlane import validate
 from memlane.clock import utcnow
 from memlane.errors import InvalidInput
 from memlane.lifecycle.edit import Editor
-from memlane.privacy.audit import AuditEntry
-from memlane.privacy.consent import ConsentSettings
 from memlane.privacy.consent import categories as consent_categories
 from memlane.privacy.controls import PrivacyControls
 from memlane.privacy.crypto import DataKey
 from memlane.settings import Settings
-from memlane.store import MemoryStore
+from memlane.store import Stores
+from memlane.vocabulary import AuditEntry, ConsentSettings
 
 
 class PrivacyFacade:
     """The privacy methods of :class:`~memlane.Memory` (which sets the attributes below)."""
 
     settings: Settings
-    store: MemoryStore
+    stores: Stores
     _privacy: PrivacyControls
     _edit: Editor
 
@@ -46,7 +45,7 @@ class PrivacyFacade:
         if not isinstance(limit, int) or not 0 < limit <= 10_000:
             raise InvalidInput("limit must be an integer from 1 to 10000")
         start = validate.when(since, since) if since is not None else None
-        return self.store.audit(self._user(user_id), start, limit)
+        return self.stores.audit.entries(self._user(user_id), start, limit)
 
     def set_consent(
         self,
@@ -65,7 +64,7 @@ class PrivacyFacade:
         when = validate.when(at, utcnow())
         chosen = consent_categories(categories)
         consent = ConsentSettings(uid, bool(enabled), chosen, when)
-        self.store.put_consent(consent)
+        self.stores.consent.put(consent)
         allowed = "every category" if chosen is None else f"{len(chosen)} categories"
         detail = f"memory {'on' if enabled else 'off'}, {allowed}"
         who = validate.caller(caller, self.settings)

@@ -25,9 +25,9 @@ from typing import Literal
 
 from memlane.domain import Action, Candidate, Category, Decision
 from memlane.errors import ConfigurationError
-from memlane.privacy.consent import ConsentSettings
 from memlane.privacy.sensitive import KINDS, NEVER_STORE, described
 from memlane.settings import Settings
+from memlane.vocabulary import ConsentSettings
 
 Treatment = Literal["drop", "redact", "encrypt"]
 TREATMENTS: tuple[str, ...] = ("drop", "redact", "encrypt")

@@ -4,7 +4,7 @@ asks, and re-sealing every one under a new key.
 The memory row keeps the masked sentence (what every index, stage and default read sees); the vault
 keeps the sentence with its values, sealed under the data key with the key's id beside it::
 
-    vault = Vault(store, lambda: os.environ["MEMLANE_DATA_KEY"])
+    vault = Vault(stores, lambda: os.environ["MEMLANE_DATA_KEY"])
     vault.seal(item, original_message)          # after the write path stored ``item``
     vault.open("u1", [item])[0].text            # the sentence with the phone number, for its owner
     vault.rotate(old_key, new_key)              # every sealed text, under the new key
@@ -19,14 +19,15 @@ from memlane.domain import MemoryItem
 from memlane.errors import ConfigurationError, InvalidInput
 from memlane.privacy import sensitive
 from memlane.privacy.crypto import DataKey, KeyProvider, context_of
-from memlane.store import MemoryStore, SealedText
+from memlane.store import SealedUnderKey, Stores
+from memlane.vocabulary import SealedText
 
 
 class Vault:
     """Seals and opens the encrypted originals of one store's memories."""
 
-    def __init__(self, store: MemoryStore, keys: KeyProvider | None) -> None:
-        self.store = store
+    def __init__(self, stores: Stores, keys: KeyProvider | None) -> None:
+        self.stores = stores
         self._keys = keys
 
     @property
@@ -49,7 +50,7 @@ class Vault:
         """
         sealed = self.sealed_text(item, original)
         if sealed is not None:
-            self.store.put_sealed(sealed)
+            self.stores.sealed.put(sealed)
         return sealed is not None
 
     def sealed_text(self, item: MemoryItem, original: str) -> SealedText | None:
@@ -60,7 +61,7 @@ class Vault:
         key = self.key()
         if sensitive.PLACEHOLDER.search(plain):
             # a merged memory may hold values said earlier: its previous original still knows them
-            before = self.store.sealed(item.user_id, [item.id]).get(item.id)
+            before = self.stores.sealed.get(item.user_id, [item.id]).get(item.id)
             if before is not None and before.key_id == key.key_id:
                 plain = sensitive.reveal(plain, key.open(before.body, context_of(item.user_id, item.id)))
         if plain == item.text:
@@ -70,7 +71,7 @@ class Vault:
 
     def open(self, user_id: str, items: Sequence[MemoryItem]) -> list[MemoryItem]:
         """``items`` with the text of each sealed one replaced by its original (copies, in order)."""
-        found = self.store.sealed(user_id, [m.id for m in items]) if items else {}
+        found = self.stores.sealed.get(user_id, [m.id for m in items]) if items else {}
         if not found:
             return list(items)
         key = self.key()
@@ -94,13 +95,18 @@ class Vault:
         """
         if old.key_id == new.key_id:
             raise InvalidInput("the new data key is the old one")
+        sealed = self.stores.sealed
+        if not isinstance(sealed, SealedUnderKey):
+            raise ConfigurationError(
+                f"{type(sealed).__name__} cannot list originals by key, so it cannot rotate them"
+            )
         done = 0
         while True:
-            batch = self.store.sealed_under(old.key_id)
+            batch = sealed.sealed_under(old.key_id)
             if not batch:
                 return done
             for s in batch:
                 context = context_of(s.user_id, s.memory_id)
                 body = new.seal(old.open(s.body, context), context)
-                self.store.put_sealed(replace(s, key_id=new.key_id, body=body))
+                self.stores.sealed.put(replace(s, key_id=new.key_id, body=body))
             done += len(batch)

@@ -16,10 +16,11 @@ from datetime import datetime, timedelta
 from memlane.domain import Flag, Hit, Kind, MemoryItem
 from memlane.embed import Embedder
 from memlane.lifecycle.portrait import SLOT
-from memlane.store import MemoryQuery, MemoryStore, ScoredId, Vector
+from memlane.store import Stores, Vector
 from memlane.store.tokens import indexed
 from memlane.text.keywords import index_tokens, query_tokens, without_names
 from memlane.text.timeparse import TimeMention, find_times
+from memlane.vocabulary import MemoryQuery, ScoredId
 
 # e5 cosine similarities of unrelated texts sit near 0.75; relevance starts above this floor
 _VECTOR_FLOOR = 0.75
@@ -96,8 +97,8 @@ class _Parts:
 class Searcher:
     """The read path's retrieval step over one store and embedder."""
 
-    def __init__(self, store: MemoryStore, embedder: Embedder, *, first_read: int | None = None) -> None:
-        self.store = store
+    def __init__(self, stores: Stores, embedder: Embedder, *, first_read: int | None = None) -> None:
+        self.stores = stores
         self.embedder = embedder
         self.first_read = first_read  # rows read at first (default: the limit and ten more)
 
@@ -110,13 +111,13 @@ class Searcher:
         tokens = query_tokens(text)
         # a speaker's name says whose turns, not what about: embedded, it draws every turn that
         # greets or names that person; the keyword side keeps it (it weighs little there anyway)
-        speakers = self.store.speakers(user_id)
+        speakers = self.stores.records.speakers(user_id)
         meaning = without_names(text, speakers) if speakers else text
         # the keyword search needs no vector: it runs while the query is embedded (the embedder and
         # the database both release the GIL), and so does reading its best candidates' rows
         keywords = BESIDE.submit(self._keywords, user_id, tokens, q, options) if tokens else None
         embedded = self.embedder.embed_query(meaning)
-        vector = self.store.vector_search(user_id, embedded, q, options.candidates)
+        vector = self.stores.search.vector_search(user_id, embedded, q, options.candidates)
         periods = _periods(find_times(text, now), q)
         timed = self._in_periods(user_id, embedded, q, periods, options.candidates)
         keyword, read = keywords.result() if keywords else ([], {})
@@ -141,7 +142,7 @@ class Searcher:
         recalled = [
             h.memory.id for h in hits if h.memory.kind is not Kind.LOG and h.explain["relevance"] >= _RECALLED
         ]
-        self.store.touch(user_id, recalled, now)
+        self.stores.records.touch(user_id, recalled, now)
         return hits
 
     def _in_periods(
@@ -151,7 +152,7 @@ class Searcher:
         best: dict[str, float] = {}
         for period in periods:
             inside = replace(q, since=period.at, until=period.end_at)
-            for hit in self.store.vector_search(user_id, vector, inside, limit):
+            for hit in self.stores.search.vector_search(user_id, vector, inside, limit):
                 best[hit.id] = max(hit.score, best.get(hit.id, -1.0))
         ranked = sorted(best.items(), key=lambda kv: kv[1], reverse=True)[:limit]
         return [ScoredId(i, score) for i, score in ranked]
@@ -164,9 +165,11 @@ class Searcher:
     ) -> tuple[list[ScoredId], dict[str, MemoryItem]]:
         """The keyword candidates, and the rows of the best of them: most of those make the list,
         and reading them here, beside the query's embedding, takes their time off the search."""
-        found = self.store.keyword_search(user_id, tokens, q, options.candidates)
+        found = self.stores.search.keyword_search(user_id, tokens, q, options.candidates)
         best = [hit.id for hit in found[: self._first_read(options)]]
-        return found, {item.id: item for item in self.store.get_many(user_id, best, embeddings=False)}
+        return found, {
+            item.id: item for item in self.stores.records.get_many(user_id, best, embeddings=False)
+        }
 
     def _read_best(
         self,
@@ -199,7 +202,9 @@ class Searcher:
             batch *= 2
             unread = [i for i in chunk if i not in read]
             rows = [read[i] for i in chunk if i in read]
-            for item in rows + (self.store.get_many(user_id, unread, embeddings=False) if unread else []):
+            for item in rows + (
+                self.stores.records.get_many(user_id, unread, embeddings=False) if unread else []
+            ):
                 # the user summary is injected by context() on its own; as a hit it would crowd out evidence
                 if item.slot != SLOT:
                     score = _score(item, by_id[item.id], now)

@@ -53,8 +53,8 @@ from memlane.service.web.access import PageAccess
 from memlane.service.web.links import LinkStore
 from memlane.service.worker import Worker, start_thread
 from memlane.settings import Settings
-from memlane.store.relational import SQLStore
-from memlane.store.sqlite import SQLiteStore
+from memlane.store import KindCounts
+from memlane.store.sqlite.search import SQLiteSearch
 from memlane.text.keywords import query_tokens
 
 log = logging.getLogger("memlane.service")
@@ -112,7 +112,7 @@ def create_app(
     tenants = tenants or Tenants(settings)
     keys = keys or open_key_store(settings, config)
     queue = queue or open_job_queue(settings, config)
-    store = tenants.store
+    stores = tenants.stores
     traffic = Traffic()  # requests doing compute work: a worker sharing the CPU lets them go first
     state = ServiceState(
         tenants=tenants,
@@ -128,11 +128,13 @@ def create_app(
         queue_limit=QueueLimit(queue, config.queue_limit),
         metrics=Metrics(
             lambda: queue.stats(utcnow()),
-            store.kind_counts if isinstance(store, SQLStore) else dict,
+            stores.records.kind_counts if isinstance(stores.records, KindCounts) else dict,
             tenants.llm_usage,
             tenants.vectors_queued,
         ),
-        compute=ComputeSlots(config.compute_slots, traffic, remote_store=not isinstance(store, SQLiteStore)),
+        compute=ComputeSlots(
+            config.compute_slots, traffic, remote_store=not isinstance(stores.search, SQLiteSearch)
+        ),
         page=PageAccess(LinkStore(keys), keys),
     )
     mcp = mcp_endpoint(state)  # /mcp (docs/mcp.md), when the MCP SDK is installed

@@ -24,7 +24,7 @@ from memlane.memory import Memory
 from memlane.service.models import MAX_DECISIONS, AddResultOut, DecisionOut
 from memlane.service.payload import message_ids, messages_of
 from memlane.service.queue import Job, JobQueue
-from memlane.store import MemoryQuery
+from memlane.vocabulary import MemoryQuery
 
 log = logging.getLogger("memlane.worker")
 
@@ -43,7 +43,7 @@ def process(memory: Memory, payload: dict[str, Any], *, inline: bool = False) ->
     user_id, session_id = payload["user_id"], payload.get("session_id")
     messages = messages_of(payload, memory.settings)
     uid = validate.identifier(user_id, "user_id", memory.settings)  # fails before any lookup
-    done = {m["id"] for m in messages if memory.store.query(uid, _holding(m["id"]))}
+    done = {m["id"] for m in messages if memory.stores.records.query(uid, _holding(m["id"]))}
     fresh = [m for m in messages if m["id"] not in done]
     skipped = [m["id"] for m in messages if m["id"] in done]
     if not fresh:

@@ -32,7 +32,7 @@ from memlane.extras import optional
 from memlane.service.keycache import FRESH_SECONDS, KeyCache
 from memlane.store.files import private_file
 from memlane.store.open import sqlite_path, url_scheme
-from memlane.store.scoped import check_tenant
+from memlane.store.scope import check_tenant
 
 log = logging.getLogger("memlane.service")
 T = TypeVar("T")

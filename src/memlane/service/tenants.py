@@ -1,8 +1,9 @@
 """One :class:`memlane.Memory` per tenant, all on the same stores and the same embedder.
 
-Each tenant's ``Memory`` sees the stores through :class:`~memlane.store.scoped.TenantStore`, so
-isolation holds below the routes: a handler given tenant A's memory has no way to reach tenant B's
-rows, whatever ids a request carries.
+Each tenant's ``Memory`` sees the stores through the tenant's :class:`~memlane.store.scope.Scope`
+(``stores.within``), applied where every role builds its queries, so isolation holds below the
+routes: a handler given tenant A's memory has no way to reach tenant B's rows, whatever ids a
+request carries.
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ from memlane.embed import Embedder, create_embedder
 from memlane.llm import ChatClient
 from memlane.memory import Memory
 from memlane.settings import Settings, default_path
-from memlane.store import MemoryStore, SessionStore
+from memlane.store import Sessions, Stores
 from memlane.store.open import open_stores, sqlite_path
-from memlane.store.scoped import TenantSessions, TenantStore, check_tenant
+from memlane.store.scope import Scope
 
 
 class Tenants:
@@ -26,13 +27,13 @@ class Tenants:
         self,
         settings: Settings,
         *,
-        store: MemoryStore | str | None = None,
-        sessions: SessionStore | str | None = None,
+        store: Stores | str | None = None,
+        sessions: Sessions | str | None = None,
         embedder: Embedder | None = None,
     ) -> None:
         self.settings = settings
         self.embedder = embedder or create_embedder(settings)
-        self.store, self.sessions = open_stores(settings, self.embedder.dim, store=store, sessions=sessions)
+        self.stores = open_stores(settings, self.embedder.dim, store=store, sessions=sessions)
         self._memories: dict[str, Memory] = {}
         self._lock = threading.Lock()
         # one LLM client (connection pool, concurrency limit, usage counters) for every tenant
@@ -51,8 +52,7 @@ class Tenants:
             if tenant not in self._memories:
                 self._memories[tenant] = Memory(
                     settings=self.settings,
-                    store=TenantStore(self.store, check_tenant(tenant)),
-                    sessions=TenantSessions(self.sessions, tenant),
+                    store=self.stores.within(Scope(tenant)),
                     embedder=self.embedder,
                     llm=self.llm,
                 )
@@ -70,7 +70,7 @@ class Tenants:
 
     def tenants(self) -> list[str]:
         """Tenants with data in the store (for maintenance)."""
-        return sorted({u.split("/", 1)[0] for u in self.store.users() if "/" in u})
+        return sorted({u.split("/", 1)[0] for u in self.stores.records.users() if "/" in u})
 
     def close(self) -> None:
         """Close every tenant's memory, then the shared stores."""
@@ -80,9 +80,7 @@ class Tenants:
             self._memories.clear()
         if self.llm is not None:
             self.llm.close()
-        self.store.close()
-        if id(self.sessions) != id(self.store):  # the SQL stores keep sessions themselves
-            self.sessions.close()
+        self.stores.close()
 
 
 def sibling_file(settings: Settings, suffix: str) -> str:

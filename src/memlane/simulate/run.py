@@ -118,4 +118,4 @@ def _final(
 
 
 def _exists(mem: Memory, memory_id: str) -> bool:
-    return mem.store.get(USER, memory_id) is not None
+    return mem.stores.records.get(USER, memory_id) is not None

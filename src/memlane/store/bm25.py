@@ -13,8 +13,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from memlane.store import ScoredId
 from memlane.store.codec import Row
+from memlane.vocabulary import ScoredId
 
 # FTS5's BM25 constants, and its floor for the IDF of a term in more than half the documents
 K1 = 1.2

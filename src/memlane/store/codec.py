@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from datetime import datetime
 from typing import Any, Protocol
 
 import numpy as np
 
 from memlane.clock import from_epoch, to_epoch
-from memlane.domain import Category, EventStatus, Flag, Kind, MemoryItem, Session, Source, Status, Turn
+from memlane.data import from_data, to_data
+from memlane.domain import Category, EventStatus, Flag, Kind, MemoryItem, Session, Source, Status
 from memlane.text.lang import normalize
 
 # column order of the memories table, shared by every SQL store
@@ -133,42 +133,9 @@ def from_row(row: Row) -> MemoryItem:
 
 def session_to_json(session: Session) -> str:
     """A session as one JSON document (times as epoch seconds)."""
-    body = {
-        "id": session.id,
-        "user_id": session.user_id,
-        "created_at": to_epoch(session.created_at),
-        "updated_at": to_epoch(session.updated_at),
-        "expires_at": to_epoch(session.expires_at),
-        "summary": session.summary,
-        "slots": session.slots,
-        "notes": session.notes,
-        "turns": [
-            {"role": t.role, "content": t.content, "at": to_epoch(t.at), "message_id": t.message_id}
-            for t in session.turns
-        ],
-    }
-    return json.dumps(body, ensure_ascii=False)
+    return json.dumps(to_data(session, times="epoch"), ensure_ascii=False)
 
 
 def session_from_json(text: str) -> Session:
     """The session :func:`session_to_json` wrote."""
-    body = json.loads(text)
-    return Session(
-        id=body["id"],
-        user_id=body["user_id"],
-        created_at=from_epoch(body["created_at"]) or datetime.min,
-        updated_at=from_epoch(body["updated_at"]) or datetime.min,
-        expires_at=from_epoch(body["expires_at"]),
-        summary=body["summary"],
-        slots=body["slots"],
-        notes=body["notes"],
-        turns=[
-            Turn(
-                role=t["role"],
-                content=t["content"],
-                at=from_epoch(t["at"]) or datetime.min,
-                message_id=t["message_id"],
-            )
-            for t in body["turns"]
-        ],
-    )
+    return from_data(Session, json.loads(text), where="stored session")

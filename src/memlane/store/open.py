@@ -17,11 +17,10 @@ Both come from ``MEMLANE_STORE`` / ``MEMLANE_SESSIONS`` unless passed in::
 
 from __future__ import annotations
 
-from memlane.errors import ConfigurationError, InvalidInput
+from memlane.errors import ConfigurationError
 from memlane.extras import optional
 from memlane.settings import Settings, default_path
-from memlane.store import MemoryStore, SessionStore
-from memlane.store.relational import SQLStore
+from memlane.store import Sessions, Stores
 
 _POSTGRES = ("postgresql", "postgres")
 _REDIS = ("redis", "rediss", "unix")
@@ -37,23 +36,23 @@ def sqlite_path(url: str) -> str:
     return url.removeprefix("sqlite:///").removeprefix("sqlite://")
 
 
-def open_store(url: str | None, settings: Settings, dim: int) -> SQLStore:
-    """The long-term store at ``url`` (the embedded file when None); it serves sessions too."""
+def open_store(url: str | None, settings: Settings, dim: int) -> Stores:
+    """Every role on the store at ``url`` (the embedded file when None), sessions included."""
     scheme = url_scheme(url) if url else "sqlite"
     if scheme == "sqlite":
-        from memlane.store.sqlite import SQLiteStore
+        from memlane.store.sqlite import open_sqlite
 
         path = sqlite_path(url) if url else None
-        return SQLiteStore(path or settings.path or default_path(), dim=dim)
+        return open_sqlite(path or settings.path or default_path(), dim=dim)
     if url and scheme in _POSTGRES:
         with optional("a PostgreSQL store"):
-            from memlane.store.postgres import PostgresStore
+            from memlane.store.postgres import open_postgres
 
-        return PostgresStore(url, dim=dim)
+        return open_postgres(url, dim=dim)
     raise ConfigurationError(f"unsupported store URL scheme {scheme!r}; use sqlite:/// or postgresql://")
 
 
-def open_session_store(url: str) -> SessionStore:
+def open_session_store(url: str) -> Sessions:
     """The session store at ``url`` (Redis)."""
     if url_scheme(url) in _REDIS:
         with optional("a Redis session store"):
@@ -67,30 +66,29 @@ def open_stores(
     settings: Settings,
     dim: int,
     *,
-    store: MemoryStore | str | None = None,
-    sessions: SessionStore | str | None = None,
-) -> tuple[MemoryStore, SessionStore]:
-    """The long-term store and the session store.
+    store: Stores | str | None = None,
+    sessions: Sessions | str | None = None,
+) -> Stores:
+    """The stores of every role.
 
-    ``store`` and ``sessions`` may be ready objects, URLs, or None for what ``settings`` names. A
-    store opened here keeps sessions itself unless a session store is given or named; a store passed
-    in as an object needs a session store passed or named too.
+    ``store`` may be a ready :class:`~memlane.store.Stores` (complete with its sessions unless
+    ``sessions`` is given), a URL, or None for what ``settings`` names; ``sessions`` a session store,
+    a URL, or None for what ``settings`` names (else the store's own sessions). What is passed in or
+    opened here is closed with the bundle.
     """
     url = sessions if isinstance(sessions, str) else settings.sessions
     given = None if isinstance(sessions, str) else sessions
     if store is not None and not isinstance(store, str):
         if given is not None:
-            return store, given
-        if url is None:
-            raise InvalidInput("a custom store needs a session store too (sessions=...)")
-        return store, open_session_store(url)
+            return store.with_sessions(given)
+        return store if not isinstance(sessions, str) else store.with_sessions(open_session_store(sessions))
     opened = open_store(store or settings.store, settings, dim)
     if given is not None:
-        return opened, given
+        return opened.with_sessions(given)
     if url is None:
-        return opened, opened
+        return opened
     try:
-        return opened, open_session_store(url)
+        return opened.with_sessions(open_session_store(url))
     except BaseException:
         opened.close()
         raise

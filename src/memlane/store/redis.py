@@ -24,9 +24,11 @@ that leaves sessions out, or a "forget" that keeps them, must not look like succ
 
 from __future__ import annotations
 
+import copy
 import logging
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import redis
@@ -37,6 +39,7 @@ from memlane.clock import aware, to_epoch
 from memlane.domain import Session
 from memlane.errors import ConfigurationError, StoreUnavailable
 from memlane.store.codec import scope_token, session_from_json, session_to_json
+from memlane.store.scope import UNSCOPED, Scope
 
 log = logging.getLogger(__name__)
 
@@ -77,13 +80,32 @@ return n
 _GLOB = str.maketrans({c: "\\" + c for c in "*?[]\\"})
 
 
-def split_url(url: str) -> tuple[str, str]:
-    """A Redis URL without memlane's ``key_prefix`` query parameter, and that prefix."""
-    parts = urlsplit(url)
-    query = parse_qsl(parts.query, keep_blank_values=True)
-    prefix = next((v for k, v in query if k == "key_prefix"), "memlane:")
-    rest = urlencode([(k, v) for k, v in query if k != "key_prefix"])
-    return urlunsplit(parts._replace(query=rest)), prefix
+@dataclass(frozen=True)
+class RedisURL:
+    """A Redis URL as memlane reads it: the address to connect to (without memlane's ``key_prefix``
+    query parameter), the key prefix, and the address as messages may show it (no password).
+
+    >>> RedisURL.parse("redis://:pw@cache:6379/0?key_prefix=app1:")
+    RedisURL(address='redis://:pw@cache:6379/0', prefix='app1:', shown='redis://cache:6379/0')
+    """
+
+    address: str
+    prefix: str
+    shown: str
+
+    @classmethod
+    def parse(cls, url: str, prefix: str | None = None) -> RedisURL:
+        """Read ``url``; ``prefix``, when given, replaces the URL's own (default ``memlane:``)."""
+        parts = urlsplit(url)
+        query = parse_qsl(parts.query, keep_blank_values=True)
+        given = next((v for k, v in query if k == "key_prefix"), "memlane:")
+        chosen = prefix if prefix is not None else given
+        if "{" in chosen or "}" in chosen:
+            raise ConfigurationError("the Redis key prefix must not contain braces (they mark hash tags)")
+        rest = urlencode([(k, v) for k, v in query if k != "key_prefix"])
+        address = urlunsplit(parts._replace(query=rest))
+        shown = urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2], query=""))
+        return cls(address=address, prefix=chosen, shown=shown)
 
 
 class RedisSessionStore:
@@ -97,16 +119,11 @@ class RedisSessionStore:
         client: redis.Redis | None = None,
         timeout: float = 2.0,
     ) -> None:
-        address, url_prefix = split_url(url)
-        self.prefix = url_prefix if prefix is None else prefix
-        if "{" in self.prefix or "}" in self.prefix:
-            raise ConfigurationError("the Redis key prefix must not contain braces (they mark hash tags)")
-        parts = urlsplit(address)
-        # no password in messages: keep the host part of the address only
-        self.url = urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2], query=""))
+        parsed = RedisURL.parse(url, prefix)
+        self.prefix, self.url = parsed.prefix, parsed.shown
         try:
             self._redis = client or redis.Redis.from_url(
-                address,
+                parsed.address,
                 decode_responses=True,
                 socket_connect_timeout=timeout,
                 socket_timeout=timeout,
@@ -119,6 +136,13 @@ class RedisSessionStore:
         self._save = self._redis.register_script(_SAVE)
         self._drop = self._redis.register_script(_DROP)
         self._down = False
+        self.scope = UNSCOPED
+
+    def within(self, scope: Scope) -> Self:
+        """The same store (and connection pool) limited to ``scope``'s users."""
+        scoped = copy.copy(self)
+        scoped.scope = scope
+        return scoped
 
     # -- keys -------------------------------------------------------------------------------------
 
@@ -151,8 +175,9 @@ class RedisSessionStore:
 
     def get_session(self, user_id: str, session_id: str, now: datetime) -> Session | None:
         """The live session, or None (also when Redis is down: the turn goes on without it)."""
+        uid = self.scope.inward(user_id)
         try:
-            body = self._redis.get(self._key(user_id, session_id))
+            body = self._redis.get(self._key(uid, session_id))
         except _DOWN as exc:
             return self._degrade("sessions read as empty", exc, None)
         except redis.RedisError as exc:
@@ -161,12 +186,13 @@ class RedisSessionStore:
         if body is None:
             return None
         session = session_from_json(str(body))
-        if session.user_id != user_id or not _live(session, now):
+        if session.user_id != uid or not _live(session, now):
             return None
-        return session
+        return self.scope.got(session)
 
     def save_session(self, session: Session) -> bool:
         """Store the session until ``expires_at``; False (with a warning) when Redis is down."""
+        session = self.scope.put(session)
         expires = to_epoch(session.expires_at)
         ttl = ""
         if expires is not None:
@@ -185,22 +211,24 @@ class RedisSessionStore:
 
     def list_sessions(self, user_id: str, now: datetime | None) -> list[Session]:
         """The user's sessions live at ``now`` (all still held when None), most recent first."""
+        uid = self.scope.inward(user_id)
         try:
-            ids = [str(i) for i in self._redis.zrange(self._index(user_id), 0, -1)]
-            bodies = self._redis.mget([self._key(user_id, i) for i in ids]) if ids else []
+            ids = [str(i) for i in self._redis.zrange(self._index(uid), 0, -1)]
+            bodies = self._redis.mget([self._key(uid, i) for i in ids]) if ids else []
         except redis.RedisError as exc:
             raise self._fail(exc) from exc
         self._up()
         found = [session_from_json(str(b)) for b in bodies if b is not None]
-        live = [s for s in found if s.user_id == user_id and (now is None or _live(s, now))]
+        live = [self.scope.got(s) for s in found if s.user_id == uid and (now is None or _live(s, now))]
         return sorted(live, key=lambda s: s.updated_at, reverse=True)
 
     def delete_session(self, user_id: str, session_id: str) -> bool:
         """Remove one session; False when there was none."""
+        uid = self.scope.inward(user_id)
         try:
             pipe = self._redis.pipeline(transaction=True)
-            pipe.delete(self._key(user_id, session_id))
-            pipe.zrem(self._index(user_id), session_id)
+            pipe.delete(self._key(uid, session_id))
+            pipe.zrem(self._index(uid), session_id)
             deleted, _ = pipe.execute()
         except redis.RedisError as exc:
             raise self._fail(exc) from exc
@@ -208,13 +236,14 @@ class RedisSessionStore:
 
     def delete_sessions(self, user_id: str) -> int:
         """Remove all of the user's sessions."""
+        uid = self.scope.inward(user_id)
         try:
-            return int(self._drop(keys=[self._index(user_id)], args=["+inf", self._key(user_id, ""), "keys"]))
+            return int(self._drop(keys=[self._index(uid)], args=["+inf", self._key(uid, ""), "keys"]))
         except redis.RedisError as exc:
             raise self._fail(exc) from exc
 
     def purge_sessions(self, now: datetime) -> int:
-        """Remove every session whose expiry has passed at ``now``; returns how many."""
+        """Remove every session (of every tenant) whose expiry has passed at ``now``; returns how many."""
         cutoff = aware(now).timestamp()
         gone = 0
         try:

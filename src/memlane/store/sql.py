@@ -1,4 +1,4 @@
-"""SQL shared by the relational stores: each statement is built once, and what differs between SQLite
+"""SQL shared by the relational stores' roles: each statement is built once, and what differs between SQLite
 and PostgreSQL is a field of :class:`Dialect`, not a second copy of the query.
 
 ::
@@ -10,12 +10,14 @@ and PostgreSQL is a field of :class:`Dialect`, not a second copy of the query.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, replace
+from typing import Any, Protocol, Self
 
 from memlane.clock import to_epoch
-from memlane.store import MemoryQuery
-from memlane.store.codec import COLUMNS
+from memlane.store.codec import COLUMNS, Row
+from memlane.store.scope import UNSCOPED, Scope
+from memlane.vocabulary import MemoryQuery
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,59 @@ POSTGRES = Dialect(
     # set_config(..., true) lasts for the statement's own transaction, so it governs that commit only
     relaxed_commit="FROM (SELECT set_config('synchronous_commit', 'off', true)) AS relaxed",
 )
+
+
+class Database(Protocol):
+    """One SQL database as the roles share it: statements, transactions, and what each engine does
+    its own way. :mod:`memlane.store.sqlite` and :mod:`memlane.store.postgres` implement it."""
+
+    dialect: Dialect
+
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """Run a query and return its rows."""
+
+    def write(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run a statement and return how many rows it changed."""
+
+    def transaction(self, user_id: str) -> AbstractContextManager[None]:
+        """A read-modify-write for one (stored) user id, serialised with that user's other writers."""
+
+    def erasing(self, user_id: str) -> AbstractContextManager[None]:
+        """A transaction that deletes: it leaves no readable copy of what it removed."""
+
+    def write_later(self, sql: str, params: Sequence[Any]) -> None:
+        """A write a crash may lose (recall counts): it need not wait for another writer."""
+
+    def vector_param(self, vector: Any) -> Any:
+        """A vector as the embedding column's parameter."""
+
+    def forget(self, user_id: str) -> None:
+        """Drop what this process caches of a (stored) user id that has been deleted."""
+
+    def compact(self) -> None:
+        """Make deleted rows unrecoverable from the database files; each engine has its own way."""
+
+    def close(self) -> None:
+        """Release connections."""
+
+
+@dataclass
+class SQLRole:
+    """A role implemented on a shared :class:`Database`, seeing the user ids of ``scope``."""
+
+    db: Database
+    scope: Scope = UNSCOPED
+
+    def within(self, scope: Scope) -> Self:
+        """The same role on the same database, limited to ``scope``'s users."""
+        return replace(self, scope=scope)
+
+
+def bump_seq(db: Database) -> None:
+    """Advance the change feed where the dialect needs a statement for it (inside a transaction)."""
+    if db.dialect.bump_seq:
+        db.write(db.dialect.bump_seq)
+
 
 SELECT_MEMORIES = "SELECT " + ", ".join(COLUMNS) + " FROM memories"
 # the same rows without their vectors, for readers that only show or rank them (decoding 384 floats

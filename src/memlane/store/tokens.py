@@ -10,7 +10,7 @@ from memlane.domain import Kind, MemoryItem, Status
 from memlane.text.keywords import index_text
 
 # the tag naming who said a log turn (a message's ``name``): "speaker:Melanie". The stores count each
-# user's speakers from these tags (``MemoryStore.speakers``), and search reads them (memlane.read.search)
+# user's speakers from these tags (``Records.speakers``), and search reads them (memlane.read.search)
 SPEAKER = "speaker:"
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from memlane.domain import HistoryRecord, MemoryItem
 from memlane.profile import record as record_version
-from memlane.store import MemoryStore
+from memlane.store import Stores
 from memlane.store.tokens import tokens_for
 from memlane.write.plan import (
     Audit,
@@ -29,10 +29,10 @@ from memlane.write.plan import (
 
 
 def _history(
-    store: MemoryStore, item: MemoryItem, op: str, reason: str, before: str | None, after: str | None
+    stores: Stores, item: MemoryItem, op: str, reason: str, before: str | None, after: str | None
 ) -> None:
     assert item.updated_at is not None
-    store.add_history(
+    stores.history.add(
         HistoryRecord(
             user_id=item.user_id,
             target_id=item.id,
@@ -45,32 +45,32 @@ def _history(
     )
 
 
-def apply(store: MemoryStore, plan: WritePlan, forgetter: Forgetter) -> set[str]:
+def apply(stores: Stores, plan: WritePlan, forgetter: Forgetter) -> set[str]:
     """Write ``plan``; returns the texts of memories deleted because the user withdrew a message."""
     gone: set[str] = set()
-    with store.transaction(plan.user_id):
+    with stores.records.transaction(plan.user_id):
         for step in plan.steps:
             match step:
                 case Insert(item, reason):
-                    store.put(item, tokens_for(item))
-                    _history(store, item, "add", reason, None, item.text)
+                    stores.records.put(item, tokens_for(item))
+                    _history(stores, item, "add", reason, None, item.text)
                 case Merge(item, before, reason):
-                    store.put(item, tokens_for(item))
-                    _history(store, item, "merge", reason, before, item.text)
+                    stores.records.put(item, tokens_for(item))
+                    _history(stores, item, "merge", reason, before, item.text)
                 case Resolve(item, reason):
-                    store.put(item, tokens_for(item))
-                    _history(store, item, "resolve", reason, None, str(item.event_status))
+                    stores.records.put(item, tokens_for(item))
+                    _history(stores, item, "resolve", reason, None, str(item.event_status))
                 case Supersede(item, by, reason):
-                    store.put(item, tokens_for(item))
-                    _history(store, item, "supersede", reason, item.text, by.text)
+                    stores.records.put(item, tokens_for(item))
+                    _history(stores, item, "supersede", reason, item.text, by.text)
                 case Reflag(item, tokens) | LogTurn(item, tokens):
-                    store.put(item, tokens)
+                    stores.records.put(item, tokens)
                 case SetSlot(version, before) | RetractSlot(version, before):
-                    record_version(store, version, before)
+                    record_version(stores, version, before)
                 case Seal(sealed):
-                    store.put_sealed(sealed)
+                    stores.sealed.put(sealed)
                 case ForgetMessages(ids, reason):
                     gone |= forgetter.forget_messages(plan.user_id, list(ids), plan.at, reason)
                 case Audit(entry):
-                    store.add_audit(entry)
+                    stores.audit.add(entry)
     return gone

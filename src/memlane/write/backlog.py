@@ -14,7 +14,7 @@ before is not kept for them).
 
 ::
 
-    backlog = VectorBacklog(store, embedder)
+    backlog = VectorBacklog(stores, embedder)
     backlog.submit("u1", [(turn.id, "Where did you go?\\nTo Paris, twice!")])
     backlog.settle("u1")      # the turn has its vector now
 """
@@ -26,7 +26,8 @@ import threading
 from collections.abc import Iterable, Sequence
 
 from memlane.embed import Embedder
-from memlane.store import MemoryQuery, MemoryStore
+from memlane.store import Stores
+from memlane.vocabulary import MemoryQuery
 
 log = logging.getLogger(__name__)
 
@@ -45,8 +46,8 @@ class VectorBacklog:
     while there is work, so an idle memory holds no thread.
     """
 
-    def __init__(self, store: MemoryStore, embedder: Embedder, *, max_queued: int = 1000) -> None:
-        self._store = store
+    def __init__(self, stores: Stores, embedder: Embedder, *, max_queued: int = 1000) -> None:
+        self._stores = stores
         self._embedder = embedder  # for readers settling their user: they are on it next anyway
         self._background_embedder = embedder.for_background() if max_queued else embedder
         self._max_queued = max_queued
@@ -117,7 +118,7 @@ class VectorBacklog:
             self.wait(user_id)
             while True:
                 q = MemoryQuery(embedded=False, limit=_REPAIR_BATCH)
-                missing = self._store.query(user_id, q)
+                missing = self._stores.records.query(user_id, q)
                 if not missing:
                     break
                 self._embed(user_id, [(m.id, m.text) for m in missing], self._background_embedder)
@@ -185,6 +186,6 @@ class VectorBacklog:
 
     def _embed(self, user_id: str, jobs: list[Job], embedder: Embedder) -> None:
         vectors = embedder.embed_passages([text for _, text in jobs])
-        self._store.put_vectors(
+        self._stores.search.put_vectors(
             user_id, {memory_id: v for (memory_id, _), v in zip(jobs, vectors, strict=True)}
         )

@@ -25,9 +25,9 @@ import re
 from collections.abc import Sequence
 
 from memlane.domain import Category, Kind, MemoryItem
-from memlane.store import MemoryQuery
 from memlane.text.keywords import content_words
 from memlane.text.lang import normalize
+from memlane.vocabulary import MemoryQuery
 from memlane.write.pool import Pool
 
 _ZH = [

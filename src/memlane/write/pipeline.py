@@ -31,13 +31,13 @@ from memlane.domain import (
 )
 from memlane.embed import Embedder
 from memlane.privacy import injection, sensitive
-from memlane.privacy.consent import ConsentSettings
 from memlane.privacy.controls import PrivacyControls
 from memlane.profile import holds
 from memlane.settings import Settings
-from memlane.store import MemoryQuery, MemoryStore, SessionStore
+from memlane.store import Stores
 from memlane.store.tokens import indexed
 from memlane.text.lang import detect
+from memlane.vocabulary import ConsentSettings, MemoryQuery
 from memlane.write.apply import apply
 from memlane.write.backlog import VectorBacklog
 from memlane.write.extract import Extractor
@@ -63,8 +63,7 @@ class WritePath:
 
     def __init__(
         self,
-        store: MemoryStore,
-        sessions: SessionStore,
+        stores: Stores,
         embedder: Embedder,
         extractor: Extractor,
         judge: Judge,
@@ -74,9 +73,8 @@ class WritePath:
         privacy: PrivacyControls,
         reconciler: Reconciler | None = None,
     ) -> None:
-        self.store = store
+        self.stores = stores
         self.backlog = backlog
-        self.sessions = sessions
         self.embedder = embedder
         self.extractor = extractor
         self.judge = judge
@@ -84,7 +82,7 @@ class WritePath:
         self.forgetter = forgetter
         self.privacy = privacy
         self.reconciler = reconciler or Reconciler(settings)
-        self.planner = Planner(store, sessions, self.reconciler, privacy, settings)
+        self.planner = Planner(stores, self.reconciler, privacy, settings)
 
     def add(
         self,
@@ -224,11 +222,11 @@ class WritePath:
         return out, withdrawn, earlier
 
     def _last_user_message(self, user_id: str, session_id: str | None, before: datetime) -> str | None:
-        session = self.sessions.get_session(user_id, session_id, before) if session_id else None
+        session = self.stores.sessions.get_session(user_id, session_id, before) if session_id else None
         if session is not None:
             turns = [t for t in session.turns if t.role == "user"]
             return turns[-1].message_id if turns else None
-        for item in self.store.query(user_id, MemoryQuery(kinds=(Kind.LOG,), limit=10)):
+        for item in self.stores.records.query(user_id, MemoryQuery(kinds=(Kind.LOG,), limit=10)):
             if item.role == "user" and item.provenance:
                 return item.provenance[0]
         return None
@@ -264,7 +262,7 @@ class WritePath:
             for d, item in zip(decisions, items, strict=True)
             if item and d.candidate
         ]
-        rulings = self.reconciler.review(self.store, pending)
+        rulings = self.reconciler.review(self.stores, pending)
         logged = [m for m in messages if log and self.settings.keep_log and m.id not in withdrawn]
         return Draft(
             user_id=user_id,
@@ -283,9 +281,9 @@ class WritePath:
         )
 
     def _write(self, draft: Draft) -> tuple[WritePlan, set[str]]:
-        with self.store.transaction(draft.user_id):
+        with self.stores.records.transaction(draft.user_id):
             plan = self.planner.plan(draft)
-            gone = apply(self.store, plan, self.forgetter)
+            gone = apply(self.stores, plan, self.forgetter)
         self.backlog.submit(draft.user_id, list(plan.vectors))
         return plan, gone
 
@@ -294,7 +292,9 @@ class WritePath:
     ) -> dict[str, str]:
         """The turn said just before each message (in this call, or the session's last turn)."""
         out: dict[str, str] = {}
-        session = self.sessions.get_session(user_id, session_id, messages[0].at) if session_id else None
+        session = (
+            self.stores.sessions.get_session(user_id, session_id, messages[0].at) if session_id else None
+        )
         previous = session.turns[-1].content if session is not None and session.turns else None
         for message in messages:
             if previous:
@@ -346,7 +346,7 @@ class WritePath:
             return [_no_session(d) for d in decisions]
         at = plan.at
         ttl = timedelta(hours=self.settings.session_ttl_hours)
-        session = self.sessions.get_session(user_id, session_id, at) or Session(
+        session = self.stores.sessions.get_session(user_id, session_id, at) or Session(
             id=session_id, user_id=user_id, created_at=at, updated_at=at
         )
         kept = [m for m in plan.messages if m.id not in plan.withdrawn]
@@ -371,7 +371,7 @@ class WritePath:
         session.summary = "\n".join(list(dict.fromkeys(lines))[-12:])
         session.updated_at = at
         session.expires_at = at + ttl
-        if self.sessions.save_session(session):
+        if self.stores.sessions.save_session(session):
             return decisions
         return [_no_session(d, "the session store is unavailable") for d in decisions]
 

@@ -15,8 +15,7 @@ from datetime import datetime
 from typing import Any, Protocol, TypeVar
 
 from memlane.domain import Decision, MemoryItem, Message, SlotVersion
-from memlane.privacy.audit import AuditEntry
-from memlane.store import SealedText
+from memlane.vocabulary import AuditEntry, SealedText
 
 
 @dataclass(frozen=True)

@@ -28,13 +28,14 @@ from memlane.domain import (
     Status,
 )
 from memlane.privacy import injection, sensitive
-from memlane.privacy.audit import AuditEntry, entry
+from memlane.privacy.audit import entry
 from memlane.privacy.controls import PrivacyControls
 from memlane.profile import backing, changes, spec
 from memlane.settings import Settings
-from memlane.store import MemoryQuery, MemoryStore, SessionStore
+from memlane.store import Stores
 from memlane.store.tokens import SPEAKER, tokens_for
 from memlane.text.keywords import index_text
+from memlane.vocabulary import AuditEntry, MemoryQuery
 from memlane.write.plan import (
     Audit,
     ForgetMessages,
@@ -119,21 +120,19 @@ class Planner:
 
     def __init__(
         self,
-        store: MemoryStore,
-        sessions: SessionStore,
+        stores: Stores,
         reconciler: Reconciler,
         privacy: PrivacyControls,
         settings: Settings,
     ) -> None:
-        self.store = store
-        self.sessions = sessions
+        self.stores = stores
         self.reconciler = reconciler
         self.privacy = privacy
         self.settings = settings
 
     def plan(self, draft: Draft) -> WritePlan:
         """The plan for ``draft``: one final decision per decision, and the steps that carry them out."""
-        pool = Pool(self.store, draft.user_id)
+        pool = Pool(self.stores, draft.user_id)
         steps: list[Step] = []
         decisions: list[Decision] = []
         slots: set[str] = set()
@@ -253,12 +252,12 @@ class Planner:
         if not wanted:
             return []
         held = backing(pool.query(MemoryQuery(kinds=(Kind.PROFILE,))))
-        found = changes(self.store, draft.user_id, wanted, held, draft.at, "no memory states it any more")
+        found = changes(self.stores, draft.user_id, wanted, held, draft.at, "no memory states it any more")
         return [SetSlot(v, before) if v.memory_id else RetractSlot(v, before) for v, before in found]
 
     def _outdated_turns(self, retired: Sequence[MemoryItem]) -> list[Step]:
         """The stored log turns of the memories the plan retired: they say something outdated now."""
-        return [Reflag(turn, tokens) for turn, tokens in outdated(self.store, retired)]
+        return [Reflag(turn, tokens) for turn, tokens in outdated(self.stores, retired)]
 
     def _log(
         self, draft: Draft, message: Message, decisions: Sequence[Decision], retired: Sequence[MemoryItem]

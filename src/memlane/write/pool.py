@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from memlane.domain import Kind, MemoryItem, Status
-from memlane.store import MemoryQuery, MemoryStore
+from memlane.store import Stores
 from memlane.text.lang import normalize
+from memlane.vocabulary import MemoryQuery
 
 _NEAR = 8  # stored neighbours a new item is compared with
 
@@ -34,10 +35,10 @@ def _matches(item: MemoryItem, q: MemoryQuery) -> bool:
 
 @dataclass
 class Pool:
-    """One user's active memories as a write plan sees them: the store, with ``pending`` (the plan's
+    """One user's active memories as a write plan sees them: the stores, with ``pending`` (the plan's
     new items and changed memories, by id) laid over it."""
 
-    store: MemoryStore
+    stores: Stores
     user_id: str
     pending: dict[str, MemoryItem] = field(default_factory=dict)
 
@@ -49,14 +50,14 @@ class Pool:
 
     def query(self, q: MemoryQuery) -> list[MemoryItem]:
         """Active memories (never log turns) matching ``q``, the plan's newest first."""
-        return self._overlay(self.store.query(self.user_id, q), q)
+        return self._overlay(self.stores.records.query(self.user_id, q), q)
 
     def near(self, vector: list[float], kind: Kind, limit: int = _NEAR) -> list[tuple[float, MemoryItem]]:
         """Active memories of ``kind`` closest to ``vector``, with their cosine similarity, best first."""
         v = np.asarray(vector, dtype=np.float32)
         q = MemoryQuery(kinds=(kind,))
-        hits = self.store.vector_search(self.user_id, v, q, limit)
-        rows = {m.id: m for m in self.store.get_many(self.user_id, [h.id for h in hits])}
+        hits = self.stores.search.vector_search(self.user_id, v, q, limit)
+        rows = {m.id: m for m in self.stores.records.get_many(self.user_id, [h.id for h in hits])}
         scored = [(h.score, self.pending.get(h.id, rows[h.id])) for h in hits if h.id in rows]
         scored += [
             (float(np.dot(np.asarray(m.embedding, dtype=np.float32), v)), m)

@@ -43,9 +43,10 @@ from memlane.domain import Category, EventStatus, Flag, Kind, MemoryItem, Source
 from memlane.privacy.sensitive import PLACEHOLDER
 from memlane.profile import spec
 from memlane.settings import Settings
-from memlane.store import MemoryQuery, MemoryStore
+from memlane.store import Stores
 from memlane.text.keywords import content_words
 from memlane.text.lang import normalize
+from memlane.vocabulary import MemoryQuery
 from memlane.write.changes import retired
 from memlane.write.pool import Pool
 
@@ -355,7 +356,7 @@ class Reconciler:
     def __init__(self, settings: Settings) -> None:
         self.threshold = settings.duplicate_similarity
 
-    def review(self, store: MemoryStore, pending: Sequence[tuple[MemoryItem, list[str]]]) -> Rulings:
+    def review(self, stores: Stores, pending: Sequence[tuple[MemoryItem, list[str]]]) -> Rulings:
         """Rulings on the doubts of ``pending`` (new items with their objects); none from the rules."""
         return {}
 

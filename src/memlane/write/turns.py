@@ -11,12 +11,13 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from memlane.domain import Flag, Kind, MemoryItem
-from memlane.store import MemoryQuery, MemoryStore
+from memlane.store import Stores
 from memlane.store.tokens import tokens_for
 from memlane.text.keywords import index_text
+from memlane.vocabulary import MemoryQuery
 
 
-def outdated(store: MemoryStore, retired: Iterable[MemoryItem]) -> list[tuple[MemoryItem, str]]:
+def outdated(stores: Stores, retired: Iterable[MemoryItem]) -> list[tuple[MemoryItem, str]]:
     """The stored log turns ``retired`` memories came from, flagged outdated, with their index tokens."""
     out: list[tuple[MemoryItem, str]] = []
     seen: set[str] = set()
@@ -25,25 +26,25 @@ def outdated(store: MemoryStore, retired: Iterable[MemoryItem]) -> list[tuple[Me
             if source in seen:
                 continue
             seen.add(source)
-            for turn in store.query(old.user_id, MemoryQuery(kinds=(Kind.LOG,), provenance=source)):
+            for turn in stores.records.query(old.user_id, MemoryQuery(kinds=(Kind.LOG,), provenance=source)):
                 if Flag.OUTDATED not in turn.flags:
                     marked = replace(turn, flags=turn.flags | {Flag.OUTDATED})
-                    out.append((marked, tokens_for(marked) + context_tokens(store, marked)))
+                    out.append((marked, tokens_for(marked) + context_tokens(stores, marked)))
     return out
 
 
-def mark_outdated(store: MemoryStore, retired: Iterable[MemoryItem]) -> int:
-    """Flag, in the store, the turns ``retired`` memories came from."""
-    found = outdated(store, retired)
+def mark_outdated(stores: Stores, retired: Iterable[MemoryItem]) -> int:
+    """Flag, in the stores, the turns ``retired`` memories came from."""
+    found = outdated(stores, retired)
     for turn, tokens in found:
-        store.put(turn, tokens)
+        stores.records.put(turn, tokens)
     return len(found)
 
 
-def context_tokens(store: MemoryStore, turn: MemoryItem) -> str:
+def context_tokens(stores: Stores, turn: MemoryItem) -> str:
     """The keywords of the turn said before ``turn`` in its session, which a log turn is indexed with."""
     if turn.session_id is None or turn.valid_from is None:
         return ""
     earlier = MemoryQuery(kinds=(Kind.LOG,), session_id=turn.session_id, until=turn.valid_from, limit=2)
-    before = next((m for m in store.query(turn.user_id, earlier) if m.id != turn.id), None)
+    before = next((m for m in stores.records.query(turn.user_id, earlier) if m.id != turn.id), None)
     return f" {index_text(before.text)}" if before is not None else ""

@@ -46,7 +46,6 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from typing import Any, cast
-from urllib.parse import urlsplit, urlunsplit
 
 from memlane.clock import aware, from_epoch
 from memlane.domain import new_id
@@ -71,7 +70,7 @@ with optional("a Redis job queue"):
     from redis.backoff import NoBackoff
     from redis.retry import Retry
 
-    from memlane.store.redis import split_url  # the Redis client, too
+    from memlane.store.redis import RedisURL  # the Redis client, too
 
 
 class RedisJobQueue:
@@ -92,13 +91,8 @@ class RedisJobQueue:
     ) -> None:
         if lease_seconds <= 0 or max_attempts < 1:
             raise InvalidInput("lease_seconds must be positive and max_attempts at least 1")
-        address, url_prefix = split_url(url)
-        self.prefix = url_prefix if prefix is None else prefix
-        if "{" in self.prefix or "}" in self.prefix:
-            raise ConfigurationError("the Redis key prefix must not contain braces (they mark hash tags)")
-        parts = urlsplit(address)
-        # no password in messages: keep the host part of the address only
-        self.url = urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2], query=""))
+        parsed = RedisURL.parse(url, prefix)
+        self.prefix, self.url = parsed.prefix, parsed.shown
         self.group = group
         self.lease_seconds = lease_seconds
         self.max_attempts = max_attempts
@@ -110,7 +104,7 @@ class RedisJobQueue:
         self._parked = self._ns + "parked"
         try:
             self._redis = client or redis.Redis.from_url(
-                address,
+                parsed.address,
                 decode_responses=True,
                 socket_connect_timeout=timeout,
                 socket_timeout=timeout + block_seconds,  # a blocking read must not time out

@@ -13,7 +13,7 @@ from memlane.clock import utcnow
 from memlane.errors import MemlaneError
 from memlane.service.models import ReadyOut
 from memlane.service.routes.deps import StateDep, errors
-from memlane.store import MemoryQuery
+from memlane.vocabulary import MemoryQuery
 
 log = logging.getLogger("memlane.service")
 router = APIRouter(tags=["operations"], responses=errors(auth=False))
@@ -37,11 +37,11 @@ def readyz(state: StateDep) -> JSONResponse:
     A check says ``ok`` or ``unavailable``; why, and where, goes to the server log only (it names
     hosts, database users and paths)."""
     checks: dict[str, str] = {}
-    sessions = state.tenants.sessions
+    stores = state.tenants.stores
     probes: dict[str, Callable[[], object]] = {
-        "store": lambda: state.tenants.store.count(_PROBE, MemoryQuery()),
+        "store": lambda: stores.records.count(_PROBE, MemoryQuery()),
         # a session store that degrades when down (Redis) says so through ping()
-        "sessions": getattr(sessions, "ping", lambda: sessions.list_sessions(_PROBE, utcnow())),
+        "sessions": getattr(stores.sessions, "ping", lambda: stores.sessions.list_sessions(_PROBE, utcnow())),
         "keys": state.keys.ping,
         "queue": state.queue.ping,
     }

@@ -3,8 +3,11 @@ Redis does) sessions, for any number of application processes.
 
 ::
 
-    store = PostgresStore("postgresql://memlane@db/memlane")
+    stores = open_postgres("postgresql://memlane@db/memlane")
     Memory(store="postgresql://memlane@db/memlane")          # the same, through the facade
+
+The roles' statements are shared with SQLite (:mod:`memlane.store.sql_records`,
+:mod:`memlane.store.sql_roles`); this module is the database they run on, :mod:`.search` its searches.
 
 - Connections come from a ``psycopg_pool.ConnectionPool``; each statement outside a transaction runs
   in autocommit on whichever connection is free.
@@ -27,7 +30,7 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import ExitStack, contextmanager
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from typing import Any, TypeVar
 
 import numpy as np
@@ -41,13 +44,11 @@ from psycopg.types.string import TextLoader
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from memlane.errors import ConfigurationError, StoreUnavailable
-from memlane.store import MemoryQuery, ScoredId, Vector
-from memlane.store.bm25 import KeywordStats, score_keywords
+from memlane.store import Stores
 from memlane.store.codec import Row
 from memlane.store.postgres.migrations import migrate
-from memlane.store.postgres.search import ESTIMATE_SQL, keyword_sql, stats_sql, vector_sql
-from memlane.store.relational import SQLStore
-from memlane.store.sql import POSTGRES, rarest_within
+from memlane.store.sql import POSTGRES
+from memlane.store.sql_roles import sql_stores
 
 T = TypeVar("T")
 
@@ -56,7 +57,6 @@ T = TypeVar("T")
 _USER_LOCKS = 0x6D6C
 # HNSW candidate list: above the read path's 50 candidates per index, so one pass usually suffices
 _EF_SEARCH = 100
-_ESTIMATES_TTL = 60.0
 
 _Errors = (psycopg.Error, PoolTimeout)
 # the tables compact() rewrites: every one that can hold a user's text or its traces
@@ -140,8 +140,16 @@ def safe_url(url: str) -> str:
 _CHECK_AFTER_IDLE = 2.0  # seconds: a connection returned more recently than this is taken to be alive
 
 
-class PostgresStore(SQLStore):
-    """Both storage ports on PostgreSQL + pgvector (``pool_size`` connections at most)."""
+def open_postgres(url: str, dim: int = 384, *, pool_size: int = 10, timeout: float = 10.0) -> Stores:
+    """Every role on the PostgreSQL database at ``url`` (migrated to the current schema first)."""
+    from memlane.store.postgres.search import PostgresSearch
+
+    db = PostgresDatabase(url, dim, pool_size=pool_size, timeout=timeout)
+    return sql_stores(db, PostgresSearch(db))
+
+
+class PostgresDatabase:
+    """One PostgreSQL + pgvector database as the store roles share it (``pool_size`` connections at most)."""
 
     dialect = POSTGRES
 
@@ -151,7 +159,8 @@ class PostgresStore(SQLStore):
         self._last_returned: weakref.WeakKeyDictionary[psycopg.Connection[Any], float] = (
             weakref.WeakKeyDictionary()
         )
-        self._estimates: tuple[float, dict[str, float]] = (-_ESTIMATES_TTL - 1.0, {})
+        # the planner's estimates of common keyword terms, and when they were read (by the search)
+        self.estimates: tuple[float, dict[str, float]] | None = None
         wait = max(1, int(timeout))
         try:
             with psycopg.connect(url, autocommit=True, connect_timeout=wait) as conn:
@@ -247,12 +256,14 @@ class PostgresStore(SQLStore):
                 raise StoreUnavailable(f"PostgreSQL error ({self.url}): {exc}") from exc
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """Run a query and return its rows."""
         # binary results: embeddings arrive as floats, not as text to parse
         rows: list[Row] = self._once_more(lambda conn: conn.execute(sql, params, binary=True).fetchall())
         return rows
 
-    def _write(self, sql: str, params: Sequence[Any] = ()) -> int:
+    def write(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run a statement (in the thread's transaction, if one is open); returns the rows it changed."""
         return self._once_more(lambda conn: conn.execute(sql, params).rowcount)
 
     @contextmanager
@@ -302,8 +313,20 @@ class PostgresStore(SQLStore):
             raise StoreUnavailable(f"PostgreSQL error ({self.url}): {exc}") from exc
         self._local.users.add(user_id)
 
-    def _vector_param(self, vector: Vector) -> Any:
+    def erasing(self, user_id: str) -> AbstractContextManager[None]:
+        """A deleting transaction is a plain one: :meth:`compact` rewrites the files when asked."""
+        return self.transaction(user_id)
+
+    def write_later(self, sql: str, params: Sequence[Any]) -> None:
+        """Run at once: the statement's own relaxed commit is what makes it cheap here."""
+        self.write(sql, params)
+
+    def vector_param(self, vector: Any) -> Any:
+        """A float32 array, which the registered dumper sends as pgvector's binary form."""
         return np.asarray(vector, dtype=np.float32)
+
+    def forget(self, user_id: str) -> None:
+        """Nothing is cached per user in this process."""
 
     def compact(self) -> None:
         """Rewrite memlane's tables and their indexes (``VACUUM FULL``), so that the bytes of deleted
@@ -312,53 +335,8 @@ class PostgresStore(SQLStore):
         it off-peak (docs/privacy.md).
         """
         for table in _COMPACTED:
-            self._write(f"VACUUM FULL {table}")
+            self.write(f"VACUUM FULL {table}")
 
     def close(self) -> None:
         """Close every pooled connection."""
         self._pool.close()
-
-    # -- the two searches -------------------------------------------------------------------------
-
-    def keyword_search(
-        self, user_id: str, tokens: Sequence[str], q: MemoryQuery, limit: int
-    ) -> list[ScoredId]:
-        """GIN-indexed match within the user's scope, BM25-scored like FTS5 (see :mod:`.search`).
-
-        A word none of the user's memories holds adds nothing to any score, so it is not matched;
-        when no word is left, no match runs at all.
-        """
-        terms = list(dict.fromkeys(t for t in tokens if t.strip()))
-        if not terms:
-            return []
-        wanted = rarest_within(terms, self._documents(terms))
-        found = self._rows(*stats_sql(user_id, wanted))
-        if not found:
-            return []
-        held = [(t, int(df)) for t, df in zip(wanted, found[0]["df"], strict=True) if df]
-        if not held:
-            return []
-        stats = KeywordStats(
-            docs=int(found[0]["docs"]), tokens=int(found[0]["tokens"]), df=[df for _, df in held]
-        )
-        matched = [t for t, _ in held]
-        rows = self._rows(*keyword_sql(user_id, matched, stats, q, limit))
-        return score_keywords(matched, terms, stats, rows, limit)
-
-    def _documents(self, terms: list[str]) -> dict[str, float]:
-        """How many rows hold each common term, as the planner's statistics estimate it (none before
-        the first ANALYZE, while the table is small): counting would cost what the budget saves. The
-        estimates change only with ANALYZE, so they are read at most once a minute.
-        """
-        fetched, estimates = self._estimates
-        if time.monotonic() - fetched > _ESTIMATES_TTL:
-            estimates = {r["term"]: float(r["docs"]) for r in self._rows(ESTIMATE_SQL)}
-            self._estimates = (time.monotonic(), estimates)
-        return estimates
-
-    def vector_search(self, user_id: str, vector: Vector, q: MemoryQuery, limit: int) -> list[ScoredId]:
-        """HNSW (cosine) search with the filters applied inside the index scan."""
-        sql, params = vector_sql(user_id, np.asarray(vector, dtype=np.float32), q, limit)
-        rows = self._rows(sql, params)
-        found = sorted(((float(1.0 - r["distance"]), str(r["id"])) for r in rows), reverse=True)
-        return [ScoredId(i, score) for score, i in found]

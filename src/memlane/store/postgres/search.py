@@ -12,17 +12,27 @@ candidates are then scored with the exact BM25 in Python (:mod:`memlane.store.bm
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import Any
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Self
 
-from memlane.store import MemoryQuery, Vector
-from memlane.store.bm25 import K1, B, KeywordStats, idf
+import numpy as np
+
+from memlane.store import Vector
+from memlane.store.bm25 import K1, B, KeywordStats, idf, score_keywords
 from memlane.store.codec import scope_token
-from memlane.store.sql import POSTGRES, where
+from memlane.store.postgres import PostgresDatabase
+from memlane.store.scope import UNSCOPED, Scope
+from memlane.store.sql import POSTGRES, rarest_within, where
+from memlane.store.sql_records import put_vectors
+from memlane.vocabulary import MemoryQuery, ScoredId
 
 # rows pre-ranked in SQL that BM25 then re-scores: enough that the BM25 top ``limit`` is among them
 _PRE_RANK = 4
 _MIN_PRE_RANK = 200
+
+_ESTIMATES_TTL = 60.0  # seconds: the estimates change only with ANALYZE
 
 _SAFE_TERM = re.compile(r"[^\w]+")
 
@@ -100,3 +110,64 @@ def vector_sql(user_id: str, vector: Vector, q: MemoryQuery, limit: int) -> tupl
         f"WHERE {cond} AND embedding IS NOT NULL ORDER BY embedding <=> %s LIMIT %s"
     )
     return sql, [vector, *params, vector, limit]
+
+
+@dataclass
+class PostgresSearch:
+    """The search role on a :class:`~memlane.store.postgres.PostgresDatabase`."""
+
+    db: PostgresDatabase
+    scope: Scope = UNSCOPED
+
+    def within(self, scope: Scope) -> Self:
+        """The same search limited to ``scope``'s users."""
+        return replace(self, scope=scope)
+
+    def put_vectors(self, user_id: str, vectors: Mapping[str, Vector]) -> int:
+        """Give the user's records stored without a vector their vector; returns how many took one."""
+        return put_vectors(self.db, self.scope.inward(user_id), vectors)
+
+    def keyword_search(
+        self, user_id: str, tokens: Sequence[str], q: MemoryQuery, limit: int
+    ) -> list[ScoredId]:
+        """GIN-indexed match within the user's scope, BM25-scored like FTS5 (see :mod:`.search`).
+
+        A word none of the user's memories holds adds nothing to any score, so it is not matched;
+        when no word is left, no match runs at all.
+        """
+        uid = self.scope.inward(user_id)
+        terms = list(dict.fromkeys(t for t in tokens if t.strip()))
+        if not terms:
+            return []
+        wanted = rarest_within(terms, self._documents(terms))
+        found = self.db.rows(*stats_sql(uid, wanted))
+        if not found:
+            return []
+        held = [(t, int(df)) for t, df in zip(wanted, found[0]["df"], strict=True) if df]
+        if not held:
+            return []
+        stats = KeywordStats(
+            docs=int(found[0]["docs"]), tokens=int(found[0]["tokens"]), df=[df for _, df in held]
+        )
+        matched = [t for t, _ in held]
+        rows = self.db.rows(*keyword_sql(uid, matched, stats, q, limit))
+        return score_keywords(matched, terms, stats, rows, limit)
+
+    def _documents(self, terms: list[str]) -> dict[str, float]:
+        """How many rows hold each common term, as the planner's statistics estimate it (none before
+        the first ANALYZE, while the table is small): counting would cost what the budget saves. The
+        estimates change only with ANALYZE, so they are read at most once a minute.
+        """
+        cached = self.db.estimates
+        if cached is not None and time.monotonic() - cached[0] <= _ESTIMATES_TTL:
+            return cached[1]
+        estimates = {r["term"]: float(r["docs"]) for r in self.db.rows(ESTIMATE_SQL)}
+        self.db.estimates = (time.monotonic(), estimates)
+        return estimates
+
+    def vector_search(self, user_id: str, vector: Vector, q: MemoryQuery, limit: int) -> list[ScoredId]:
+        """HNSW (cosine) search with the filters applied inside the index scan."""
+        sql, params = vector_sql(self.scope.inward(user_id), np.asarray(vector, dtype=np.float32), q, limit)
+        rows = self.db.rows(sql, params)
+        found = sorted(((float(1.0 - r["distance"]), str(r["id"])) for r in rows), reverse=True)
+        return [ScoredId(i, score) for score, i in found]

@@ -175,7 +175,7 @@ def m004_log_deletions(db: sqlite3.Connection) -> None:
 
 def m005_count_keyword_documents(db: sqlite3.Connection) -> None:
     # how many documents hold each token, read before a keyword search to leave out the words so
-    # common that scoring them would touch tens of thousands of rows (see SQLiteStore.keyword_search)
+    # common that scoring them would touch tens of thousands of rows (see SQLiteSearch.keyword_search)
     db.execute("CREATE VIRTUAL TABLE memories_vocab USING fts5vocab(memories_fts, 'col')")
 
 

@@ -144,7 +144,7 @@ def test_training_twice_gives_the_same_model(tmp_path: Path) -> None:
     paths = []
     for n in range(2):
         path = tmp_path / f"model{n}.npz"
-        training.train(data, features, 1e-4, 1.0, 0.5).save(path)
+        training.train(data, features, 1e-4, 1.0, 0.5, 0.7).save(path)
         paths.append(path)
     with np.load(paths[0]) as a, np.load(paths[1]) as b:
         assert sorted(a.files) == sorted(b.files)

@@ -338,13 +338,16 @@ def judge(split: str, limit: int | None, json_out: Path | None, retrain: bool) -
     from memlane.eval import judge as scored
 
     console = Console()
+    if not console.is_terminal:  # rich assumes 80 columns for a pipe, too narrow for the confusion table
+        console = Console(width=150)
     if retrain:
         from memlane.write.judge import train
 
         chosen = train.rebuild(progress=lambda line: console.print(f"cv {line}"))
         console.print(
             f"chose {chosen.features}, penalty {chosen.penalty:g}, temperature {chosen.temperature}, "
-            f"threshold {chosen.threshold}: out-of-fold label accuracy {chosen.accuracy:.4f}"
+            f"threshold {chosen.threshold} (keep {chosen.keep}): "
+            f"out-of-fold label accuracy {chosen.accuracy:.4f}"
         )
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=Console(stderr=True), transient=True) as progress:

@@ -291,10 +291,9 @@ def tables(report: Report) -> list[Table]:
     for name, us in report.micros.items():
         counts.add_row(f"µs per clause: {name}", "", f"{us:.1f}")
     confusion = Table(title="confusion, rules+model (rows: labelled, columns: decided)")
-    confusion.add_column("")
-    short = {label: label[:5] for label in LABELS}
+    confusion.add_column("", no_wrap=True)
     for label in LABELS:
-        confusion.add_column(short[label], justify="right")
+        confusion.add_column(label[:5], justify="right", no_wrap=True)
     table = model.confusion()
     for gold in LABELS:
         confusion.add_row(gold, *(str(table[gold][p] or "·") for p in LABELS))

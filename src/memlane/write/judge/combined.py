@@ -57,7 +57,7 @@ _FITS = {
     "condition": {Category.CONDITION, Category.BUDGET},
 }
 _DATED = {Category.PLAN, Category.EVENT, Category.COMPLAINT}
-_PASSING = {Category.MOOD, Category.SMALLTALK, Category.HYPOTHETICAL}
+_PASSING = {Category.MOOD, Category.SMALLTALK, Category.HYPOTHETICAL, Category.REQUEST}
 
 NAMES_ZH = {
     "mood": "情绪",
@@ -149,16 +149,19 @@ class Judge(RuleJudge):
     def _overrules(self, prediction: Prediction, rules: Decision) -> bool:
         model = self.classifier
         assert model is not None
-        return self.overrules(prediction, rules, model.threshold)
+        return self.overrules(prediction, rules, model.threshold, model.keep)
 
     @classmethod
-    def overrules(cls, prediction: Prediction, rules: Decision, threshold: float) -> bool:
-        """Whether the model's class decides instead of the rules: it is sure, it places the clause
-        elsewhere, and it would not keep long-term what the rules' own words call a passing mood,
-        small talk or an imagined case (those it may only move between discard and the session)."""
+    def overrules(cls, prediction: Prediction, rules: Decision, threshold: float, keep: float) -> bool:
+        """Whether the model's class decides instead of the rules: it is ``threshold`` sure (``keep``
+        sure to keep long-term what the rules would not), it places the clause elsewhere, and it
+        would not keep long-term what the rules' own words call a passing mood, small talk, an
+        imagined case or a request (those it may only move between discard and the session)."""
         if prediction.confidence < threshold or not cls.disagrees(prediction, rules):
             return False
-        return prediction.tier != "long-term" or rules.category not in _PASSING
+        if prediction.tier != "long-term" or tier(rules.action) == "long-term":
+            return True
+        return prediction.confidence >= keep and rules.category not in _PASSING
 
     @staticmethod
     def disagrees(prediction: Prediction, rules: Decision) -> bool:

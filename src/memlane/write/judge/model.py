@@ -103,6 +103,7 @@ class Classifier:
         bias: npt.NDArray[np.float32],
         temperature: float,
         threshold: float,
+        keep: float,
     ) -> None:
         self.features = features
         self.weights = weights
@@ -110,6 +111,8 @@ class Classifier:
         self.temperature = temperature
         self.threshold = threshold
         """How sure the model must be to overrule the rules."""
+        self.keep = keep
+        """How sure it must be to keep long-term what the rules would not keep."""
         self._importance = np.array([IMPORTANCE[label] for label in LABELS])
         self._stability = np.array([STABILITY[label] for label in LABELS])
 
@@ -137,7 +140,8 @@ class Classifier:
             weights = data["weights"].astype(np.float32) * data["scale"].astype(np.float32)
             features = Features(dim, zh_max, word_max, char_min, char_max)
             bias = data["bias"].astype(np.float32)
-            return cls(features, weights, bias, float(data["temperature"]), float(data["threshold"]))
+            t, threshold, keep = (float(data[k]) for k in ("temperature", "threshold", "keep"))
+            return cls(features, weights, bias, t, threshold, keep)
 
     def save(self, path: Path) -> None:
         """Write the weights as int8 with one scale per label (a few hundred KB)."""
@@ -152,6 +156,7 @@ class Classifier:
                 bias=self.bias.astype(np.float32),
                 temperature=np.float64(self.temperature),
                 threshold=np.float64(self.threshold),
+                keep=np.float64(self.keep),
                 config=np.array([f.dim, f.zh_max, f.word_max, f.char_min, f.char_max], dtype=np.int64),
                 labels=np.array(LABELS),
             )

@@ -22,7 +22,6 @@ from dataclasses import replace
 from datetime import datetime
 
 from memlane.domain import Action, Candidate, Category, Decision
-from memlane.privacy.sensitive import NEVER_STORE
 from memlane.settings import Settings
 
 from .features import rule_cues
@@ -56,6 +55,9 @@ _FITS = {
     "plan": {Category.PLAN},
     "condition": {Category.CONDITION, Category.BUDGET},
 }
+# what only the rules may decide: sensitive data (the detectors) and a withdrawal (its words); the
+# model's guess of either is a doubt, never a decision ("my invoice number is INV-2231" is no secret)
+_RULES_ONLY = {"sensitive", "forget"}
 _DATED = {Category.PLAN, Category.EVENT, Category.COMPLAINT}
 _PASSING = {Category.MOOD, Category.SMALLTALK, Category.HYPOTHETICAL, Category.REQUEST}
 
@@ -156,8 +158,11 @@ class Judge(RuleJudge):
         """Whether the model's class decides instead of the rules: it is ``threshold`` sure (``keep``
         sure to keep long-term what the rules would not), it places the clause elsewhere, and it
         would not keep long-term what the rules' own words call a passing mood, small talk, an
-        imagined case or a request (those it may only move between discard and the session)."""
+        imagined case or a request (those it may only move between discard and the session).
+        Sensitive data and withdrawals are the rules' alone."""
         if prediction.confidence < threshold or not cls.disagrees(prediction, rules):
+            return False
+        if prediction.label in _RULES_ONLY:
             return False
         if prediction.tier != "long-term" or tier(rules.action) == "long-term":
             return True
@@ -217,11 +222,11 @@ class Judge(RuleJudge):
 
 
 def exact(candidate: Candidate) -> bool:
-    """What the rules decide alone: a never-store value, another speaker, a withdrawal, a request to
-    remember."""
+    """What the rules decide alone: anything the sensitive-data detectors found (never stored, masked
+    or sealed by the policy), another speaker, a withdrawal, a request to remember."""
     return (
         candidate.role != "user"
         or candidate.remember_request
         or candidate.category in (Category.FORGET, Category.SENSITIVE)
-        or any(kind in NEVER_STORE for kind in candidate.sensitive)
+        or bool(candidate.sensitive)  # what the detectors found is the policy's business, exactly
     )

@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install browser demo test lint format clean
+.PHONY: install browser demo test lint format clean judge-model
 
 $(STAMP): pyproject.toml setup.py src/memlane/embed/engine/e5.c
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -28,6 +28,10 @@ test: $(STAMP) browser
 	$(BIN)/ruff format --check src tests
 	$(BIN)/mypy
 	$(BIN)/pytest
+
+# rebuild the learned judge's weights (src/memlane/write/judge/model.npz) from the train split
+judge-model: $(STAMP)
+	$(BIN)/memlane eval judge --train
 
 format: $(STAMP)
 	$(BIN)/ruff format src tests

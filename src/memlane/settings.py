@@ -44,6 +44,10 @@ class Settings(BaseSettings):
     )
 
     # the judge
+    learned_judge: bool = Field(
+        default=True,
+        description="let the bundled classifier overrule the rules where it is sure (docs/judge.md)",
+    )
     write_threshold: float = Field(default=0.65, ge=0.0, le=1.0, description="min importance for long-term")
     temporary_days: int = Field(default=30, gt=0, description="expiry of temporary intents and budgets")
     event_days: int = Field(default=90, gt=0, description="expiry of raw events")

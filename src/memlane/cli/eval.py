@@ -299,3 +299,62 @@ def context(split: str, max_tokens: int | None, json_out: Path | None, failures:
             console.print(f"wrote {scenarios.plot(report, json_out.with_suffix('.png'))}")
         except MissingExtra as exc:
             console.print(f"no plot: {exc}")
+
+
+@eval_group.command()
+@click.option(
+    "--split",
+    type=click.Choice(["train", "test"]),
+    default="test",
+    show_default=True,
+    help="test: the held-out half (never tuned on); train: the half the model learns from.",
+)
+@click.option("--limit", type=click.IntRange(min=1), help="Use only the first N messages of the split.")
+@click.option(
+    "--json",
+    "json_out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the numbers as JSON (and a PNG of the confusion table next to it).",
+)
+@click.option(
+    "--train",
+    "retrain",
+    is_flag=True,
+    help="First rebuild the shipped model from the train split (5-fold cross-validation picks its settings).",
+)
+def judge(split: str, limit: int | None, json_out: Path | None, retrain: bool) -> None:
+    """How the write path's judge decides on the labelled judge corpus: rules alone and rules with
+    the learned model, per label, tier and language, with the mistakes that matter most."""
+    from memlane.eval import judge as scored
+
+    console = Console()
+    if not console.is_terminal:  # rich assumes 80 columns for a pipe, too narrow for the confusion table
+        console = Console(width=150)
+    if retrain:
+        from memlane.write.judge import train
+
+        chosen = train.rebuild(progress=lambda line: console.print(f"cv {line}"))
+        console.print(
+            f"chose {chosen.features}, penalty {chosen.penalty:g}, temperature {chosen.temperature}, "
+            f"threshold {chosen.threshold} (keep {chosen.keep}): "
+            f"out-of-fold label accuracy {chosen.accuracy:.4f}"
+        )
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+        tasks: dict[str, object] = {}
+
+        def tick(name: str, n: int, total: int) -> None:
+            if name not in tasks:
+                tasks[name] = progress.add_task(name, total=total)
+            progress.update(tasks[name], completed=n)  # type: ignore[arg-type]
+
+        report = scored.evaluate(split, limit=limit, progress=tick)
+    if json_out is not None:
+        json_out.write_text(json.dumps(report.to_dict(), ensure_ascii=False, indent=2), encoding="utf-8")
+        console.print(f"wrote {json_out}")
+        try:
+            console.print(f"wrote {scored.plot(report, json_out.with_suffix('.png'))}")
+        except MissingExtra as exc:
+            console.print(f"no plot: {exc}")
+    for table in scored.tables(report):
+        console.print(table)

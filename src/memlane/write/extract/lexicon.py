@@ -72,8 +72,8 @@ HEDGE = re.compile(
 )
 SESSION_ONLY = re.compile(
     r"本轮|这轮|这次|这一次|这回|本次|这一单|这单|这个订单|暂时|临时"
-    r"|(?i:\b(?:this\s+time|for\s+this\s+order|for\s+now|just\s+this\s+once|this\s+round|for\s+this\s+one"
-    r"|for\s+this\s+purchase|this\s+order)\b)"
+    r"|(?i:\b(?:this\s+time|for\s+now|just\s+this\s+once|this\s+round|this\s+order"
+    r"|for\s+this\s+(?:order|one|purchase|search|trip|booking|query|request|task|project))\b)"
 )
 LASTING = re.compile(
     r"以后都|一直|每次|永远|总是|(?i:\b(?:always|every\s+time|from\s+now\s+on|in\s+general)\b)"

@@ -216,6 +216,7 @@ _STYLE_CONCISE = (
     rf"{_REPLY}.{{0,4}}?(?:简洁|简短|简单|精简|短|简明|扼要|直接|干脆)"
     r"|(?:简洁|简短|精简|简明扼要)(?:一?点|一?些)?"
     r"|(?:别|不要)(?:太)?啰嗦|少说废话|说重点|直接说结论|长话短说|不要长篇大论"
+    r"|^(?:给我)?(?:列|列出|分点列|写)(?:个|几个)?要点(?:就行|就好|就可以)"
 )
 _LIVE = r"住在|家住|家在|定居在?|常住在?|生活在|现居|住(?!院|宿|酒店|店|了|过|校|一|两|几|的|着|得|不|手|口)"
 _RESOLVED = (
@@ -236,6 +237,12 @@ _MOOD = (
     r"|快乐|难过|伤心|郁闷|焦虑|紧张|生气|气死|无聊|崩溃|沮丧|失落|兴奋|激动|心累|emo|不爽"
     r"|压力(?:好|很|太|特别)?大"
     r"|心情|委屈|孤独|寂寞|害怕|担心|失眠|想哭|哭了|^唉|^哎+|无语|难受"
+    r"|被.{0,6}?(?:骂|批评|训|凶|吼|怼|数落|说)了"  # scolded: a passing hurt, not an event to keep
+)
+# a remark on the weather, the whole clause: small talk (a liking for rain is a preference, matched first)
+_WEATHER = (
+    r"^(?:今天|今儿|外面|这边|又|终于|刚刚?|一直)?在?(?:下雨|下雪|下冰雹|刮大?风|降温|升温|出太阳|阴天|晴天"
+    r"|好热|好冷|热死|冷死|闷热)(?:了|啦|呢|呀|哈)*$"
 )
 _CONDITION = (
     rf"(?:要|需要|得|必须|一定要|最好|希望)(?:是)?(?P<v>{_CUT}{{1,10}}?)的$"
@@ -359,6 +366,7 @@ RULES = (
                        r"(?:迷|粉|粉丝|控|爱好者|发烧友)$", liking(1)),
     # the moment, the task, plans and events
     rule(C.MOOD, _MOOD),
+    rule(C.SMALLTALK, _WEATHER),
     rule(C.CONDITION, _CONDITION, _condition, "ask"),
     rule(C.PLAN, _INTENT, timed(P, 1)),
     rule(C.PLAN, r".", timed(P, 1, require_time=True)),

@@ -1,4 +1,4 @@
-"""The memory judge: is a candidate worth keeping, where, for how long, and why.
+"""The rule judge: is a candidate worth keeping, where, for how long, and why, by its category.
 
 Each candidate is scored for importance, confidence, stability and sensitivity in [0, 1] and given
 one action: discard, session only, long-term semantic, episodic, or a profile slot. Every decision
@@ -12,6 +12,7 @@ The rules are sure of most decisions. Where they guess, :meth:`Judge.doubt` says
 the rules only inferred, or the catch-all background fact (no subject, no object), whose importance
 lands within :attr:`Judge.margin` of the write threshold. :meth:`Judge.decide_all` judges the
 candidates of one call together, so a second opinion (the LLM judge) can take all doubts at once.
+:class:`~memlane.write.judge.Judge` lets the learned model overrule these rules where it is sure.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from memlane.domain import Action, Candidate, Category, Decision
-from memlane.privacy.sensitive import NEVER_STORE
+from memlane.privacy.sensitive import NEVER_STORE, described
 from memlane.profile import spec
 from memlane.settings import Settings
 
@@ -69,20 +70,10 @@ POLICIES: dict[Category, Policy] = {
     Category.OTHER: P(Action.DISCARD, 0.1, 0.0, "session", "nothing lasting about the user"),
 }
 
-_SENSITIVE_NAMES = {
-    "id_card": "an ID-card number",
-    "bank_card": "a bank-card number",
-    "password": "a password",
-    "api_key": "an API key or token",
-    "health": "a health detail",
-    "phone": "a phone number",
-    "email": "an email address",
-    "address": "a home address",
-}
 
-
-class Judge:
-    """Scores candidates and decides where each belongs; the thresholds come from :class:`Settings`."""
+class RuleJudge:
+    """Scores candidates and decides where each belongs by the rules alone; the thresholds come
+    from :class:`Settings`. :class:`~memlane.write.judge.Judge` adds the learned model."""
 
     margin = 0.1
     """How close to the write threshold a guessed importance must be for the rules to doubt it."""
@@ -143,7 +134,7 @@ class Judge:
                 "kept for this conversation only"
             )
         else:
-            action = _layer(layer, c)
+            action = placed(layer, c)
         policy = POLICIES[c.category]
         if action is Action.EPISODIC and policy.expiry == "none":
             policy = POLICIES[Category.EVENT]
@@ -185,8 +176,7 @@ class Judge:
 
         blocked = [k for k in candidate.sensitive if k in NEVER_STORE]
         if blocked:
-            what = " and ".join(_SENSITIVE_NAMES.get(k, k) for k in blocked)
-            return verdict(Action.DISCARD, f"contains {what}; such content is never stored")
+            return verdict(Action.DISCARD, f"contains {described(blocked)}; such content is never stored")
         if candidate.role != "user":
             return verdict(Action.DISCARD, f"said by the {candidate.role}, not the user: never a user fact")
         if policy.action is Action.DISCARD and not candidate.remember_request:
@@ -206,7 +196,7 @@ class Judge:
                 f"{self.settings.write_threshold:.2f}{note}: kept for this conversation only",
             )
         kept = Action.SEMANTIC if policy.action is Action.DISCARD else policy.action  # remembered on request
-        action = _layer(kept, candidate)
+        action = placed(kept, candidate)
         note = f" ({', '.join(notes)})" if notes else ""
         return verdict(action, f"{policy.why}, importance {importance:.2f}{note}")
 
@@ -229,7 +219,7 @@ def _later(at: datetime, days: float) -> datetime | None:
         return None
 
 
-def _layer(action: Action, candidate: Candidate) -> Action:
+def placed(action: Action, candidate: Candidate) -> Action:
     """Where a long-term memory of ``candidate`` lives: the profile exactly when its slot belongs
     there (an episode stays an episode)."""
     if action is Action.EPISODIC:

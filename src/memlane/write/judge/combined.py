@@ -1,0 +1,232 @@
+"""The memory judge: the rules for what must be exact, the learned model for the rest.
+
+The rules decide first (:class:`~memlane.write.judge.rules.RuleJudge`). Their word is final for
+what must be exact: a never-store value the detectors found, another speaker's turn, a withdrawal
+("别记这个"), and a request to remember. For every other candidate the classifier
+(:mod:`memlane.write.judge.model`) reads the clause and what the rules made of it; when it is at
+least :attr:`Classifier.threshold` sure (chosen by cross-validation on the training split) and puts
+the clause somewhere else (another tier, or a lasting kind where the rules saw an episode or a
+plan, or the reverse), its class decides. The rules' structure stays: a slot, a date, the objects.
+A decision the model made says so in the user's language::
+
+    learned: mood (0.93), not kept
+    学习判断：情绪（0.93），不保存
+
+Where the model disagrees but is not sure, :meth:`Judge.doubt` says so, and a second opinion (the
+LLM judge, ``docs/llm.md``) sees that clause with the rules' own doubts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime
+
+from memlane.domain import Action, Candidate, Category, Decision
+from memlane.settings import Settings
+
+from .features import rule_cues
+from .model import IMPORTANCE, TIERS, Classifier, Prediction
+from .rules import POLICIES, RuleJudge, placed
+
+# the category a learned class gives a candidate, when the rules' own does not fit it
+_CATEGORY = {
+    "mood": Category.MOOD,
+    "smalltalk": Category.SMALLTALK,
+    "request": Category.REQUEST,
+    "hypothetical": Category.HYPOTHETICAL,
+    "other": Category.OTHER,
+    "forget": Category.OTHER,  # only the rules' words withdraw what was said
+    "sensitive": Category.SENSITIVE,
+    "context": Category.CONTEXT,
+    "condition": Category.CONDITION,
+    "preference": Category.PREFERENCE,
+    "constraint": Category.CONSTRAINT,
+    "background": Category.FACT,
+    "event": Category.EVENT,
+    "plan": Category.PLAN,
+}
+# the rules' categories of each learned class (a candidate already in one keeps its own)
+_FITS = {
+    "preference": {Category.PREFERENCE, Category.DISLIKE, Category.ROUTINE, Category.STYLE, Category.CONTACT},
+    "constraint": {Category.CONSTRAINT, Category.CONTACT, Category.STYLE},
+    "background": {Category.FACT, Category.FAMILY, Category.JOB, Category.LOCATION, Category.NAME},
+    "profile": {Category.NAME, Category.LOCATION, Category.JOB, Category.CONTACT, Category.STYLE},
+    "event": {Category.EVENT, Category.COMPLAINT},
+    "plan": {Category.PLAN},
+    "condition": {Category.CONDITION, Category.BUDGET},
+}
+# what only the rules may decide: sensitive data (the detectors) and a withdrawal (its words); the
+# model's guess of either is a doubt, never a decision ("my invoice number is INV-2231" is no secret)
+_RULES_ONLY = {"sensitive", "forget"}
+_DATED = {Category.PLAN, Category.EVENT, Category.COMPLAINT}
+_PASSING = {Category.MOOD, Category.SMALLTALK, Category.HYPOTHETICAL, Category.REQUEST}
+
+NAMES_ZH = {
+    "mood": "情绪",
+    "smalltalk": "闲聊",
+    "request": "请求",
+    "hypothetical": "假设",
+    "guess": "猜测",
+    "other": "与用户无关",
+    "forget": "撤回",
+    "sensitive": "敏感信息",
+    "context": "一次性情境",
+    "condition": "本次任务的条件",
+    "profile": "个人资料",
+    "preference": "偏好",
+    "constraint": "限制",
+    "background": "背景",
+    "event": "经历",
+    "plan": "计划",
+}
+_OUTCOME = {
+    "discard": ("not kept", "不保存"),
+    "session": ("kept for this conversation only", "仅在本次对话中保留"),
+    "long-term": ("kept", "长期保存"),
+}
+
+
+def tier(action: Action) -> str:
+    """``discard``, ``session`` or ``long-term``: the tier of an action."""
+    return {Action.DISCARD: "discard", Action.SESSION: "session"}.get(action, "long-term")
+
+
+def learned_reason(prediction: Prediction, lang: str) -> str:
+    """Why the model decided, in the user's language: its class, how sure, what it did."""
+    en, zh = _OUTCOME[prediction.tier]
+    if lang == "zh":
+        return f"学习判断：{NAMES_ZH[prediction.label]}（{prediction.confidence:.2f}），{zh}"
+    return f"learned: {prediction.label} ({prediction.confidence:.2f}), {en}"
+
+
+class Judge(RuleJudge):
+    """Rules and the learned model in one place (``Settings(learned_judge=False)``: rules alone).
+
+    >>> from memlane import Settings
+    >>> judge = Judge(Settings())
+    """
+
+    def __init__(self, settings: Settings, classifier: Classifier | None = None) -> None:
+        super().__init__(settings)
+        self._classifier = classifier
+
+    @property
+    def classifier(self) -> Classifier | None:
+        """The model, read on first use (None when the settings turn it off)."""
+        if not self.settings.learned_judge:
+            return None
+        if self._classifier is None:
+            self._classifier = Classifier.bundled()
+        return self._classifier
+
+    def decide(self, candidate: Candidate, at: datetime) -> Decision:
+        """The rules' decision, or the model's where it is sure and places the clause elsewhere."""
+        rules = super().decide(candidate, at)
+        prediction = self.prediction(candidate)
+        if prediction is None or not self._overrules(prediction, rules):
+            return rules
+        return self._learned(rules, candidate, prediction, at)
+
+    def prediction(self, candidate: Candidate) -> Prediction | None:
+        """The model's view of ``candidate``, or None when the rules' word is final."""
+        model = self.classifier
+        if model is None or exact(candidate):
+            return None
+        return model.predict(candidate.text, rule_cues(candidate))
+
+    def doubt(self, decision: Decision) -> str | None:
+        """The rules' doubt, or the model's when it places the clause elsewhere but is not sure
+        (never for sensitive data or text that reads as an instruction: those are never sent)."""
+        rules = super().doubt(decision)
+        c = decision.candidate
+        if rules is not None or c is None or c.instruction or c.sensitive:
+            return rules
+        if decision.reason.startswith(("learned:", "学习判断")):
+            return None  # the model was sure
+        prediction = self.prediction(c)
+        if prediction is not None and self.disagrees(prediction, decision):
+            return f"the learned judge leans to {prediction.label} ({prediction.confidence:.2f})"
+        return None
+
+    def _overrules(self, prediction: Prediction, rules: Decision) -> bool:
+        model = self.classifier
+        assert model is not None
+        return self.overrules(prediction, rules, model.threshold, model.keep)
+
+    @classmethod
+    def overrules(cls, prediction: Prediction, rules: Decision, threshold: float, keep: float) -> bool:
+        """Whether the model's class decides instead of the rules: it is ``threshold`` sure (``keep``
+        sure to keep long-term what the rules would not), it places the clause elsewhere, and it
+        would not keep long-term what the rules' own words call a passing mood, small talk, an
+        imagined case or a request (those it may only move between discard and the session).
+        Sensitive data and withdrawals are the rules' alone."""
+        if prediction.confidence < threshold or not cls.disagrees(prediction, rules):
+            return False
+        if prediction.label in _RULES_ONLY:
+            return False
+        if prediction.tier != "long-term" or tier(rules.action) == "long-term":
+            return True
+        return prediction.confidence >= keep and rules.category not in _PASSING
+
+    @staticmethod
+    def disagrees(prediction: Prediction, rules: Decision) -> bool:
+        """Whether the model places the clause elsewhere: another tier, or a lasting fact where the
+        rules saw a dated one (or the reverse)."""
+        if prediction.tier != tier(rules.action):
+            return True
+        if prediction.tier != "long-term" or prediction.label == "profile":
+            return False
+        return (prediction.label in ("event", "plan")) != (rules.category in _DATED)
+
+    def _learned(self, rules: Decision, candidate: Candidate, p: Prediction, at: datetime) -> Decision:
+        """The decision the model's class makes, keeping the rules' structure where it fits."""
+        category = candidate.category
+        if category not in _FITS.get(p.label, ()):
+            category = _CATEGORY.get(p.label, category)
+        changed = replace(candidate, category=category)
+        if category not in _DATED and candidate.category in _DATED:
+            changed = replace(changed, event_time=None, event_status=None)  # a routine, not a date
+        if p.tier == "session":
+            changed = replace(changed, session_only=True)
+        if p.label == "guess":
+            changed = replace(changed, hedged=True)
+        shares = [
+            (label, share)
+            for label, share in zip(TIERS, p.probabilities, strict=True)
+            if TIERS[label] == p.tier
+        ]
+        within = sum(share for _, share in shares) or 1.0
+        importance = sum(IMPORTANCE[label] * share for label, share in shares) / within
+        if p.tier == "discard":
+            action = Action.DISCARD
+        elif p.tier == "session":
+            action = Action.SESSION
+        elif importance < self.settings.write_threshold:
+            return rules  # the write threshold binds the model too: below it, the rules' word stands
+        else:
+            action = placed(POLICIES[category].action, changed)
+            if action in (Action.DISCARD, Action.SESSION):
+                action = Action.SEMANTIC
+        policy = POLICIES[category]
+        return replace(
+            rules,
+            action=action,
+            reason=learned_reason(p, candidate.lang),
+            category=category,
+            importance=round(importance, 3),
+            confidence=round(within, 3),
+            stability=p.stability,
+            expires_at=self._expiry(action, policy, changed, at),
+            candidate=changed,
+        )
+
+
+def exact(candidate: Candidate) -> bool:
+    """What the rules decide alone: anything the sensitive-data detectors found (never stored, masked
+    or sealed by the policy), another speaker, a withdrawal, a request to remember."""
+    return (
+        candidate.role != "user"
+        or candidate.remember_request
+        or candidate.category in (Category.FORGET, Category.SENSITIVE)
+        or bool(candidate.sensitive)  # what the detectors found is the policy's business, exactly
+    )

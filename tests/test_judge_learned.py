@@ -1,0 +1,168 @@
+"""The learned judge: the phrasings of issue 22 decided right through ``Memory.add`` on real SQLite,
+a reason that names the rule or the learned class, the shipped model, its rebuild and its eval."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from conftest import T0
+from memlane import Memory
+from memlane.cli import main
+from memlane.domain import Action, Candidate, Category, Kind
+from memlane.settings import Settings
+from memlane.write.judge import LABELS, Classifier, Judge
+from memlane.write.judge import train as training
+from memlane.write.judge.features import Features
+
+LONG_TERM = (Action.SEMANTIC, Action.EPISODIC, Action.PROFILE)
+
+
+def said(mem: Memory, text: str, user: str = "u1") -> list[Action]:
+    return [d.action for d in mem.add(text, user_id=user, session_id="s1", at=T0).decisions]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("If I won the lottery I'd buy a castle in Scotland", id="en-lottery"),
+        pytest.param("要是能坐上飞船，我就飞去火星", id="zh-mars"),
+    ],
+)
+def test_a_hypothetical_is_not_remembered(mem: Memory, text: str) -> None:
+    assert said(mem, text) == [Action.DISCARD]
+    assert mem.list("u1") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("刚被老板骂了一顿", id="zh-scolded"),
+        pytest.param("今天下雨了", id="zh-rain"),
+    ],
+)
+def test_a_passing_mood_is_not_an_event(mem: Memory, text: str) -> None:
+    assert not set(said(mem, text)) & set(LONG_TERM)
+    assert mem.list("u1") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("For this search, only show me hotels under 150 euros a night", id="en-hotels"),
+        pytest.param("预算 6000 以内", id="zh-budget"),
+        pytest.param("帮我买个耳机，预算300", id="zh-headphones"),
+    ],
+)
+def test_a_condition_of_the_task_stays_in_the_session(mem: Memory, text: str) -> None:
+    actions = said(mem, text)
+    assert Action.SESSION in actions
+    assert not set(actions) & set(LONG_TERM)
+    assert mem.list("u1") == []
+
+
+def test_a_task_budget_does_not_supersede_a_lasting_one(mem: Memory) -> None:
+    mem.add("我每个月房租预算三千", user_id="u1", session_id="s0", at=T0)
+    before = [m.text for m in mem.list("u1")]
+    said(mem, "帮我买个耳机，预算300")
+    assert before
+    assert [m.text for m in mem.list("u1")] == before
+    assert mem.list("u1", status="superseded") == []
+
+
+def test_skimming_is_a_lasting_preference(mem: Memory) -> None:
+    assert said(mem, "I skim a lot", "u1") == [Action.SEMANTIC]
+    (memory,) = mem.list("u1")
+    assert memory.expires_at is None
+
+
+def test_bullet_points_are_a_preference_not_an_episode(mem: Memory) -> None:
+    actions = said(mem, "列要点就行")
+    assert actions
+    assert Action.EPISODIC not in actions
+    assert [m.kind for m in mem.list("u1")] in ([Kind.SEMANTIC], [Kind.PROFILE])
+
+
+def test_a_weekend_habit_is_a_routine_not_a_dated_plan(mem: Memory) -> None:
+    assert said(mem, "周末一般去爬山") == [Action.SEMANTIC]
+    (memory,) = mem.list("u1")
+    assert memory.expires_at is None
+    assert memory.valid_from is None
+
+
+def test_a_birthday_is_the_birthday_slot(mem: Memory) -> None:
+    assert said(mem, "我的生日是5月3日") == [Action.PROFILE]
+    assert mem.profile("u1") == {"birthday": "05-03"}
+
+
+def test_a_wish_to_learn_is_a_lasting_interest(mem: Memory) -> None:
+    assert said(mem, "我最近想学日语") == [Action.SEMANTIC]
+    (memory,) = mem.list("u1")
+    assert memory.expires_at is None
+
+
+def test_a_learned_decision_says_so_in_the_users_language(mem: Memory) -> None:
+    (zh,) = mem.add("预算 6000 以内", user_id="u1", session_id="s1", at=T0).decisions
+    (en,) = mem.add("I want to learn Japanese", user_id="u2", at=T0).decisions
+    assert zh.reason.startswith("学习判断：本次任务的条件（")
+    assert zh.reason.endswith("仅在本次对话中保留")
+    assert en.reason.startswith("learned: preference (")
+    assert en.reason.endswith("kept")
+
+
+def test_the_rules_alone_still_decide_when_the_model_is_off(tmp_path: Path) -> None:
+    with Memory(tmp_path / "rules.db", learned_judge=False) as mem:
+        (decision,) = mem.add("预算 6000 以内", user_id="u1", session_id="s1", at=T0).decisions
+    assert decision.reason == "a condition of the user's current task, importance 0.70"
+
+
+def test_a_request_to_remember_is_the_rules_word() -> None:
+    judge = Judge(Settings())
+    candidate = Candidate(text="记住：我今天心情不好", category=Category.MOOD, remember_request=True)
+    assert judge.prediction(candidate) is None
+    assert judge.decide(candidate, T0).action is not Action.DISCARD
+
+
+def test_the_shipped_model_is_small_and_loads() -> None:
+    assert Classifier.path().stat().st_size <= 400 * 1024
+    model = Classifier.bundled()
+    assert model is Classifier.bundled()
+    prediction = model.predict("If I won the lottery I'd buy a castle in Scotland")
+    assert prediction.label in LABELS
+    assert sum(prediction.probabilities) == pytest.approx(1.0)
+    assert 0.0 <= prediction.importance <= 1.0
+    assert 0.0 <= prediction.stability <= 1.0
+
+
+def test_training_twice_gives_the_same_model(tmp_path: Path) -> None:
+    data = training.clauses(training.corpus("train")[:120])
+    features = Features(1 << 10)
+    paths = []
+    for n in range(2):
+        path = tmp_path / f"model{n}.npz"
+        training.train(data, features, 1e-4, 1.0, 0.5, 0.7).save(path)
+        paths.append(path)
+    with np.load(paths[0]) as a, np.load(paths[1]) as b:
+        assert sorted(a.files) == sorted(b.files)
+        for name in a.files:
+            assert np.array_equal(a[name], b[name]), name
+    first, second = (Classifier.load(p) for p in paths)
+    for clause in data[:40]:
+        assert first.predict(clause.text, clause.cues) == second.predict(clause.text, clause.cues)
+
+
+def test_eval_judge_runs_on_a_slice(tmp_path: Path) -> None:
+    out = tmp_path / "judge.json"
+    result = CliRunner().invoke(main, ["eval", "judge", "--limit", "8", "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["split"] == "test"
+    assert report["model"]["clauses"] == report["rules"]["clauses"]
+    assert report["model"]["clauses"] >= 8
+    assert set(report["us_per_clause"]) == {"rules", "model", "judge"}
+    assert out.with_suffix(".png").stat().st_size > 0
+    assert "rules+model" in result.output

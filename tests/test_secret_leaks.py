@@ -26,9 +26,10 @@ from sensitive_cases import POSITIVES
 
 SECRETS = [(str(p.id), str(p.values[2])) for p in POSITIVES]
 _ZH_DIGITS = str.maketrans("零〇一二三四五六七八九", "00123456789")
-# what varies from run to run and could hold any short run of digits: hex ids and clock times
+# what varies from run to run and could hold any short run of digits: hex ids, clock times and
+# scores in [0, 1] (a hit scored 0.6619 does not hold the PIN 6 6 1 9)
 _NOISE = re.compile(
-    r"(?=[0-9a-f]*[a-f])[0-9a-f]{16,}|\b[0-9]{9,10}\.[0-9]+\b"
+    r"(?=[0-9a-f]*[a-f])[0-9a-f]{16,}|\b[0-9]{9,10}\.[0-9]+\b|(?<![0-9.])[01]\.[0-9]+\b"
     r"|datetime\.datetime\([^)]*\)|\d{4}-\d\d-\d\d[T ][0-9:.+]+"
 )
 

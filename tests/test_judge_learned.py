@@ -4,6 +4,7 @@ a reason that names the rule or the learned class, the shipped model, its rebuil
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from pathlib import Path
 
 import numpy as np
@@ -112,6 +113,18 @@ def test_a_learned_decision_says_so_in_the_users_language(mem: Memory) -> None:
     assert zh.reason.endswith("仅在本次对话中保留")
     assert en.reason.startswith("learned: preference (")
     assert en.reason.endswith("kept")
+
+
+@pytest.mark.parametrize("text", ["thx coach haha", "嗯嗯谢谢啦"])
+def test_small_talk_the_rules_only_dropped_stays_out_of_later_blocks(mem: Memory, text: str) -> None:
+    (decision,) = mem.add(text, user_id="u1", session_id="s1", at=T0).decisions
+    assert decision.action is Action.DISCARD
+    assert decision.category is Category.SMALLTALK
+    assert decision.reason.startswith(("learned: smalltalk (", "学习判断：闲聊（"))
+    mem.add("I live in Lisbon", user_id="u1", session_id="s1", at=T0)
+    block = mem.context("what does the user say", user_id="u1", session_id="s2", now=T0 + timedelta(days=1))
+    assert "Lisbon" in block.text
+    assert text not in block.text
 
 
 def test_the_rules_alone_still_decide_when_the_model_is_off(tmp_path: Path) -> None:

@@ -60,6 +60,9 @@ _FITS = {
 _RULES_ONLY = {"sensitive", "forget"}
 _DATED = {Category.PLAN, Category.EVENT, Category.COMPLAINT}
 _PASSING = {Category.MOOD, Category.SMALLTALK, Category.HYPOTHETICAL, Category.REQUEST}
+# how sure the model must be to name the kind of a clause the rules dropped as "nothing lasting"
+# (chosen on the context benchmark's dev half and LoCoMo's dev conversations)
+_NAMING = 0.35
 
 NAMES_ZH = {
     "mood": "情绪",
@@ -123,9 +126,28 @@ class Judge(RuleJudge):
         """The rules' decision, or the model's where it is sure and places the clause elsewhere."""
         rules = super().decide(candidate, at)
         prediction = self.prediction(candidate)
-        if prediction is None or not self._overrules(prediction, rules):
+        if prediction is None:
             return rules
-        return self._learned(rules, candidate, prediction, at)
+        if self._overrules(prediction, rules):
+            return self._learned(rules, candidate, prediction, at)
+        if self.names_junk(prediction, rules):
+            named = replace(candidate, category=_CATEGORY[prediction.label])
+            reason = learned_reason(prediction, candidate.lang)
+            return replace(rules, category=named.category, candidate=named, reason=reason)
+        return rules
+
+    @staticmethod
+    def names_junk(prediction: Prediction, rules: Decision) -> bool:
+        """Whether the model names what the rules only dropped as "nothing lasting": a clause they
+        discard as being about nothing in particular that the model is sure is a mood, small talk, a
+        request or an imagined case. The decision stays a discard; the name tells the context block
+        that the turn holds nothing a model should read again ("thx coach haha")."""
+        return (
+            rules.action is Action.DISCARD
+            and rules.category is Category.OTHER
+            and _CATEGORY.get(prediction.label) in _PASSING
+            and prediction.confidence >= _NAMING
+        )
 
     def prediction(self, candidate: Candidate) -> Prediction | None:
         """The model's view of ``candidate``, or None when the rules' word is final."""

@@ -9,7 +9,8 @@ from memlane import Memory, Settings, Source
 from memlane.domain import Action, Candidate, Category, Kind, MemoryItem
 from memlane.write.judge import Judge
 from memlane.write.pool import Pool
-from memlane.write.reconcile import Kin, find_match, word_overlap
+from memlane.write.reconcile import Kin, find_match
+from memlane.write.wording import word_overlap
 
 
 def judge(**settings: float) -> Judge:

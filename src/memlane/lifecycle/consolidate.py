@@ -24,7 +24,7 @@ from memlane.store import Stores
 from memlane.store.tokens import tokens_for
 from memlane.text.lang import detect
 from memlane.vocabulary import MemoryQuery
-from memlane.write.reconcile import word_overlap
+from memlane.write.wording import word_overlap
 
 _TREND_SIMILARITY = 0.88
 _TREND_OVERLAP = 0.5

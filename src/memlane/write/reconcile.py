@@ -40,15 +40,14 @@ from typing import Literal
 import numpy as np
 
 from memlane.domain import Category, EventStatus, Flag, Kind, MemoryItem, Source
-from memlane.privacy.sensitive import PLACEHOLDER
 from memlane.profile import spec
 from memlane.settings import Settings
 from memlane.store import Stores
-from memlane.text.keywords import content_words
 from memlane.text.lang import normalize
 from memlane.vocabulary import MemoryQuery
 from memlane.write.changes import retired
 from memlane.write.pool import Pool
+from memlane.write.wording import covers, masked, shared, things, word_overlap
 
 # how far back a resolution looks for the complaint it settles, and how close a named one must be
 _RESOLVE_WINDOW_DAYS = 60
@@ -115,57 +114,10 @@ def _kin(a: Category, b: Category) -> bool:
     return a is b or any(a in family and b in family for family in _FAMILIES)
 
 
-def _objects(item: MemoryItem) -> set[str]:
-    return {normalize(o) for o in item.entities if o}
-
-
-def _same_object(a: str, b: str) -> bool:
-    """One thing named twice: equal, or one name inside the other ("美式" in "美式咖啡")."""
-    if a == b:
-        return True
-    short, long = (a, b) if len(a) <= len(b) else (b, a)
-    return len(short) >= 2 and short in long
-
-
-def _shared(a: set[str], b: set[str]) -> set[str]:
-    return {x for x in a if any(_same_object(x, y) for y in b)}
-
-
 def _same_day(a: MemoryItem, b: MemoryItem) -> bool:
     if a.valid_from is None or b.valid_from is None:
         return a.valid_from is None and b.valid_from is None
     return a.valid_from.date() == b.valid_from.date()
-
-
-def masked(item: MemoryItem) -> bool:
-    """Whether ``item``'s text hides values behind placeholders."""
-    return PLACEHOLDER.search(item.text) is not None
-
-
-def _found(word: str, words: set[str]) -> bool:
-    return word in words or (len(word) > 1 and any(word in w or w in word for w in words if len(w) > 1))
-
-
-def covers(general: str, specific: str) -> bool:
-    """Whether every content word of ``general`` is in ``specific`` (a word inside a longer one counts:
-    游戏 in 手机游戏): ``specific`` says all that ``general`` says.
-
-    >>> covers("关注游戏性能", "关注iPhone游戏性能"), covers("我喜欢喝第0种茶", "我喜欢喝第9种茶")
-    (True, False)
-    """
-    small, large = content_words(general), content_words(specific)
-    if not small or not large:
-        return normalize(general) == normalize(specific)
-    return all(_found(w, large) for w in small)
-
-
-def word_overlap(a: str, b: str) -> float:
-    """Share of the smaller statement's content words found in the other."""
-    left, right = content_words(a), content_words(b)
-    if not left or not right:
-        return 1.0 if normalize(a) == normalize(b) else 0.0
-    small, large = (left, right) if len(left) <= len(right) else (right, left)
-    return sum(_found(w, large) for w in small) / len(small)
 
 
 def _weaker(new: MemoryItem, old: MemoryItem) -> bool:
@@ -208,25 +160,22 @@ def _by_slot(pool: Pool, item: MemoryItem) -> Match | None:
     return None
 
 
-def _by_objects(pool: Pool, item: MemoryItem, objects: list[str], change: str | None) -> Match | None:
-    wanted = {normalize(o) for o in objects if o}
+def _by_objects(pool: Pool, item: MemoryItem, named: list[str], change: str | None) -> Match | None:
+    wanted = {normalize(o) for o in named if o}
     if not wanted or item.category not in _LIKES:
         return None
     related = pool.query(MemoryQuery(categories=tuple(c.value for c in _LIKES)))
-    flipped = [m for m in related if m.polarity != item.polarity and _shared(_objects(m), wanted)]
+    flipped = [m for m in related if m.polarity != item.polarity and shared(things(m), wanted)]
     if change == "replace" and item.polarity > 0 and item.slot:
         # 换成喝茶 / switched to tea: the kind's other favourites are no longer current
         flipped += [
             m
             for m in related
-            if m.slot == item.slot
-            and m.polarity > 0
-            and not _shared(_objects(m), wanted)
-            and m not in flipped
+            if m.slot == item.slot and m.polarity > 0 and not shared(things(m), wanted) and m not in flipped
         ]
     if not flipped:
         return None
-    names = ", ".join(sorted(wanted & {w for w in wanted if any(_shared({w}, _objects(m)) for m in flipped)}))
+    names = ", ".join(sorted(wanted & {w for w in wanted if any(shared({w}, things(m)) for m in flipped)}))
     return _retire(item, flipped, f"the user changed their mind about {names or 'it'}")
 
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Any, Self
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -23,8 +23,7 @@ from memlane.store import Vector
 from memlane.store.bm25 import K1, B, KeywordStats, idf, score_keywords
 from memlane.store.codec import scope_token
 from memlane.store.postgres import PostgresDatabase
-from memlane.store.scope import UNSCOPED, Scope
-from memlane.store.sql import POSTGRES, rarest_within, where
+from memlane.store.sql import POSTGRES, SQLRole, rarest_within, where
 from memlane.store.sql_records import put_vectors
 from memlane.vocabulary import MemoryQuery, ScoredId
 
@@ -113,15 +112,10 @@ def vector_sql(user_id: str, vector: Vector, q: MemoryQuery, limit: int) -> tupl
 
 
 @dataclass
-class PostgresSearch:
+class PostgresSearch(SQLRole):
     """The search role on a :class:`~memlane.store.postgres.PostgresDatabase`."""
 
     db: PostgresDatabase
-    scope: Scope = UNSCOPED
-
-    def within(self, scope: Scope) -> Self:
-        """The same search limited to ``scope``'s users."""
-        return replace(self, scope=scope)
 
     def put_vectors(self, user_id: str, vectors: Mapping[str, Vector]) -> int:
         """Give the user's records stored without a vector their vector; returns how many took one."""

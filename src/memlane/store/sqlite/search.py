@@ -5,15 +5,13 @@ over an in-process matrix of vectors kept fresh from the change feed.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Self
+from dataclasses import dataclass
 
 from memlane.domain import Status
 from memlane.store import Vector
 from memlane.store.bm25 import KeywordStats, score_keywords
 from memlane.store.codec import scope_token
-from memlane.store.scope import UNSCOPED, Scope
-from memlane.store.sql import filters_beyond_kind, rarest_within, where
+from memlane.store.sql import SQLRole, filters_beyond_kind, rarest_within, where
 from memlane.store.sql_records import put_vectors
 from memlane.store.sqlite import SQLiteDatabase
 from memlane.store.vectors import Change
@@ -27,15 +25,10 @@ _MIN_PRE_RANK = 200
 
 
 @dataclass
-class SQLiteSearch:
+class SQLiteSearch(SQLRole):
     """The search role on a :class:`~memlane.store.sqlite.SQLiteDatabase`."""
 
     db: SQLiteDatabase
-    scope: Scope = UNSCOPED
-
-    def within(self, scope: Scope) -> Self:
-        """The same search limited to ``scope``'s users."""
-        return replace(self, scope=scope)
 
     def put_vectors(self, user_id: str, vectors: Mapping[str, Vector]) -> int:
         """Give the user's records stored without a vector their vector; returns how many took one."""

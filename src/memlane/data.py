@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from enum import Enum
 from typing import Any, Literal, TypeVar, Union
@@ -64,43 +64,64 @@ def to_data(obj: Any, *, times: Times = "iso") -> dict[str, Any]:
     return {name: _out(getattr(obj, name), times) for name, _, kept in _fields(type(obj)) if kept}
 
 
-def _in(kind: Any, value: Any) -> Any:
+_READERS: dict[Any, Callable[[Any], Any]] = {}
+_READS: dict[type, dict[str, Callable[[Any], Any]]] = {}  # a dataclass's field readers, by name
+
+
+def _reader(kind: Any) -> Callable[[Any], Any]:
+    """How a stored value becomes a field of type ``kind``, worked out once per type."""
+    found = _READERS.get(kind)
+    if found is None:
+        found = _READERS[kind] = _make_reader(kind)
+    return found
+
+
+def _time(value: Any) -> datetime | None:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return from_epoch(value)
+    return datetime.fromisoformat(str(value))
+
+
+def _make_reader(kind: Any) -> Callable[[Any], Any]:
     origin, args = typing.get_origin(kind), typing.get_args(kind)
     if origin in (Union, types.UnionType):
-        if value is None:
-            return None
-        return _in(next(a for a in args if a is not type(None)), value)
+        inner = _reader(next(a for a in args if a is not type(None)))
+        return lambda value: None if value is None else inner(value)
     if kind is datetime:
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            return from_epoch(value)
-        return datetime.fromisoformat(str(value))
+        return _time
     if isinstance(kind, type) and issubclass(kind, Enum):
-        return kind(value)
+        return kind
     if isinstance(kind, type) and dataclasses.is_dataclass(kind):
-        return from_data(kind, value)
+        return lambda value: from_data(kind, value)
     if origin in (list, tuple, frozenset):
-        if isinstance(value, str | bytes | Mapping):
-            raise TypeError(f"expected a list, not {type(value).__name__}")
-        items = [_in(args[0], v) for v in value] if args else list(value)
-        return origin(items) if origin is not list else items
+        item = _reader(args[0]) if args else None
+
+        def sequence(value: Any) -> Any:
+            if isinstance(value, str | bytes | Mapping):
+                raise TypeError(f"expected a list, not {type(value).__name__}")
+            items = [item(v) for v in value] if item is not None else list(value)
+            return origin(items) if origin is not list else items
+
+        return sequence
     if origin is dict:
-        return dict(value)
+        return dict
     if kind in (str, int, float, bool):
-        return kind(value)
-    return value
+        return typing.cast("Callable[[Any], Any]", kind)
+    return lambda value: value
 
 
 def from_data(cls: type[T], data: Any, *, where: str | None = None) -> T:
     """The ``cls`` that :func:`to_data` described; :class:`InvalidInput` naming ``where`` (or the
     class) when the data does not fit."""
     label = where or cls.__name__
-    if not isinstance(data, Mapping):
+    if not isinstance(data, dict | Mapping):
         raise InvalidInput(f"{label} must be an object")
-    fields = {name: kind for name, kind, _ in _fields(cls)}
-    unknown = sorted(set(data) - set(fields))
-    if unknown:
-        raise InvalidInput(f"{label}: unknown fields {', '.join(unknown)}")
+    reads = _READS.get(cls)
+    if reads is None:
+        reads = _READS[cls] = {name: _reader(kind) for name, kind, _ in _fields(cls)}
+    if not reads.keys() >= data.keys():
+        raise InvalidInput(f"{label}: unknown fields {', '.join(sorted(data.keys() - reads.keys()))}")
     try:
-        return cls(**{name: _in(fields[name], value) for name, value in data.items()})
+        return cls(**{name: reads[name](value) for name, value in data.items()})
     except (KeyError, TypeError, ValueError, AttributeError, StopIteration) as exc:
         raise InvalidInput(f"{label}: {exc}") from None

@@ -4,6 +4,7 @@ a reason that names the rule or the learned class, the shipped model, its rebuil
 from __future__ import annotations
 
 import json
+import zlib
 from datetime import timedelta
 from pathlib import Path
 
@@ -149,6 +150,19 @@ def test_the_shipped_model_is_small_and_loads() -> None:
     assert sum(prediction.probabilities) == pytest.approx(1.0)
     assert 0.0 <= prediction.importance <= 1.0
     assert 0.0 <= prediction.stability <= 1.0
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["If I won the lottery I'd buy a castle", "周末一般去爬山，2 次", "我用的是iPhone 15 Pro吗？"],
+)
+def test_a_clauses_buckets_are_those_of_its_grams(text: str) -> None:
+    # indices() remembers each word's buckets; it must still be exactly grams() hashed
+    features = Features(1 << 10, zh_max=2)
+    cues = ["~rule:fact", "~slot"]
+    grams = [*features.grams(text), *cues]
+    expected = sorted({zlib.crc32(g.encode("utf-8")) % features.dim for g in grams})
+    assert features.indices(text, cues).tolist() == expected
 
 
 def test_training_twice_gives_the_same_model(tmp_path: Path) -> None:

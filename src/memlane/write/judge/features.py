@@ -15,6 +15,7 @@ trained here predicts the same anywhere.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 import zlib
@@ -28,6 +29,7 @@ from memlane.domain import Candidate
 
 _CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+_DIGIT = re.compile(r"\d")
 
 # cue words, by the token they add; Chinese ones match anywhere, English ones as words
 _CUES_ZH = {
@@ -66,8 +68,9 @@ class Features:
     char_min: int = 3  # English character n-grams inside words, char_min..char_max
     char_max: int = 5
 
-    def grams(self, text: str) -> list[str]:
-        """The strings a clause is seen as, before hashing (cue tokens start with ``~``)."""
+    def grams(self, text: str, *, own: bool = True) -> list[str]:
+        """The strings a clause is seen as, before hashing (cue tokens start with ``~``); without
+        ``own``, all but each word's own grams (:func:`_word_grams`)."""
         low = unicodedata.normalize("NFKC", text).lower()
         out: list[str] = []
         zh = "".join(_CJK_RUN.findall(low))
@@ -75,18 +78,16 @@ class Features:
             for n in range(1, self.zh_max + 1):
                 out += [f"z{run[i : i + n]}" for i in range(len(run) - n + 1)]
         words = _WORD.findall(low)
-        for n in range(1, self.word_max + 1):
+        for word in words if own else ():
+            out += _word_grams(word, self.char_min, self.char_max)
+        for n in range(2, self.word_max + 1):
             out += ["w" + " ".join(words[i : i + n]) for i in range(len(words) - n + 1)]
-        for word in words:
-            padded = f"<{word}>"
-            for n in range(self.char_min, self.char_max + 1):
-                out += [f"c{padded[i : i + n]}" for i in range(len(padded) - n + 1)]
         out.append("~lang:" + ("mixed" if zh and words else "zh" if zh else "en"))
         out += [f"~{cue}" for cue, pattern in _ZH_CUE.items() if zh and pattern.search(low)]
         out += [f"~{cue}" for cue, pattern in _EN_CUE.items() if words and pattern.search(low)]
         if "?" in low or low.rstrip("。.!！~ ").endswith(("吗", "呢", "么")):
             out.append("~question")
-        if any(ch.isdigit() for ch in low):
+        if _DIGIT.search(low):
             out.append("~digit")
         if "[" in low and "]" in low:
             out.append("~masked")
@@ -94,10 +95,33 @@ class Features:
         return out
 
     def indices(self, text: str, cues: Sequence[str] = ()) -> npt.NDArray[np.int64]:
-        """The sorted, distinct buckets the clause falls in, with ``cues`` (what the rules saw)."""
-        grams = [*self.grams(text), *cues]
-        hashed = {zlib.crc32(g.encode("utf-8")) % self.dim for g in grams}
+        """The sorted, distinct buckets the clause falls in, with ``cues`` (what the rules saw): the
+        buckets of :meth:`grams`, with each word's remembered (words repeat, and so do their grams)."""
+        low = unicodedata.normalize("NFKC", text).lower()
+        hashed: set[int] = set()
+        for word in _WORD.findall(low):
+            hashed.update(_word_buckets(word, self.char_min, self.char_max, self.dim))
+        hashed.update(_bucket(g, self.dim) for g in (*self.grams(text, own=False), *cues))
         return np.fromiter(sorted(hashed), dtype=np.int64, count=len(hashed))
+
+
+def _word_grams(word: str, char_min: int, char_max: int) -> tuple[str, ...]:
+    """A word as a unigram and its character n-grams inside it."""
+    padded = f"<{word}>"
+    spans = ((i, n) for n in range(char_min, char_max + 1) for i in range(len(padded) - n + 1))
+    return (f"w{word}", *(f"c{padded[i : i + n]}" for i, n in spans))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _word_buckets(word: str, char_min: int, char_max: int, dim: int) -> frozenset[int]:
+    """The buckets of a word's own grams (remembered: words repeat)."""
+    return frozenset(_bucket(g, dim) for g in _word_grams(word, char_min, char_max))
+
+
+@functools.lru_cache(maxsize=1 << 17)
+def _bucket(gram: str, dim: int) -> int:
+    """The bucket of one string: CRC-32, the same on every machine (remembered: grams repeat)."""
+    return zlib.crc32(gram.encode("utf-8")) % dim
 
 
 def rule_cues(candidate: Candidate) -> list[str]:

@@ -108,7 +108,7 @@ def test_a_wish_to_learn_is_a_lasting_interest(mem: Memory) -> None:
 
 
 def test_a_learned_decision_says_so_in_the_users_language(mem: Memory) -> None:
-    (zh,) = mem.add("预算 6000 以内", user_id="u1", session_id="s1", at=T0).decisions
+    (zh,) = mem.add("这次只看直飞的航班", user_id="u1", session_id="s1", at=T0).decisions
     (en,) = mem.add("I want to learn Japanese", user_id="u2", at=T0).decisions
     assert zh.reason.startswith("学习判断：本次任务的条件（")
     assert zh.reason.endswith("仅在本次对话中保留")

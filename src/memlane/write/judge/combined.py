@@ -55,9 +55,9 @@ _FITS = {
     "plan": {Category.PLAN},
     "condition": {Category.CONDITION, Category.BUDGET},
 }
-# what only the rules may decide: sensitive data (the detectors) and a withdrawal (its words); the
-# model's guess of either is a doubt, never a decision ("my invoice number is INV-2231" is no secret)
-_RULES_ONLY = {"sensitive", "forget"}
+# what only the rules may decide: sensitive data. The model's guess of it is a doubt, never a
+# decision ("my invoice number is INV-2231" is no secret; a phone number the policy encrypts is kept)
+_RULES_ONLY = {"sensitive"}
 _DATED = {Category.PLAN, Category.EVENT, Category.COMPLAINT}
 _PASSING = {Category.MOOD, Category.SMALLTALK, Category.HYPOTHETICAL, Category.REQUEST}
 # how sure the model must be to name the kind of a clause the rules dropped as "nothing lasting"
@@ -181,7 +181,9 @@ class Judge(RuleJudge):
         sure to keep long-term what the rules would not), it places the clause elsewhere, and it
         would not keep long-term what the rules' own words call a passing mood, small talk, an
         imagined case or a request (those it may only move between discard and the session).
-        Sensitive data and withdrawals are the rules' alone."""
+
+        Sensitive data is the rules' alone. A clause the model reads as a withdrawal is discarded,
+        but only the rules' words take back what earlier messages said."""
         if prediction.confidence < threshold or not cls.disagrees(prediction, rules):
             return False
         if prediction.label in _RULES_ONLY:

@@ -432,10 +432,23 @@ def test_one_off_context_is_for_this_session(extractor: RuleExtractor, text: str
         "I'm a bit annoyed today",
         "ugh",
         "so stressed",
+        "I'm absolutely knackered",
+        "kinda bummed tbh",
+        "this traffic is driving me nuts",
+        "we're all stoked",
+        "我好stressed啊",
+        "有点nervous",
+        "这事愁死我了",
+        "心态崩了",
     ],
 )
 def test_passing_moods(extractor: RuleExtractor, text: str) -> None:
     check(one(extractor, text), C.MOOD, text=text)
+
+
+@pytest.mark.parametrize("text", ["I'm terrified of flying", "我是remote工作", "I work remotely from Lisbon"])
+def test_feeling_words_inside_lasting_facts_are_no_mood(extractor: RuleExtractor, text: str) -> None:
+    assert one(extractor, text).category is not C.MOOD
 
 
 @pytest.mark.parametrize(

@@ -75,6 +75,19 @@ SESSION_ONLY = re.compile(
     r"|(?i:\b(?:this\s+time|for\s+now|just\s+this\s+once|this\s+round|this\s+order"
     r"|for\s+this\s+(?:order|one|purchase|search|trip|booking|query|request|task|project))\b)"
 )
+# how a passing feeling is named in English, as an alternation (the Chinese rules take it too, for
+# mixed text: 我好stressed, 有点nervous); a fear "of" something is lasting, not a mood
+_FEELING_WORDS = (
+    "tired exhausted knackered shattered drained wiped_out wrecked dead_tired sleepy worn_out burnt_out "
+    "burned_out annoyed irritated cranky grumpy salty hangry angry mad livid furious fuming pissed "
+    "fed_up happy glad giddy stoked pumped hyped buzzing thrilled ecstatic elated overjoyed "
+    "over_the_moon psyched excited relieved proud sad upset blue gloomy bummed gutted heartbroken "
+    "devastated crushed hurt disappointed miserable lonely homesick stressed overwhelmed swamped anxious "
+    "nervous jittery antsy restless on_edge uneasy worried freaked_out spooked panicking embarrassed "
+    "mortified ashamed guilty jealous envious bored numb confused baffled depressed frustrated"
+)
+FEELINGS = "|".join(w.replace("_", r"\s+") for w in _FEELING_WORDS.split())
+FEELINGS += r"|(?:scared|terrified|frightened)(?!\s+of\b)"
 LASTING = re.compile(
     r"以后都|一直|每次|永远|总是|(?i:\b(?:always|every\s+time|from\s+now\s+on|in\s+general)\b)"
 )

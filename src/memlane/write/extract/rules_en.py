@@ -14,7 +14,7 @@ from memlane.domain import Category as C
 from memlane.domain import EventStatus
 
 from .channels import CHANNEL_WORD, contact
-from .lexicon import JOBS_EN, LASTING
+from .lexicon import FEELINGS, JOBS_EN, LASTING
 from .money import budget_draft
 from .rule import Build, Context, Draft, en_objects, fixed, liking, routine, rule, slot_value, timed
 
@@ -123,12 +123,14 @@ _INTO = _any(
     "hooked_on addicted_to"
 )
 _MOOD = (
-    r"(?i)\b(?:tired|exhausted|annoyed|irritated|happy|sad|upset|stressed|bored|angry|mad|frustrated|excited"
-    r"|anxious|nervous|depressed|grumpy|sleepy|worn\s+out|overwhelmed|lonely|miserable|thrilled|furious"
-    r"|pissed"
-    r"|fed\s+up|burnt\s+out|burned\s+out)\b|^(?:ugh+|argh+|sigh|meh|yay+|oof|phew|damn)\b"
-    r"|\bfeel(?:ing)?\s+(?:bad|great|good|awful|terrible|low|off|sick|down)\b"
-    r"|\b(?:bad|rough|long|tough)\s+day\b"
+    rf"(?i)\b(?:{FEELINGS})\b"
+    r"|^(?:ugh+|argh+|sigh|meh|yay+|oof|phew|damn|omg)\b"
+    r"|\bfeel(?:ing)?\s+(?:bad|great|good|awful|terrible|low|off|sick|down|like\s+(?:crap|garbage|death))\b"
+    r"|\b(?:bad|rough|long|tough|crappy|awful)\s+(?:day|week|night|morning)\b"
+    r"|\b(?:want|wanna|going|about)\s+to\s+(?:cry|scream)\b|\bcould\s+(?:cry|scream)\b"
+    r"|\b(?:can'?t\s+stop\s+(?:smiling|crying|shaking)|in\s+tears|freaking\s+out|losing\s+my\s+mind)\b"
+    r"|\bso\s+(?:done|over)\s+with\b|\bi'?m\s+so\s+over\b"
+    r"|\bdriving\s+me\s+(?:nuts|crazy|insane|up\s+the\s+wall)\b|\brunning\s+on\s+fumes\b"
 )
 _CONDITION = (
     r"(?i)\b(?:it|they|this|that|the\s+\w+)\s+(?:must|needs?\s+to|has\s+to|have\s+to|should)\s+"

@@ -14,7 +14,7 @@ from memlane.domain import EventStatus
 from memlane.text.timeparse import number
 
 from .channels import CHANNEL_WORD, contact
-from .lexicon import JOBS_ZH, LASTING
+from .lexicon import FEELINGS, JOBS_ZH, LASTING
 from .money import budget_draft
 from .rule import Build, Context, Draft, fixed, liking, routine, rule, slot_value, timed, zh_objects
 
@@ -234,9 +234,15 @@ _PROBLEM = (
 _PET = "|".join(sorted(_PETS, key=len, reverse=True))
 _MOOD = (
     r"(?<!麻)烦(?!恼的事|人的)|心烦|烦躁|(?<![积劳连拖])累(?!计|积)|疲惫|(?<!困)困(?!难|扰|境)|犯困|开心|高兴"
-    r"|快乐|难过|伤心|郁闷|焦虑|紧张|生气|气死|无聊|崩溃|沮丧|失落|兴奋|激动|心累|emo|不爽"
+    r"|快乐|难过|伤心|郁闷|焦虑|紧张|生气|气死|无聊|崩溃|沮丧|失落|兴奋|激动|心累|(?<![a-z])emo(?![a-z])|不爽"
     r"|压力(?:好|很|太|特别)?大"
     r"|心情|委屈|孤独|寂寞|害怕|担心|失眠|想哭|哭了|^唉|^哎+|无语|难受"
+    r"|不放心|发愁|愁死|愁得|头大|烦死|心塞|心慌慌|慌得一批|抓狂|暴躁|火大|恼火|窝火|憋屈"
+    r"|痛苦|煎熬|迷茫|纠结|懵了|傻眼|麻了|裂开|破防|绷不住|吓死|吓坏|惊喜|失望|绝望|欣慰|感动|后悔"
+    r"|内疚|愧疚|尴尬|丢人|羡慕|嫉妒|心疼|幸福|踏实|安心|放松|无奈|无力|疲倦|累瘫|被掏空|没劲|提不起劲"
+    r"|(?:好|太|真)丧|颓废|慌了|怕怕|心态(?:崩|炸)|不想说话|气得|懵|要疯了|气笑|服了|压力山大|小期待|好期待"
+    r"|太忙了|忙死|忙成狗|好chill|有点down"
+    rf"|(?i:(?<![a-z])(?:{FEELINGS})(?![a-z]))"
     r"|被.{0,6}?(?:骂|批评|训|凶|吼|怼|数落|说)了"  # scolded: a passing hurt, not an event to keep
 )
 # a remark on the weather, the whole clause: small talk (a liking for rain is a preference, matched first)

@@ -695,3 +695,19 @@ def test_directives_phrased_as_requests_keep_their_meaning(
     extractor: RuleExtractor, text: str, category: Category
 ) -> None:
     check(one(extractor, text), category)
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("switched to oat flat whites, way less jittery", C.PREFERENCE),
+        ("big news, sold my nikon and switched to fuji", C.PREFERENCE),
+        ("went vegetarian back in may", C.PREFERENCE),
+        ("quit energy drinks", C.DISLIKE),
+        ("I finally gave up sugary cereal", C.DISLIKE),
+    ],
+)
+def test_a_change_of_habit_is_a_lasting_preference(
+    extractor: RuleExtractor, text: str, category: Category
+) -> None:
+    assert one(extractor, text).category is category

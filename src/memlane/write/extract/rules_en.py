@@ -164,6 +164,7 @@ _NOW = (
     r"|at\s+home|outside|in\s+a\s+meeting|busy|waiting)\b"
 )
 _MARITAL = r"(?P<v>married|single|divorced|engaged|widowed)"
+_DIETS = _any("vegan vegetarian pescatarian plant-based plant_based keto paleo gluten-free dairy-free sober")
 # adverbs a first-person statement may open with: "mostly I write Python"
 _LEADS = _any(
     "mostly usually also really actually basically generally normally often sometimes now these_days"
@@ -402,6 +403,13 @@ RULES = (
                        r"(?P<verb>drink|eat|use|order|get|have|wear|play|watch|read|listen\s+to)\s+(?P<obj>.+)",
          liking(1)),
     rule(C.PREFERENCE, r"(?i)^(?:love|loving|really\s+like|enjoy|prefer)\s+(?P<obj>.+)", liking(1)),
+    # a change of habit is a lasting preference, whatever feeling comes with it ("way less jittery")
+    rule(C.PREFERENCE, rf"(?i)\b(?:switched|converted)\s+(?:over\s+)?(?:from\s+[\w' -]+?\s+)?to\s+(?P<obj>.+)"
+                       rf"|\bwent\s+(?P<obj2>{_DIETS})\b", liking(1)),
+    rule(C.DISLIKE, rf"(?i)^(?:(?:{_LEADS}|so|just|finally|recently|officially)\s+)*(?:i\s+|i've\s+|we\s+)?"
+                    r"(?:(?:just|finally|recently|officially)\s+)?(?:quit|gave\s+up|ditched|cut\s+out"
+                    r"|stopped\s+(?:drinking|eating|using|buying))\s+(?P<obj>.+)",
+         liking(-1, need_objects=True)),
     # the moment, the task, plans and events
     rule(C.MOOD, _MOOD),
     rule(C.CONDITION, _CONDITION, _condition, "ask"),

@@ -30,7 +30,7 @@ from typing import Any
 
 from memlane import validate
 from memlane.clock import utcnow
-from memlane.domain import Kind, MemoryItem
+from memlane.domain import Kind, MemoryItem, Status
 from memlane.errors import InvalidInput, NotFound
 from memlane.integrations.finding import Finder
 from memlane.integrations.namespaces import (
@@ -226,7 +226,11 @@ class Items:
 
     def _records(self, uid: str, ns: tuple[str, ...], key: str) -> list[MemoryItem]:
         """The records at (namespace, key), newest first (more than one only after a race)."""
-        return self.memory.stores.records.query(uid, MemoryQuery(kinds=(Kind.LOG,), slot=address(ns, key)))
+        # by the slot alone, so that the store looks it up in its (user, slot) index rather than
+        # reading every log row of the user by (user, status, kind)
+        at = MemoryQuery(statuses=(), slot=address(ns, key))
+        found = self.memory.stores.records.query(uid, at)
+        return [r for r in found if r.kind is Kind.LOG and r.status is Status.ACTIVE]
 
     def _remember(
         self, uid: str, ns: tuple[str, ...], texts: list[str], now: datetime

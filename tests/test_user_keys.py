@@ -19,8 +19,10 @@ from memlane.service.config import ServiceSettings
 from memlane.service.keycache import Grant
 from memlane.service.keys import open_keys
 from memlane.service.routes.deps import ServiceState
+from memlane.store import SealedUnderKey
 from memlane.store.scope import Scope
 from memlane.store.sqlite import open_sqlite
+from memlane.vocabulary import SealedText
 
 
 def test_a_user_scoped_key_grants_its_tenant_and_its_user(tmp_path: Path) -> None:
@@ -76,6 +78,20 @@ def test_a_one_user_scope_refuses_every_other_user_below_the_facade(tmp_path: Pa
                 reach()
     with Memory(store=stores.within(Scope("acme")), vector_backlog=0) as acme:
         assert [m.text for m in acme.list("bob")] == ["I live in Hangzhou"]
+    stores.close()
+
+
+def test_a_one_user_scope_lists_only_its_users_sealed_originals(tmp_path: Path) -> None:
+    stores = open_sqlite(str(tmp_path / "m.db"))
+    acme = stores.within(Scope("acme"))
+    with Memory(store=acme, vector_backlog=0) as memory:
+        ids = {u: memory.remember("I prefer tea", user_id=u).memory for u in ("alice", "bob")}
+    for user, item in ids.items():
+        assert item is not None
+        acme.sealed.put(SealedText(user_id=user, memory_id=item.id, key_id="k1", body="Y2lwaGVy"))
+    alice = stores.within(Scope("acme", user="alice")).sealed
+    assert isinstance(alice, SealedUnderKey)
+    assert [s.user_id for s in alice.sealed_under("k1")] == ["alice"]
     stores.close()
 
 

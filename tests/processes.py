@@ -38,11 +38,12 @@ def environment(home: Path, **extra: str) -> dict[str, str]:
     return env
 
 
-def create_key(env: dict[str, str], tenant: str) -> str:
-    """A new API key of ``tenant`` in the key file ``memlane keys create`` would use for ``env``."""
+def create_key(env: dict[str, str], tenant: str, user: str | None = None) -> str:
+    """A new API key of ``tenant`` (of its one ``user`` if given) in the key file ``memlane keys
+    create`` would use for ``env``."""
     keys = open_keys(str(Path(env["MEMLANE_PATH"]).with_name("memlane.keys.db")))
     try:
-        return keys.create(tenant, now=utcnow()).secret
+        return keys.create(tenant, user=user, now=utcnow()).secret
     finally:
         keys.close()
 

@@ -26,6 +26,8 @@ from langgraph.store.base import (
 
 from memlane import AsyncMemory, Memory
 from memlane.integrations.langgraph import MemlaneStore
+from memlane.integrations.namespaces import item_tag, tagged_items
+from memlane.privacy import sensitive
 
 T0 = datetime(2025, 3, 3, 8, 30, tzinfo=timezone.utc)
 
@@ -260,6 +262,19 @@ def test_a_put_is_an_explicit_memory_tagged_by_namespace(mem: Memory) -> None:
     assert {"langgraph", "langgraph:u1", "langgraph:u1.memories"} <= set(memory.tags)
     assert mem.list("u2") == []
     assert [e.caller for e in mem.audit("u1") if e.op == "write"] == ["langgraph"]
+
+
+def test_a_memory_names_its_item_in_a_tag_that_never_reads_as_a_number(mem: Memory) -> None:
+    # record ids are random hex: "13812345678..." would read as a phone number, which no tag may hold
+    record_id = "13812345678" + "0" * 21
+    assert sensitive.scan(item_tag(record_id)) == []
+    assert tagged_items(["langgraph:u1", item_tag(record_id)]) == [record_id]
+    store = MemlaneStore(mem)
+    store.put(("u1", "memories"), "m1", {"text": "I prefer email to phone calls"})
+    [memory] = mem.list("u1")
+    [item] = store.search(("u1",), query="how to contact the user?")
+    assert item.key == "m1"
+    assert len(tagged_items(memory.tags)) == 1
 
 
 def test_the_user_label_is_configurable(mem: Memory) -> None:

@@ -181,6 +181,7 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Running,
     home = tmp_path_factory.mktemp("mcp-serve")
     env = environment(home)
     keys = {tenant: create_key(env, tenant) for tenant in ("acme", "globex")}
+    keys["acme:carol"] = create_key(env, "acme", user="carol")  # a key of one user: carol
     with memlane_process(["serve"], env, home / "serve.log") as running:
         yield running, keys
 
@@ -273,6 +274,37 @@ def test_http_refuses_a_missing_or_bad_key_and_a_missing_user(
                 await c.list_tools()
 
     asyncio.run(with_sdk())
+
+
+def test_a_user_scoped_key_reaches_its_user_only_whatever_a_header_or_argument_says(
+    service: tuple[Running, dict[str, str]],
+) -> None:
+    running, keys = service
+    carol = keys["acme:carol"]
+
+    async def run() -> None:
+        async with over_http(running.url, keys["acme"], "dave", mode="auto") as c:  # the tenant's key
+            said = ok(await c.call_tool("remember", {"text": "I live in Hangzhou"}))
+            dave = said["decisions"][0]["memory_id"]
+        async with over_http(running.url, carol, None) as c:  # no header: the key names its user
+            ok(await c.call_tool("remember", {"text": "I prefer email to phone calls", "user_id": "dave"}))
+            mine = [m["id"] for m in ok(await c.call_tool("list_memories", {}))["memories"]]
+            assert len(mine) == 1
+            assert "no memory" in refused(await c.call_tool("get_memory", {"memory_id": dave}))
+            assert "no memory" in refused(await c.call_tool("forget", {"memory_ids": [dave]}))
+            assert ok(await c.call_tool("recall", {"query": "where does the user live?"}))["results"] == []
+        async with over_http(running.url, carol, "carol", mode="auto") as c:  # the header agrees: fine
+            assert [m["id"] for m in ok(await c.call_tool("list_memories", {}))["memories"]] == mine
+        async with over_http(running.url, keys["acme"], "dave", mode="auto") as c:
+            assert [m["id"] for m in ok(await c.call_tool("list_memories", {}))["memories"]] == [dave]
+
+    asyncio.run(run())
+    forged = initialize(running.url, {"Authorization": f"Bearer {carol}", "X-Memlane-User": "dave"})
+    assert forged.status_code == 403
+    assert "scoped to one user" in forged.json()["error"]["message"]
+    auth = {"Authorization": f"Bearer {carol}"}
+    rest = httpx.get(f"{running.url}/v1/memories", params={"user_id": "carol"}, headers=auth)
+    assert rest.status_code == 403  # the REST routes act for any user of the tenant
 
 
 def test_a_session_opened_with_one_key_is_unknown_to_another(service: tuple[Running, dict[str, str]]) -> None:

@@ -16,7 +16,7 @@ from memlane import Settings
 from memlane.clock import utcnow
 from memlane.service.app import create_app
 from memlane.service.config import ServiceSettings
-from memlane.service.keycache import KeyCache
+from memlane.service.keycache import Grant, KeyCache
 from memlane.service.routes.deps import ServiceState
 
 
@@ -100,10 +100,10 @@ def test_random_keys_neither_grow_the_cache_nor_go_unlimited(tmp_path: Path) -> 
 
 def test_the_key_cache_evicts_the_least_recently_used() -> None:
     cache = KeyCache(size=2)
-    cache.verified("a", "acme")
-    cache.verified("b", "acme")
+    cache.verified("a", Grant("acme"))
+    cache.verified("b", Grant("acme"))
     assert cache.lookup("a") is not None  # a is used again: b is now the oldest
-    cache.verified("c", "acme")
+    cache.verified("c", Grant("acme"))
     assert cache.lookup("b") is None
     assert cache.lookup("a") is not None
     for n in range(10):

@@ -16,6 +16,7 @@ from memlane.clock import utcnow
 from memlane.domain import Session
 from memlane.errors import InvalidInput, NotFound
 from memlane.service.jobs import job_handler, schedule_maintenance
+from memlane.service.keycache import Grant
 from memlane.service.keys import open_keys
 from memlane.service.queue import open_queue
 from memlane.service.tenants import Tenants
@@ -104,7 +105,7 @@ def test_a_key_is_known_without_the_database_only_once_it_was_looked_up(tmp_path
     assert keys.known("not-a-key") == (True, None)  # malformed: nothing to look up
     assert keys.known(created.secret) == (False, None)
     assert keys.tenant_of(created.secret) == "acme"
-    assert keys.known(created.secret) == (True, "acme")
+    assert keys.known(created.secret) == (True, Grant("acme"))
     keys.revoke(created.key.id, now=utcnow())
     assert keys.known(created.secret) == (False, None)  # a revocation forgets what was cached
 

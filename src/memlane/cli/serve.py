@@ -153,13 +153,15 @@ def _keys(ctx: click.Context) -> Any:
 @keys.command("create")
 @click.option("--tenant", required=True, help="Tenant name: a-z, 0-9, '_' and '-'.")
 @click.option("--name", default="", help="What the key is for.")
+@click.option("--user", default=None, help="Scope the key to this one user of the tenant (opens /mcp only).")
 @click.pass_context
 @_fail_cleanly
-def keys_create(ctx: click.Context, tenant: str, name: str) -> None:
+def keys_create(ctx: click.Context, tenant: str, name: str, user: str | None) -> None:
     """Create a key and print it once (only its hash is stored)."""
-    created = _keys(ctx).create(tenant, name=name, now=utcnow())
+    created = _keys(ctx).create(tenant, name=name, user=user, now=utcnow())
     click.echo(created.secret)
-    click.echo(f"key {created.key.id} for tenant {tenant}: store it now, it cannot be shown again", err=True)
+    whom = f"user {user!r} of tenant {tenant}" if user is not None else f"tenant {tenant}"
+    click.echo(f"key {created.key.id} for {whom}: store it now, it cannot be shown again", err=True)
 
 
 @keys.command("list")
@@ -169,10 +171,11 @@ def keys_create(ctx: click.Context, tenant: str, name: str) -> None:
 def keys_list(ctx: click.Context, tenant: str | None) -> None:
     """List keys (never their secrets)."""
     found = _keys(ctx).keys(tenant)
-    table = Table("id", "tenant", "name", "created", "revoked")
+    table = Table("id", "tenant", "user", "name", "created", "revoked")
     for k in found:
         revoked = k.revoked_at.isoformat(timespec="seconds") if k.revoked_at else ""
-        table.add_row(k.id, k.tenant, k.name, k.created_at.isoformat(timespec="seconds"), revoked)
+        created = k.created_at.isoformat(timespec="seconds")
+        table.add_row(k.id, k.tenant, k.user or "", k.name, created, revoked)
     console.print(table)
 
 

@@ -1,9 +1,9 @@
 """Finding items: the two ways :meth:`Items.search <memlane.integrations.items.Items.search>` answers.
 
 - **Within one user, no filter** (the common case: the prefix names the user). A query runs
-  memlane's hybrid search over the prefix's memories, and one query by tag fetches the records of
-  the memories it found (each record is tagged with its memories' ids); the newest other items fill
-  the page after them, unscored. Without a query, the newest items are read a page at a time. The
+  memlane's hybrid search over the prefix's memories, and the records of the memories it found are
+  read by id (each memory made from an item is tagged with its record's id); the newest other items
+  fill the page after them, unscored. Without a query, the newest items are read a page at a time. The
   work does not grow with the number of items under the prefix.
 - **A filter, or a prefix spanning users.** Every record under the prefix is read and filtered; with
   a query, each user's hits score the records they found.
@@ -19,7 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from memlane.domain import Hit, Kind, MemoryItem
-from memlane.integrations.namespaces import TAG, memory_tag, passes, prefix_tag
+from memlane.integrations.namespaces import TAG, passes, prefix_tag, tagged_items
 from memlane.integrations.records import live
 from memlane.memory import Memory
 from memlane.vocabulary import MemoryQuery
@@ -43,19 +43,7 @@ class Finder:
         """The first ``wanted`` items of one user under ``prefix``, ranked by ``query`` if given."""
         scored: dict[str, tuple[MemoryItem, float]] = {}
         if query is not None:
-            hits = self._hits(uid, prefix, query, wanted, now)
-            best = _best(hits)
-            tags = tuple(memory_tag(m) for m in best)
-            found = (
-                self.memory.stores.records.query(uid, MemoryQuery(kinds=(Kind.LOG,), tags=tags))
-                if tags
-                else []
-            )
-            found += [h.memory for h in hits if h.memory.kind is Kind.LOG]
-            for record in found:
-                score = _score(record, best)
-                if score is not None and _under(record, prefix) and live(record, now):
-                    scored[record.id] = (record, score)
+            scored = self._found(uid, prefix, self._hits(uid, prefix, query, wanted, now), wanted, now)
         ranked: Found = [(r, s) for r, s in sorted(scored.values(), key=lambda pair: -pair[1])]
         if len(ranked) < wanted:  # the newest other items fill the page, unscored
             for record in self._newest(uid, prefix, now):
@@ -64,6 +52,42 @@ class Finder:
                     if len(ranked) >= wanted:
                         break
         return ranked
+
+    def _found(
+        self, uid: str, prefix: tuple[str, ...], hits: list[Hit], wanted: int, now: datetime
+    ) -> dict[str, tuple[MemoryItem, float]]:
+        """The records the hits name, with their scores: at least the ``wanted`` best, read by id a
+        page at a time, best first.
+
+        A record scores its best hit, so the order in which the hits (best first) first name the
+        records is the order of their scores, and reading can stop once ``wanted`` records read
+        score at least what the next one could. A record a memory names no longer (its item was
+        put again with other text) scores by the memories it still names.
+        """
+        best = _best(hits)
+        order: dict[str, float] = {}  # record id → the score of the first hit naming it
+        held: dict[str, MemoryItem] = {}  # records that are hits themselves (log rows)
+        for hit in sorted(hits, key=lambda h: -h.score):
+            if hit.memory.kind is Kind.LOG:
+                held[hit.memory.id] = hit.memory
+            for record_id in (
+                [hit.memory.id] if hit.memory.kind is Kind.LOG else tagged_items(hit.memory.tags)
+            ):
+                order.setdefault(record_id, round(hit.score, 6))
+        pending = list(order)
+        scored: dict[str, tuple[MemoryItem, float]] = {}
+        while pending:
+            if sum(score >= order[pending[0]] for _, score in scored.values()) >= wanted:
+                break
+            page, pending = pending[:wanted], pending[wanted:]
+            unread = [i for i in page if i not in held]
+            read = {r.id: r for r in self.memory.stores.records.get_many(uid, unread, embeddings=False)}
+            for record_id in page:
+                record = held.get(record_id) or read.get(record_id)
+                score = _score(record, best) if record is not None else None
+                if record is not None and score is not None and _under(record, prefix) and live(record, now):
+                    scored[record_id] = (record, score)
+        return scored
 
     def scan(
         self,

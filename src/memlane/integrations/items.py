@@ -30,7 +30,7 @@ from typing import Any
 
 from memlane import validate
 from memlane.clock import utcnow
-from memlane.domain import Kind, MemoryItem
+from memlane.domain import Kind, MemoryItem, Status, new_id
 from memlane.errors import InvalidInput, NotFound
 from memlane.integrations.finding import Finder
 from memlane.integrations.namespaces import (
@@ -39,6 +39,7 @@ from memlane.integrations.namespaces import (
     address,
     check_labels,
     check_namespace,
+    item_tag,
     item_texts,
     matches,
     prefix_tags,
@@ -113,15 +114,16 @@ class Items:
         texts = item_texts(body, fields)
         found = self._records(uid, ns, key)
         old = found[0] if found else None
+        record_id = old.id if old is not None else new_id()
         if old is not None and old.value.get("texts") == texts:
             memories, provenance = list(old.value.get("memories", [])), list(old.provenance)
         else:
             for record in found:
                 self._forget_memories(uid, record)
-            memories, provenance = self._remember(uid, ns, texts, now)
+            memories, provenance = self._remember(uid, ns, record_id, texts, now)
         for stale in found[1:]:  # two writers raced on one key: the newest record stays
             self.memory.stores.records.delete(uid, [stale.id])
-        record = new_record(uid, ns, key, body, texts, memories, provenance, now, ttl, old)
+        record = new_record(record_id, uid, ns, key, body, texts, memories, provenance, now, ttl, old)
         self.memory.stores.records.put(record, tokens(record))
 
     def get(self, namespace: Sequence[str], key: str, *, refresh_ttl: bool = True) -> StoredItem | None:
@@ -226,18 +228,22 @@ class Items:
 
     def _records(self, uid: str, ns: tuple[str, ...], key: str) -> list[MemoryItem]:
         """The records at (namespace, key), newest first (more than one only after a race)."""
-        return self.memory.stores.records.query(uid, MemoryQuery(kinds=(Kind.LOG,), slot=address(ns, key)))
+        # by the slot alone, so that the store looks it up in its (user, slot) index rather than
+        # reading every log row of the user by (user, status, kind)
+        at = MemoryQuery(statuses=(), slot=address(ns, key))
+        found = self.memory.stores.records.query(uid, at)
+        return [r for r in found if r.kind is Kind.LOG and r.status is Status.ACTIVE]
 
     def _remember(
-        self, uid: str, ns: tuple[str, ...], texts: list[str], now: datetime
+        self, uid: str, ns: tuple[str, ...], record_id: str, texts: list[str], now: datetime
     ) -> tuple[list[str], list[str]]:
-        """Remember each text; returns the memories' ids and the message ids they were written from."""
+        """Remember each text, tagged with the namespace and the item's record; returns the memories'
+        ids and the message ids they were written from."""
         memories: list[str] = []
         messages: list[str] = []
+        tags = [*prefix_tags(ns), item_tag(record_id)]
         for text in texts:
-            decision = self.memory.remember(
-                text, user_id=uid, tags=prefix_tags(ns), at=now, caller=self.caller
-            )
+            decision = self.memory.remember(text, user_id=uid, tags=tags, at=now, caller=self.caller)
             if decision.memory is None:  # discarded (sensitive) or weaker than what is known
                 continue
             memories.append(decision.memory.id)

@@ -106,10 +106,28 @@ def prefix_tag(prefix: Sequence[str]) -> str:
     return f"{TAG}:{path(prefix)}" if prefix else TAG
 
 
-def memory_tag(memory_id: str) -> str:
-    """The tag an item's record carries for each memory made from it (one query finds the records of
-    the memories a search found)."""
-    return f"{TAG}-memory:{memory_id}"
+_ITEM = f"{TAG}-item:"
+# a record id is hex; its digits go into a tag as the letters g-p, since a run of digits in a tag
+# reads as a phone or card number, which memlane refuses to store in a tag
+_DIGITS_AS_LETTERS = str.maketrans("0123456789", "ghijklmnop")
+_LETTERS_AS_DIGITS = str.maketrans("ghijklmnop", "0123456789")
+
+
+def item_tag(record_id: str) -> str:
+    """The tag each memory made from an item carries, naming the item's record: a search's hits name
+    the records they found, which are then read by id.
+
+    >>> item_tag("0a19")
+    'langgraph-item:gahp'
+    >>> tagged_items(["langgraph:u1", item_tag("0a19")])
+    ['0a19']
+    """
+    return _ITEM + record_id.translate(_DIGITS_AS_LETTERS)
+
+
+def tagged_items(tags: Sequence[str]) -> list[str]:
+    """The record ids that :func:`item_tag` wrote into ``tags``."""
+    return [t[len(_ITEM) :].translate(_LETTERS_AS_DIGITS) for t in tags if t.startswith(_ITEM)]
 
 
 def address(namespace: Sequence[str], key: str) -> str:

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from memlane.domain import Category, Kind, MemoryItem, Source, new_id
+from memlane.domain import Category, Kind, MemoryItem, Source
 from memlane.errors import InvalidInput, TextTooLong
-from memlane.integrations.namespaces import address, memory_tag, path, prefix_tags
+from memlane.integrations.namespaces import address, path, prefix_tags
 from memlane.privacy import sensitive
 from memlane.text.keywords import index_text
 
@@ -68,6 +68,7 @@ def _mask(value: Any) -> Any:
 
 
 def new_record(
+    record_id: str,
     user_id: str,
     namespace: tuple[str, ...],
     key: str,
@@ -79,7 +80,7 @@ def new_record(
     ttl: float | None,
     old: MemoryItem | None,
 ) -> MemoryItem:
-    """The record of an item put at ``now`` (keeping ``old``'s id and creation time when it replaces it)."""
+    """The record of an item put at ``now`` (keeping ``old``'s creation time when it replaces it)."""
     body: dict[str, Any] = {
         "namespace": list(namespace),
         "key": key,
@@ -90,12 +91,12 @@ def new_record(
     if ttl is not None:
         body["ttl"] = float(ttl)
     return MemoryItem(
-        id=old.id if old is not None else new_id(),
+        id=record_id,
         user_id=user_id,
         text="; ".join(texts) if texts else json.dumps(value, ensure_ascii=False),
         kind=Kind.LOG,
         category=Category.FACT,
-        tags=[*prefix_tags(namespace), *(memory_tag(m) for m in memories)],
+        tags=prefix_tags(namespace),
         importance=0.5,
         confidence=1.0,
         source=Source.EXPLICIT,

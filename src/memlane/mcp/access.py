@@ -5,8 +5,10 @@ writing any user id. It comes from the transport instead:
 
 - **stdio** (:class:`LocalAccess`): one process serves one user, named when it is started
   (``memlane mcp --user alice`` or ``MEMLANE_MCP_USER``).
-- **Streamable HTTP** (:class:`ServiceAccess`): each request carries an API key (its tenant) and the
-  user in a header the client's configuration sets (``X-Memlane-User`` by default); the endpoint in
+- **Streamable HTTP** (:class:`ServiceAccess`): each request carries an API key. A user-scoped key
+  (``memlane keys create --tenant acme --user alice``) names the user itself, and its calls run on a
+  memory of that one user, which refuses any other user id below the tools; a tenant's key needs the
+  user in a header the client's configuration sets (``X-Memlane-User`` by default). The endpoint in
   :mod:`memlane.mcp.http` authenticates both before the SDK sees the request, and the tools read the
   result off the request.
 
@@ -36,11 +38,13 @@ _MAX_CLIENT_NAME = 64
 
 @dataclass(frozen=True)
 class Principal:
-    """The user a call acts for (inside a tenant, on the service) and the key that proved it."""
+    """The user a call acts for (inside a tenant, on the service) and the key that proved it;
+    ``scoped`` when the key itself is scoped to that user."""
 
     user_id: str
     tenant: str | None = None
     key_id: str | None = None
+    scoped: bool = False
 
 
 class KeyHolder(AuthenticatedUser):
@@ -120,7 +124,7 @@ class ServiceAccess:
 
     def __init__(
         self,
-        memory_of: Callable[[str], Memory],
+        memory_of: Callable[[str, str | None], Memory],
         run: Callable[..., Any],
         *,
         read_only: bool = False,
@@ -138,9 +142,11 @@ class ServiceAccess:
         return user.principal
 
     async def memory(self, principal: Principal) -> Memory:
-        """The tenant's memory (built in a thread the first time)."""
+        """The tenant's memory, or its one user's for a user-scoped key (built in a thread the first
+        time)."""
         assert principal.tenant is not None
-        return await asyncio.to_thread(self._memory_of, principal.tenant)
+        user = principal.user_id if principal.scoped else None
+        return await asyncio.to_thread(self._memory_of, principal.tenant, user)
 
     async def run(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
         """In one of the service's compute slots, in arrival order with the REST requests."""

@@ -1,10 +1,12 @@
 """``/mcp`` in ``memlane serve``: the MCP server over Streamable HTTP, behind the service's API keys.
 
 Before the SDK sees a request, :class:`Authenticated` checks its bearer key (the key's tenant), takes
-the user from the configured header (``X-Memlane-User``; ``MEMLANE_MCP_USER_HEADER`` renames it),
-applies the key's rate limit, and puts the result in ``scope["user"]`` where the tools read it. A
-request without a valid key or without a user never reaches a tool. The SDK ties each session to the
-identity that opened it, so a session id is useless with another key or for another user.
+the user from the key when it is user-scoped, else from the configured header (``X-Memlane-User``;
+``MEMLANE_MCP_USER_HEADER`` renames it), applies the key's rate limit, and puts the result in
+``scope["user"]`` where the tools read it. A request without a valid key or without a user never
+reaches a tool, nor does one whose header names another user than its user-scoped key. The SDK ties
+each session to the identity that opened it, so a session id is useless with another key or for
+another user.
 """
 
 from __future__ import annotations
@@ -61,16 +63,24 @@ class Authenticated:
         secret = secret.strip()
         keys = self.state.keys
         try:
-            known, tenant = keys.known(secret)
+            known, grant = keys.known(secret)
             if not known:
-                tenant = await asyncio.to_thread(keys.tenant_of, secret)
+                grant = await asyncio.to_thread(keys.grant_of, secret)
         except MemlaneError as exc:
             raise ApiError(503, exc.code, str(exc)) from exc
-        if tenant is None:
+        if grant is None:
             raise ApiError(401, "unauthorized", "unknown or revoked API key")
         self.state.limiter.check(secret)
         raw = headers.get(self._user_key, b"").decode("utf-8", "replace").strip()
         name = self.user_header
+        key_id = secret.split("_")[1]
+        if grant.user is not None:
+            if raw and raw != grant.user:
+                raise ApiError(
+                    403, "forbidden", f"this key is scoped to one user: {name} names another; leave it out"
+                )
+            principal = Principal(user_id=grant.user, tenant=grant.tenant, key_id=key_id, scoped=True)
+            return KeyHolder(secret, principal)
         if not raw:
             raise ApiError(
                 400, "no_user", f"no user: the MCP client's configuration must send a {name} header"
@@ -79,7 +89,7 @@ class Authenticated:
             user = identifier(raw, name, self.state.tenants.settings)
         except InvalidInput as exc:
             raise ApiError(400, "invalid_user", str(exc)) from exc
-        return KeyHolder(secret, Principal(user_id=user, tenant=tenant, key_id=secret.split("_")[1]))
+        return KeyHolder(secret, Principal(user_id=user, tenant=grant.tenant, key_id=key_id))
 
 
 class McpEndpoint:

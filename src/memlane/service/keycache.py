@@ -5,7 +5,8 @@ Keys live in the database (the PostgreSQL store's, in a server deployment), so w
 request would wait on it, and during a PostgreSQL outage every request would be refused, queue-only
 writes included, although the queue (Redis) still works. The cache holds:
 
-- **verified keys**: the digest of a key the database said is live, its tenant and when it said so.
+- **verified keys**: the digest of a key the database said is live, its grant (the tenant, and the
+  one user of a user-scoped key) and when it said so.
   For ``fresh`` seconds (5) it answers alone; after that the database is asked again, so that a
   revocation reaches every process within those seconds. When the database cannot be reached, a
   key verified within the last ``grace`` seconds (an hour) is still accepted: it was live when last
@@ -32,10 +33,18 @@ CACHE_SIZE = 10_000  # entries of each kind
 
 
 @dataclass(frozen=True)
-class Verdict:
-    """What the cache knows of a key: its tenant (None: refused) and whether that is fresh."""
+class Grant:
+    """What a live key may reach: one tenant, or only one ``user`` of it (a user-scoped key)."""
 
-    tenant: str | None
+    tenant: str
+    user: str | None = None
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the cache knows of a key: its grant (None: refused) and whether that is fresh."""
+
+    grant: Grant | None
     fresh: bool
 
 
@@ -50,7 +59,7 @@ class KeyCache:
         size: int = CACHE_SIZE,
     ) -> None:
         self.fresh, self.grace, self.size = fresh, grace, size
-        self._verified: OrderedDict[str, tuple[str, float]] = OrderedDict()
+        self._verified: OrderedDict[str, tuple[Grant, float]] = OrderedDict()
         self._refused: OrderedDict[str, float] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -63,10 +72,10 @@ class KeyCache:
         with self._lock:
             verified = self._verified.get(digest)
             if verified is not None:
-                tenant, at = verified
+                grant, at = verified
                 if now - at < self.grace:
                     self._verified.move_to_end(digest)
-                    return Verdict(tenant, now - at < self.fresh)
+                    return Verdict(grant, now - at < self.fresh)
                 del self._verified[digest]
             refused = self._refused.get(digest)
             if refused is not None:
@@ -75,11 +84,11 @@ class KeyCache:
                 del self._refused[digest]
         return None
 
-    def verified(self, digest: str, tenant: str) -> None:
-        """The database said this key is live, for ``tenant``."""
+    def verified(self, digest: str, grant: Grant) -> None:
+        """The database said this key is live, with ``grant``."""
         with self._lock:
             self._refused.pop(digest, None)
-            self._verified[digest] = (tenant, time.monotonic())
+            self._verified[digest] = (grant, time.monotonic())
             self._verified.move_to_end(digest)
             while len(self._verified) > self.size:
                 self._verified.popitem(last=False)

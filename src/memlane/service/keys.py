@@ -1,4 +1,4 @@
-"""API keys: each bound to one tenant, stored only as a hash, revocable.
+"""API keys: each bound to one tenant (or to one user of it), stored only as a hash, revocable.
 
 A key reads ``mlk_<key id>_<secret>``. The database keeps the key id, the tenant and the SHA-256 of the
 whole key (a fast hash is right for 256-bit random secrets: there is nothing to brute-force), so a
@@ -10,6 +10,12 @@ a connection that went stale (the database restarted) is replaced and the statem
     keys = open_keys("memlane.keys.db")
     created = keys.create("acme", name="chat backend", now=utcnow())
     keys.tenant_of(created.secret)  # "acme"
+    alice = keys.create("acme", name="alice's desktop", user="alice", now=utcnow())
+    keys.grant_of(alice.secret)  # Grant(tenant="acme", user="alice")
+
+A **user-scoped key** reaches one user of its tenant and no other: the service builds that user's
+memory on a :class:`~memlane.store.scope.Scope` of the tenant and the user, so every store role refuses
+any other user id, whatever header, path or argument a request carries (docs/mcp.md).
 """
 
 from __future__ import annotations
@@ -27,9 +33,9 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from memlane.clock import from_epoch, to_epoch
-from memlane.errors import ConfigurationError, NotFound, StoreUnavailable
+from memlane.errors import ConfigurationError, InvalidInput, NotFound, StoreUnavailable
 from memlane.extras import optional
-from memlane.service.keycache import FRESH_SECONDS, KeyCache
+from memlane.service.keycache import FRESH_SECONDS, Grant, KeyCache
 from memlane.store.files import private_file
 from memlane.store.open import sqlite_path, url_scheme
 from memlane.store.scope import check_tenant
@@ -48,9 +54,11 @@ _SCHEMA = """CREATE TABLE IF NOT EXISTS memlane_api_keys (
     name TEXT NOT NULL,
     hash TEXT NOT NULL,
     created_at DOUBLE PRECISION NOT NULL,
-    revoked_at DOUBLE PRECISION
+    revoked_at DOUBLE PRECISION,
+    user_id TEXT
 )"""
-_COLUMNS = "id, tenant, name, created_at, revoked_at"
+_COLUMNS = "id, tenant, name, created_at, revoked_at, user_id"
+_MAX_USER_CHARS = 256
 
 
 @dataclass(frozen=True)
@@ -62,6 +70,7 @@ class ApiKey:
     name: str
     created_at: datetime
     revoked_at: datetime | None = None
+    user: str | None = None  # the one user a user-scoped key reaches
 
 
 @dataclass(frozen=True)
@@ -106,6 +115,7 @@ class KeyStore:
         self._ids: dict[str, tuple[str | None, float]] = {}  # key id → (tenant, until), for page sessions
         self._down_until = 0.0  # monotonic time before which the database is not asked again
         self._run(lambda cur: cur.execute(_SCHEMA))
+        self._run(_add_user_column)
 
     def run(self, work: Callable[[Any], T]) -> T:
         """``work(cursor)`` in a transaction on the key database (:class:`StoreUnavailable` when it
@@ -154,21 +164,26 @@ class KeyStore:
     def _sql(self, text: str) -> str:
         return text.replace("?", self._mark)
 
-    def create(self, tenant: str, *, name: str = "", now: datetime) -> CreatedKey:
-        """A new key for ``tenant`` (the tenant exists from its first key on)."""
+    def create(self, tenant: str, *, name: str = "", user: str | None = None, now: datetime) -> CreatedKey:
+        """A new key for ``tenant`` (the tenant exists from its first key on); with ``user``, a key
+        that reaches only that user of the tenant."""
         check_tenant(tenant)
+        if user is not None:
+            _check_user(user)
         key_id = secrets.token_hex(6)
         secret = f"{_PREFIX}_{key_id}_{secrets.token_urlsafe(32)}"
-        sql = self._sql("INSERT INTO memlane_api_keys VALUES (?, ?, ?, ?, ?, NULL)")
-        self._run(lambda cur: cur.execute(sql, (key_id, tenant, name, _digest(secret), to_epoch(now))))
-        return CreatedKey(ApiKey(key_id, tenant, name, now), secret)
+        columns = "id, tenant, name, hash, created_at, user_id"
+        sql = self._sql(f"INSERT INTO memlane_api_keys ({columns}) VALUES (?, ?, ?, ?, ?, ?)")
+        row = (key_id, tenant, name, _digest(secret), to_epoch(now), user)
+        self._run(lambda cur: cur.execute(sql, row))
+        return CreatedKey(ApiKey(key_id, tenant, name, now, user=user), secret)
 
     def keys(self, tenant: str | None = None) -> list[ApiKey]:
         """Every key (of one tenant), oldest first; revoked keys included."""
         where, params = (" WHERE tenant = ?", (tenant,)) if tenant else ("", ())
         sql = self._sql(f"SELECT {_COLUMNS} FROM memlane_api_keys{where} ORDER BY created_at")
         rows = self._run(lambda cur: cur.execute(sql, params).fetchall())
-        return [ApiKey(r[0], r[1], r[2], _time(r[3]), from_epoch(r[4])) for r in rows]
+        return [ApiKey(r[0], r[1], r[2], _time(r[3]), from_epoch(r[4]), r[5]) for r in rows]
 
     def revoke(self, key_id: str, *, now: datetime) -> ApiKey:
         """Revoke a key by its id; requests with it get 401 from then on."""
@@ -182,46 +197,54 @@ class KeyStore:
             raise NotFound(f"no API key {key_id!r}")
         return found[0]
 
-    def known(self, secret: str) -> tuple[bool, str | None]:
-        """What :meth:`tenant_of` would say without asking the database: ``(True, tenant or None)``
+    def known(self, secret: str) -> tuple[bool, Grant | None]:
+        """What :meth:`grant_of` would say without asking the database: ``(True, grant or None)``
         for a malformed key, one looked up in the last few seconds, or a verified one while the
         database is down; ``(False, None)`` otherwise."""
         if not _well_formed(secret):
             return True, None
         verdict = self._cache.lookup(_digest(secret))
         if verdict is not None and (verdict.fresh or time.monotonic() < self._down_until):
-            return True, verdict.tenant
+            return True, verdict.grant
         return False, None
 
     def verified_before(self, secret: str) -> bool:
         """Whether the database said this key is live within the cache's grace period (a key being
         checked again, not a guess)."""
         verdict = self._cache.lookup(_digest(secret)) if _well_formed(secret) else None
-        return verdict is not None and verdict.tenant is not None
+        return verdict is not None and verdict.grant is not None
 
     def tenant_of(self, secret: str) -> str | None:
-        """The tenant of a live key, or None for a malformed, unknown or revoked one.
+        """The tenant of a live key, or None for a malformed, unknown or revoked one (as
+        :meth:`grant_of`)."""
+        grant = self.grant_of(secret)
+        return grant.tenant if grant is not None else None
+
+    def grant_of(self, secret: str) -> Grant | None:
+        """What a live key reaches (its tenant, and its user if it is user-scoped), or None for a
+        malformed, unknown or revoked one.
 
         While the database cannot be reached, a key it verified within the cache's grace period is
-        still taken for its tenant; any other key raises :class:`StoreUnavailable`.
+        still taken for its grant; any other key raises :class:`StoreUnavailable`.
         """
-        known, tenant = self.known(secret)
+        known, grant = self.known(secret)
         if known:
-            return tenant
+            return grant
         digest = _digest(secret)
-        sql = self._sql("SELECT tenant, hash, revoked_at FROM memlane_api_keys WHERE id = ?")
+        sql = self._sql("SELECT tenant, hash, revoked_at, user_id FROM memlane_api_keys WHERE id = ?")
         try:
             row = self._run(lambda cur: cur.execute(sql, (secret.split("_")[1],)).fetchone())
         except StoreUnavailable:
             stale = self._cache.lookup(digest)
-            if stale is not None and stale.tenant is not None:
+            if stale is not None and stale.grant is not None:
                 log.warning("the API key database is down: a key verified earlier is accepted meanwhile")
-                return stale.tenant
+                return stale.grant
             raise
         ok = row is not None and row[2] is None and hmac.compare_digest(row[1], digest)
         if ok and row is not None:
-            self._cache.verified(digest, str(row[0]))
-            return str(row[0])
+            found = Grant(str(row[0]), str(row[3]) if row[3] is not None else None)
+            self._cache.verified(digest, found)
+            return found
         self._cache.refused(digest)
         return None
 
@@ -255,6 +278,21 @@ class KeyStore:
         """Close the connection."""
         with self._lock:
             self._drop()
+
+
+def _add_user_column(cur: Any) -> None:
+    """Give a key table made before user-scoped keys existed its ``user_id`` column (NULL: the
+    whole tenant, which is what those keys reached)."""
+    cur.execute("SELECT * FROM memlane_api_keys WHERE 1 = 0")
+    if "user_id" not in [d[0] for d in cur.description]:
+        cur.execute("ALTER TABLE memlane_api_keys ADD COLUMN user_id TEXT")
+
+
+def _check_user(user: object) -> None:
+    if not isinstance(user, str) or not user.strip():
+        raise InvalidInput("a user-scoped key needs a user id: a non-empty string")
+    if len(user) > _MAX_USER_CHARS or not user.isprintable():
+        raise InvalidInput(f"the key's user id must be printable and at most {_MAX_USER_CHARS} characters")
 
 
 def _first_line(exc: Exception) -> str:

@@ -3,7 +3,8 @@
 Each tenant's ``Memory`` sees the stores through the tenant's :class:`~memlane.store.scope.Scope`
 (``stores.within``), applied where every role builds its queries, so isolation holds below the
 routes: a handler given tenant A's memory has no way to reach tenant B's rows, whatever ids a
-request carries.
+request carries. A user-scoped key gets a ``Memory`` of its one user the same way
+(``Scope(tenant, user=...)``), which refuses every other user id.
 """
 
 from __future__ import annotations
@@ -34,29 +35,29 @@ class Tenants:
         self.settings = settings
         self.embedder = embedder or create_embedder(settings)
         self.stores = open_stores(settings, self.embedder.dim, store=store, sessions=sessions)
-        self._memories: dict[str, Memory] = {}
+        self._memories: dict[tuple[str, str | None], Memory] = {}
         self._lock = threading.Lock()
         # one LLM client (connection pool, concurrency limit, usage counters) for every tenant
         self.llm: ChatClient | None = ChatClient.from_settings(settings) if settings.llm_base_url else None
 
-    def built(self, tenant: str) -> Memory | None:
-        """The tenant's memory if :meth:`memory` has built it already."""
-        return self._memories.get(tenant)
+    def built(self, tenant: str, user: str | None = None) -> Memory | None:
+        """The tenant's memory (or its one user's) if :meth:`memory` has built it already."""
+        return self._memories.get((tenant, user))
 
-    def memory(self, tenant: str) -> Memory:
-        """The tenant's memory (built on first use)."""
-        found = self.built(tenant)
+    def memory(self, tenant: str, user: str | None = None) -> Memory:
+        """The tenant's memory, or with ``user`` one that reaches that user only (built on first use)."""
+        found = self.built(tenant, user)
         if found is not None:
             return found
         with self._lock:
-            if tenant not in self._memories:
-                self._memories[tenant] = Memory(
+            if (tenant, user) not in self._memories:
+                self._memories[tenant, user] = Memory(
                     settings=self.settings,
-                    store=self.stores.within(Scope(tenant)),
+                    store=self.stores.within(Scope(tenant, user)),
                     embedder=self.embedder,
                     llm=self.llm,
                 )
-            return self._memories[tenant]
+            return self._memories[tenant, user]
 
     def vectors_queued(self) -> int:
         """Log turns this process has yet to embed, over every tenant."""

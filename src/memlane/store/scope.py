@@ -10,6 +10,12 @@ tenant's rows, whatever its callers pass::
 
 Tenant names are ``[a-z0-9][a-z0-9_-]*`` and never contain ``/``, so a scoped id splits back into its
 tenant and user id in exactly one way, whatever the user id holds.
+
+A scope can also hold one user of its tenant (a user-scoped API key's): ``Scope("acme", user="u1")``
+maps ``u1`` alone, refuses every other user id with :class:`~memlane.errors.NotFound`, and sees no
+other user's rows (``users()`` names ``u1`` only)::
+
+    Memory(store=stores.within(Scope("acme", user="u1"))).search("tea", user_id="u2")  # NotFound
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Protocol, TypeVar
 
-from memlane.errors import InvalidInput
+from memlane.errors import InvalidInput, NotFound
 
 TENANT_PATTERN = re.compile(r"[a-z0-9][a-z0-9_-]{0,62}")
 
@@ -43,13 +49,16 @@ def check_tenant(name: str) -> str:
 
 @dataclass(frozen=True)
 class Scope:
-    """The user ids one tenant may see (every user id when ``tenant`` is None)."""
+    """The user ids one tenant may see (every user id when ``tenant`` is None), or only ``user``."""
 
     tenant: str | None = None
+    user: str | None = None
 
     def __post_init__(self) -> None:
         if self.tenant is not None:
             check_tenant(self.tenant)
+        if self.user is not None and self.tenant is None:
+            raise InvalidInput("a scope of one user needs its tenant")
 
     @property
     def prefix(self) -> str:
@@ -57,7 +66,9 @@ class Scope:
         return f"{self.tenant}/" if self.tenant is not None else ""
 
     def inward(self, user_id: str) -> str:
-        """The stored id of the tenant's user ``user_id``."""
+        """The stored id of the tenant's user ``user_id`` (:class:`NotFound` outside a one-user scope)."""
+        if self.user is not None and user_id != self.user:
+            raise NotFound(f"user {user_id!r} is outside this scope: it reaches user {self.user!r} only")
         return self.prefix + user_id
 
     def outward(self, stored: str) -> str:
@@ -65,8 +76,12 @@ class Scope:
         return stored.removeprefix(self.prefix)
 
     def mine(self, stored: str | None) -> bool:
-        """Whether a stored user id belongs to this tenant."""
-        return stored is not None and stored.startswith(self.prefix)
+        """Whether a stored user id belongs to this tenant (to its one user, when it has one)."""
+        if stored is None:
+            return False
+        if self.user is not None:
+            return stored == self.prefix + self.user
+        return stored.startswith(self.prefix)
 
     def owner(self, stored: str | None) -> str | None:
         """The tenant's own id of a stored owner, None when it belongs to someone else (or no one)."""

@@ -276,15 +276,19 @@ class SQLSealed(SQLRole):
     def sealed_under(self, key_id: str, after: str = "", limit: int = 500) -> list[SealedText]:
         """Encrypted originals sealed by ``key_id`` (of every user in scope), by memory id after ``after``."""
         m = self.db.dialect.mark
+        whose: tuple[str, ...]
+        scoped, whose = "", ()  # no condition: every user's
+        if self.scope.user is not None:  # one user's scope: that user's originals only
+            scoped, whose = f"AND user_id = {m} ", (self.scope.inward(self.scope.user),)
+        elif self.scope.tenant is not None:
+            # a tenant's prefix is [a-z0-9_-]* and "/": escape "_" so that LIKE matches it literally
+            scoped, whose = f"AND user_id LIKE {m} ", (self.scope.prefix.replace("_", "\\_") + "%",)
         sql = (
             f"SELECT {', '.join(SEALED_COLUMNS)} FROM sealed WHERE key_id = {m} AND memory_id > {m} "
-            + (f"AND user_id LIKE {m} " if self.scope.tenant is not None else "")
+            + scoped
             + f"ORDER BY memory_id LIMIT {m}"
         )
-        # a tenant's prefix is [a-z0-9_-]* and "/": escape "_" so that LIKE matches it literally
-        like = self.scope.prefix.replace("_", "\\_") + "%"
-        params = (key_id, after, like, limit) if self.scope.tenant is not None else (key_id, after, limit)
-        return [self._sealed(r) for r in self.db.rows(sql, params)]
+        return [self._sealed(r) for r in self.db.rows(sql, (key_id, after, *whose, limit))]
 
 
 class SQLSessions(SQLRole):

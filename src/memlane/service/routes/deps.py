@@ -203,16 +203,23 @@ async def caller(
         state.auth_failures.check(address)
         raise ApiError(401, "unauthorized", "missing API key: send 'Authorization: Bearer <key>'")
     secret = credentials.credentials
-    known, tenant = state.keys.known(secret)
+    known, grant = state.keys.known(secret)
     if not known:
         # an address that keeps sending bad keys does not get to make the database look them up
         # (a key verified before, checked again, is not a guess)
         if not state.keys.verified_before(secret):
             state.auth_failures.refuse_if_empty(address)
-        tenant = await anyio.to_thread.run_sync(state.keys.tenant_of, secret)
-    if tenant is None:
+        grant = await anyio.to_thread.run_sync(state.keys.grant_of, secret)
+    if grant is None:
         state.auth_failures.check(address)
         raise ApiError(401, "unauthorized", "unknown or revoked API key")
+    if grant.user is not None:  # the REST routes act for any user of the tenant
+        raise ApiError(
+            403,
+            "forbidden",
+            f"this key is scoped to user {grant.user!r} and opens /mcp only; use a tenant key here",
+        )
+    tenant = grant.tenant
     key_id = secret.split("_")[1]
     state.limiter.check(f"key:{key_id}")  # the bucket a staff page session of this key shares
     request.state.tenant = tenant

@@ -68,12 +68,15 @@ class PageAccess:
         return PageSession(secrets.token_hex(12), link.tenant, "user", link.id, ends, link.user_id)
 
     def for_key(self, secret: str, now: datetime) -> PageSession | None:
-        """A staff session from a live API key, or None."""
-        tenant = self.keys.tenant_of(secret)
-        if tenant is None:
+        """A staff session from a live API key of the whole tenant, or None (a user-scoped key
+        opens no staff session: staff see every user)."""
+        grant = self.keys.grant_of(secret)
+        if grant is None or grant.user is not None:
             return None
         key_id = secret.split("_")[1]
-        return PageSession(secrets.token_hex(12), tenant, "staff", key_id, now + timedelta(hours=STAFF_HOURS))
+        return PageSession(
+            secrets.token_hex(12), grant.tenant, "staff", key_id, now + timedelta(hours=STAFF_HOURS)
+        )
 
     def cookie(self, session: PageSession) -> str:
         """The cookie value that carries ``session``."""

@@ -56,6 +56,18 @@ POSITIVES = [
         id="stripe",
     ),
     P("my license key is X7K9-P2M4-Q8R6-T1V3", "api_key", "X7K9-P2M4-Q8R6-T1V3", id="license-key"),
+    # credentials given as a pair or a list
+    P("my hulu login is kate.m / Otter42!", "password", "kate.m / Otter42!", id="login-pair"),
+    P("creds are svc_admin:Winter#88", "password", "svc_admin:Winter#88", id="creds-colon"),
+    P("登录信息: chen_li / chenli2024", "password", "chen_li / chenli2024", id="zh-login-pair"),
+    P("我的steam login 是 kuro99 / Mochi2023", "password", "kuro99 / Mochi2023", id="mixed-login-pair"),
+    P("用户名 zhaolei 密码 haitang", "password", "haitang", id="zh-labelled-plain-word"),
+    P("user: dkim pw: moonpie", "password", "moonpie", id="labelled-plain-word"),
+    P("login = ops-bot, pass = R3dRiver", "password", "R3dRiver", id="labelled-pass-equals"),
+    P("账号密码分别是 wangfang 和 wf19900512", "password", "wangfang 和 wf19900512", id="zh-respectively"),
+    P("两张卡的PIN分别是 4410 和 9027", "password", "4410 和 9027", id="mixed-pins-respectively"),
+    P("my pasword is Gr8Lakes!", "password", "Gr8Lakes!", id="pw-typo"),
+    P("我的秘码是 zx4471", "password", "zx4471", id="zh-password-typo"),
     # keys and tokens
     P(
         "aws secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
@@ -209,6 +221,18 @@ NEGATIVES = [
     P("I changed my password to something stronger", id="pw-changed-to-prose"),
     P("the key is under the mat", id="key-object"),
     P("I set the alarm to 7", id="alarm-set-to"),
+    # talk about a password or a login across clauses: no value stands after the words
+    P("我忘了密码，都是因为太长了", id="zh-forgot-because"),
+    P("我的密码和以前一样", id="zh-same-as-before"),
+    P("my pin is wrong, it's 3 digits", id="pin-wrong-digits"),
+    P("my password? forgot it lol", id="pw-forgot-question"),
+    P("the password changed in 2024, it's fine", id="pw-changed-in-year"),
+    P("my login is the same as before", id="login-same"),
+    P("the login is slow / broken", id="login-slow-broken"),
+    P("the code is on github", id="code-on-github"),
+    P("my zip code is 10001", id="zip-code"),
+    P("my promo code is SAVE20", id="promo-code"),
+    P("取件码 5-2-1103", id="zh-pickup-shelf"),
     # numbers of things, not of a person: orders, parcels, flights, invoices, tickets, work and school
     P("my order ID for the shoes is 88234912", id="order-id-for"),
     P("我的订单号是 2024031288812", id="zh-order-number-luhn"),

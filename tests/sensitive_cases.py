@@ -56,6 +56,53 @@ POSITIVES = [
         id="stripe",
     ),
     P("my license key is X7K9-P2M4-Q8R6-T1V3", "api_key", "X7K9-P2M4-Q8R6-T1V3", id="license-key"),
+    # a value the words announce in an earlier clause: the finding runs from the word to the value
+    P(
+        "我淘宝和支付宝的密码是一样的，都是 launch0x9",
+        "password",
+        "密码是一样的，都是 launch0x9",
+        id="zh-same-as-next-clause",
+    ),
+    P(
+        "银行卡密码跟手机锁屏一样。都是 3190",
+        "password",
+        "密码跟手机锁屏一样。都是 3190",
+        id="zh-same-next-sentence",
+    ),
+    P("支付密码嘛，就是 660912", "password", "密码嘛，就是 660912", id="zh-particle-next-clause"),
+    P("my pin? its 5502", "password", "pin? its 5502", id="pin-question-typo"),
+    P(
+        "my netflix password... it's Kiwi2020!",
+        "password",
+        "password... it's Kiwi2020!",
+        id="pw-trailing-off",
+    ),
+    P("the code is below:\n4471", "password", "the code is below:\n4471", id="code-below"),
+    P(
+        "the alarm code, in case you need it: 8812",
+        "password",
+        "the alarm code, in case you need it: 8812",
+        id="alarm-code-later",
+    ),
+    P("WiFi密码？Tplink8899", "password", "密码？Tplink8899", id="mixed-wifi-question"),
+    P(
+        "my passport number? it's K4829301",
+        "id_card",
+        "passport number? it's K4829301",
+        id="passport-question",
+    ),
+    P(
+        "社保卡号呢，是 3301 0619 8506 1512",
+        "id_card",
+        "社保卡号呢，是 3301 0619 8506 1512",
+        id="zh-social-next-clause",
+    ),
+    P(
+        "我的卡号，6222 0212 3456 7890 123",
+        "bank_card",
+        "卡号，6222 0212 3456 7890 123",
+        id="zh-card-next-clause",
+    ),
     # credentials given as a pair or a list
     P("my hulu login is kate.m / Otter42!", "password", "kate.m / Otter42!", id="login-pair"),
     P("creds are svc_admin:Winter#88", "password", "svc_admin:Winter#88", id="creds-colon"),

@@ -1,6 +1,6 @@
 """Credentials given as a pair or a list: a login and its password, or several codes at once.
 
-"my uber login is jmart / Quokka77" and "creds are admin:Passw0rd" name no password, yet the second
+"my hulu login is kate.m / Otter42!" and "creds are admin:Passw0rd" name no password, yet the second
 half of the pair is one; "用户名 lily 密码 sunflower" labels each half, so the password may be a plain
 word; "账号密码分别是 lily 和 sunflower9" and "两张卡的密码分别是 1234 和 5678" list them. A pair or a
 list is masked whole, from its first value to its last; a labelled pair only in its password.

@@ -55,7 +55,7 @@ _EN_ID_WORDS = (
     r"|licen[cs]e|tax\s+id|aadhaar|nric"
     rf"|(?<![A-Za-z])(?:{_EN_HOLDER})\s+(?:id|number|no\.?|#|card\s+(?:number|no\.?))"
 )
-# Chinese: the document, then up to four characters of what number of it ("社保电脑号", "医保个人编号")
+# Chinese: the document, then up to four characters of what number of it ("医保个人编号", "社保卡的号码")
 _ZH_ID_WORDS = (
     r"(?:护照|身份证|身份證|證件|证件|驾照|驾驶证|居留证|居住证|通行证|台胞证|军官证|社保卡|社保|医保卡|医保"
     r"|社会保障|社会安全|纳税人识别|签证|保单|保险单|病历|就诊卡|医疗卡)(?:[\u4e00-\u9fff]{0,4}?(?:号码|编号|号))?"
@@ -63,7 +63,7 @@ _ZH_ID_WORDS = (
 )
 ID_WORDS = rf"(?:{_EN_ID_WORDS}|{_ZH_ID_WORDS})"
 """The words that announce an identity number (a pattern source)."""
-# what may stand between the words and the number: "member ID for the health plan is W2938…"
+# what may stand between the words and the number: "subscriber number for my health plan is 9921…"
 _ID_FOR = r"(?:\s+(?:for|on|at|with|of|in|from)(?:\s+[A-Za-z0-9'&.-]{1,24}){1,4}?)?"
 # the number may be written in groups ("EA 8834 221", "330106 19850615 1233"); a group after a blank
 # starts with a digit, so the words after a number are not read as more of it; the first group holds

@@ -8,13 +8,14 @@ from dataclasses import dataclass
 
 from memlane.text.lang import fold
 
-from . import addresses, contacts, credentials, health, ids, secrets
+from . import addresses, contacts, credentials, health, ids, secrets, spanning
 from .table import KINDS, Span
 
 _DETECTORS = (
     ids.find,
     secrets.find,
     credentials.find,
+    spanning.find,
     contacts.find,
     addresses.find,
     health.find,

@@ -21,22 +21,26 @@ _LOGIN = (
     r"|(?<![A-Za-z])credentials|(?<![A-Za-z])user(?:name)?\s*(?:/|and|&)\s*pass(?:word)?"
     r"|(?:账号|帐号|账户|用户名|登录名)\s*(?:和|与|跟|/|、)?\s*(?:密码|口令)|登录(?:信息|账号)|账密)"
 )
-_IS = r"\s*(?:分别是|分别为|都是|是|为|:|：|=)\s*|\s+(?:are|is|was)(?:\s+respectively)?(?:\s*[:=])?\s*"
+_IS = (
+    r"\s{0,3}(?:分别是|分别为|都是|是|为|:|：|=)\s{0,3}"
+    r"|\s{1,3}(?:are|is|was)(?:\s+respectively)?(?:\s?[:=])?\s{0,3}"
+)
 _PAIR = re.compile(
-    rf"{_LOGIN}{FOR}(?:{_IS})(?P<user>{_TOKEN})(?P<sep>\s*(?:/|:|,|，|、|和|and|&)\s*|\s+)(?P<pw>{_TOKEN})"
-    r"(?![A-Za-z0-9])",
+    rf"{_LOGIN}{FOR}(?:{_IS})(?P<user>{_TOKEN})"
+    rf"(?P<sep>\s{{0,3}}(?:/|:|,|，|、|和|and|&)\s{{0,3}}|\s{{1,3}})(?P<pw>{_TOKEN})(?![A-Za-z0-9])",
     re.IGNORECASE,
 )
 # each half labelled: "用户名 lily 密码 sunflower", "user: lily pw: sunflower", "账号zhangwei，密码abc"
 _LABELLED = re.compile(
-    rf"(?<![A-Za-z])(?:用户名|账号|帐号|登录名|user(?:name)?|login|id)\s*[:：是为=]?\s*{_TOKEN}"
-    rf"[\s,，;；/]*(?:{ZH_WORD}|{EN_WORD}|(?<![A-Za-z])pass)\s*[:：是为=]?\s*(?P<pw>{_TOKEN})(?![A-Za-z0-9])",
+    rf"(?<![A-Za-z])(?:用户名|账号|帐号|登录名|user(?:name)?|login|id)\s{{0,3}}[:：是为=]?\s{{0,3}}{_TOKEN}"
+    rf"[\s,，;；/]{{0,4}}(?:{ZH_WORD}|{EN_WORD}|(?<![A-Za-z])pass)\s{{0,3}}[:：是为=]?\s{{0,3}}(?P<pw>{_TOKEN})"
+    r"(?![A-Za-z0-9])",
     re.IGNORECASE,
 )
 # several secrets at once: "密码分别是 1234 和 5678", "the PINs are 1234 and 5678 respectively"
 _LIST = re.compile(
-    rf"(?:{ZH_WORD}|{EN_WORD}s?)[^，。；！？,.;!?\n]{{0,12}}?(?:分别是|分别为|分别)\s*"
-    rf"(?P<list>{_TOKEN}(?:\s*(?:和|、|,|，|/|and|&)\s*{_TOKEN})+)(?![A-Za-z0-9])",
+    rf"(?:{ZH_WORD}|{EN_WORD}s?)[^，。；！？,.;!?\n]{{0,12}}?(?:分别是|分别为|分别)\s{{0,3}}"
+    rf"(?P<list>{_TOKEN}(?:\s{{0,3}}(?:和|、|,|，|/|and|&)\s{{0,3}}{_TOKEN}){{1,8}})(?![A-Za-z0-9])",
     re.IGNORECASE,
 )
 # what a user name or a password here is never: talk about the login ("my login is the same / broken")

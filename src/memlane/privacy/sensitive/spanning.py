@@ -40,8 +40,8 @@ _BOUNDARY = re.compile(r"(?:[。；！？：\n…]|[,.;!?:](?![A-Za-z0-9])|(?<![
 _ABBREVIATION = re.compile(r"(?i)\b(?:no|nr|num|acct|ref)$")
 # what may open the clause that holds the value: a copula, "it's", or nothing
 _LEAD = (
-    r"\s*(?:(?:都|也|就|全|还|一律|统一|全部)?(?:是|为|用的是|用的|设的是|设成了?|改成了?)"
-    r"|(?i:(?:it|that|this|which)(?:'s|’s|\s+is|\s+was)|its|is|was|=)(?:\s*[:=])?)?\s*"
+    r"\s{0,3}(?:(?:都|也|就|全|还|一律|统一|全部)?(?:是|为|用的是|用的|设的是|设成了?|改成了?)"
+    r"|(?i:(?:it|that|this|which)(?:'s|’s|\s{1,3}is|\s{1,3}was)|its|is|was|=)(?:\s?[:=])?)?\s{0,3}"
 )
 _PASSWORD_VALUE = r"(?P<v>[0-9](?:[ -]?[0-9]){3,11}(?![0-9])|[A-Za-z0-9!@#$%^&*_.+-]{4,64})"
 _VALUE = {
@@ -51,7 +51,7 @@ _VALUE = {
 }
 # the value ends its clause, or polite words follow: "就是 660912，别忘了", "its 5502 ok?"
 _CLAUSE_DONE = re.compile(
-    r"\s*(?:$|[，,。.;；!！?？\n…)）]|(?:哦|啊|呀|呢|吧|哈|了)|(?i:ok|okay|thanks|thx|lol|btw|please|pls)\b)"
+    r"\s{0,3}(?:$|[，,。.;；!！?？\n…)）]|(?:哦|啊|呀|呢|吧|哈|了)|(?i:ok|okay|thanks|thx|lol|btw|please|pls)\b)"
 )
 _REACH = 60  # characters after the word in which the value must stand
 _HOPS = 2  # clause boundaries the value may stand behind

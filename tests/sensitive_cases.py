@@ -277,6 +277,7 @@ NEGATIVES = [
     P("my login is the same as before", id="login-same"),
     P("the login is slow / broken", id="login-slow-broken"),
     P("the code is on github", id="code-on-github"),
+    P("my code is on github: repo2024", id="source-code-then-repo"),
     P("my zip code is 10001", id="zip-code"),
     P("my promo code is SAVE20", id="promo-code"),
     P("取件码 5-2-1103", id="zh-pickup-shelf"),

@@ -21,13 +21,6 @@ from .ids import CARD_NUMBER, CARD_WORDS, ID_NUMBER, ID_WORDS, id_number_ok, thi
 from .secrets import EN_WORD, ZH_WORD, looks_mixed, talk
 from .table import Span
 
-# "the code" or "my code" alone: "zip code" and "promo code" have a word between and are not secrets
-_CODE = r"(?<![A-Za-z])(?:my|the|our|your)\s+(?:\w+\s+)?code(?!\s+(?:of|for)\s+conduct)"
-_ANNOUNCED = {
-    "password": re.compile(rf"{ZH_WORD}|{EN_WORD}|{_CODE}", re.IGNORECASE),
-    "id_card": re.compile(ID_WORDS, re.IGNORECASE),
-    "bank_card": re.compile(CARD_WORDS, re.IGNORECASE),
-}
 # every value read here holds digits, and most messages announce nothing: two cheap looks first
 _DIGIT = re.compile(r"[0-9]")
 _ROUGH = re.compile(
@@ -43,12 +36,22 @@ _LEAD = (
     r"\s{0,3}(?:(?:都|也|就|全|还|一律|统一|全部)?(?:是|为|用的是|用的|设的是|设成了?|改成了?)"
     r"|(?i:(?:it|that|this|which)(?:'s|’s|\s{1,3}is|\s{1,3}was)|its|is|was|=)(?:\s?[:=])?)?\s{0,3}"
 )
-_PASSWORD_VALUE = r"(?P<v>[0-9](?:[ -]?[0-9]){3,11}(?![0-9])|[A-Za-z0-9!@#$%^&*_.+-]{4,64})"
-_VALUE = {
-    "password": re.compile(rf"{_LEAD}{_PASSWORD_VALUE}", re.IGNORECASE),
-    "id_card": re.compile(rf"{_LEAD}(?P<v>{ID_NUMBER})(?![A-Za-z0-9])", re.IGNORECASE),
-    "bank_card": re.compile(rf"{_LEAD}(?P<v>{CARD_NUMBER})"),
-}
+_DIGITS = r"[0-9](?:[ -]?[0-9]){3,11}(?![0-9])"
+_PASSWORD_VALUE = re.compile(rf"{_LEAD}(?P<v>{_DIGITS}|[A-Za-z0-9!@#$%^&*_.+-]{{4,64}})", re.IGNORECASE)
+# "the code" or "my code" alone: "zip code" and "promo code" have a word between and are not secrets,
+# and "my code is on github: repo2024" is source code: a code is a secret only when digits follow
+_CODE = r"(?<![A-Za-z])(?:my|the|our|your)\s+(?:\w+\s+)?code(?!\s+(?:of|for)\s+conduct)"
+# (kind, the words that announce it, what its value looks like)
+_ANNOUNCED: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
+    ("password", re.compile(rf"{ZH_WORD}|{EN_WORD}", re.IGNORECASE), _PASSWORD_VALUE),
+    ("password", re.compile(_CODE, re.IGNORECASE), re.compile(rf"{_LEAD}(?P<v>{_DIGITS})", re.IGNORECASE)),
+    (
+        "id_card",
+        re.compile(ID_WORDS, re.IGNORECASE),
+        re.compile(rf"{_LEAD}(?P<v>{ID_NUMBER})(?![A-Za-z0-9])", re.IGNORECASE),
+    ),
+    ("bank_card", re.compile(CARD_WORDS, re.IGNORECASE), re.compile(rf"{_LEAD}(?P<v>{CARD_NUMBER})")),
+)
 # the value ends its clause, or polite words follow: "就是 660912，别忘了", "its 5502 ok?"
 _CLAUSE_DONE = re.compile(
     r"\s{0,3}(?:$|[，,。.;；!！?？\n…)）]|(?:哦|啊|呀|呢|吧|哈|了)|(?i:ok|okay|thanks|thx|lol|btw|please|pls)\b)"
@@ -61,16 +64,16 @@ def find(text: str) -> Iterator[Span]:
     """Each value announced by an earlier clause, as a span from the announcing word to its end."""
     if not _DIGIT.search(text) or not _ROUGH.search(text):
         return
-    for kind, words in _ANNOUNCED.items():
+    for kind, words, value in _ANNOUNCED:
         for m in words.finditer(text):
             if kind == "id_card" and thing_id(text, m.start(), m.group()):
                 continue
-            end = _value_end(text, kind, m.end())
+            end = _value_end(text, kind, value, m.end())
             if end is not None:
                 yield kind, m.start(), end
 
 
-def _value_end(text: str, kind: str, start: int) -> int | None:
+def _value_end(text: str, kind: str, value: re.Pattern[str], start: int) -> int | None:
     """Where the value after the clause boundaries following ``start`` ends, or None."""
     hops = 0
     pos = start
@@ -84,7 +87,7 @@ def _value_end(text: str, kind: str, start: int) -> int | None:
             continue
         hops += 1
         pos = cut.end()
-        m = _VALUE[kind].match(text, pos)
+        m = value.match(text, pos)
         if m and _reads_as_value(kind, m.group("v")) and _CLAUSE_DONE.match(text, m.end()):
             return m.end()
     return None

@@ -22,6 +22,7 @@ import redis
 
 from conftest import T0
 from memlane import InvalidInput, Memory
+from memlane.privacy.sensitive import KINDS
 from sensitive_cases import POSITIVES
 
 SECRETS = [(str(p.id), str(p.values[2])) for p in POSITIVES]
@@ -34,15 +35,23 @@ _NOISE = re.compile(
 )
 
 
+# the words the masks write ("[redacted: ID number]"): a finding that runs from the announcing words to
+# the value ("pin? it's 4471") may hold them, and a mask saying them is no leak
+_MASK_WORDS = {w.lower() for k in KINDS.values() for w in re.findall(r"[A-Za-z0-9]+", k.placeholder("en"))}
+
+
 def forms(secret: str) -> tuple[set[str], set[str]]:
     """The ways a stored copy of ``secret`` could read: as given, without its separators, in ASCII
-    digits; and, as whole words, each long run of letters and digits (what a keyword index keeps)
-    and the short ones (a PIN of four digits is a word of its own, not part of a longer number)."""
+    digits; and, as whole words, each long run of letters and digits (what a keyword index keeps),
+    each run of four digits or more (a PIN after the words that announce it) and the short ones (a
+    PIN of four digits is a word of its own, not part of a longer number)."""
     compact = re.sub(r"[\s.\-]", "", secret)
     inside = {f.lower() for f in {secret, compact, compact.translate(_ZH_DIGITS)}}
     words = {f for f in inside if len(f) < 6 and f.isascii()}
-    runs = {r.lower() for r in re.findall(r"[A-Za-z0-9]+", secret) if len(r) >= 6}
-    return inside - words, runs | words
+    runs = {
+        r.lower() for r in re.findall(r"[A-Za-z0-9]+", secret) if len(r) >= 6 or (len(r) >= 4 and r.isdigit())
+    }
+    return inside - words, (runs - _MASK_WORDS) | words
 
 
 def leaks(where: str, text: str) -> list[str]:
@@ -116,6 +125,8 @@ def test_the_leak_check_finds_a_secret() -> None:
     assert leaks("t", "tokens: summer2024 bank") == ["t: pw-for-my-bank"]
     assert leaks("t", "4392260187654321") == ["t: zh-credit-card"]
     assert leaks("t", "a PIN 6619, order 166190") == ["t: pin-spaced"]
+    assert leaks("t", "it's 5502") == ["t: pin-question-typo"]  # the value of "pin? its 5502" alone
+    assert leaks("t", "[redacted: ID number] [redacted: password]") == []  # the masks' own words
     assert "t: zh-phone-chinese-digits" in leaks("t", "call 13812345678")
     assert leaks("t", "[redacted: password] 7f3a9c0d1e2b4f6a8c0d1e2f3a4b5c6d") == []
 

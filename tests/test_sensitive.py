@@ -461,6 +461,10 @@ MESSAGE = (
         pytest.param("my ", id="my-my-my"),
         pytest.param("我有", id="wo-you"),
         pytest.param("密码 ", id="password-keyword"),
+        pytest.param("密码，都是 1 ", id="password-next-clause"),
+        pytest.param("login is a / ", id="login-pair"),
+        pytest.param("密码分别是 1 和 ", id="password-list"),
+        pytest.param("member ID for the ", id="id-for-the"),
     ],
 )
 def test_megabyte_input_is_scanned_and_redacted(unit: str) -> None:

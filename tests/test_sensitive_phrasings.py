@@ -15,6 +15,8 @@ from memlane import Action, Memory
 from memlane.privacy.sensitive import NEVER_STORE, kinds, scan
 from sensitive_cases import NEGATIVES, POSITIVES
 
+P = pytest.param
+
 
 def found(text: str) -> list[tuple[str, str]]:
     return [(f.kind, f.value) for f in scan(text)]
@@ -69,3 +71,24 @@ def test_blood_type_is_health_and_needs_consent(mem: Memory) -> None:
     assert decision.action is Action.DISCARD
     assert decision.sensitivity == 1.0
     assert "health" in decision.reason
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        P("我淘宝和支付宝的密码是一样的，都是 launch0x9", [], id="zh-same-as-next-clause"),
+        P("我住在杭州，支付密码嘛，就是 660912，别忘了", ["我住在杭州"], id="zh-among-other-clauses"),
+        P("I'm Tom. my netflix password... it's Kiwi2020!", ["I'm Tom"], id="en-after-a-profile"),
+        P("my pin? its 5502", [], id="en-question"),
+        P("我的卡号，6222 0212 3456 7890 123", [], id="zh-card"),
+    ],
+)
+def test_a_value_announced_in_an_earlier_clause_leaves_no_memory_of_either(
+    mem: Memory, text: str, kept: list[str]
+) -> None:
+    """The clause holding the value and the one announcing it are one placeholder, discarded whole:
+    no "都是[已隐藏:密码]" kept as a fact, no "…的密码是一样的" kept as a junk memory."""
+    result = mem.add(text, user_id="u1", session_id="s1", at=T0)
+    assert [m.text for m in mem.list("u1")] == kept
+    held = [d for d in result.decisions if d.candidate is not None and d.candidate.sensitive]
+    assert [d.action for d in held] == [Action.DISCARD]

@@ -9,11 +9,13 @@ reach long-term memory even in redacted form, because the surrounding sentence s
 >>> kinds("call me at [redacted: phone]")
 ['phone']
 
-One module per detector family (``ids``, ``secrets``, ``contacts``, ``addresses``, ``health``), each
-with a ``find(text)``; the kinds themselves, their placeholders, labels and never-store flag are one
-table (:mod:`.table`). Patterns over runs of digits or letters start behind a look-behind, so a match
-can begin only where a run begins, and repeats that sit side by side are bounded: a megabyte of
-digits, letters or blanks costs linear time, not quadratic.
+One module per detector family (``ids``, ``secrets``, ``credentials``, ``spanning``, ``contacts``,
+``addresses``, ``health``), each with a ``find(text)``. ``spanning`` reads a value that an earlier
+clause of the message announces ("…的密码是一样的，都是 launch0x9"), which is why a whole message is scanned.
+The kinds themselves, their placeholders, labels and never-store flag are one table (:mod:`.table`).
+Patterns over runs of digits or letters start behind a look-behind, so a match can begin only where a
+run begins, and repeats that sit side by side are bounded: a megabyte of digits, letters or blanks
+costs linear time, not quadratic.
 """
 
 from __future__ import annotations

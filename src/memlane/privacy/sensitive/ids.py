@@ -9,6 +9,7 @@ from datetime import date
 
 from .table import Span
 
+_DIGIT = re.compile(r"[0-9]")
 _ID_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
 _ID_REGIONS = frozenset(
     {11, 12, 13, 14, 15, 21, 22, 23, 31, 32, 33, 34, 35, 36, 37, 41, 42, 43, 44, 45, 46}
@@ -24,11 +25,14 @@ _CARD_GROUPED = re.compile(
 )
 # When the words say what a number is, it is one whatever its checksum: "我的银行卡号是6222…",
 # "my card number is 1234 5678 9012 3456", "account 483920174".
-_CARD_WORDS = re.compile(
+CARD_WORDS = (
     r"(?:卡号|银行卡|信用卡|储蓄卡|借记卡|工资卡|银行账号|银行账户|银行帐户|账号|帐号|账户|帐户|户号|全号|卡号码"
     r"|(?<![A-Za-z])(?:card|account|acct|routing|iban|sort\s+code)(?:\s+(?:number|no\.?|#))?)"
-    r"(?:\s*(?:is|was|'s|是|为|:|：|=|号码|号))*\s*(?<![0-9])([0-9](?:[ .-]?[0-9]){7,22})(?![0-9])",
-    re.IGNORECASE,
+)
+"""The words that announce a card or account number (a pattern source)."""
+CARD_NUMBER = r"(?<![0-9])[0-9](?:[ .-]?[0-9]){7,22}(?![0-9])"
+_CARD_WORDS = re.compile(
+    rf"{CARD_WORDS}(?:\s*(?:is|was|'s|是|为|:|：|=|号码|号))*\s*({CARD_NUMBER})", re.IGNORECASE
 )
 _IBAN = re.compile(
     r"(?<![A-Za-z0-9])[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?(?![A-Za-z0-9])"
@@ -36,21 +40,71 @@ _IBAN = re.compile(
 
 
 # Other countries' numbers have no shared shape; the US SSN has one, and any number the text itself
-# calls an ID, passport or licence number counts.
+# calls an identity, passport, licence, insurance, patient or member number counts: it names a person.
 _SSN = re.compile(r"(?<![0-9-])(?!000|666|9[0-9]{2})[0-9]{3}-(?!00)[0-9]{2}-(?!0000)[0-9]{4}(?![0-9-])")
-_ID_WORDS = (
-    r"(?:passport|national\s+id(?:entity)?(?:\s+card)?|id\s+card|identity\s+card|social\s+security"
-    r"|(?<![A-Za-z])(?:ssn|sin|nino|id)|national\s+insurance|medicare|medicaid|driver'?s?\s+licen[cs]e"
-    r"|licen[cs]e|tax\s+id|aadhaar|nric|护照|身份证|身份證|證件|证件|驾照|驾驶证|居留证|通行证|台胞证|军官证"
-    r"|社保卡|社保|医保卡|医保|社会保障号|社会安全号|税号|纳税人识别号)"
+# English names of a personal identifier: some stand alone ("passport E1234567"), others name one only
+# with "ID" or "number" after them ("member ID", "policy number"), so "my policy is strict" is not one
+_EN_HOLDER = (
+    r"member(?:ship)?|subscriber|policy(?:holder)?|(?:health\s+)?insurance|health\s+(?:card|plan)|patient"
+    r"|medical\s+record|nhs|social\s+insurance|residence\s+permit|visa|green\s+card"
+    r"|voter|tax(?:payer)?|tax\s+file|military|veteran"
 )
+_EN_ID_WORDS = (
+    r"passport|national\s+id(?:entity)?(?:\s+card)?|id\s+card|identity\s+card|social\s+security"
+    r"|(?<![A-Za-z])(?:ssn|sin|nino|id|mrn)|national\s+insurance|medicare|medicaid|driver'?s?\s+licen[cs]e"
+    r"|licen[cs]e|tax\s+id|aadhaar|nric"
+    rf"|(?<![A-Za-z])(?:{_EN_HOLDER})\s+(?:id|number|no\.?|#|card\s+(?:number|no\.?))"
+)
+# Chinese: the document, then up to four characters of what number of it ("医保个人编号", "社保卡的号码")
+_ZH_ID_WORDS = (
+    r"(?:护照|身份证|身份證|證件|证件|驾照|驾驶证|居留证|居住证|通行证|台胞证|军官证|社保卡|社保|医保卡|医保"
+    r"|社会保障|社会安全|纳税人识别|签证|保单|保险单|病历|就诊卡|医疗卡)(?:[\u4e00-\u9fff]{0,4}?(?:号码|编号|号))?"
+    r"|税号|保险号"
+)
+ID_WORDS = rf"(?:{_EN_ID_WORDS}|{_ZH_ID_WORDS})"
+"""The words that announce an identity number (a pattern source)."""
+# what may stand between the words and the number: "subscriber number for my health plan is 9921…"
+_ID_FOR = r"(?:\s+(?:for|on|at|with|of|in|from)(?:\s+[A-Za-z0-9'&.-]{1,24}){1,4}?)?"
 # the number may be written in groups ("EA 8834 221", "330106 19850615 1233"); a group after a blank
-# starts with a digit, so the words after a number are not read as more of it
+# starts with a digit, so the words after a number are not read as more of it; the first group holds
+# a digit or is a short prefix (EA), so a word ("for the …") is not taken for the number and the words
+# after it still get their chance
+ID_NUMBER = r"(?=[A-Z0-9-]*[0-9]|[A-Z]{1,3} [0-9])[A-Z0-9][A-Z0-9-]{1,19}(?: [0-9][A-Z0-9-]{1,9}){0,4}"
 _ID_LABELLED = re.compile(
-    _ID_WORDS + r"(?:\s*(?:number|no\.?|#|号码|字号|字號|号))?(?:\s*(?:is|was|'s|是|为|:|：|=)){0,2}\s*"
-    r"([A-Z0-9][A-Z0-9-]{1,19}(?: [0-9][A-Z0-9-]{1,9}){0,4})(?![A-Za-z0-9])",
+    rf"(?P<word>{ID_WORDS})(?:\s*(?:number|no\.?|#|号码|字号|字號|号))?{_ID_FOR}"
+    rf"(?:\s*(?:is|was|'s|是|为|:|：|=)){{0,2}}\s*({ID_NUMBER})(?![A-Za-z0-9])",
     re.IGNORECASE,
 )
+# an "ID" that belongs to a thing or an account, not to a person: "order ID 8823…", "my Apple ID is …".
+# A work or school number (工号, 学号, employee ID) opens a badge, not a record about the person: it is
+# not kept out either
+_THING_ID = re.compile(
+    r"(?i)(?:order|tracking|transaction|booking|reservation|confirmation|ticket|flight|case|reference|ref"
+    r"|request|session|product|item|model|serial|room|table|job|task|bug|issue|process|device|meeting"
+    r"|zoom|game|app|apple|user|wechat|discord|steam|telegram|skype|video|file|document|invoice|package"
+    r"|parcel|shipment|receipt|claim|payment|merchant|chat|group|channel|account|login|player"
+    r"|employee|staff|student|badge|work)\s*$"
+)
+# a number the words give to a thing: one in ten passes Luhn by chance ("我的订单号是 2024031288812")
+_THING_NUMBER = re.compile(
+    r"(?:订单|单号|运单|快递|物流|发票|航班|车次|工单|流水号|交易号|预订号|确认号|取件码|票号)[^0-9]{0,6}$"
+    r"|(?i:(?:order|tracking|invoice|flight|booking|reservation|confirmation|ticket|transaction|reference"
+    r"|ref|case|serial|parcel|shipment|receipt)\s*(?:number|no\.?|#|id|code)\s*(?:is|was|:|=)?\s*)$"
+)
+
+
+def id_number_ok(number: str) -> bool:
+    """Whether ``number``, after words that name an identifier, reads as one: four digits or more,
+    and a first group of letters only in capitals (EA 8834), so "passport" + a word is no number."""
+    first = number.split(" ")[0]
+    return (
+        sum(c.isdigit() for c in number) >= 4 and len(number) >= 5 and (first.isupper() or _has_digit(first))
+    )
+
+
+def thing_id(text: str, word_start: int, word: str) -> bool:
+    """Whether the bare "ID" at ``word_start`` names a thing's id (an order, an app account)."""
+    return word.lower() == "id" and _THING_ID.search(text, max(0, word_start - 24), word_start) is not None
 
 
 def _birth_date_ok(year: int, month: int, day: int) -> bool:
@@ -87,6 +141,8 @@ def _iban_ok(iban: str) -> bool:
 
 def find(text: str) -> Iterator[Span]:
     """Each identity or card number in ``text``."""
+    if not _DIGIT.search(text):  # every number here has digits; most messages have none
+        return
     for m in _ID18.finditer(text):
         if _is_id18(m.group()):
             yield "id_card", m.start(), m.end()
@@ -102,19 +158,13 @@ def find(text: str) -> Iterator[Span]:
     for m in _SSN.finditer(text):
         yield "id_card", m.start(), m.end()
     for m in _ID_LABELLED.finditer(text):
-        number = m.group(1)
-        first = number.split(" ")[0]
-        # "passport" + a word is no number; a first group of letters is a prefix only in capitals (EA 8834)
-        if (
-            sum(c.isdigit() for c in number) >= 4
-            and len(number) >= 5
-            and (first.isupper() or _has_digit(first))
-        ):
-            yield "id_card", m.start(1), m.end(1)
+        if id_number_ok(m.group(2)) and not thing_id(text, m.start("word"), m.group("word")):
+            yield "id_card", m.start(2), m.end(2)
     for pattern in (_CARD_RUN, _CARD_GROUPED):
         for m in pattern.finditer(text):
             digits = re.sub(r"[ .-]", "", m.group())
-            if 13 <= len(digits) <= 19 and len(set(digits)) > 1 and _luhn_ok(digits):
+            thing = _THING_NUMBER.search(text, max(0, m.start() - 20), m.start())
+            if 13 <= len(digits) <= 19 and len(set(digits)) > 1 and _luhn_ok(digits) and not thing:
                 yield "bank_card", m.start(), m.end()
     for m in _CARD_WORDS.finditer(text):
         yield "bank_card", m.start(1), m.end(1)

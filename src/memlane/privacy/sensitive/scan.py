@@ -8,10 +8,18 @@ from dataclasses import dataclass
 
 from memlane.text.lang import fold
 
-from . import addresses, contacts, health, ids, secrets
+from . import addresses, contacts, credentials, health, ids, secrets, spanning
 from .table import KINDS, Span
 
-_DETECTORS = (ids.find, secrets.find, contacts.find, addresses.find, health.find)
+_DETECTORS = (
+    ids.find,
+    secrets.find,
+    credentials.find,
+    spanning.find,
+    contacts.find,
+    addresses.find,
+    health.find,
+)
 
 # A number read out in Chinese digits (一三八一二三四五六七八, 六二二八…) is the same number. Only runs
 # of four or more are read as digits, so 三四个 and 一二 stay words; one character for one, so the

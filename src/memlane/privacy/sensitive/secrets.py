@@ -34,16 +34,17 @@ _KEY_CONTEXT = re.compile(
     re.IGNORECASE,
 )
 _QUOTE = "\"'“”‘’「」『』"
-_EN_WORD = (
-    r"(?<![A-Za-z])(?:password|passwd|passcode|pass\s?phrase|pwd|pw|(?:pin|puk)(?:\s+(?:code|number)|码)?"
+EN_WORD = (
+    r"(?<![A-Za-z])(?:password|pas{1,2}(?:wor|wro|wo|wr)d|passowrd|passwd|passcode|pass\s?phrase|pwd|pw|(?:pin|puk)(?:\s+(?:code|number)|码)?"
     r"|(?:backup|recovery|security|verification|2fa|one[\s-]time)\s+codes?|otp|cvv|cvc|combination"
     r"|(?:door|gate|alarm|garage|entry|lock|locker|safe|building)\s+code)"
 )
-_ZH_WORD = r"(?:密码|密碼|口令|安全码|恢复码|备用码|验证码|门禁码|开门码)"
+# 秘码 and 蜜码 are the same word typed with the wrong character of the same sound
+ZH_WORD = r"(?:密码|密碼|秘码|蜜码|口令|安全码|恢复码|备用码|验证码|门禁码|开门码)"
 # what may stand between the word and "is": "the password for my bank is", "wifi password at home is"
-_FOR = r"(?:\s+(?:for|to|of|at|on|in)(?:\s+[A-Za-z0-9'#.-]{1,24}){1,4}?)?"
+FOR = r"(?:\s+(?:for|to|of|at|on|in)(?:\s+[A-Za-z0-9'#.-]{1,24}){1,4}?)?"
 _PASSWORD = re.compile(
-    rf"(?:(?P<zh>{_ZH_WORD})|(?P<en>{_EN_WORD}){_FOR})"
+    rf"(?:(?P<zh>{ZH_WORD})|(?P<en>{EN_WORD}){FOR})"
     rf"(?:{_SEP})[{_QUOTE}]?(?P<v>[^\s{_QUOTE}，。；！？、,;()（）\[\]<>]{{1,128}})",
     re.IGNORECASE,
 )
@@ -57,7 +58,7 @@ _CARD_CODE = re.compile(
     r"(?:(?<![A-Za-z])(?:cvv2?|cvc2?)|安全码)\s*[:：]?\s*(?P<v>[0-9]{3,4})(?![0-9])", re.IGNORECASE
 )
 _BARE_SECRET = re.compile(
-    rf"(?:{_EN_WORD}|(?<![A-Za-z])pass|{_ZH_WORD})\s*(?P<v>(?<![A-Za-z0-9])[0-9]{{4,12}}(?![0-9])"
+    rf"(?:{EN_WORD}|(?<![A-Za-z])pass|{ZH_WORD})\s*(?P<v>(?<![A-Za-z0-9])[0-9]{{4,12}}(?![0-9])"
     r"|(?<![A-Za-z0-9])[A-Za-z0-9!@#$%^&*_.+-]{4,64}(?![A-Za-z0-9!@#$%^&*_+-]))",
     re.IGNORECASE,
 )
@@ -102,7 +103,7 @@ def _looks_random(token: str) -> bool:
     return any(c.isalpha() for c in token) and any(c.isdigit() for c in token) and entropy >= 3.0
 
 
-def _talk(value: str) -> bool:
+def talk(value: str) -> bool:
     """Whether ``value``, read after "password is", is talk about a password rather than one."""
     return value.lower() in _NOT_A_PASSWORD_EN or value.startswith(_NOT_A_PASSWORD_ZH)
 
@@ -114,7 +115,7 @@ def find(text: str) -> Iterator[Span]:
     for m in _BARE_SECRET.finditer(text):
         value = m.group("v")
         # after no "is", only what reads as a code counts: digits, or letters with digits in them
-        if value.isdigit() or (_looks_mixed(value) and not _talk(value)):
+        if value.isdigit() or (looks_mixed(value) and not talk(value)):
             yield "password", m.start("v"), m.end("v")
     for shape in _KEY_SHAPES:
         for m in shape.finditer(text):
@@ -131,11 +132,11 @@ def find(text: str) -> Iterator[Span]:
             yield "password", *span
     for m in _NAMED_AFTER.finditer(text):
         group = "q" if m.group("q") is not None else "v"
-        if group == "q" or (_looks_mixed(m.group("v")) and not _talk(m.group("v"))):
+        if group == "q" or (looks_mixed(m.group("v")) and not talk(m.group("v"))):
             yield "password", m.start(group), m.end(group)
 
 
-def _looks_mixed(value: str) -> bool:
+def looks_mixed(value: str) -> bool:
     return any(c.isalpha() for c in value) and any(c.isdigit() for c in value)
 
 
@@ -157,7 +158,7 @@ def _announced(text: str, m: re.Match[str]) -> tuple[int, int] | None:
     value = value.rstrip(".:：?")
     keyword = (m.group("en") or "").lower()
     short = len(value) < (3 if keyword.startswith(("cvv", "cvc")) or m.group("zh") == "安全码" else 4)
-    if not value or _talk(value) or (short and not _CJK_CHAR.match(value)):
+    if not value or talk(value) or (short and not _CJK_CHAR.match(value)):
         return None
     if keyword.startswith(("pin", "puk", "cvv", "cvc")) and not value.isdigit():
         return None

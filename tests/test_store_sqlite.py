@@ -15,7 +15,7 @@ from conftest import T0, days
 from memlane import Memory
 from memlane.domain import Flag, Kind, MemoryItem, Status
 from memlane.store import Stores
-from memlane.store.sql import rarest_within
+from memlane.store.sql import SQLITE, rarest_within
 from memlane.store.sqlite import open_sqlite
 from memlane.store.sqlite.migrations import MIGRATIONS, migrate
 from memlane.vocabulary import MemoryQuery
@@ -415,3 +415,17 @@ def test_the_migration_moves_memlanes_own_marks_out_of_the_users_tags(
     assert (built.role, built.flags, built.tags) == (None, {Flag.DERIVED}, ["outdated", "coffee"])
     assert stores.records.speakers("u1") == ["Bo"]
     stores.close()
+
+
+def test_a_lookup_by_ids_reads_the_primary_key_not_the_users_rows(tmp_path: Path) -> None:
+    # get_many, touch and delete name a few ids of one user: SQLite must not walk the user's index
+    with Memory(tmp_path / "m.db") as mem:
+        mem.add("I like green tea", user_id="u1", at=T0)
+    owner = SQLITE.owner_of_ids.format(mark="?")
+    with sqlite3.connect(tmp_path / "m.db") as db:
+        plan = db.execute(
+            f"EXPLAIN QUERY PLAN SELECT * FROM memories WHERE {owner} AND id IN (?, ?)", ("u1", "a", "b")
+        ).fetchall()
+    details = " ".join(str(row[-1]) for row in plan)
+    assert "sqlite_autoindex_memories_1" in details
+    assert "memories_user_time" not in details

@@ -36,6 +36,8 @@ class Dialect:
     relaxed_commit: str = ""
     # what listings sort by: a record's event time, else its creation time
     time_order: str = "COALESCE(valid_from, created_at)"
+    # the owner check of a lookup by primary key: written so that the key, not the owner's index, is read
+    owner_of_ids: str = "user_id = {mark}"
 
     def marks(self, n: int) -> str:
         """``n`` placeholders separated by commas."""
@@ -53,6 +55,8 @@ SQLITE = Dialect(
     # every row of a large user to find one profile slot or summary (13 ms at 10k memories). The time
     # index is for time ranges (a period a query names); listings sort the rows their filters find.
     time_order="+COALESCE(valid_from, created_at)",
+    # without the +, SQLite reads every row of the user through its time index to find a few ids
+    owner_of_ids="+user_id = ?",
 )
 
 POSTGRES = Dialect(

@@ -102,7 +102,8 @@ class SQLRecords(SQLRole):
             return []
         d = self.db.dialect
         select = SELECT_MEMORIES if embeddings else SELECT_MEMORIES_TEXT
-        sql = f"{select} WHERE user_id = {d.mark} AND id IN ({d.marks(len(ids))})"
+        owner = d.owner_of_ids.format(mark=d.mark)
+        sql = f"{select} WHERE {owner} AND id IN ({d.marks(len(ids))})"
         found = {r["id"]: from_row(r) for r in self.db.rows(sql, (self.scope.inward(user_id), *ids))}
         return [self._got(found[i]) for i in ids if i in found]
 
@@ -128,9 +129,8 @@ class SQLRecords(SQLRole):
             self.db.write(
                 f"DELETE FROM sealed WHERE user_id = {d.mark} AND memory_id IN ({marks})", (uid, *ids)
             )
-            return self.db.write(
-                f"DELETE FROM memories WHERE user_id = {d.mark} AND id IN ({marks})", (uid, *ids)
-            )
+            owner = d.owner_of_ids.format(mark=d.mark)
+            return self.db.write(f"DELETE FROM memories WHERE {owner} AND id IN ({marks})", (uid, *ids))
 
     def owner(self, memory_id: str) -> str | None:
         """The user a record belongs to, when that user is in this scope."""
@@ -147,7 +147,7 @@ class SQLRecords(SQLRole):
         # recall count, no more
         self.db.write_later(
             f"UPDATE memories SET access_count = access_count + 1, last_accessed_at = {d.mark} "
-            f"{d.relaxed_commit} WHERE user_id = {d.mark} AND id IN ({d.marks(len(ids))})",
+            f"{d.relaxed_commit} WHERE {d.owner_of_ids.format(mark=d.mark)} AND id IN ({d.marks(len(ids))})",
             (to_epoch(at), self.scope.inward(user_id), *ids),
         )
 

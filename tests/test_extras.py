@@ -68,6 +68,7 @@ FEATURES = [
     pytest.param(
         "postgres", "memlane.Memory(store='postgresql://memlane@127.0.0.1:1/memlane')", id="postgres"
     ),
+    pytest.param("postgres", "import memlane.store.postgres", id="postgres-import"),
     pytest.param("redis", "memlane.Memory(':memory:', sessions='redis://127.0.0.1:6379/0')", id="redis"),
     pytest.param(
         "llm", "memlane.Memory(':memory:', llm_base_url='http://127.0.0.1:9/v1', llm_model='m')", id="llm"

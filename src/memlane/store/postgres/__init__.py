@@ -34,16 +34,20 @@ from contextlib import AbstractContextManager, ExitStack, contextmanager
 from typing import Any, TypeVar
 
 import numpy as np
-import psycopg
-from psycopg.adapt import Buffer, Dumper, Loader
-from psycopg.conninfo import conninfo_to_dict, make_conninfo
-from psycopg.pq import Format
-from psycopg.rows import dict_row
-from psycopg.types import TypeInfo
-from psycopg.types.string import TextLoader
-from psycopg_pool import ConnectionPool, PoolTimeout
 
 from memlane.errors import ConfigurationError, StoreUnavailable
+from memlane.extras import optional
+
+with optional("the PostgreSQL store (memlane.store.postgres)"):
+    import psycopg
+    from psycopg.adapt import Buffer, Dumper, Loader
+    from psycopg.conninfo import conninfo_to_dict, make_conninfo
+    from psycopg.pq import Format
+    from psycopg.rows import dict_row
+    from psycopg.types import TypeInfo
+    from psycopg.types.string import TextLoader
+    from psycopg_pool import ConnectionPool, PoolTimeout
+
 from memlane.store import Stores
 from memlane.store.codec import Row
 from memlane.store.postgres.migrations import migrate

@@ -26,6 +26,11 @@ from .lexicon import consumable_slot, words
 jieba.setLogLevel(60)  # jieba logs dictionary loading at INFO; a library must not write to the log then
 
 
+def any_of(words: str) -> str:
+    """An alternation of space-separated phrases, with ``_`` for the spaces inside one: ``"a_b c"``."""
+    return "|".join(w.replace("_", r"\s+") for w in words.split())
+
+
 @dataclass
 class Context:
     """One clause and what is already known about it, as the rules see it."""

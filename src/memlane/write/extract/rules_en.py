@@ -8,21 +8,14 @@ events before the catch-all first-person fact.
 
 from __future__ import annotations
 
-import re
-
 from memlane.domain import Category as C
 from memlane.domain import EventStatus
 
+from . import builds_en as b
 from .channels import CHANNEL_WORD, contact
-from .lexicon import FEELINGS, JOBS_EN, LASTING
-from .money import budget_draft
-from .rule import Build, Context, Draft, en_objects, fixed, liking, routine, rule, slot_value, timed
-
-
-def _any(words: str) -> str:
-    """An alternation of space-separated phrases, with ``_`` for the spaces inside one: ``"a_b c"``."""
-    return "|".join(w.replace("_", r"\s+") for w in words.split())
-
+from .lexicon import FEELINGS, JOBS_EN
+from .rule import any_of as _any
+from .rule import fixed, liking, routine, rule, slot_value, timed
 
 _I = r"\b(?:i|we)(?:\s+|(?='))"  # I / we, before a verb or a contraction (I've, we'll)
 _IM = r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+"
@@ -39,39 +32,11 @@ _ADV = rf"(?:(?:{_ADVERBS})\s+)*"
 _GERUNDS = _any("drinking eating using playing watching listening_to wearing reading to_drink to_eat to_use")
 _VERB = rf"(?P<verb>{_GERUNDS})?\s*"
 # fmt: off
-_RELATIONS = {
-    "wife": "wife", "husband": "husband", "spouse": "spouse", "partner": "partner", "daughter": "daughter",
-    "son": "son", "kid": "children", "child": "children", "children": "children", "baby": "baby",
-    "father": "father", "dad": "father", "mother": "mother", "mom": "mother", "mum": "mother",
-    "brother": "brother", "sister": "sister", "grandfather": "grandfather", "grandpa": "grandfather",
-    "grandmother": "grandmother", "grandma": "grandmother", "boyfriend": "boyfriend",
-    "girlfriend": "girlfriend", "fiancé": "fiance", "fiancée": "fiancee", "fiance": "fiance",
-    "fiancee": "fiancee", "parent": "parents", "twin": "twins",
-}
 _LANGUAGES = {"english": "en", "chinese": "zh", "mandarin": "zh", "japanese": "ja", "spanish": "es",
               "french": "fr", "german": "de", "korean": "ko", "cantonese": "yue"}
 # fmt: on
-_REL = r"(?P<rel>" + "|".join(sorted(_RELATIONS, key=len, reverse=True)) + r")(?:s|ren)?"
-_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_REL = r"(?P<rel>" + "|".join(sorted(b.RELATIONS, key=len, reverse=True)) + r")(?:s|ren)?"
 _LANG = "|".join(_LANGUAGES)
-_NOT_A_NAME = frozenset(
-    _any(
-        "tomorrow later back anytime tonight today now maybe please sometime again whenever soon asap first "
-        "then instead on at after before if when by"
-    ).split("|")
-)
-_NOT_SELF_NAME = frozenset(
-    _any(
-        "chinese english american british german french japanese korean indian canadian australian spanish "
-        "italian russian brazilian mexican dutch swiss irish scottish welsh vietnamese thai muslim christian "
-        "buddhist jewish catholic fine good okay ok sorry here back done ready sure happy tired hungry busy "
-        "new"
-    ).split("|")
-)
-_REQUEST = re.compile(
-    r"(?i)\b(?:can|could|would|will)\s+you\b|\bhelp\s+me\b|\bi\s+(?:want|need)\s+to\s+know\b"
-    r"|\bi\s+have\s+a\s+question\b|\bi\s+wonder\b|\bplease\b"
-)
 
 # Patterns too long for one line are named here, so that the table below reads as a table.
 _DETAILED = (
@@ -173,126 +138,6 @@ _MONTH = (
     r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?"
     r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
 )
-_MONTHS = {m: i for i, m in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)}
-# "joined" something that is not an employer
-_NOT_AN_EMPLOYER = frozenset(
-    _any("a the my our gym club team class group chat call meeting Netflix Spotify Twitter Reddit")
-    .lower()
-    .split("|")
-)
-
-
-def _nickname(m: re.Match[str], ctx: Context) -> Draft | None:
-    name = m.group("v").strip("\"'")
-    if name.lower() in _NOT_A_NAME:
-        return None
-    return Draft(slot="nickname", value=name, entities=[name])
-
-
-def _self_name(m: re.Match[str], ctx: Context) -> Draft | None:
-    name = m.group("v")
-    if name.split()[0].lower() in _NOT_SELF_NAME:
-        return None
-    return Draft(slot="name", value=name, entities=[name])
-
-
-def _family(m: re.Match[str], ctx: Context) -> Draft | None:
-    groups = m.groupdict()
-    relation = _RELATIONS.get((groups.get("rel") or "children").lower(), "children")
-    value: dict[str, object] = {"relation": relation}
-    entities = []
-    if groups.get("n"):
-        value["count"] = _NUMBERS.get(groups["n"].lower()) or int(groups["n"])
-    if groups.get("name"):
-        value["name"] = groups["name"]
-        entities.append(groups["name"])
-    if groups.get("age"):
-        value["age"] = int(groups["age"])
-    if groups.get("detail"):
-        value["detail"] = groups["detail"].strip()
-    return Draft(slot=f"family:{relation}", value=value, entities=entities)
-
-
-def _place(slot: str) -> Build:
-    def build(m: re.Match[str], ctx: Context) -> Draft | None:
-        found = next((v for k, v in m.groupdict().items() if k.startswith("v") and v), "")
-        where = re.sub(r"(?i)^the\s+", "", found.strip())
-        if not where:
-            return None
-        if slot == "home_city" and ctx.time(1):
-            return None  # "moving to Tokyo next month" is a plan
-        past = ctx.time(-1)
-        return Draft(slot=slot, value=where, event_time=past.at if past else None)
-
-    return build
-
-
-def _work_in(m: re.Match[str], ctx: Context) -> Draft | None:
-    where = m.group("v")
-    if where[:1].isupper():
-        return Draft(slot="work_city", value=where)
-    return Draft(category=C.JOB, slot="industry", value=where.lower())
-
-
-def _job(m: re.Match[str], ctx: Context) -> Draft | None:
-    groups = m.groupdict()
-    job = re.sub(r"(?i)^an?\s+", "", (groups.get("job") or groups.get("job2") or "").strip())
-    employer = (groups.get("emp") or "").strip()
-    if not job and employer:
-        return Draft(slot="employer", value=employer, entities=[employer])
-    if not job:
-        return None
-    return Draft(slot="job", value=job.lower(), entities=[employer] if employer else [])
-
-
-def _employer(m: re.Match[str], ctx: Context) -> Draft | None:
-    """A change of employer: "I just joined Microsoft" (a city is a move: "moved to Berlin")."""
-    employer = m.group("emp").strip()
-    if not employer or employer.lower() in _NOT_AN_EMPLOYER or ctx.time(1):
-        return None
-    return Draft(slot="employer", value=employer, entities=[employer])
-
-
-def _birthday(m: re.Match[str], ctx: Context) -> Draft | None:
-    groups = m.groupdict()
-    month = next((groups[k] for k in ("mon", "mon2", "mon3", "mon4") if groups.get(k)), "")
-    day = next((groups[k] for k in ("d", "d2", "d3", "d4") if groups.get(k)), "")
-    number = _MONTHS.get(month.lower()[:3])
-    if number is None or not day or not 1 <= int(day) <= 31:
-        return None
-    return Draft(slot="birthday", value=f"{number:02d}-{int(day):02d}")
-
-
-def _condition(m: re.Match[str], ctx: Context) -> Draft | None:
-    mention = ctx.time()
-    return Draft(event_time=mention.at if mention else None, session_only=LASTING.search(ctx.text) is None)
-
-
-def _fact_about(slot: str) -> Build:
-    def build(m: re.Match[str], ctx: Context) -> Draft | None:
-        what = next((v for k, v in m.groupdict().items() if k.startswith("obj") and v), "")
-        objects = en_objects(what, ctx)
-        return Draft(slot=slot, value=objects[0], objects=objects) if objects else None
-
-    return build
-
-
-def _pet(m: re.Match[str], ctx: Context) -> Draft | None:
-    name = m.group("name")
-    return Draft(slot=f"pet:{m.group('pet').lower()}", value=name, entities=[name] if name else [])
-
-
-def _first_person(m: re.Match[str], ctx: Context) -> Draft | None:
-    if _REQUEST.search(ctx.text) or len(ctx.text.split()) < 2:
-        return None
-    negative = re.match(
-        r"(?i)i(?:\s+(?:don't|do\s+not|never|can't|cannot)|'?m\s+not|\s+am\s+not)\b", ctx.text
-    )
-    return Draft(polarity=-1 if negative else 1)
-
-
-def _budget(m: re.Match[str], ctx: Context) -> Draft | None:
-    return budget_draft(ctx, "")
 
 
 # fmt: off
@@ -306,8 +151,8 @@ RULES = (
                  r"(?P<v>[A-Za-z][\w'.-]*(?-i:(?:\s+[A-Z][\w'.-]*){0,2}))", slot_value("name", entity=True)),
     rule(C.NAME, r"(?i)\b(?:(?:you\s+can\s+|please\s+|just\s+)?call\s+me|i\s+go\s+by|my\s+nickname\s+is"
                  rf"|(?:friends|people|everyone)\s+calls?\s+me)\s+(?P<v>{_NAME}|\"[^\"]+\"|[a-z][\w'-]*$)",
-         _nickname, "any"),
-    rule(C.NAME, r"^(?i:i'?m|i\s+am)\s+(?P<v>[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)$", _self_name),
+         b.nickname, "any"),
+    rule(C.NAME, r"^(?i:i'?m|i\s+am)\s+(?P<v>[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)$", b.self_name),
     # how to reach and answer the user
     rule(C.CONTACT, CHANNEL_WORD.pattern, contact, "ask"),
     rule(C.STYLE, r"(?i)\b(?:answer|reply|respond|speak|talk|write|chat)(?:\s+to\s+me)?\s+in\s+"
@@ -320,51 +165,52 @@ RULES = (
     rule(C.STYLE, r"(?i)\b(?:be\s+)?more\s+(?:casual|friendly|relaxed)\b|\b(?:casual|friendly)\s+tone\b",
          fixed("tone", "casual"), "any"),
     # the current task
-    rule(C.BUDGET, _BUDGET, _budget, "ask"),
+    rule(C.BUDGET, _BUDGET, b.budget, "ask"),
     # family, place, work
     rule(C.FAMILY, rf"(?i)\bi(?:\s+|(?='))(?:now\s+|still\s+|also\s+)?(?:have|'ve\s+got|have\s+got)\s+"
                    rf"{_ONE_TO_SIX}\s+"
-                   rf"(?:little\s+|young\s+|grown\s+|adult\s+|teenage\s+)?{_REL}\b", _family),
-    rule(C.FAMILY, rf"(?i)\bi'?m\s+a\s+(?:mother|father|mom|dad|mum|parent)\s+of\s+{_ONE_TO_SIX}\b", _family),
+                   rf"(?:little\s+|young\s+|grown\s+|adult\s+|teenage\s+)?{_REL}\b", b.family),
+    rule(C.FAMILY, rf"(?i)\bi'?m\s+a\s+(?:mother|father|mom|dad|mum|parent)\s+of\s+{_ONE_TO_SIX}\b",
+         b.family),
     rule(C.FAMILY, rf"(?i)\bmy\s+{_REL}(?:'s\s+name\s+is|\s+is\s+called|\s+is\s+named|\s+named|\s+called)\s+"
-                   r"(?P<name>(?-i:[A-Z][\w'-]+))", _family),
-    rule(C.FAMILY, rf"\b(?P<name>[A-Z][\w'-]+)\s+is\s+my\s+(?i:{_REL})\b", _family),
-    rule(C.FAMILY, rf"(?i)\bmy\s+{_REL}\s+is\s+(?P<age>\d{{1,2}})(?:\s+years?\s+old)?\b", _family),
-    rule(C.FAMILY, rf"(?i)\bmy\s+{_REL}\s+(?P<detail>(?:{_FAMILY_DETAIL}|can't|doesn't)\b.+)", _family),
+                   r"(?P<name>(?-i:[A-Z][\w'-]+))", b.family),
+    rule(C.FAMILY, rf"\b(?P<name>[A-Z][\w'-]+)\s+is\s+my\s+(?i:{_REL})\b", b.family),
+    rule(C.FAMILY, rf"(?i)\bmy\s+{_REL}\s+is\s+(?P<age>\d{{1,2}})(?:\s+years?\s+old)?\b", b.family),
+    rule(C.FAMILY, rf"(?i)\bmy\s+{_REL}\s+(?P<detail>(?:{_FAMILY_DETAIL}|can't|doesn't)\b.+)", b.family),
     rule(C.FAMILY, rf"(?i){_IM}(?:happily\s+)?{_MARITAL}\b"
                    r"|\bi\s+(?:just\s+)?got\s+(?P<v2>married|divorced|engaged)\b",
          slot_value("marital_status")),
     rule(C.JOB, r"(?i)\bi\s+work\s+as\s+(?P<job>(?:an?\s+)?[\w\s-]{2,40}?)"
-                rf"(?:\s+(?:at|for|in|with)\s+{_ORG})?$", _job),
+                rf"(?:\s+(?:at|for|in|with)\s+{_ORG})?$", b.job),
     rule(C.JOB, rf"(?i){_IM}an?\s+(?P<job>(?:[\w-]+\s+){{0,2}}?(?:{_JOB}))\b"
-                rf"(?:\s+(?:at|for|with|in)\s+{_ORG})?", _job),
+                rf"(?:\s+(?:at|for|with|in)\s+{_ORG})?", b.job),
     rule(C.LOCATION, rf"(?i){_LIVE}\s+in\s+(?P<v>{_PLACE})|\bmy\s+home\s+is\s+in\s+(?P<v2>{_PLACE})"
-                     rf"|^based\s+in\s+(?P<v3>{_PLACE})", _place("home_city")),
-    rule(C.LOCATION, rf"(?i)\bi\s+(?:currently\s+)?work\s+in\s+(?P<v>{_PLACE})", _work_in),
+                     rf"|^based\s+in\s+(?P<v3>{_PLACE})", b.place("home_city")),
+    rule(C.LOCATION, rf"(?i)\bi\s+(?:currently\s+)?work\s+in\s+(?P<v>{_PLACE})", b.work_in),
     rule(C.JOB, rf"(?i){_I}(?:currently\s+|now\s+)?(?:work|am\s+working|'m\s+working|intern)\s+(?:at|for)\s+"
-                rf"{_ORG}", _job),
+                rf"{_ORG}", b.job),
     rule(C.JOB, rf"(?i){_I}(?:just\s+|recently\s+|finally\s+|have\s+|'ve\s+)*"
                 rf"(?:joined|started\s+(?:working\s+)?at|got\s+(?:a\s+job|hired)\s+at|was\s+hired\s+(?:at|by)"
-                rf"|signed\s+with)\s+{_ORG}(?:\s+(?:as|last|this|in)\b.*)?$", _employer),
+                rf"|signed\s+with)\s+{_ORG}(?:\s+(?:as|last|this|in)\b.*)?$", b.employer),
     rule(C.JOB, r"(?i)\bmy\s+(?:job|profession|occupation|role)\s+is\s+(?P<job>.+)"
-                rf"|{_IM}(?P<job2>{_WORK_STATUS})\b", _job),
+                rf"|{_IM}(?P<job2>{_WORK_STATUS})\b", b.job),
     rule(C.LOCATION, rf"(?i){_IM}(?:originally\s+)?from\s+(?P<v>{_PLACE})"
                      rf"|\bi\s+(?:grew\s+up|was\s+born)\s+in\s+(?P<v2>{_PLACE})"
-                     rf"|\bmy\s+hometown\s+is\s+(?P<v3>{_PLACE})", _place("hometown")),
+                     rf"|\bmy\s+hometown\s+is\s+(?P<v3>{_PLACE})", b.place("hometown")),
     rule(C.LOCATION, rf"(?i){_I}(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\s+to\s+"
-                     rf"(?P<v>{_PLACE})", _place("home_city")),
+                     rf"(?P<v>{_PLACE})", b.place("home_city")),
     # problems
     rule(C.COMPLAINT, _RESOLVED, timed(EventStatus.RESOLVED, None), "any"),
     rule(C.COMPLAINT, _PROBLEM, timed(EventStatus.UNRESOLVED, None), "ask"),
     # what the user does regularly, and lasting facts with a slot
     rule(C.ROUTINE, r".", routine),
     rule(C.FACT, rf"(?i){_IM}(?:very\s+|severely\s+|mildly\s+|really\s+)?allergic\s+to\s+(?P<obj>.+)"
-                 r"|\bi\s+have\s+an?\s+(?P<obj2>[\w\s]+?)\s+allergy\b", _fact_about("allergy")),
+                 r"|\bi\s+have\s+an?\s+(?P<obj2>[\w\s]+?)\s+allergy\b", b.fact_about("allergy")),
     rule(C.FACT, rf"(?i)\bi(?:\s+|(?='))(?:have|own|'ve\s+got|have\s+got)\s+(?:a|an|one|two|three|\d)\s+"
                  rf"(?:little\s+|pet\s+|old\s+|young\s+)?(?P<pet>{_PET})s?\b"
-                 r"(?:\s+(?:named|called)\s+(?P<name>(?-i:[A-Z][\w'-]*)))?", _pet),
+                 r"(?:\s+(?:named|called)\s+(?P<name>(?-i:[A-Z][\w'-]*)))?", b.pet),
     rule(C.FACT, rf"(?i){_IM}(?:currently\s+|now\s+)?(?:learning|studying)\s+(?P<obj>.+)"
-                 r"|\bi\s+(?:started|began)\s+learning\s+(?P<obj2>.+)", _fact_about("learning")),
+                 r"|\bi\s+(?:started|began)\s+learning\s+(?P<obj2>.+)", b.fact_about("learning")),
     rule(C.FACT, rf"(?i){_IM}(?:a\s+)?(?P<v>vegetarian|vegan|pescatarian)\b", slot_value("diet")),
     rule(C.FACT, rf"(?i){_IM}(?:no\s+longer|not)\s+(?:a\s+)?(?:vegetarian|vegan)(?:\s+any\s*more)?\b"
                  r"|\bi\s+(?:eat|started\s+eating|'m\s+eating|am\s+eating)\s+meat(?:\s+(?:again|now))?\b",
@@ -372,7 +218,7 @@ RULES = (
     rule(C.FACT, rf"(?i)\bmy\s+(?:birthday|b-?day)\s+is\s+(?:on\s+)?(?:the\s+)?(?:(?P<mon>{_MONTH})\.?\s+"
                  rf"(?P<d>\d{{1,2}})(?:st|nd|rd|th)?|(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon2>{_MONTH}))\b"
                  rf"|\bi\s+was\s+born\s+on\s+(?:the\s+)?(?:(?P<mon3>{_MONTH})\.?\s+(?P<d3>\d{{1,2}})"
-                 rf"|(?P<d4>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon4>{_MONTH}))\b", _birthday),
+                 rf"|(?P<d4>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon4>{_MONTH}))\b", b.birthday),
     # likes and dislikes
     rule(C.DISLIKE, rf"(?i){_I}{_ADV}(?:{_DISLIKE}|{_NOT_INTO})\s+{_VERB}(?P<obj>.*)", liking(-1)),
     rule(C.DISLIKE, rf"(?i){_I}(?:don't|do\s+not|never|no\s+longer|can't|cannot|won't|don't\s+really)\s+"
@@ -412,14 +258,14 @@ RULES = (
          liking(-1, need_objects=True)),
     # the moment, the task, plans and events
     rule(C.MOOD, _MOOD),
-    rule(C.CONDITION, _CONDITION, _condition, "ask"),
+    rule(C.CONDITION, _CONDITION, b.condition, "ask"),
     rule(C.PLAN, _INTENT, timed(EventStatus.PLANNED, 1)),
     rule(C.PLAN, r".", timed(EventStatus.PLANNED, 1, require_time=True)),
     rule(C.EVENT, r".", timed(EventStatus.DONE, -1, require_time=True)),
     rule(C.EVENT, _DID, timed(EventStatus.DONE, -1)),
     rule(C.CONTEXT, _NOW, fixed(None, session_only=True)),
     # anything else the user says about themselves
-    rule(C.FACT, rf"(?i)^(?:(?:{_LEADS})\s+)*(?:i|i'm|im|i've|i'd|i'll|my|we|we're)\b", _first_person,
+    rule(C.FACT, rf"(?i)^(?:(?:{_LEADS})\s+)*(?:i|i'm|im|i've|i'd|i'll|my|we|we're)\b", b.first_person,
          "fallback"),
 )
 # fmt: on

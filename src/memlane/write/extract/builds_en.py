@@ -1,0 +1,165 @@
+"""What the English rules (:mod:`.rules_en`) make of a match: the builders that turn the groups of a
+rule's pattern into a :class:`~.rule.Draft` (a slot's value, its entities, its time), and the words
+they refuse (not a name, not an employer) or read (numbers, months, relations).
+"""
+
+from __future__ import annotations
+
+import re
+
+from memlane.domain import Category as C
+
+from .lexicon import LASTING
+from .money import budget_draft
+from .rule import Build, Context, Draft, any_of, en_objects
+
+# fmt: off
+RELATIONS = {
+    "wife": "wife", "husband": "husband", "spouse": "spouse", "partner": "partner", "daughter": "daughter",
+    "son": "son", "kid": "children", "child": "children", "children": "children", "baby": "baby",
+    "father": "father", "dad": "father", "mother": "mother", "mom": "mother", "mum": "mother",
+    "brother": "brother", "sister": "sister", "grandfather": "grandfather", "grandpa": "grandfather",
+    "grandmother": "grandmother", "grandma": "grandmother", "boyfriend": "boyfriend",
+    "girlfriend": "girlfriend", "fiancé": "fiance", "fiancée": "fiancee", "fiance": "fiance",
+    "fiancee": "fiancee", "parent": "parents", "twin": "twins",
+}
+# fmt: on
+_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_NOT_A_NAME = frozenset(
+    any_of(
+        "tomorrow later back anytime tonight today now maybe please sometime again whenever soon asap first "
+        "then instead on at after before if when by"
+    ).split("|")
+)
+_NOT_SELF_NAME = frozenset(
+    any_of(
+        "chinese english american british german french japanese korean indian canadian australian spanish "
+        "italian russian brazilian mexican dutch swiss irish scottish welsh vietnamese thai muslim christian "
+        "buddhist jewish catholic fine good okay ok sorry here back done ready sure happy tired hungry busy "
+        "new"
+    ).split("|")
+)
+_REQUEST = re.compile(
+    r"(?i)\b(?:can|could|would|will)\s+you\b|\bhelp\s+me\b|\bi\s+(?:want|need)\s+to\s+know\b"
+    r"|\bi\s+have\s+a\s+question\b|\bi\s+wonder\b|\bplease\b"
+)
+_MONTHS = {m: i for i, m in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)}
+# "joined" something that is not an employer
+_NOT_AN_EMPLOYER = frozenset(
+    any_of("a the my our gym club team class group chat call meeting Netflix Spotify Twitter Reddit")
+    .lower()
+    .split("|")
+)
+
+
+def nickname(m: re.Match[str], ctx: Context) -> Draft | None:
+    name = m.group("v").strip("\"'")
+    if name.lower() in _NOT_A_NAME:
+        return None
+    return Draft(slot="nickname", value=name, entities=[name])
+
+
+def self_name(m: re.Match[str], ctx: Context) -> Draft | None:
+    name = m.group("v")
+    if name.split()[0].lower() in _NOT_SELF_NAME:
+        return None
+    return Draft(slot="name", value=name, entities=[name])
+
+
+def family(m: re.Match[str], ctx: Context) -> Draft | None:
+    groups = m.groupdict()
+    relation = RELATIONS.get((groups.get("rel") or "children").lower(), "children")
+    value: dict[str, object] = {"relation": relation}
+    entities = []
+    if groups.get("n"):
+        value["count"] = _NUMBERS.get(groups["n"].lower()) or int(groups["n"])
+    if groups.get("name"):
+        value["name"] = groups["name"]
+        entities.append(groups["name"])
+    if groups.get("age"):
+        value["age"] = int(groups["age"])
+    if groups.get("detail"):
+        value["detail"] = groups["detail"].strip()
+    return Draft(slot=f"family:{relation}", value=value, entities=entities)
+
+
+def place(slot: str) -> Build:
+    def build(m: re.Match[str], ctx: Context) -> Draft | None:
+        found = next((v for k, v in m.groupdict().items() if k.startswith("v") and v), "")
+        where = re.sub(r"(?i)^the\s+", "", found.strip())
+        if not where:
+            return None
+        if slot == "home_city" and ctx.time(1):
+            return None  # "moving to Tokyo next month" is a plan
+        past = ctx.time(-1)
+        return Draft(slot=slot, value=where, event_time=past.at if past else None)
+
+    return build
+
+
+def work_in(m: re.Match[str], ctx: Context) -> Draft | None:
+    where = m.group("v")
+    if where[:1].isupper():
+        return Draft(slot="work_city", value=where)
+    return Draft(category=C.JOB, slot="industry", value=where.lower())
+
+
+def job(m: re.Match[str], ctx: Context) -> Draft | None:
+    groups = m.groupdict()
+    job = re.sub(r"(?i)^an?\s+", "", (groups.get("job") or groups.get("job2") or "").strip())
+    employer = (groups.get("emp") or "").strip()
+    if not job and employer:
+        return Draft(slot="employer", value=employer, entities=[employer])
+    if not job:
+        return None
+    return Draft(slot="job", value=job.lower(), entities=[employer] if employer else [])
+
+
+def employer(m: re.Match[str], ctx: Context) -> Draft | None:
+    """A change of employer: "I just joined Microsoft" (a city is a move: "moved to Berlin")."""
+    employer = m.group("emp").strip()
+    if not employer or employer.lower() in _NOT_AN_EMPLOYER or ctx.time(1):
+        return None
+    return Draft(slot="employer", value=employer, entities=[employer])
+
+
+def birthday(m: re.Match[str], ctx: Context) -> Draft | None:
+    groups = m.groupdict()
+    month = next((groups[k] for k in ("mon", "mon2", "mon3", "mon4") if groups.get(k)), "")
+    day = next((groups[k] for k in ("d", "d2", "d3", "d4") if groups.get(k)), "")
+    number = _MONTHS.get(month.lower()[:3])
+    if number is None or not day or not 1 <= int(day) <= 31:
+        return None
+    return Draft(slot="birthday", value=f"{number:02d}-{int(day):02d}")
+
+
+def condition(m: re.Match[str], ctx: Context) -> Draft | None:
+    mention = ctx.time()
+    return Draft(event_time=mention.at if mention else None, session_only=LASTING.search(ctx.text) is None)
+
+
+def fact_about(slot: str) -> Build:
+    def build(m: re.Match[str], ctx: Context) -> Draft | None:
+        what = next((v for k, v in m.groupdict().items() if k.startswith("obj") and v), "")
+        objects = en_objects(what, ctx)
+        return Draft(slot=slot, value=objects[0], objects=objects) if objects else None
+
+    return build
+
+
+def pet(m: re.Match[str], ctx: Context) -> Draft | None:
+    name = m.group("name")
+    return Draft(slot=f"pet:{m.group('pet').lower()}", value=name, entities=[name] if name else [])
+
+
+def first_person(m: re.Match[str], ctx: Context) -> Draft | None:
+    if _REQUEST.search(ctx.text) or len(ctx.text.split()) < 2:
+        return None
+    negative = re.match(
+        r"(?i)i(?:\s+(?:don't|do\s+not|never|can't|cannot)|'?m\s+not|\s+am\s+not)\b", ctx.text
+    )
+    return Draft(polarity=-1 if negative else 1)
+
+
+def budget(m: re.Match[str], ctx: Context) -> Draft | None:
+    return budget_draft(ctx, "")

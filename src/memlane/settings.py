@@ -4,16 +4,25 @@ The environment is read when :class:`Settings` is built (by ``Memory()``), never
 
     Settings()                         # defaults, then MEMLANE_* variables
     Settings(write_threshold=0.5)      # explicit values win over the environment
+
+A value that does not fit is a :class:`~memlane.errors.ConfigurationError` of one line naming the
+variable (or argument), the value and what is expected::
+
+    MEMLANE_EMBED_THREADS='many' is not valid: expected a valid integer, unable to parse string as an integer
 """
 
 from __future__ import annotations
 
+import os
+import re
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import platformdirs
-from pydantic import Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, ValidationError
+from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
+
+from memlane.errors import ConfigurationError
 
 
 def default_path() -> Path:
@@ -21,7 +30,53 @@ def default_path() -> Path:
     return Path(platformdirs.user_data_dir("memlane")) / "memlane.db"
 
 
-class Settings(BaseSettings):
+class EnvSettings(BaseSettings):
+    """Settings read from ``MEMLANE_*`` variables and arguments, whose bad values raise
+    :class:`~memlane.errors.ConfigurationError` (one line) instead of pydantic's report."""
+
+    def __init__(self, **values: Any) -> None:
+        try:
+            super().__init__(**values)
+        except ValidationError as exc:
+            raise ConfigurationError(_invalid(type(self), exc, values)) from None
+        except SettingsError as exc:  # the environment holds what is not JSON where JSON is expected
+            raise ConfigurationError(_unparsable(type(self), exc)) from None
+
+
+def _where(cls: type[BaseSettings], name: str, values: dict[str, Any]) -> str:
+    """The argument or variable a field was read from, with its value (a secret's hidden)."""
+    field = cls.model_fields.get(name)
+    secret = field is not None and (field.repr is False or "SecretStr" in str(field.annotation))
+    if name in values:
+        value = values[name]
+        label = name
+    else:
+        label = f"{cls.model_config.get('env_prefix', '')}{name}".upper()
+        value = os.environ.get(label, os.environ.get(label.lower()))
+    return f"{label} (hidden)" if secret else f"{label}={value!r}"
+
+
+def _invalid(cls: type[BaseSettings], exc: ValidationError, values: dict[str, Any]) -> str:
+    problems = []
+    for error in exc.errors():
+        name = str(error["loc"][0]) if error["loc"] else ""
+        expected = re.sub(r"^Input should be ", "expected ", error["msg"])
+        if error["type"] == "extra_forbidden":
+            expected = f"{cls.__name__} has no such setting"
+        problems.append(f"{_where(cls, name, values)} is not valid: {expected}")
+    return "; ".join(problems)
+
+
+def _unparsable(cls: type[BaseSettings], exc: SettingsError) -> str:
+    found = re.search(r'field "(\w+)"', str(exc))
+    if found is None or found.group(1) not in cls.model_fields:
+        return f"a MEMLANE_* variable cannot be read: {exc}"
+    name = found.group(1)
+    kind = cls.model_fields[name].annotation
+    return f"{_where(cls, name, {})} is not valid: expected JSON for {getattr(kind, '__name__', kind)}"
+
+
+class Settings(EnvSettings):
     """Every knob memlane has, with its default."""
 
     model_config = SettingsConfigDict(env_prefix="MEMLANE_", extra="forbid")

@@ -76,13 +76,17 @@ def _text(value: str) -> str:
 
 
 class _Commands(click.Group):
-    """A click group whose usage errors are one line (``error: ...``) and exit code 2."""
+    """A click group whose usage errors and memlane errors are one line (``error: ...``) and exit
+    code 2."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except click.UsageError as exc:
             click.echo(f"error: {exc.format_message()}", err=True)
+            ctx.exit(2)
+        except MemlaneError as exc:  # a command's own (a bad MEMLANE_* value read outside _fail_cleanly)
+            click.echo(f"error: {exc}", err=True)
             ctx.exit(2)
 
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import SettingsConfigDict
+
+from memlane.settings import EnvSettings
 
 
-class McpSettings(BaseSettings):
+class McpSettings(EnvSettings):
     """Who the stdio server acts for, where the HTTP endpoint finds the user, and read-only mode."""
 
     model_config = SettingsConfigDict(env_prefix="MEMLANE_MCP_", extra="ignore")

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import SettingsConfigDict
+
+from memlane.settings import EnvSettings
 
 
-class ProxySettings(BaseSettings):
+class ProxySettings(EnvSettings):
     """Where the proxy forwards to, with which key, and how long memory may take."""
 
     model_config = SettingsConfigDict(env_prefix="MEMLANE_PROXY_", extra="ignore")

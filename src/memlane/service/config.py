@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import SettingsConfigDict
+
+from memlane.settings import EnvSettings
 
 
-class ServiceSettings(BaseSettings):
+class ServiceSettings(EnvSettings):
     """Where the service keeps its keys and jobs, and the limits it enforces per request and key.
 
     The memory store itself is configured by :class:`memlane.Settings` (``MEMLANE_STORE``,

@@ -153,7 +153,8 @@ class _NoRecall:
 def test_a_short_list_is_the_head_of_the_full_list(mem: Memory) -> None:
     # a search reads the rows of only the candidates that can still make its list
     from memlane.bench.synthetic import messages, questions
-    from memlane.read.search import Searcher, SearchOptions
+    from memlane.read.options import SearchPlan
+    from memlane.read.search import Searcher
 
     for i, text in enumerate(messages(11, 80)):
         mem.add(text, user_id="u1", session_id=f"s{i // 10}", at=days(i // 4))
@@ -163,13 +164,13 @@ def test_a_short_list_is_the_head_of_the_full_list(mem: Memory) -> None:
     read = {1: 0, 3: 0, 10: 0, 1000: 0}
     for query in [*questions(12, 8), "咖啡", "meeting on Monday"]:
         records.rows_read = 0
-        full = Searcher(stores, mem.embedder).search("u1", query, SearchOptions(limit=1000), days(30))
+        full = Searcher(stores, mem.embedder).search("u1", query, SearchPlan(limit=1000), days(30))
         read[1000] += records.rows_read
         for limit in (1, 3, 10):
             # one row at a time: every step decides whether the rest could still make the list
             for searcher in (Searcher(stores, mem.embedder), Searcher(stores, mem.embedder, first_read=1)):
                 records.rows_read = 0
-                short = searcher.search("u1", query, SearchOptions(limit=limit), days(30))
+                short = searcher.search("u1", query, SearchPlan(limit=limit), days(30))
                 read[limit] += records.rows_read
                 assert [(h.memory.id, h.score) for h in short] == [
                     (h.memory.id, h.score) for h in full[:limit]

@@ -42,6 +42,7 @@ from memlane.errors import (
 from memlane.lifecycle.maintain import MaintenanceReport
 from memlane.lifecycle.portability import RestoreReport
 from memlane.memory import Memory
+from memlane.read.options import SearchOptions
 from memlane.settings import Settings
 from memlane.vocabulary import AuditEntry, ConsentSettings
 
@@ -68,6 +69,7 @@ __all__ = [
     "MissingExtra",
     "NotFound",
     "RestoreReport",
+    "SearchOptions",
     "Session",
     "Settings",
     "SlotVersion",

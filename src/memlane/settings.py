@@ -23,6 +23,7 @@ from pydantic import Field, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
 
 from memlane.errors import ConfigurationError
+from memlane.problems import one_line
 
 
 def default_path() -> Path:
@@ -38,7 +39,11 @@ class EnvSettings(BaseSettings):
         try:
             super().__init__(**values)
         except ValidationError as exc:
-            raise ConfigurationError(_invalid(type(self), exc, values)) from None
+            cls = type(self)
+            said = one_line(
+                exc, lambda name: _where(cls, name, values), f"{cls.__name__} has no such setting"
+            )
+            raise ConfigurationError(said) from None
         except SettingsError as exc:  # the environment holds what is not JSON where JSON is expected
             raise ConfigurationError(_unparsable(type(self), exc)) from None
 
@@ -54,17 +59,6 @@ def _where(cls: type[BaseSettings], name: str, values: dict[str, Any]) -> str:
         label = f"{cls.model_config.get('env_prefix', '')}{name}".upper()
         value = os.environ.get(label, os.environ.get(label.lower()))
     return f"{label} (hidden)" if secret else f"{label}={value!r}"
-
-
-def _invalid(cls: type[BaseSettings], exc: ValidationError, values: dict[str, Any]) -> str:
-    problems = []
-    for error in exc.errors():
-        name = str(error["loc"][0]) if error["loc"] else ""
-        expected = re.sub(r"^Input should be ", "expected ", error["msg"])
-        if error["type"] == "extra_forbidden":
-            expected = f"{cls.__name__} has no such setting"
-        problems.append(f"{_where(cls, name, values)} is not valid: {expected}")
-    return "; ".join(problems)
 
 
 def _unparsable(cls: type[BaseSettings], exc: SettingsError) -> str:

@@ -21,8 +21,10 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from memlane.cli.options import search_options
 from memlane.errors import InvalidInput, MemlaneError
 from memlane.memory import Memory
+from memlane.read.options import SearchOptions
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -158,14 +160,17 @@ def add(
 @main.command()
 @click.argument("query")
 @click.option("--user", "user_id", required=True)
-@click.option("--limit", default=5, show_default=True, type=int)
 @click.option("--json", "as_json", is_flag=True)
+@search_options
 @click.pass_context
 @_fail_cleanly
-def search(ctx: click.Context, query: str, user_id: str, limit: int, as_json: bool) -> None:
-    """Search a user's memories ("-": the query from standard input); each hit says why it matched."""
+def search(ctx: click.Context, query: str, user_id: str, as_json: bool, options: SearchOptions) -> None:
+    """Search a user's memories ("-": the query from standard input); each hit says why it matched.
+
+    The options are the fields of memlane.SearchOptions, checked as the Python API checks them.
+    """
     with _memory(ctx) as mem:
-        hits = mem.search(_text(query), user_id=user_id, limit=limit)
+        hits = mem.search(_text(query), user_id=user_id, options=options)
     if as_json:
         _dump([{"memory": h.memory.to_dict(), "score": h.score, "explain": h.explain} for h in hits])
         return

@@ -21,12 +21,14 @@ from memlane.errors import InvalidInput, NotFound
 from memlane.facade import Facade
 from memlane.read.admit import admit
 from memlane.read.context import assemble, portrait_text
-from memlane.read.search import BESIDE, SearchOptions
+from memlane.read.options import SearchOptions, SearchPlan, plan
+from memlane.read.search import BESIDE
 from memlane.text.lang import detect
 from memlane.vocabulary import MemoryQuery
 
 # what a user said, as memlane keeps it (not the log, not what was built from it)
 STATEMENTS = (Kind.SEMANTIC, Kind.EPISODIC, Kind.PROFILE)
+CONTEXT_HITS = 20  # hits a context block's search returns unless its options say otherwise
 
 
 class ReadFacade(Facade):
@@ -37,29 +39,45 @@ class ReadFacade(Facade):
         query: str,
         *,
         user_id: str,
+        options: SearchOptions | None = None,
         limit: int | None = None,
-        kinds: Sequence[str] = (),
-        categories: Sequence[str] = (),
-        tags: Sequence[str] = (),
+        kinds: Sequence[str | Kind] | None = None,
+        categories: Sequence[str] | None = None,
+        tags: Sequence[str] | None = None,
+        from_session: str | None = None,
         since: datetime | None = None,
         until: datetime | None = None,
-        include_log: bool = True,
+        include_log: bool | None = None,
         min_score: float | None = None,
+        include_sensitive: bool | None = None,
         now: datetime | None = None,
-        include_sensitive: bool = False,
         caller: str | None = None,
     ) -> list[Hit]:
         """The memories most relevant to ``query``, best first, each with a score and an explanation.
 
-        Memories whose original is encrypted are left out unless ``include_sensitive`` asks for them;
-        then they come with their original text.
+        What to look at is a :class:`~memlane.SearchOptions` (``options``) or its fields as keyword
+        arguments, which win over the same fields of ``options``. Memories whose original is
+        encrypted are left out unless ``include_sensitive`` asks for them; then they come with their
+        original text.
         """
         uid = self._user(user_id)
         who = validate.caller(caller, self.settings)
         text = validate.text(query, self.settings, "query")
-        options = self._search_options(limit, kinds, categories, tags, since, until, include_log, min_score)
+        chosen = SearchOptions.of(
+            options,
+            limit=limit,
+            kinds=kinds,
+            categories=categories,
+            tags=tags,
+            from_session=from_session,
+            since=since,
+            until=until,
+            include_log=include_log,
+            min_score=min_score,
+            include_sensitive=include_sensitive,
+        )
         when = validate.when(now, utcnow())
-        hits = self._recall(uid, text, options, when, include_sensitive)
+        hits = self._recall(uid, text, chosen, plan(chosen, self.settings), when)
         if who is not None:
             ids = [h.memory.id for h in hits]
             self._privacy.record(uid, "search", when, ids, caller=who, detail=f"{len(ids)} hits")
@@ -72,19 +90,23 @@ class ReadFacade(Facade):
         user_id: str,
         session_id: str | None = None,
         max_tokens: int | None = None,
-        limit: int = 20,
+        options: SearchOptions | None = None,
+        limit: int | None = None,
         now: datetime | None = None,
         caller: str | None = None,
-        include_sensitive: bool = False,
+        include_sensitive: bool | None = None,
     ) -> ContextBlock:
         """A prompt-ready block: profile, this session's state and the memories relevant to ``query``.
 
-        The audit log records which memories went into it, for ``caller`` (a name for the application
-        or component asking). Encrypted memories are left out unless ``include_sensitive``.
+        Its search looks at what ``options`` says (:class:`~memlane.SearchOptions`; ``limit`` and
+        ``include_sensitive`` win over it), 20 hits by default. The audit log records which memories
+        went into it, for ``caller`` (a name for the application or component asking). Encrypted
+        memories are left out unless ``include_sensitive``.
         """
         uid = self._user(user_id)
         caller = validate.caller(caller, self.settings)
         text = validate.text(query, self.settings, "query")
+        wanted = SearchOptions.of(options, limit=limit, include_sensitive=include_sensitive)
         budget = self.settings.context_tokens if max_tokens is None else max_tokens
         if budget <= 0:
             raise InvalidInput("max_tokens must be positive")
@@ -93,7 +115,7 @@ class ReadFacade(Facade):
         sid = validate.identifier(session_id, "session_id", self.settings) if session_id is not None else None
         # the session, the summary and the profile do not depend on the search: read them beside it
         parts = BESIDE.submit(self._context_parts, uid, sid, when)
-        hits = self._recall(uid, text, self._search_options(limit), when, include_sensitive)
+        hits = self._recall(uid, text, wanted, plan(wanted, self.settings, CONTEXT_HITS), when)
         session, portrait, profile_memories = parts.result()
         lang = detect(text)
 
@@ -137,15 +159,15 @@ class ReadFacade(Facade):
         return session, self._maintenance.portrait.current(uid), held
 
     def _recall(
-        self, uid: str, text: str, options: SearchOptions, now: datetime, include_sensitive: bool
+        self, uid: str, text: str, options: SearchOptions, planned: SearchPlan, now: datetime
     ) -> list[Hit]:
         """Search, leaving encrypted memories out unless asked for (then with their original text)."""
         self._vectors.settle(uid)  # every turn added so far is found by meaning too
-        if include_sensitive:
-            return self._privacy.reveal(uid, self._search.search(uid, text, options, now))
+        if options.include_sensitive:
+            return self._privacy.reveal(uid, self._search.search(uid, text, planned, now))
         if self._privacy.hidden(uid):
-            options = replace(options, query=replace(options.query, sealed=False))
-        return self._search.search(uid, text, options, now)
+            planned = replace(planned, query=replace(planned.query, sealed=False))
+        return self._search.search(uid, text, planned, now)
 
     def profile(self, user_id: str, *, caller: str | None = None) -> dict[str, Any]:
         """The user's profile: slot → current value, derived from the memories that state it (each
@@ -186,27 +208,3 @@ class ReadFacade(Facade):
             raise NotFound(f"no memory {memory_id!r}")
         self._read(uid, caller, [mid], "history")
         return records
-
-    def _search_options(
-        self,
-        limit: int | None,
-        kinds: Sequence[str] = (),
-        categories: Sequence[str] = (),
-        tags: Sequence[str] = (),
-        since: datetime | None = None,
-        until: datetime | None = None,
-        include_log: bool = True,
-        min_score: float | None = None,
-    ) -> SearchOptions:
-        n = self.settings.search_limit if limit is None else limit
-        if not isinstance(n, int) or n <= 0 or n > 1000:
-            raise InvalidInput("limit must be an integer from 1 to 1000")
-        query = MemoryQuery(
-            kinds=validate.kinds(kinds),
-            categories=tuple(categories),
-            tags=tuple(tags),
-            since=validate.when(since, since) if since else None,
-            until=validate.when(until, until) if until else None,
-        )
-        threshold = self.settings.min_score if min_score is None else min_score
-        return SearchOptions(limit=n, query=query, include_log=include_log, min_score=threshold)

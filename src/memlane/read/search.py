@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from memlane.domain import Flag, Hit, Kind, MemoryItem
 from memlane.embed import Embedder
 from memlane.lifecycle.portrait import SLOT
+from memlane.read.options import SearchPlan
 from memlane.store import Stores, Vector
 from memlane.store.tokens import indexed
 from memlane.text.keywords import index_tokens, query_tokens, without_names
@@ -41,17 +42,6 @@ _RECALLED = 0.3
 # is embedded) and a context's session, summary and profile (while it searches); both wait on the
 # database or release the GIL, and neither waits for another task of this pool
 BESIDE = ThreadPoolExecutor(max_workers=16, thread_name_prefix="memlane-beside")
-
-
-@dataclass(frozen=True)
-class SearchOptions:
-    """What to search and how many results to return."""
-
-    limit: int = 10
-    query: MemoryQuery = field(default_factory=MemoryQuery)
-    include_log: bool = True
-    min_score: float = 0.0
-    candidates: int = 50  # how many each index contributes before fusion
 
 
 def _keyword_part(bm25: float) -> float:
@@ -102,7 +92,7 @@ class Searcher:
         self.embedder = embedder
         self.first_read = first_read  # rows read at first (default: the limit and ten more)
 
-    def search(self, user_id: str, text: str, options: SearchOptions, now: datetime) -> list[Hit]:
+    def search(self, user_id: str, text: str, options: SearchPlan, now: datetime) -> list[Hit]:
         """The best memories (and log turns) for ``text``, best first (hits carry no embeddings)."""
         q = options.query
         if not q.kinds:
@@ -157,11 +147,11 @@ class Searcher:
         ranked = sorted(best.items(), key=lambda kv: kv[1], reverse=True)[:limit]
         return [ScoredId(i, score) for i, score in ranked]
 
-    def _first_read(self, options: SearchOptions) -> int:
+    def _first_read(self, options: SearchPlan) -> int:
         return self.first_read or options.limit + 10
 
     def _keywords(
-        self, user_id: str, tokens: list[str], q: MemoryQuery, options: SearchOptions
+        self, user_id: str, tokens: list[str], q: MemoryQuery, options: SearchPlan
     ) -> tuple[list[ScoredId], dict[str, MemoryItem]]:
         """The keyword candidates, and the rows of the best of them: most of those make the list,
         and reading them here, beside the query's embedding, takes their time off the search."""
@@ -175,7 +165,7 @@ class Searcher:
         self,
         user_id: str,
         by_id: dict[str, _Parts],
-        options: SearchOptions,
+        options: SearchPlan,
         now: datetime,
         read: dict[str, MemoryItem],
     ) -> dict[str, tuple[float, MemoryItem]]:

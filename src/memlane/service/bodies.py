@@ -12,6 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from memlane.read.options import SearchOptions
+
 Role = Literal["user", "assistant", "system"]
 
 MAX_MESSAGES = 100  # messages in one write: the work and the result of one request are bounded
@@ -88,29 +90,22 @@ class AddMessages(Body):
     )
 
 
-class SearchIn(Body):
-    """A search in one user's memories."""
+class SearchIn(Body, SearchOptions):
+    """A search in one user's memories: the user, the query and the search's options
+    (:class:`memlane.SearchOptions`, the same fields and checks as the Python API's)."""
 
     model_config = _examples(
         {"user_id": "u1", "query": "推荐一杯早上的饮料", "limit": 5},
-        {"user_id": "u2", "query": "how should we contact this customer?", "limit": 5},
+        {"user_id": "u2", "query": "how should we contact this customer?", "limit": 5, "kinds": ["profile"]},
     )
 
     user_id: str
     query: str
-    limit: int = Field(default=10, ge=1, le=1000)
-    kinds: list[str] = Field(default_factory=list, description="semantic, episodic, profile, summary, log")
-    categories: list[str] = Field(default_factory=list)
-    tags: list[str] = Field(default_factory=list, description="any of these tags")
-    since: datetime | None = None
-    until: datetime | None = None
-    include_log: bool = True
-    min_score: float | None = Field(default=None, ge=0.0, le=1.0)
-    include_sensitive: bool = Field(default=False, description="include encrypted memories (docs/privacy.md)")
 
 
-class ContextIn(Body):
-    """A prompt-ready block for a query, under a token budget."""
+class ContextIn(Body, SearchOptions):
+    """A prompt-ready block for a query, under a token budget; its search takes the options of a
+    search (20 hits unless ``limit`` says otherwise)."""
 
     model_config = _examples(
         {"user_id": "u1", "query": "帮我订一杯咖啡", "session_id": "s1", "max_tokens": 400},
@@ -119,10 +114,8 @@ class ContextIn(Body):
 
     user_id: str
     query: str
-    session_id: str | None = None
+    session_id: str | None = Field(default=None, description="the conversation whose state the block holds")
     max_tokens: int | None = Field(default=None, ge=1, le=100_000)
-    limit: int = Field(default=20, ge=1, le=200)
-    include_sensitive: bool = Field(default=False, description="include encrypted memories (docs/privacy.md)")
 
 
 class RememberIn(Body):

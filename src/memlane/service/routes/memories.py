@@ -35,19 +35,7 @@ class HistoryList(BaseModel):
 async def search(body: SearchIn, caller: CallerDep, state: StateDep) -> SearchOut:
     """The user's memories most relevant to the query, best first, each with why it was recalled."""
     hits = await state.compute.run(
-        caller.memory.search,
-        body.query,
-        user_id=body.user_id,
-        limit=body.limit,
-        kinds=body.kinds,
-        categories=body.categories,
-        tags=body.tags,
-        since=body.since,
-        until=body.until,
-        include_log=body.include_log,
-        min_score=body.min_score,
-        include_sensitive=body.include_sensitive,
-        caller=caller.reader,
+        caller.memory.search, body.query, user_id=body.user_id, options=body, caller=caller.reader
     )
     return SearchOut(results=[HitOut.of(h) for h in hits])
 
@@ -61,9 +49,8 @@ async def context(body: ContextIn, caller: CallerDep, state: StateDep) -> Contex
         user_id=body.user_id,
         session_id=body.session_id,
         max_tokens=body.max_tokens,
-        limit=body.limit,
+        options=body,
         caller=caller.name,
-        include_sensitive=body.include_sensitive,
     )
     return ContextOut.of(block)
 

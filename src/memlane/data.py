@@ -1,7 +1,8 @@
 """One serialisation for every core dataclass: :func:`to_data` turns one into JSON-ready data and
 :func:`from_data` reads it back, both driven by the dataclass's own field types.
 
-Times are ISO 8601 (or epoch seconds, for storage: ``times="epoch"``), enums their values, frozensets
+Times are ISO 8601 (or epoch seconds, for storage: ``times="epoch"``; or datetimes, for a pydantic
+model at the edge, which writes them itself: ``times="native"``), enums their values, frozensets
 sorted lists, nested dataclasses nested objects. A field whose metadata says ``data=False`` (a
 memory's embedding) is left out. Reading takes defaults for missing keys and refuses unknown ones::
 
@@ -29,7 +30,7 @@ from memlane.clock import from_epoch, to_epoch
 from memlane.errors import InvalidInput
 
 T = TypeVar("T")
-Times = Literal["iso", "epoch"]
+Times = Literal["iso", "epoch", "native"]
 
 
 _FIELDS: dict[type, tuple[tuple[str, Any, bool], ...]] = {}
@@ -47,6 +48,8 @@ def _fields(cls: type) -> tuple[tuple[str, Any, bool], ...]:
 
 def _out(value: Any, times: Times) -> Any:
     if isinstance(value, datetime):
+        if times == "native":
+            return value
         return value.isoformat() if times == "iso" else to_epoch(value)
     if isinstance(value, Enum):
         return value.value

@@ -145,14 +145,6 @@ class Message:
     metadata: dict[str, Any] = field(default_factory=dict)
 
 
-def plain(value: Any) -> Any:
-    """A field's value as data: an enum as its value, a list as a copy, anything else (times too) as
-    it is."""
-    if isinstance(value, Enum):
-        return value.value
-    return list(value) if isinstance(value, list) else value
-
-
 @dataclass
 class MemoryItem:
     """A long-term memory: one readable sentence plus the metadata that governs its life."""

@@ -18,6 +18,7 @@ LLM judge, ``docs/llm.md``) sees that clause with the rules' own doubts.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from datetime import datetime
 
@@ -58,6 +59,9 @@ _FITS = {
 # what only the rules may decide: sensitive data. The model's guess of it is a doubt, never a
 # decision ("my invoice number is INV-2231" is no secret; a phone number the policy encrypts is kept)
 _RULES_ONLY = {"sensitive"}
+# six digits or more, spaced, dotted or dashed: a number is the detectors' to name, so a clause holding
+# one that the rules did not keep is never the model's to keep (it was trained on masked values only)
+_LONG_NUMBER = re.compile(r"\d(?:[\s.\-]?\d){5,}")
 _DATED = {Category.PLAN, Category.EVENT, Category.COMPLAINT}
 _PASSING = {Category.MOOD, Category.SMALLTALK, Category.HYPOTHETICAL, Category.REQUEST}
 # how sure the model must be to name the kind of a clause the rules dropped as "nothing lasting"
@@ -182,14 +186,17 @@ class Judge(RuleJudge):
         would not keep long-term what the rules' own words call a passing mood, small talk, an
         imagined case or a request (those it may only move between discard and the session).
 
-        Sensitive data is the rules' alone. A clause the model reads as a withdrawal is discarded,
-        but only the rules' words take back what earlier messages said."""
+        Sensitive data is the rules' alone, and so is a long number the rules did not keep ("long
+        number on my debit card reads 4916 …" with no detector behind it). A clause the model reads as
+        a withdrawal is discarded, but only the rules' words take back what earlier messages said."""
         if prediction.confidence < threshold or not cls.disagrees(prediction, rules):
             return False
         if prediction.label in _RULES_ONLY:
             return False
         if prediction.tier != "long-term" or tier(rules.action) == "long-term":
             return True
+        if rules.candidate is not None and _LONG_NUMBER.search(rules.candidate.text):
+            return False
         return prediction.confidence >= keep and rules.category not in _PASSING
 
     @staticmethod

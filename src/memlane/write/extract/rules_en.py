@@ -88,7 +88,9 @@ _INTO = _any(
     "hooked_on addicted_to"
 )
 _MOOD = (
-    rf"(?i)\b(?:{FEELINGS})\b"
+    # a feeling word names the clause only when the clause is about little else: "I'm so excited, we
+    # adopted a puppy" is split at the comma, "so excited about the Paris trip next week" is a plan
+    rf"(?i)^(?=\W*(?:\S+\s+){{0,6}}\S*$).*?\b(?:{FEELINGS})\b"
     r"|^(?:ugh+|argh+|sigh|meh|yay+|oof|phew|damn|omg)\b"
     r"|\bfeel(?:ing)?\s+(?:bad|great|good|awful|terrible|low|off|sick|down|like\s+(?:crap|garbage|death))\b"
     r"|\b(?:bad|rough|long|tough|crappy|awful)\s+(?:day|week|night|morning)\b"

@@ -184,7 +184,7 @@ class Judge(RuleJudge):
         """Whether the model's class decides instead of the rules: it is ``threshold`` sure (``keep``
         sure to keep long-term what the rules would not), it places the clause elsewhere, and it
         would not keep long-term what the rules' own words call a passing mood, small talk, an
-        imagined case or a request (those it may only move between discard and the session).
+        imagined case, a request or a guess (those it may only move between discard and the session).
 
         Sensitive data is the rules' alone, and so is a long number the rules did not keep ("long
         number on my debit card reads 4916 …" with no detector behind it). A clause the model reads as
@@ -195,8 +195,9 @@ class Judge(RuleJudge):
             return False
         if prediction.tier != "long-term" or tier(rules.action) == "long-term":
             return True
-        if rules.candidate is not None and _LONG_NUMBER.search(rules.candidate.text):
-            return False
+        c = rules.candidate
+        if c is not None and (c.hedged or _LONG_NUMBER.search(c.text)):
+            return False  # a guess in the user's own words ("我可能喜欢…吧"), or a number no detector named
         return prediction.confidence >= keep and rules.category not in _PASSING
 
     @staticmethod

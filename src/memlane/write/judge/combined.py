@@ -22,7 +22,7 @@ import re
 from dataclasses import replace
 from datetime import datetime
 
-from memlane.domain import Action, Candidate, Category, Decision
+from memlane.domain import Action, Candidate, Category, Decision, EventStatus
 from memlane.settings import Settings
 
 from .features import rule_cues
@@ -260,5 +260,6 @@ def exact(candidate: Candidate) -> bool:
         candidate.role != "user"
         or candidate.remember_request
         or candidate.category in (Category.FORGET, Category.SENSITIVE)
+        or candidate.event_status is EventStatus.RESOLVED  # closes an open complaint: structure
         or bool(candidate.sensitive)  # what the detectors found is the policy's business, exactly
     )

@@ -54,7 +54,7 @@ POLICIES: dict[Category, Policy] = {
     Category.PLAN: P(Action.EPISODIC, 0.7, 0.3, "temporary", "a plan with a time"),
     Category.EVENT: P(Action.EPISODIC, 0.7, 0.5, "event", "something that happened"),
     Category.COMPLAINT: P(Action.EPISODIC, 0.8, 0.5, "event", "a problem the user reported"),
-    Category.BUDGET: P(Action.SEMANTIC, 0.7, 0.3, "temporary", "a condition of the user's current task"),
+    Category.BUDGET: P(Action.SESSION, 0.7, 0.3, "session", "a condition of the user's current task"),
     Category.CONDITION: P(Action.SESSION, 0.5, 0.2, "session", "a condition of the current task"),
     Category.CONTEXT: P(
         Action.SESSION, 0.3, 0.1, "session", "one-off context, useful only in this conversation"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator
 from typing import Any, Protocol
 
 import numpy as np
@@ -20,12 +21,17 @@ COLUMNS = (
     "updated_at last_accessed_at last_verified_at access_count expires_at valid_from valid_to "
     "supersedes superseded_by provenance reason role flags embedding"
 ).split()
+# the columns an item is read back from, in the order :func:`from_row` takes them (the keyword
+# tokens, the normalised text and the scope token are for the database's own lookups)
+READ_COLUMNS = tuple(c for c in COLUMNS if c not in ("norm", "tokens", "scope"))
 
 
 class Row(Protocol):
     """A result row addressed by column name (``sqlite3.Row`` or a psycopg ``dict_row``)."""
 
     def __getitem__(self, key: str, /) -> Any: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
 
 
 _TIMES = "created_at updated_at last_accessed_at last_verified_at expires_at valid_from valid_to".split()
@@ -94,41 +100,50 @@ def _list(text: str) -> Any:
 
 
 def from_row(row: Row) -> MemoryItem:
-    """The item a row of :data:`COLUMNS` holds."""
-    blob = row["embedding"]
-    value, event_status = row["value"], row["event_status"]
-    item = MemoryItem(
-        id=row["id"],
-        user_id=row["user_id"],
-        agent_id=row["agent_id"],
-        session_id=row["session_id"],
-        kind=_KINDS[row["kind"]],
-        category=_CATEGORIES[row["category"]],
-        text=row["text"],
-        tags=_list(row["tags"]),
-        entities=_list(row["entities"]),
-        importance=row["importance"],
-        confidence=row["confidence"],
-        stability=row["stability"],
-        sensitivity=row["sensitivity"],
-        source=_SOURCES[row["source"]],
-        status=_STATUSES[row["status"]],
-        slot=row["slot"],
+    """The item a row of :data:`READ_COLUMNS` holds, in that order (a ``sqlite3.Row``, a tuple, or a
+    psycopg ``dict_row``). Read by position: looking 30 columns up by name was half the decoding."""
+    (
+        id_, user_id, agent_id, session_id, kind, category, text, tags, entities, importance,
+        confidence, stability, sensitivity, source, status, slot, value, polarity, event_status,
+        created_at, updated_at, last_accessed_at, last_verified_at, access_count, expires_at,
+        valid_from, valid_to, supersedes, superseded_by, provenance, reason, role, flags, blob,
+    ) = tuple(row.values()) if isinstance(row, dict) else tuple(row)  # fmt: skip
+    return MemoryItem(
+        id=id_,
+        user_id=user_id,
+        agent_id=agent_id,
+        session_id=session_id,
+        kind=_KINDS[kind],
+        category=_CATEGORIES[category],
+        text=text,
+        tags=_list(tags),
+        entities=_list(entities),
+        importance=importance,
+        confidence=confidence,
+        stability=stability,
+        sensitivity=sensitivity,
+        source=_SOURCES[source],
+        status=_STATUSES[status],
+        slot=slot,
         value=json.loads(value) if value is not None else None,
-        polarity=row["polarity"],
+        polarity=polarity,
         event_status=_EVENT_STATUSES[event_status] if event_status else None,
-        access_count=row["access_count"],
-        supersedes=row["supersedes"],
-        superseded_by=row["superseded_by"],
-        provenance=_list(row["provenance"]),
-        reason=row["reason"],
-        role=row["role"],
-        flags=_NO_FLAGS if row["flags"] == "[]" else frozenset(_FLAGS[f] for f in json.loads(row["flags"])),
+        access_count=access_count,
+        supersedes=supersedes,
+        superseded_by=superseded_by,
+        provenance=_list(provenance),
+        reason=reason,
+        role=role,
+        flags=_NO_FLAGS if flags == "[]" else frozenset(_FLAGS[f] for f in json.loads(flags)),
         embedding=np.frombuffer(blob, dtype=np.float32).tolist() if blob else None,
+        created_at=from_epoch(created_at),
+        updated_at=from_epoch(updated_at),
+        last_accessed_at=from_epoch(last_accessed_at),
+        last_verified_at=from_epoch(last_verified_at),
+        expires_at=from_epoch(expires_at),
+        valid_from=from_epoch(valid_from),
+        valid_to=from_epoch(valid_to),
     )
-    for name in _TIMES:
-        setattr(item, name, from_epoch(row[name]))
-    return item
 
 
 def session_to_json(session: Session) -> str:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol, Self
 
 from memlane.clock import to_epoch
-from memlane.store.codec import COLUMNS, Row
+from memlane.store.codec import COLUMNS, READ_COLUMNS, Row
 from memlane.store.scope import UNSCOPED, Scope
 from memlane.vocabulary import MemoryQuery
 
@@ -122,11 +122,13 @@ def bump_seq(db: Database) -> None:
         db.write(db.dialect.bump_seq)
 
 
-SELECT_MEMORIES = "SELECT " + ", ".join(COLUMNS) + " FROM memories"
+SELECT_MEMORIES = "SELECT " + ", ".join(READ_COLUMNS) + " FROM memories"
 # the same rows without their vectors, for readers that only show or rank them (decoding 384 floats
 # per row is a fifth of a search's time outside the query embedding)
 SELECT_MEMORIES_TEXT = (
-    "SELECT " + ", ".join(c if c != "embedding" else "NULL AS embedding" for c in COLUMNS) + " FROM memories"
+    "SELECT "
+    + ", ".join(c if c != "embedding" else "NULL AS embedding" for c in READ_COLUMNS)
+    + " FROM memories"
 )
 
 HISTORY_COLUMNS = ("id", "user_id", "target_id", "op", "at", "actor", "reason", "before", "after")

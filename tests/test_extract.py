@@ -254,6 +254,9 @@ def test_constraints(extractor: RuleExtractor, text: str, objects: list[str]) ->
         ("don't call me after 9pm", "no_call_after", "21:00"),
         ("you can reach me on WhatsApp", "preferred_channel", "whatsapp"),
         ("我prefer email", "preferred_channel", "email"),
+        # a channel the user complains about is one to avoid, whatever words follow it
+        ("i sleep during the day and calls wake me up", "avoid_channel", "phone"),
+        ("电话总是打断我", "avoid_channel", "phone"),
     ],
 )
 def test_contact_preferences(extractor: RuleExtractor, text: str, slot: str, value: object) -> None:
@@ -515,6 +518,25 @@ def test_hedges_are_marked(extractor: RuleExtractor, text: str, category: Catego
     check(one(extractor, text), category, hedged=True)
 
 
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        (
+            "pretty sure the course is flat but don't quote me",
+            "pretty sure the course is flat but don't quote me",
+        ),
+        ("新公司年底上市，我瞎猜的", "新公司年底上市，我瞎猜的"),
+        ("I live in Berlin, not sure", "I live in Berlin, not sure"),
+    ],
+)
+def test_a_hedge_said_after_a_statement_makes_it_a_guess(
+    extractor: RuleExtractor, text: str, shown: str
+) -> None:
+    (candidate,) = extractor.extract(Message("user", text, datetime(2025, 3, 1)))
+    assert candidate.text == shown
+    assert candidate.hedged
+
+
 def test_plain_statements_are_not_hedged(extractor: RuleExtractor) -> None:
     assert not one(extractor, "我住在上海").hedged
     assert not one(extractor, "I live in Berlin").hedged
@@ -625,6 +647,9 @@ def test_clause_splitting_keeps_lists_numbers_and_dates_whole(text: str, clauses
 
 def test_questions_are_recognised_by_punctuation_and_particles() -> None:
     assert [c.question for c in split_clauses("我住在上海。你呢？能包邮吗")] == [False, True, True]
+    # a bare 不 / 没 at the end asks; after 我 / 还 / 都 it answers
+    asked = split_clauses("公司附近有啥素食餐厅不。你吃了没。我不。还没。我一次都没有")
+    assert [c.question for c in asked] == [True, True, False, False, False]
 
 
 @pytest.mark.parametrize(
@@ -711,3 +736,9 @@ def test_a_change_of_habit_is_a_lasting_preference(
     extractor: RuleExtractor, text: str, category: Category
 ) -> None:
     assert one(extractor, text).category is category
+
+
+@pytest.mark.parametrize("text", ["要要要", "要要要要！"])
+def test_an_eager_yes_is_not_a_plan(extractor: RuleExtractor, text: str) -> None:
+    found = extractor.extract(Message("user", text, datetime(2025, 3, 1)))
+    assert all(c.category is not Category.PLAN for c in found)

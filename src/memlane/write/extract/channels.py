@@ -53,10 +53,12 @@ _NEGATION = _re(
     r"别|不要|不用|勿|不接受|拒绝|不想接|不方便接?|不接|而不是|比起|"
     r"(?i:{B}don'?t{B}|{B}do\s+not{B}|{B}never{B}|{B}no{B}|{B}avoid{B}|{B}stop{B}|{B}rather\s+than{B}|{B}instead\s+of{B}|{B}than{B}|{B}not{B})"
 )
-# a refusal said after the channel: 电话不方便 / 邮件我不看 / email doesn't work for me
+# a refusal said after the channel: 电话不方便 / 邮件我不看 / email doesn't work for me / calls wake me up
 _NEGATION_AFTER = _re(
     r"\s*(?:我|就)?(?:不方便|不太方便|不看|不怎么看|不用|不行|不好使|不接|不回|算了|免了|别|不要|不想)"
-    r"|(?i:\s*(?:doesn'?t\s+work|is\s+no\s+good|won'?t\s+work|is\s+not\s+ok|i\s+never\s+(?:check|read|answer)))"
+    r"|\s*(?:会|总|老|总是|老是)?(?:吵醒|吵到|打扰|打断|烦)"
+    r"|(?i:\s*(?:doesn'?t\s+work|is\s+no\s+good|won'?t\s+work|is\s+not\s+ok|i\s+never\s+(?:check|read|answer)"
+    r"|(?:always\s+|just\s+)?(?:wakes?|woke|annoys?|bothers?|disturbs?|interrupts?|stress(?:es)?)\b))"
 )
 _WEEKEND = _re(r"周末|礼拜天|星期天|周六|周日|(?i:{B}weekends?{B}|{B}saturdays?{B}|{B}sundays?{B})")
 _NIGHT = _re(r"晚上|夜里|深夜|半夜|(?i:{B}at\s+night{B}|{B}nights?{B}|{B}evenings?{B}|{B}late{B})")

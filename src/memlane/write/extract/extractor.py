@@ -21,6 +21,7 @@ from memlane.text.timeparse import find_times, recurrence
 from . import rules_en, rules_zh
 from .clauses import Clause, split_clauses
 from .lexicon import (
+    BARE_HEDGE,
     CONSEQUENCE,
     FORGET,
     HEDGE,
@@ -297,7 +298,11 @@ def _joins(prev: tuple[Candidate, Clause], nxt: tuple[Candidate, Clause]) -> boo
     (p, _), (c, clause) = prev, nxt
     if p.category is Category.HYPOTHETICAL:  # 要是我中了彩票，我就飞去火星: the consequence is imagined too
         return CONSEQUENCE.match(fold(clause.text)) is not None
-    if p.lang != c.lang or p.role != c.role:
+    if p.role != c.role:
+        return False
+    if BARE_HEDGE.fullmatch(fold(clause.text).strip(" .!~,，。！")):
+        return True  # "…, but don't quote me": the clause before is a guess
+    if p.lang != c.lang:
         return False
     if clause.elaborates and p.category in _HOLDS_MORE and not _OWN_SUBJECT.match(_after_lead(clause.text)):
         return c.category in (Category.OTHER, p.category) or (c.slot is None and c.category in _HOLDS_MORE)

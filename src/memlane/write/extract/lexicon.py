@@ -68,7 +68,16 @@ CONSEQUENCE = re.compile(r"^(?:我?就|那我?就?|我会|我要|我肯定|(?i:i
 HEDGE = re.compile(
     r"可能|也许|大概|好像|我猜|应该是|或许|估计|似乎|说不定|不确定|貌似|我觉得"
     r"|(?i:\b(?:maybe|perhaps|i\s+think|i\s+guess|probably|possibly|i\s+suppose|i\s+believe|not\s+sure"
-    r"|might|may\s+be|kind\s+of|kinda|sort\s+of|i\s+reckon|likely)\b)"
+    r"|might|may\s+be|kind\s+of|kinda|sort\s+of|i\s+reckon|likely|pretty\s+sure|idk"
+    r"|don'?t\s+quote\s+me)\b)"
+    r"|瞎猜|别当真|不一定|没准"
+)
+# a clause that only qualifies the one before it ("…, but don't quote me", "……我瞎猜的"): the two are
+# one guess
+BARE_HEDGE = re.compile(
+    r"(?:我|我也|也)?(?:瞎猜的?|随便猜的?|不确定|不太确定|不一定|别当真|说不准|没准)(?:哈|啊|吧|的)?"
+    r"|(?i:(?:but\s+)?(?:don'?t\s+quote\s+me(?:\s+on\s+(?:that|this))?|not\s+(?:100%\s+)?sure|idk"
+    r"|i'?m\s+not\s+(?:100%\s+)?sure|i\s+don'?t\s+know|could\s+be\s+wrong|i\s+might\s+be\s+wrong|just\s+guessing))"
 )
 SESSION_ONLY = re.compile(
     r"本轮|这轮|这次|这一次|这回|本次|这一单|这单|这个订单|暂时|临时"
@@ -91,7 +100,9 @@ FEELINGS += r"|(?:scared|terrified|frightened)(?!\s+of\b)"
 LASTING = re.compile(
     r"以后都|一直|每次|永远|总是|(?i:\b(?:always|every\s+time|from\s+now\s+on|in\s+general)\b)"
 )
-QUESTION_END = re.compile(r"(?:吗|么|嘛|呢)[啊呀]?$")
+# a question by its last word: 吗 / 呢, or a bare 不 / 没 after what is asked about (附近有啥餐厅不,
+# 你吃了没); 我不 / 还没 / 都没有 are answers, not questions
+QUESTION_END = re.compile(r"(?:吗|么|嘛|呢)[啊呀]?$|(?<![我他她它才就也都还并从])(?:不|没|没有)[啊呀]?$")
 
 # (keywords, Chinese tag, English tag): a clause mentioning a keyword gets both tags, so that a memory
 # written in one language can still be found by tag from the other.

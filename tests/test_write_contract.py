@@ -513,6 +513,32 @@ def test_a_change_of_mind_retires_what_it_names(
         assert any(kept in t for t in active(mem))
 
 
+@pytest.mark.parametrize(
+    ("before", "change"),
+    [
+        ("I drink two americanos a day", "quit coffee, way less jittery now"),
+        ("我每天早上一杯美式", "咖啡我戒了"),
+        ("i eat a ton of chicken and eggs for protein", "so i watched a documentary and went vegan"),
+        ("I love a good steak", "I'm vegetarian now"),
+        ("最爱吃火锅，尤其毛肚肥牛那种", "跟你说个事，我开始吃素了"),
+    ],
+)
+def test_a_general_word_or_a_diet_retires_the_kinds_it_covers(mem: Memory, before: str, change: str) -> None:
+    old = mem.add(before, user_id="u1", session_id="s1", at=T0).decisions[0].memory
+    mem.add(change, user_id="u1", session_id="s2", at=days(30))
+    assert old is not None
+    assert mem.get(old.id, user_id="u1").status is Status.SUPERSEDED
+
+
+def test_a_diet_keeps_what_it_does_not_cover(mem: Memory) -> None:
+    kept = [
+        mem.add(t, user_id="u1", session_id="s1", at=T0).decisions[0].memory
+        for t in ("I don't like mushrooms", "I love spicy food")
+    ]
+    mem.add("I went vegetarian last month", user_id="u1", session_id="s2", at=days(30))
+    assert all(m is not None and mem.get(m.id, user_id="u1").status is Status.ACTIVE for m in kept)
+
+
 def test_a_change_of_mind_never_retires_what_happened(mem: Memory) -> None:
     trip = mem.remember("去年和小王去杭州爬了山", user_id="u1", kind="episodic", at=T0)
     mem.remember("以后不去杭州了，太堵", user_id="u1", at=days(30))

@@ -3,7 +3,10 @@
 "不考上财了，改考本校", "switched from duolingo to wanikani", "sold all my canon gear", "咖啡我戒了",
 "we moved out of the parish hall": each names what no longer holds. :func:`left_behind` finds those
 words; :func:`retired` finds the user's current memories that hold them, which the new statement
-supersedes. Only memories of what can change (preferences, routines, background, plans, profile
+supersedes. A general word stands for its kinds too: "quit coffee" retires "每天一杯美式", and a new
+diet retires what it leaves off the plate ("went vegan" retires "I eat a ton of chicken and eggs",
+开始吃素 retires 最爱吃毛肚肥牛); by a kind alone, only what the user liked or did is retired.
+Only memories of what can change (preferences, routines, background, plans, profile
 facts) are retired, never events that happened, and never one that also names what the user now
 has ("I use wanikani with duolingo for grammar" is not retired by "switched from duolingo").
 
@@ -78,6 +81,38 @@ _CHANGEABLE = (
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
+def _said(text: str) -> frozenset[str]:
+    """Words as :func:`_holds` compares them: Chinese as written, English by its stems."""
+    return frozenset(w2 for w in text.split() for w2 in ((w,) if _CJK.search(w) else content_words(w)))
+
+
+# fmt: off
+_COFFEE = _said(
+    "咖啡 美式 拿铁 冷萃 卡布奇诺 摩卡 浓缩 手冲 coffee coffees americano americanos latte lattes espresso "
+    "espressos cappuccino cappuccinos mocha macchiato"
+)
+_MEAT = _said(
+    "肉 荤 牛肉 猪肉 羊肉 鸡肉 鸭 鹅 牛排 排骨 毛肚 肥牛 肥羊 培根 火腿 香肠 腊肉 烤串 炸鸡 鸡翅 内脏 鱼 "
+    "虾 蟹 海鲜 meat meats beef pork lamb chicken steak steaks bacon ham sausage sausages burger burgers "
+    "turkey ribs wings brisket fish salmon tuna shrimp prawns seafood"
+)
+_ANIMAL = _MEAT | _said(
+    "鸡蛋 蛋 牛奶 奶酪 芝士 酸奶 黄油 蜂蜜 egg eggs milk cheese dairy yogurt yoghurt butter honey"
+)
+# fmt: on
+# a general word a change of mind names → the kinds it stands for
+_KINDS: dict[str, frozenset[str]] = {
+    **dict.fromkeys(_said("咖啡 coffee"), _COFFEE),
+    **dict.fromkeys(_said("肉 吃肉 荤 meat meats"), _MEAT),
+}
+# a diet → what it leaves off the plate
+_DIET_LEAVES: dict[str, frozenset[str]] = {
+    "vegetarian": _MEAT,
+    "vegan": _ANIMAL,
+    "pescatarian": _MEAT - _said("鱼 虾 蟹 海鲜 fish salmon tuna shrimp prawns seafood"),
+}
+
+
 def left_behind(text: str) -> list[str]:
     """The phrases ``text`` says the user no longer has, does or wants (none for a plain statement)."""
     found: list[str] = []
@@ -104,13 +139,24 @@ def _holds(text: str, terms: set[str]) -> bool:
     return any(t in folded if _CJK.search(t) else t in words for t in terms)
 
 
+def _kinds(terms: set[str]) -> set[str]:
+    """The kinds the general words among ``terms`` stand for (coffee → americano, latte…)."""
+    return set().union(*(_KINDS.get(t, frozenset()) for t in terms)) - terms
+
+
 def retired(pool: Pool, item: MemoryItem, exclude: Sequence[MemoryItem] = ()) -> list[MemoryItem]:
     """The user's current memories that ``item`` (a statement of a change) says no longer hold."""
     phrases = left_behind(item.text)
-    if not phrases:
+    diet = (
+        _DIET_LEAVES.get(item.value, frozenset())
+        if item.slot == "diet" and isinstance(item.value, str)
+        else None
+    )
+    if not phrases and not diet:
         return []
     old = set().union(*(_terms(p) for p in phrases))
-    now = _terms(item.text) - old - set().union(*(content_words(p) for p in phrases))
+    kinds = _kinds(old) | set(diet or ())
+    now = _terms(item.text) - old - kinds - set().union(*(content_words(p) for p in phrases))
     held = pool.query(
         MemoryQuery(
             kinds=(Kind.SEMANTIC, Kind.PROFILE, Kind.EPISODIC),
@@ -123,7 +169,8 @@ def retired(pool: Pool, item: MemoryItem, exclude: Sequence[MemoryItem] = ()) ->
         for m in held
         if m.id not in skip
         and m.category in _CHANGEABLE
-        and _holds(m.text, old)
+        and (_holds(m.text, old) or (m.polarity > 0 and bool(kinds) and _holds(m.text, kinds)))
         and not left_behind(m.text)
         and not (now and _holds(m.text, now))
+        and m.slot != "diet"
     ]

@@ -213,7 +213,8 @@ RULES = (
                  r"(?:\s+(?:named|called)\s+(?P<name>(?-i:[A-Z][\w'-]*)))?", b.pet),
     rule(C.FACT, rf"(?i){_IM}(?:currently\s+|now\s+)?(?:learning|studying)\s+(?P<obj>.+)"
                  r"|\bi\s+(?:started|began)\s+learning\s+(?P<obj2>.+)", b.fact_about("learning")),
-    rule(C.FACT, rf"(?i){_IM}(?:a\s+)?(?P<v>vegetarian|vegan|pescatarian)\b", slot_value("diet")),
+    rule(C.FACT, rf"(?i)(?:{_IM}|\b(?:went|gone|turned|became|become|going)\s+)(?:a\s+|fully\s+|full\s+)?"
+                 r"(?P<v>vegetarian|vegan|pescatarian)\b", slot_value("diet")),
     rule(C.FACT, rf"(?i){_IM}(?:no\s+longer|not)\s+(?:a\s+)?(?:vegetarian|vegan)(?:\s+any\s*more)?\b"
                  r"|\bi\s+(?:eat|started\s+eating|'m\s+eating|am\s+eating)\s+meat(?:\s+(?:again|now))?\b",
          fixed("diet", "omnivore")),

@@ -727,7 +727,7 @@ def test_directives_phrased_as_requests_keep_their_meaning(
     [
         ("switched to oat flat whites, way less jittery", C.PREFERENCE),
         ("big news, sold my nikon and switched to fuji", C.PREFERENCE),
-        ("went vegetarian back in may", C.PREFERENCE),
+        ("went vegetarian back in may", C.FACT),  # the diet slot
         ("quit energy drinks", C.DISLIKE),
         ("I finally gave up sugary cereal", C.DISLIKE),
     ],
@@ -735,7 +735,10 @@ def test_directives_phrased_as_requests_keep_their_meaning(
 def test_a_change_of_habit_is_a_lasting_preference(
     extractor: RuleExtractor, text: str, category: Category
 ) -> None:
-    assert one(extractor, text).category is category
+    c = one(extractor, text)
+    assert c.category is category
+    if category is C.FACT:
+        assert (c.slot, c.value) == ("diet", "vegetarian")
 
 
 @pytest.mark.parametrize("text", ["要要要", "要要要要！"])

@@ -237,3 +237,28 @@ def test_the_profile_reads_as_sentences_and_keeps_what_a_value_leaves_out(mem: M
     english = mem.context("how do I reach her?", user_id="u1", now=days(1)).text
     assert "- Preferred contact: email" in english
     assert "- Name: 阿白" in english
+
+
+@pytest.mark.parametrize(
+    ("turn", "query", "kept", "dropped"),
+    [
+        (
+            "hiii, planning my first solo trip!! so excited",
+            "where is the user travelling?",
+            "solo trip",
+            "excited",
+        ),
+        ("卧槽气死我了，下个月去成都玩几天", "用户最近要去哪里玩", "成都", "气死我了"),
+    ],
+)
+def test_a_raw_turn_reaches_a_block_without_what_the_judge_threw_away(
+    mem: Memory, turn: str, query: str, kept: str, dropped: str
+) -> None:
+    mem.add(turn, user_id="u1", session_id="s1", at=T0)
+    block = mem.context(query, user_id="u1", session_id="s2", now=days(1)).text
+    assert kept in block
+    assert dropped not in block
+    # the log keeps the user's words as they were said, and search reads them whole
+    (log,) = [m for m in mem.list("u1", include_log=True) if m.kind.value == "log"]
+    assert log.text == turn
+    assert all(h.memory.text == turn for h in mem.search(query, user_id="u1") if h.memory.id == log.id)

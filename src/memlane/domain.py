@@ -106,6 +106,11 @@ class Flag(_Text):
     DERIVED = "derived"  # built from other memories (a trend): deleting a source deletes it
 
 
+SHOWN = "shown"
+"""The key of a log turn's ``value`` that holds what a context block may show of the turn: its text
+without the clauses the judge threw away (set only when some were)."""
+
+
 class Outcome(_Text):
     """What the write path did with a judged candidate."""
 

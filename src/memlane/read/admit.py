@@ -6,7 +6,9 @@ Search finds evidence; a context block is what a model will act on, so it is str
   question unrelated to anything the user said gets the profile and this conversation's state, and
   no memory lines;
 - **a raw turn only where no memory speaks**: a log turn said by the user enters only when nothing
-  memlane kept covers it; a turn that holds a memory is replaced by that memory. A turn the judge
+  memlane kept covers it; a turn that holds a memory is replaced by that memory, and one that does
+  not is shown without the clauses the judge threw away (``"planning my first solo trip!! so
+  excited"`` shows as ``"planning my first solo trip"``). A turn the judge
   threw away (a mood, small talk, a request, a guess, a secret), one that says something since
   superseded, expired or marked wrong, one of another conversation's temporary conditions, and
   what the assistant said are never admitted;
@@ -24,7 +26,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
-from memlane.domain import Flag, Hit, Kind, MemoryItem
+from memlane.domain import SHOWN, Flag, Hit, Kind, MemoryItem
 from memlane.text.lang import normalize
 
 # The hits a model is better off without. The floor is on the absolute relevance search explains
@@ -91,6 +93,9 @@ def admit(
                     hit, memory=memory, explain={**hit.explain, "source": "memory", "through": "log"}
                 )
                 item = memory
+            elif isinstance(item.value, dict) and isinstance(item.value.get(SHOWN), str):
+                item = replace(item, text=item.value[SHOWN])  # without what the judge threw away
+                hit = replace(hit, memory=item)
         if item.id in seen or item.id in profiled:
             continue
         norm = normalize(item.text)

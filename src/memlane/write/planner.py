@@ -9,12 +9,14 @@ it will be stored.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from memlane.domain import (
+    SHOWN,
     Action,
     Category,
     Decision,
@@ -103,6 +105,22 @@ _TASK = {Category.BUDGET, Category.CONDITION, Category.CONTEXT}
 def _thrown_away(d: Decision) -> bool:
     c = d.candidate
     return c is not None and (c.category in _JUNK or c.hedged or bool(c.sensitive))
+
+
+_LOOSE_ENDS = re.compile(r"^[\s,，.。!！?？;；:：、~～-]+|[\s,，;；:：、~～-]+$")
+_EMPTY_BETWEEN = re.compile(r"\s*([,，;；、])(?:\s*[,，;；、.。!！?？])+")
+
+
+def _without(text: str, dropped: Sequence[Decision]) -> str:
+    """The turn without the clauses the judge threw away (a mood, small talk, a request, a guess): what
+    a context block may show of it. The whole turn stays searchable; only the block leaves them out."""
+    for d in dropped:
+        assert d.candidate is not None
+        at = text.find(d.candidate.text)
+        if at >= 0:
+            text = text[:at] + text[at + len(d.candidate.text) :]
+    text = _EMPTY_BETWEEN.sub(r"\1", text)
+    return _LOOSE_ENDS.sub("", re.sub(r"\s{2,}", " ", text))
 
 
 def _secret(decisions: Sequence[Decision]) -> bool:
@@ -280,9 +298,11 @@ class Planner:
                 flags.add(Flag.SESSION_ONLY)
         if any(message.id in m.provenance for m in retired):
             flags.add(Flag.OUTDATED)  # it says something this very plan retires
+        text = self._log_text(message)
+        shown = _without(text, [d for d in said if d.outcome not in _KEPT and _thrown_away(d)])
         item = MemoryItem(
             user_id=draft.user_id,
-            text=self._log_text(message),
+            text=text,
             kind=Kind.LOG,
             category=Category.FACT,
             tags=[f"{SPEAKER}{message.name}"] if message.name else [],
@@ -297,6 +317,7 @@ class Planner:
             valid_from=message.at,
             expires_at=message.at + timedelta(days=self.settings.log_retention_days),
             provenance=[message.id],
+            value={SHOWN: shown} if shown != text else None,
             reason="conversation log",
         )
         before = draft.before.get(message.id)

@@ -530,6 +530,32 @@ def test_a_general_word_or_a_diet_retires_the_kinds_it_covers(mem: Memory, befor
     assert mem.get(old.id, user_id="u1").status is Status.SUPERSEDED
 
 
+@pytest.mark.parametrize(
+    ("before", "change", "kept"),
+    [
+        ("I work at Google as a data engineer", "I quit my job last month, taking a break", False),
+        ("顺便说下，我现在在字节做后端", "我离职了哈，下周一去一家创业公司", False),
+        ("I work at Google as a data engineer", "I'm not going to quit my job", True),
+        ("我现在在字节做后端", "最近有点想离职", True),
+    ],
+)
+def test_leaving_a_job_retires_the_job_the_user_had(
+    mem: Memory, before: str, change: str, kept: bool
+) -> None:
+    (old,) = [d.memory for d in mem.add(before, user_id="u1", session_id="s1", at=T0).decisions if d.memory]
+    mem.add(change, user_id="u1", session_id="s2", at=days(30))
+    status = mem.get(old.id, user_id="u1").status
+    assert status is (Status.ACTIVE if kept else Status.SUPERSEDED)
+
+
+def test_a_move_retires_where_the_user_was_based(mem: Memory) -> None:
+    mem.add("fyi i'm a backend dev, fully remote, based in austin", user_id="u1", session_id="s1", at=T0)
+    assert mem.profile("u1")["home_city"] == "austin"
+    mem.add("moved to chicago last week. freezing here lmao", user_id="u1", session_id="s2", at=days(30))
+    assert mem.profile("u1")["home_city"] == "chicago"
+    assert not any("austin" in t for t in active(mem))
+
+
 def test_a_diet_keeps_what_it_does_not_cover(mem: Memory) -> None:
     kept = [
         mem.add(t, user_id="u1", session_id="s1", at=T0).decisions[0].memory

@@ -6,6 +6,7 @@ words; :func:`retired` finds the user's current memories that hold them, which t
 supersedes. A general word stands for its kinds too: "quit coffee" retires "每天一杯美式", and a new
 diet retires what it leaves off the plate ("went vegan" retires "I eat a ton of chicken and eggs",
 开始吃素 retires 最爱吃毛肚肥牛); by a kind alone, only what the user liked or did is retired.
+Leaving a job (我离职了, "I quit my job") retires the employer and the role the user had.
 Only memories of what can change (preferences, routines, background, plans, profile
 facts) are retired, never events that happened, and never one that also names what the user now
 has ("I use wanikani with duolingo for grammar" is not retired by "switched from duolingo").
@@ -139,6 +140,19 @@ def _holds(text: str, terms: set[str]) -> bool:
     return any(t in folded if _CJK.search(t) else t in words for t in terms)
 
 
+# leaving a job: what the user said about the job they had (employer, role there) no longer holds
+_LEFT_JOB = re.compile(
+    r"(?<![没不])(?:离职|辞职|裸辞|辞了工作|辞掉了?工作|被裁|被优化)"
+    r"|(?i:\b(?:quit|left)\s+my\s+job\b|\bresigned\b|\b(?:got|was|been)\s+laid\s+off\b)"
+)
+# …said as done, not as a thought, a plan or a denial ("I'm not going to quit my job", 想离职)
+_NOT_DONE = re.compile(
+    r"(?:不|没|想|打算|准备|考虑|要不要|如果|可能|会不会)[^，。,.!！?？]{0,4}(?:离职|辞职|裸辞)"
+    r"|(?i:\b(?:not|never|won'?t|going\s+to|gonna|will|want\s+to|thinking|might|maybe|if|should)\b|n't\b)"
+)
+_JOB_SLOTS = frozenset({"employer", "job"})
+
+
 def _kinds(terms: set[str]) -> set[str]:
     """The kinds the general words among ``terms`` stand for (coffee → americano, latte…)."""
     return set().union(*(_KINDS.get(t, frozenset()) for t in terms)) - terms
@@ -152,7 +166,12 @@ def retired(pool: Pool, item: MemoryItem, exclude: Sequence[MemoryItem] = ()) ->
         if item.slot == "diet" and isinstance(item.value, str)
         else None
     )
-    if not phrases and not diet:
+    left_job = (
+        _LEFT_JOB.search(item.text) is not None
+        and not _NOT_DONE.search(item.text)
+        and item.slot not in _JOB_SLOTS
+    )
+    if not phrases and not diet and not left_job:
         return []
     old = set().union(*(_terms(p) for p in phrases))
     kinds = _kinds(old) | set(diet or ())
@@ -169,7 +188,11 @@ def retired(pool: Pool, item: MemoryItem, exclude: Sequence[MemoryItem] = ()) ->
         for m in held
         if m.id not in skip
         and m.category in _CHANGEABLE
-        and (_holds(m.text, old) or (m.polarity > 0 and bool(kinds) and _holds(m.text, kinds)))
+        and (
+            _holds(m.text, old)
+            or (m.polarity > 0 and bool(kinds) and _holds(m.text, kinds))
+            or (left_job and m.slot in _JOB_SLOTS)
+        )
         and not left_behind(m.text)
         and not (now and _holds(m.text, now))
         and m.slot != "diet"

@@ -54,13 +54,14 @@ _SEPARATOR = re.compile(
 )
 _PLACEHOLDER = re.compile(r"\[[^\[\]\n]{1,60}\]")
 _ABBREVIATION = re.compile(r"(?i)\b(?:mr|mrs|ms|dr|st|vs|etc|e\.g|i\.e|jr|sr|no|approx|inc|ltd|co)$")
-# Words that open a new English clause after a comma.
-# Words that open a new English clause after a comma: a subject, a negation, or an imperative verb.
+# Words that open a new English clause after a comma: a subject, a negation, an imperative verb, or
+# where the user is ("a backend dev, fully remote, based in austin").
 _CLAUSE_START = re.compile(
     r"(?i)\s*(?:and\s+|so\s+|then\s+|but\s+)?(?:i|i'm|im|i've|i'd|i'll|my|we|we're|no\s+more|no\s+longer|not"
     r"|never|please|don't|do\s+not|can\s+you|could\s+you|it|it's|its|also|though|just|remember|you|he|she"
     r"|they|there|this|that|ugh|thanks|thank|anyway|keep|make|be|email|e-mail|call|text|message|send|use"
-    r"|answer|reply|write|tell|give|show|let|contact|reach|note|avoid|stop)\b"
+    r"|answer|reply|write|tell|give|show|let|contact|reach|note|avoid|stop|based\s+in|living\s+in|moved\s+to"
+    r"|originally\s+from)\b"
 )
 # Openers that carry nothing. "and" / "but" / "plus" always go; the others only before a comma or a new
 # subject, so that "so tired" keeps its "so".

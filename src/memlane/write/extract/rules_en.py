@@ -199,7 +199,7 @@ RULES = (
     rule(C.LOCATION, rf"(?i){_IM}(?:originally\s+)?from\s+(?P<v>{_PLACE})"
                      rf"|\bi\s+(?:grew\s+up|was\s+born)\s+in\s+(?P<v2>{_PLACE})"
                      rf"|\bmy\s+hometown\s+is\s+(?P<v3>{_PLACE})", b.place("hometown")),
-    rule(C.LOCATION, rf"(?i){_I}(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\s+to\s+"
+    rule(C.LOCATION, rf"(?i)(?:{_I}|^)(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\s+to\s+"
                      rf"(?P<v>{_PLACE})", b.place("home_city")),
     # problems
     rule(C.COMPLAINT, _RESOLVED, timed(EventStatus.RESOLVED, None), "any"),

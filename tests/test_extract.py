@@ -469,6 +469,10 @@ def test_feeling_words_inside_lasting_facts_are_no_mood(extractor: RuleExtractor
         "how are you",
         "good morning",
         "👍",
+        "nah",
+        "nvm",
+        "要的",
+        "不用了",
     ],
 )
 def test_small_talk_is_reported_so_it_can_be_discarded(extractor: RuleExtractor, text: str) -> None:

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 
 from conftest import T0, days
-from memlane import Action, Kind, Memory
+from memlane import Action, InvalidInput, Kind, Memory
 
 
 def actions(result: object) -> list[str]:
@@ -226,3 +226,12 @@ def test_a_superseded_log_turn_keeps_the_keywords_of_the_turn_it_answers(mem: Me
     assert Flag.OUTDATED in answer.flags  # re-written when its memory was superseded
     found = mem.stores.search.keyword_search("u1", query_tokens("早上"), MemoryQuery(kinds=(Kind.LOG,)), 10)
     assert answer.id in {hit.id for hit in found}
+
+
+def test_a_tag_is_checked_for_sensitive_data_each_time_it_is_used(mem: Memory) -> None:
+    mem.remember("I like tea", user_id="u1", tags=["drinks"])
+    mem.remember("I like coffee", user_id="u1", tags=["drinks"])  # a clean tag passes again
+    for _ in range(2):  # a refused one is not remembered as clean
+        with pytest.raises(InvalidInput, match="phone number"):
+            mem.remember("I like juice", user_id="u1", tags=["13800138000"])
+    assert sorted(m.text for m in mem.list("u1")) == ["I like coffee", "I like tea"]

@@ -11,7 +11,7 @@ the stores, and :class:`AsyncMemory` offers the same methods as coroutines.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -180,9 +180,15 @@ class Memory(ReadFacade, LifecycleFacade, ConversationFacade, PrivacyFacade):
         tags: Sequence[str] = (),
         session_id: str | None = None,
         caller: str | None = None,
+        also: Callable[[Decision], None] | None = None,
     ) -> Decision:
         """Store ``text`` as a memory without extraction; it is still checked for sensitive content,
         deduplicated and reconciled. ``at`` is the event time for episodic memories.
+
+        ``also`` is called with the decision inside the transaction that writes it (after the
+        embedding, which it does not wait for): what it writes to ``mem.stores`` is committed with the
+        memory, or neither is. An integration keeps its own record of the memory this way. It is not
+        called when nothing is written (the user turned memory off).
         """
         uid = self._user(user_id)
         who = validate.caller(caller, self.settings)
@@ -205,7 +211,7 @@ class Memory(ReadFacade, LifecycleFacade, ConversationFacade, PrivacyFacade):
         if consent is not None and not consent.enabled:
             return self._privacy.refused([message])[0]
         sid = validate.label(session_id, "session_id", self.settings) if session_id is not None else None
-        return self._write.remember(uid, sid, message, candidate, Action(kind), consent, who)
+        return self._write.remember(uid, sid, message, candidate, Action(kind), consent, who, also)
 
     def close(self) -> None:
         """Release the store's connections, an injected extractor's, and the LLM client's when this

@@ -27,7 +27,7 @@ from memlane.vocabulary import MemoryQuery
 Found = list[tuple[MemoryItem, float | None]]
 """Records with their scores (None: not found by the query), best or newest first."""
 
-_PAGE = 50  # records read at a time while filling a page with the newest items
+_PAGE = 50  # the most records read at a time while filling a page with the newest items
 
 
 class Finder:
@@ -46,7 +46,8 @@ class Finder:
             scored = self._found(uid, prefix, self._hits(uid, prefix, query, wanted, now), wanted, now)
         ranked: Found = [(r, s) for r, s in sorted(scored.values(), key=lambda pair: -pair[1])]
         if len(ranked) < wanted:  # the newest other items fill the page, unscored
-            for record in self._newest(uid, prefix, now):
+            # at most len(scored) of the newest are skipped: one read of ``wanted`` rows nearly always does
+            for record in self._newest(uid, prefix, now, min(_PAGE, wanted)):
                 if record.id not in scored:
                     ranked.append((record, None))
                     if len(ranked) >= wanted:
@@ -123,16 +124,16 @@ class Finder:
         q = MemoryQuery(kinds=(Kind.LOG,), tags=(prefix_tag(prefix),))
         return [r for r in self.memory.stores.records.query(uid, q) if _is_record(r)]
 
-    def _newest(self, uid: str, prefix: tuple[str, ...], now: datetime) -> Iterator[MemoryItem]:
-        """The user's live records under ``prefix``, most recently written first, read a page at a time."""
+    def _newest(self, uid: str, prefix: tuple[str, ...], now: datetime, size: int) -> Iterator[MemoryItem]:
+        """The user's live records under ``prefix``, most recently written first, read ``size`` at a time."""
         offset = 0
         while True:
-            q = MemoryQuery(kinds=(Kind.LOG,), tags=(prefix_tag(prefix),), limit=_PAGE, offset=offset)
+            q = MemoryQuery(kinds=(Kind.LOG,), tags=(prefix_tag(prefix),), limit=size, offset=offset)
             page = self.memory.stores.records.query(uid, q)
             yield from (r for r in page if _is_record(r) and live(r, now))
-            if len(page) < _PAGE:
+            if len(page) < size:
                 return
-            offset += _PAGE
+            offset += size
 
     def _hits(self, uid: str, prefix: tuple[str, ...], query: str, wanted: int, now: datetime) -> list[Hit]:
         return self.memory.search(

@@ -30,7 +30,7 @@ from typing import Any
 
 from memlane import validate
 from memlane.clock import utcnow
-from memlane.domain import Kind, MemoryItem, Status, new_id
+from memlane.domain import Decision, Kind, MemoryItem, Status, new_id
 from memlane.errors import InvalidInput, NotFound
 from memlane.integrations.finding import Finder
 from memlane.integrations.namespaces import (
@@ -115,16 +115,19 @@ class Items:
         found = self._records(uid, ns, key)
         old = found[0] if found else None
         record_id = old.id if old is not None else new_id()
+
+        def write(memories: list[str], provenance: list[str]) -> None:
+            for stale in found[1:]:  # two writers raced on one key: the newest record stays
+                self.memory.stores.records.delete(uid, [stale.id])
+            record = new_record(record_id, uid, ns, key, body, texts, memories, provenance, now, ttl, old)
+            self.memory.stores.records.put(record, tokens(record))
+
         if old is not None and old.value.get("texts") == texts:
-            memories, provenance = list(old.value.get("memories", [])), list(old.provenance)
+            write(list(old.value.get("memories", [])), list(old.provenance))
         else:
             for record in found:
                 self._forget_memories(uid, record)
-            memories, provenance = self._remember(uid, ns, record_id, texts, now)
-        for stale in found[1:]:  # two writers raced on one key: the newest record stays
-            self.memory.stores.records.delete(uid, [stale.id])
-        record = new_record(record_id, uid, ns, key, body, texts, memories, provenance, now, ttl, old)
-        self.memory.stores.records.put(record, tokens(record))
+            self._remember(uid, ns, record_id, texts, now, write)
 
     def get(self, namespace: Sequence[str], key: str, *, refresh_ttl: bool = True) -> StoredItem | None:
         """The item, or None when there is none (or its TTL has passed)."""
@@ -235,22 +238,41 @@ class Items:
         return [r for r in found if r.kind is Kind.LOG and r.status is Status.ACTIVE]
 
     def _remember(
-        self, uid: str, ns: tuple[str, ...], record_id: str, texts: list[str], now: datetime
-    ) -> tuple[list[str], list[str]]:
-        """Remember each text, tagged with the namespace and the item's record; returns the memories'
-        ids and the message ids they were written from."""
+        self,
+        uid: str,
+        ns: tuple[str, ...],
+        record_id: str,
+        texts: list[str],
+        now: datetime,
+        write: Callable[[list[str], list[str]], None],
+    ) -> None:
+        """Remember each text, tagged with the namespace and the item's record, then ``write`` the
+        record with the memories' ids and the message ids they were written from: in the transaction
+        of the last text's memory, so that the record and that memory are stored together or not at
+        all."""
         memories: list[str] = []
         messages: list[str] = []
-        tags = [*prefix_tags(ns), item_tag(record_id)]
-        for text in texts:
-            decision = self.memory.remember(text, user_id=uid, tags=tags, at=now, caller=self.caller)
+        written: list[bool] = []
+
+        def keep(decision: Decision) -> None:
             if decision.memory is None:  # discarded (sensitive) or weaker than what is known
-                continue
+                return
             memories.append(decision.memory.id)
             said = decision.candidate.message_id if decision.candidate is not None else None
             if said:  # the message remember() wrote from (also when it merged into an older memory)
                 messages.append(said)
-        return list(dict.fromkeys(memories)), messages
+
+        def keep_and_write(decision: Decision) -> None:
+            keep(decision)
+            write(list(dict.fromkeys(memories)), messages)
+            written.append(True)
+
+        tags = [*prefix_tags(ns), item_tag(record_id)]
+        for i, text in enumerate(texts):
+            also = keep_and_write if i == len(texts) - 1 else keep
+            self.memory.remember(text, user_id=uid, tags=tags, at=now, caller=self.caller, also=also)
+        if not written:  # nothing to remember, or memory was turned off meanwhile
+            write(list(dict.fromkeys(memories)), messages)
 
     def _forget_memories(self, uid: str, record: MemoryItem) -> None:
         """Delete the memories that only this record stated; a memory other items or conversations

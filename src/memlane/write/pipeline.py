@@ -11,7 +11,7 @@ The log turns get their vectors from the backlog, off the caller's path
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
@@ -117,8 +117,10 @@ class WritePath:
         action: Action,
         consent: ConsentSettings | None = None,
         caller: str | None = None,
+        also: Callable[[Decision], None] | None = None,
     ) -> Decision:
-        """Store one explicit memory: no extraction, but redaction, the sensitivity check and reconcile."""
+        """Store one explicit memory: no extraction, but redaction, the sensitivity check and reconcile.
+        ``also`` runs with the decision inside the transaction that stores it."""
         redacted = self._redact(message)
         candidate = replace(
             candidate,
@@ -134,7 +136,7 @@ class WritePath:
         draft = self._draft(
             user_id, session_id, [message], [redacted], [decision], set(), [], caller, log=False
         )
-        plan, _ = self._write(draft)
+        plan, _ = self._write(draft, also)
         return plan.decisions[0]
 
     # -- stages -----------------------------------------------------------------------------------
@@ -280,10 +282,14 @@ class WritePath:
             caller=caller,
         )
 
-    def _write(self, draft: Draft) -> tuple[WritePlan, set[str]]:
+    def _write(
+        self, draft: Draft, also: Callable[[Decision], None] | None = None
+    ) -> tuple[WritePlan, set[str]]:
         with self.stores.records.transaction(draft.user_id):
             plan = self.planner.plan(draft)
             gone = apply(self.stores, plan, self.forgetter)
+            if also is not None:
+                also(plan.decisions[0])
         self.backlog.submit(draft.user_id, list(plan.vectors))
         return plan, gone
 

@@ -15,7 +15,7 @@ import pytest
 
 from conftest import T0, days
 from memlane import Memory
-from memlane.domain import Action, Decision, Flag, Kind, Outcome, Status
+from memlane.domain import Action, Decision, EventStatus, Flag, Kind, Outcome, Status
 from memlane.privacy.crypto import DataKey
 from memlane.vocabulary import MemoryQuery
 from memlane.write.extract.clauses import split_clauses
@@ -554,6 +554,35 @@ def test_a_move_retires_where_the_user_was_based(mem: Memory) -> None:
     mem.add("moved to chicago last week. freezing here lmao", user_id="u1", session_id="s2", at=days(30))
     assert mem.profile("u1")["home_city"] == "chicago"
     assert not any("austin" in t for t in active(mem))
+
+
+@pytest.mark.parametrize(
+    ("plan", "change", "status"),
+    [
+        ("we have dinner with the Smiths next friday", "dinner with the smiths got cancelled", "cancelled"),
+        ("下周六和大学同学聚餐", "聚餐取消了", "cancelled"),
+        ("I'm seeing the dentist next monday", "the dentist moved it to thursday", "superseded"),
+        ("下周一去医院体检", "体检改到下周三上午", "superseded"),
+    ],
+)
+def test_a_called_off_or_moved_plan_settles_the_plan_it_names(
+    mem: Memory, plan: str, change: str, status: str
+) -> None:
+    (old,) = [d.memory for d in mem.add(plan, user_id="u1", session_id="s1", at=T0).decisions if d.memory]
+    mem.add(change, user_id="u1", session_id="s2", at=days(1))
+    held = mem.get(old.id, user_id="u1")
+    if status == "cancelled":
+        assert held.event_status is EventStatus.CANCELLED
+    else:
+        assert held.status is Status.SUPERSEDED
+        assert any(change in t for t in active(mem))
+
+
+def test_a_called_off_plan_leaves_other_plans_alone(mem: Memory) -> None:
+    (old,) = [d.memory for d in mem.add("下周一去医院体检", user_id="u1", session_id="s1", at=T0).decisions]
+    mem.add("周六的聚餐取消了", user_id="u1", session_id="s2", at=days(1))
+    assert old is not None
+    assert mem.get(old.id, user_id="u1").event_status is EventStatus.PLANNED
 
 
 def test_a_diet_keeps_what_it_does_not_cover(mem: Memory) -> None:

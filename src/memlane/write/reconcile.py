@@ -14,7 +14,8 @@ reconcile with each other too ("我最近开始喝冷萃了，不喝美式了").
 - **a change of mind** that names what it leaves behind ("不考上财了", "switched from duolingo to
   wanikani", "sold all my canon gear") supersedes the current memories that hold it
   (:mod:`memlane.write.changes`);
-- **a resolution** settles the open complaint it refers to;
+- **a resolution** settles the open complaint it refers to, and **a called-off plan** the planned event it
+  names (取消了, cancelled); a plan moved to another time (改到下周三, rebooked for tuesday) supersedes it;
 - **a near duplicate** (close in meaning) merges only when one statement's content words are all in
   the other: "关注游戏性能" into "关注iPhone游戏性能", with the wording that says more. Statements with a
   word of their own each (三星 and 防抖, tea 9 and tea 0, piano and violin) are different memories.
@@ -203,6 +204,27 @@ def _resolved_complaint(pool: Pool, item: MemoryItem) -> MemoryItem | None:
     return open_ones[0]  # newest first
 
 
+def _open_plan(pool: Pool, item: MemoryItem) -> MemoryItem | None:
+    """The planned event a cancellation or a new date refers to: of the plans still ahead (or due
+    within the window), the closest in meaning among those sharing a word with it ("vet cancelled
+    friday, rebooked for tuesday" → "biscuit has his first vet appointment on friday")."""
+    plans = MemoryQuery(kinds=(Kind.EPISODIC,), categories=(Category.PLAN.value,))
+    open_ones = [m for m in pool.query(plans) if m.event_status is EventStatus.PLANNED and m.id != item.id]
+    if item.created_at is not None:
+        horizon = item.created_at - timedelta(days=_RESOLVE_WINDOW_DAYS)
+        open_ones = [m for m in open_ones if (m.valid_from or m.created_at or horizon) >= horizon]
+    named = [m for m in open_ones if word_overlap(m.text, item.text) > 0]
+    if not named or item.embedding is None:
+        return named[0] if named else None  # newest first
+    vector = np.asarray(item.embedding, dtype=np.float32)
+    return max(
+        named,
+        key=lambda m: (
+            float(np.dot(np.asarray(m.embedding, dtype=np.float32), vector)) if m.embedding else -1.0
+        ),
+    )
+
+
 def find_match(
     pool: Pool,
     item: MemoryItem,
@@ -240,6 +262,12 @@ def find_match(
         solved = _resolved_complaint(pool, item)
         if solved is not None:
             return Match(Kin.RESOLVE, (solved,), why="the problem the user reported is solved")
+    if item.category is Category.PLAN and (item.event_status is EventStatus.CANCELLED or change == "replace"):
+        plan = _open_plan(pool, item)
+        if plan is not None and item.event_status is EventStatus.CANCELLED:
+            return Match(Kin.RESOLVE, (plan,), why="the plan was called off")
+        if plan is not None:
+            return _retire(item, [plan], "the plan was moved to another time")
 
     if item.embedding is None:
         return Match(Kin.NEW)

@@ -261,6 +261,14 @@ def timed(status: EventStatus, direction: int | None, require_time: bool = False
     return build
 
 
+def moved_plan(m: re.Match[str], ctx: Context) -> Draft | None:
+    """A plan moved to another time ("rebooked for next tuesday", 改到下周三): the plan at the time said
+    after the words that move it (the time before them is the one it no longer has)."""
+    later = [t for t in ctx.times if t.start >= m.end()]
+    mention = later[0] if later else None
+    return Draft(event_time=mention.at if mention else None, event_status=EventStatus.PLANNED)
+
+
 def complaint(status: EventStatus) -> Build:
     """A builder for reported problems (unresolved) and their resolution."""
 

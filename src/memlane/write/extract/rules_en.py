@@ -15,7 +15,7 @@ from . import builds_en as b
 from .channels import CHANNEL_WORD, contact
 from .lexicon import FEELINGS, JOBS_EN
 from .rule import any_of as _any
-from .rule import fixed, liking, routine, rule, slot_value, timed
+from .rule import fixed, liking, moved_plan, routine, rule, slot_value, timed
 
 _I = r"\b(?:i|we)(?:\s+|(?='))"  # I / we, before a verb or a contraction (I've, we'll)
 _IM = r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+"
@@ -130,6 +130,12 @@ _NOW = (
     rf"|{_IM}(?:driving|commuting|travell?ing|walking|cooking|eating|on\s+my\s+way|on\s+the\s+way|at\s+work"
     r"|at\s+home|outside|in\s+a\s+meeting|busy|waiting)\b"
 )
+# a plan moved to another time, or called off
+_MOVED = (
+    r"(?i)\b(?:rebooked|rescheduled|re-scheduled|postponed)(?:\s+(?:it|that|the\s+\w+))?\s+(?:to|for|till|until)\b"
+    r"|\b(?:moved|pushed|bumped)\s+(?:it|that|the\s+\w+|our\s+\w+|my\s+\w+)\s+(?:back\s+)?(?:to|till|until)\b"
+)
+_CALLED_OFF = r"(?i)\b(?:cancell?ed|called\s+off|scrapped|is\s+off|got\s+cancell?ed)\b"
 _MARITAL = r"(?P<v>married|single|divorced|engaged|widowed)"
 _DIETS = _any("vegan vegetarian pescatarian plant-based plant_based keto paleo gluten-free dairy-free sober")
 # adverbs a first-person statement may open with: "mostly I write Python"
@@ -262,6 +268,8 @@ RULES = (
     # the moment, the task, plans and events
     rule(C.MOOD, _MOOD),
     rule(C.CONDITION, _CONDITION, b.condition, "ask"),
+    rule(C.PLAN, _MOVED, moved_plan),
+    rule(C.PLAN, _CALLED_OFF, timed(EventStatus.CANCELLED, None)),
     rule(C.PLAN, _INTENT, timed(EventStatus.PLANNED, 1)),
     rule(C.PLAN, r".", timed(EventStatus.PLANNED, 1, require_time=True)),
     rule(C.EVENT, r".", timed(EventStatus.DONE, -1, require_time=True)),

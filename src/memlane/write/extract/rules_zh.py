@@ -16,7 +16,19 @@ from memlane.text.timeparse import number
 from .channels import CHANNEL_WORD, contact
 from .lexicon import FEELINGS, JOBS_ZH, LASTING
 from .money import budget_draft
-from .rule import Build, Context, Draft, fixed, liking, routine, rule, slot_value, timed, zh_objects
+from .rule import (
+    Build,
+    Context,
+    Draft,
+    fixed,
+    liking,
+    moved_plan,
+    routine,
+    rule,
+    slot_value,
+    timed,
+    zh_objects,
+)
 
 P = EventStatus.PLANNED
 
@@ -264,6 +276,12 @@ _INTENT = (
     r"打算|计划|准备|(?<!不)想要?(?!想|问|知道|了解|说|请教|咨询|起|到|法)"
     r"|(?<![不想还要])要(?=[\u4e00-\u9fff]{2})(?!是|不|求|要)|将要|将会|决定|考虑|争取|预计|安排了?|约了"
 )
+# a plan moved to another time (改到下周三), or called off (聚餐取消了)
+_MOVED = (
+    r"(?:改到|改期到|推迟到|延期到|延后到|挪到|推到|换到)"
+    r"(?=.{0,3}?(?:明|后|下|这|本|周|星期|礼拜|\d|[一二三四五六七八九十]))"
+)
+_CALLED_OFF = r"(?<![没未不])(?:取消了|被取消|给取消|黄了|泡汤了|不办了)"
 _NOW = (
     r"(?:现在|正在|此刻|这会儿|目前|刚刚?|马上就?)(?:在|到)?"
     r"|我在(?:地铁|公交|车|飞机|火车|高铁|路|开会|开车|上课|加班|吃饭|排队|出差|度假|外面|机场|医院|公司|家)"
@@ -378,6 +396,8 @@ RULES = (
     rule(C.MOOD, _MOOD),
     rule(C.SMALLTALK, _WEATHER),
     rule(C.CONDITION, _CONDITION, _condition, "ask"),
+    rule(C.PLAN, _MOVED, moved_plan),
+    rule(C.PLAN, _CALLED_OFF, timed(EventStatus.CANCELLED, None)),
     rule(C.PLAN, _INTENT, timed(P, 1)),
     rule(C.PLAN, r".", timed(P, 1, require_time=True)),
     rule(C.EVENT, r".", timed(EventStatus.DONE, -1, require_time=True)),

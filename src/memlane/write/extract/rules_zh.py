@@ -16,19 +16,8 @@ from memlane.text.timeparse import number
 from .channels import CHANNEL_WORD, contact
 from .lexicon import FEELINGS, JOBS_ZH, LASTING
 from .money import budget_draft
-from .rule import (
-    Build,
-    Context,
-    Draft,
-    fixed,
-    liking,
-    moved_plan,
-    routine,
-    rule,
-    slot_value,
-    timed,
-    zh_objects,
-)
+from .rule import Build, Context, Draft, fixed, liking, routine, rule, slot_value, timed, zh_objects
+from .rule import moved_plan as _moved_plan
 
 P = EventStatus.PLANNED
 
@@ -396,7 +385,7 @@ RULES = (
     rule(C.MOOD, _MOOD),
     rule(C.SMALLTALK, _WEATHER),
     rule(C.CONDITION, _CONDITION, _condition, "ask"),
-    rule(C.PLAN, _MOVED, moved_plan),
+    rule(C.PLAN, _MOVED, _moved_plan),
     rule(C.PLAN, _CALLED_OFF, timed(EventStatus.CANCELLED, None)),
     rule(C.PLAN, _INTENT, timed(P, 1)),
     rule(C.PLAN, r".", timed(P, 1, require_time=True)),

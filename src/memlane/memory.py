@@ -180,23 +180,37 @@ class Memory(ReadFacade, LifecycleFacade, ConversationFacade, PrivacyFacade):
         tags: Sequence[str] = (),
         session_id: str | None = None,
         caller: str | None = None,
-        also: Callable[[Decision], None] | None = None,
     ) -> Decision:
         """Store ``text`` as a memory without extraction; it is still checked for sensitive content,
-        deduplicated and reconciled. ``at`` is the event time for episodic memories.
+        deduplicated and reconciled. ``at`` is the event time for episodic memories."""
+        labels = validate.labels(tags, "tags", self.settings)
+        return self._remember(
+            text, user_id=user_id, kind=kind, at=at, labels=labels, session_id=session_id, caller=caller
+        )
 
-        ``also`` is called with the decision inside the transaction that writes it (after the
-        embedding, which it does not wait for): what it writes to ``mem.stores`` is committed with the
-        memory, or neither is. An integration keeps its own record of the memory this way. It is not
-        called when nothing is written (the user turned memory off).
-        """
+    def _remember(
+        self,
+        text: str,
+        *,
+        user_id: str,
+        kind: str = "semantic",
+        at: datetime | None = None,
+        labels: list[str],
+        session_id: str | None = None,
+        caller: str | None = None,
+        also: Callable[[Decision], None] | None = None,
+    ) -> Decision:
+        """:meth:`remember` with tags already checked, for :mod:`memlane.integrations`, which add tags
+        of their own making. ``also`` is called with the decision inside the transaction that writes it
+        (after the embedding, which it does not wait for): what it writes to ``mem.stores`` is committed
+        with the memory, or neither is. An integration keeps its own record of the memory this way. It
+        is not called when nothing is written (the user turned memory off)."""
         uid = self._user(user_id)
         who = validate.caller(caller, self.settings)
         if kind not in _CATEGORY_OF_KIND:
             raise InvalidInput(f"kind must be semantic, episodic or profile, not {kind!r}")
         when = validate.when(at, utcnow())
         body = validate.text(text, self.settings)
-        labels = validate.labels(tags, "tags", self.settings)
         message = Message(role="user", content=body, at=when)
         candidate = Candidate(
             text=body,

@@ -45,13 +45,6 @@ def identifier(value: object, what: str, settings: Settings) -> str:
     return _unicode(value, what)
 
 
-# Labels recur on every call (an application's tags, its session ids) and scanning one for sensitive
-# data costs more than the rest of the call's checks: the ones that passed are remembered. Only clean
-# labels are kept, so this set holds nothing sensitive; it is emptied when full.
-_CLEAN_LABELS: set[str] = set()
-_CLEAN_LABELS_KEPT = 4096
-
-
 def label(value: object, what: str, settings: Settings) -> str:
     """An identifier that is stored as it is and shown wherever its records are (a session id, a
     speaker's name, a tag): checked like :func:`identifier`, and refused when it holds sensitive
@@ -63,14 +56,9 @@ def label(value: object, what: str, settings: Settings) -> str:
     memlane.errors.InvalidInput: session_id holds a phone number; it is stored as it is: leave it out
     """
     checked = identifier(value, what, settings)
-    if checked in _CLEAN_LABELS:
-        return checked
     found = sorted({f.kind for f in sensitive.scan(checked)})
     if found:
         raise InvalidInput(f"{what} holds {sensitive.described(found)}; it is stored as it is: leave it out")
-    if len(_CLEAN_LABELS) >= _CLEAN_LABELS_KEPT:
-        _CLEAN_LABELS.clear()
-    _CLEAN_LABELS.add(checked)
     return checked
 
 

@@ -267,10 +267,11 @@ class Items:
             write(list(dict.fromkeys(memories)), messages)
             written.append(True)
 
-        tags = [*prefix_tags(ns), item_tag(record_id)]
+        # the item's tag is made here from a random id, in letters only: it holds nothing to check
+        labels = [*validate.labels(prefix_tags(ns), "namespace", self.memory.settings), item_tag(record_id)]
         for i, text in enumerate(texts):
             also = keep_and_write if i == len(texts) - 1 else keep
-            self.memory.remember(text, user_id=uid, tags=tags, at=now, caller=self.caller, also=also)
+            self.memory._remember(text, user_id=uid, labels=labels, at=now, caller=self.caller, also=also)
         if not written:  # nothing to remember, or memory was turned off meanwhile
             write(list(dict.fromkeys(memories)), messages)
 

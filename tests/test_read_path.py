@@ -262,3 +262,21 @@ def test_a_raw_turn_reaches_a_block_without_what_the_judge_threw_away(
     (log,) = [m for m in mem.list("u1", include_log=True) if m.kind.value == "log"]
     assert log.text == turn
     assert all(h.memory.text == turn for h in mem.search(query, user_id="u1") if h.memory.id == log.id)
+
+
+@pytest.mark.parametrize("greeting", ["hey there", "lol thanks", "哈哈哈你好呀", "早上好呀"])
+def test_small_talk_gets_the_profile_and_the_session_and_no_memory_line(mem: Memory, greeting: str) -> None:
+    seed(mem)
+    mem.add("这次帮我找的酒店预算500以内", user_id="u1", session_id="s2", at=days(3))
+    block = mem.context(greeting, user_id="u1", session_id="s2", now=days(3))
+    body = block.text.split("<memory-data>", 1)[1]
+    assert "阿白" in body  # the profile
+    assert "500以内" in body  # this session's condition
+    assert [line for line in body.splitlines() if line.startswith("- [")] == []  # no memory line
+    assert "平时喜欢喝美式" not in body
+
+
+def test_a_question_after_a_greeting_still_gets_its_memories(mem: Memory) -> None:
+    seed(mem)
+    block = mem.context("嗨，推荐一杯饮料吧", user_id="u1", now=days(3))
+    assert any("美式" in m.text for m in block.memories)

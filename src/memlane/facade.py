@@ -21,6 +21,7 @@ from memlane.read.search import Searcher
 from memlane.settings import Settings
 from memlane.store import Stores
 from memlane.write.backlog import VectorBacklog
+from memlane.write.judge import Judge
 
 
 class Facade:
@@ -29,6 +30,7 @@ class Facade:
     settings: Settings
     stores: Stores
     embedder: Embedder
+    judge: Judge
     _closed: bool
     _edit: Editor
     _privacy: PrivacyControls

@@ -4,7 +4,7 @@ Search finds evidence; a context block is what a model will act on, so it is str
 
 - **relevant enough**: a hit below the relevance floor of its kind and language is left out, so a
   question unrelated to anything the user said gets the profile and this conversation's state, and
-  no memory lines;
+  no memory lines (as does small talk, which ``context()`` does not search for: ``Judge.chatter``);
 - **a raw turn only where no memory speaks**: a log turn said by the user enters only when nothing
   memlane kept covers it; a turn that holds a memory is replaced by that memory, and one that does
   not is shown without the clauses the judge threw away (``"planning my first solo trip!! so

@@ -96,7 +96,8 @@ class ReadFacade(Facade):
         caller: str | None = None,
         include_sensitive: bool | None = None,
     ) -> ContextBlock:
-        """A prompt-ready block: profile, this session's state and the memories relevant to ``query``.
+        """A prompt-ready block: profile, this session's state and the memories relevant to ``query``
+        (none for a query the learned judge is sure is small talk).
 
         Its search looks at what ``options`` says (:class:`~memlane.SearchOptions`; ``limit`` and
         ``include_sensitive`` win over it), 20 hits by default. The audit log records which memories
@@ -115,7 +116,13 @@ class ReadFacade(Facade):
         sid = validate.identifier(session_id, "session_id", self.settings) if session_id is not None else None
         # the session, the summary and the profile do not depend on the search: read them beside it
         parts = BESIDE.submit(self._context_parts, uid, sid, when)
-        hits = self._recall(uid, text, wanted, plan(wanted, self.settings, CONTEXT_HITS), when)
+        # small talk ("hey there", "哈哈谢谢") asks nothing of what the user said before
+        chatter = self.judge.chatter(text)
+        hits = (
+            []
+            if chatter
+            else self._recall(uid, text, wanted, plan(wanted, self.settings, CONTEXT_HITS), when)
+        )
         session, portrait, profile_memories = parts.result()
         lang = detect(text)
 

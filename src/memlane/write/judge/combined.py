@@ -64,6 +64,10 @@ _RULES_ONLY = {"sensitive"}
 _LONG_NUMBER = re.compile(r"\d(?:[\s.\-]?\d){5,}")
 _DATED = {Category.PLAN, Category.EVENT, Category.COMPLAINT}
 _PASSING = {Category.MOOD, Category.SMALLTALK, Category.HYPOTHETICAL, Category.REQUEST}
+# how sure the model must be that a query is small talk for a context block to show no memories
+# (chosen on the context benchmark's dev half: its greetings and thanks score 0.90-1.00, its questions
+# that need a memory at most 0.48, "hi, what should I cook tonight?" 0.43)
+_CHATTER = 0.8
 # how sure the model must be to name the kind of a clause the rules dropped as "nothing lasting"
 # (chosen on the context benchmark's dev half and LoCoMo's dev conversations)
 _NAMING = 0.35
@@ -139,6 +143,15 @@ class Judge(RuleJudge):
             reason = learned_reason(prediction, candidate.lang)
             return replace(rules, category=named.category, candidate=named, reason=reason)
         return rules
+
+    def chatter(self, text: str) -> bool:
+        """Whether the model is sure ``text`` is small talk ("hey there", "哈哈谢谢你呀"): as a query,
+        it asks nothing of what the user said before. False with the model off."""
+        model = self.classifier
+        if model is None:
+            return False
+        prediction = model.predict(text)
+        return prediction.label == "smalltalk" and prediction.confidence >= _CHATTER
 
     @staticmethod
     def names_junk(prediction: Prediction, rules: Decision) -> bool:

@@ -123,6 +123,10 @@ def test_jobs_and_employers(
         ("I have two kids", "family:children", {"relation": "children", "count": 2}),
         ("I've got two daughters", "family:daughter", {"relation": "daughter", "count": 2}),
         ("my wife's name is Mei", "family:wife", {"relation": "wife", "name": "Mei"}),
+        # a bare kinship word is the speaker's own relative
+        ("女儿今年5岁", "family:daughter", {"relation": "daughter", "age": 5}),
+        ("儿子叫乐乐", "family:son", {"relation": "son", "name": "乐乐"}),
+        ("女儿刚上幼儿园", "family:daughter", {"relation": "daughter", "detail": "刚上幼儿园"}),
     ],
 )
 def test_family(extractor: RuleExtractor, text: str, slot: str, value: dict[str, Any]) -> None:
@@ -130,6 +134,16 @@ def test_family(extractor: RuleExtractor, text: str, slot: str, value: dict[str,
     check(c, C.FAMILY, slot=slot, value=value)
     if "name" in value:
         assert value["name"] in c.entities
+
+
+def test_a_relatives_job_is_not_the_users(extractor: RuleExtractor) -> None:
+    c = one(extractor, "老公在银行上班")
+    check(c, C.FAMILY, slot="family:husband", value={"relation": "husband", "detail": "在银行上班"})
+
+
+@pytest.mark.parametrize("text", ["老公在开会", "我老公在开会呢", "孩子在上课"])
+def test_where_a_relative_is_right_now_is_no_fact_about_them(extractor: RuleExtractor, text: str) -> None:
+    assert all(c.category is not C.FAMILY for c in extract(extractor, text))
 
 
 @pytest.mark.parametrize(("text", "value"), [("我结婚了", "married"), ("I'm single", "single")])

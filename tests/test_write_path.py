@@ -235,3 +235,11 @@ def test_a_tag_is_checked_for_sensitive_data_each_time_it_is_used(mem: Memory) -
         with pytest.raises(InvalidInput, match="phone number"):
             mem.remember("I like juice", user_id="u1", tags=["13800138000"])
     assert sorted(m.text for m in mem.list("u1")) == ["I like coffee", "I like tea"]
+
+
+def test_a_relatives_job_never_becomes_the_users_profile(mem: Memory) -> None:
+    mem.add("我在腾讯做产品经理。老公在银行上班，女儿刚上幼儿园", user_id="u1", session_id="s1", at=T0)
+    assert mem.profile("u1") == {"job": "产品经理"}  # no employer: 银行 is the husband's
+    kept = {m.text: m.slot for m in mem.list("u1")}
+    assert kept["老公在银行上班"] == "family:husband"
+    assert kept["女儿刚上幼儿园"] == "family:daughter"

@@ -14,6 +14,10 @@ from memlane.domain import EventStatus
 from memlane.text.timeparse import number
 
 from .channels import CHANNEL_WORD, contact
+from .family_zh import BUSY as _BUSY
+from .family_zh import MINE as _MINE
+from .family_zh import REL as _REL
+from .family_zh import family as _family
 from .lexicon import FEELINGS, JOBS_ZH, LASTING
 from .money import budget_draft
 from .rule import Build, Context, Draft, fixed, liking, routine, rule, slot_value, timed, zh_objects
@@ -28,20 +32,7 @@ _ADV = (
 )
 _V = r"(?P<verb>喝|吃|用|玩|看|听|穿|逛|读|打|追|戴|开)?"
 _CUT = r"[^，。,]"  # anything up to the end of the clause
-_NUM = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6}
 # fmt: off
-_RELATIONS = {
-    "老婆": "wife", "妻子": "wife", "太太": "wife", "媳妇": "wife", "爱人": "spouse", "老公": "husband",
-    "丈夫": "husband", "先生": "husband", "女儿": "daughter", "闺女": "daughter", "儿子": "son",
-    "孩子": "children", "小孩": "children", "娃": "children", "宝宝": "baby", "爸爸": "father",
-    "父亲": "father", "老爸": "father", "妈妈": "mother", "母亲": "mother", "老妈": "mother",
-    "哥哥": "brother", "弟弟": "brother", "姐姐": "sister", "妹妹": "sister", "爷爷": "grandfather",
-    "外公": "grandfather",
-    "姥爷": "grandfather", "奶奶": "grandmother", "外婆": "grandmother", "姥姥": "grandmother",
-    "男朋友": "boyfriend", "男友": "boyfriend", "女朋友": "girlfriend", "女友": "girlfriend",
-    "对象": "partner", "父母": "parents", "爸妈": "parents", "双胞胎": "twins",
-}
-_REL = "|".join(sorted(_RELATIONS, key=len, reverse=True))
 _PETS = {"猫": "cat", "猫咪": "cat", "小猫": "cat", "狗": "dog", "狗狗": "dog", "小狗": "dog",
          "兔子": "rabbit", "仓鼠": "hamster", "鹦鹉": "parrot", "金鱼": "fish", "乌龟": "turtle"}
 _LANGUAGES = {"英文": "en", "英语": "en", "中文": "zh", "汉语": "zh", "普通话": "zh", "简体中文": "zh",
@@ -54,23 +45,6 @@ _REQUEST = re.compile(r"(?:想|要)?(?:问|咨询|了解)一?下|想知道|请�
 _PLACE_SUFFIX = ("市", "省", "区", "县", "州", "镇", "村", "岛")
 _CN = r"[一二两三四五六七八九十]{1,3}"
 _JOBS = "|".join(JOBS_ZH)
-
-
-def _family(m: re.Match[str], ctx: Context) -> Draft | None:
-    groups = m.groupdict()
-    relation = _RELATIONS[groups["rel"]]
-    value: dict[str, object] = {"relation": relation}
-    entities: list[str] = []
-    if groups.get("n"):
-        value["count"] = _NUM.get(groups["n"]) or int(groups["n"])
-    if groups.get("name"):
-        value["name"] = groups["name"]
-        entities.append(groups["name"])
-    if groups.get("age"):
-        value["age"] = int(groups["age"]) if groups["age"].isdigit() else groups["age"]
-    if groups.get("detail"):
-        value["detail"] = groups["detail"].strip()
-    return Draft(slot=f"family:{relation}", value=value, entities=entities)
 
 
 def _is_place(text: str, ctx: Context) -> bool:
@@ -273,7 +247,7 @@ _MOVED = (
 _CALLED_OFF = r"(?<![没未不])(?:取消了|被取消|给取消|黄了|泡汤了|不办了)"
 _NOW = (
     r"(?:现在|正在|此刻|这会儿|目前|刚刚?|马上就?)(?:在|到)?"
-    r"|我在(?:地铁|公交|车|飞机|火车|高铁|路|开会|开车|上课|加班|吃饭|排队|出差|度假|外面|机场|医院|公司|家)"
+    rf"|我在{_BUSY}"
 )
 _MUCH = r"(?:很|特别|比较|非常|挺|超|还挺|蛮|十分|更)?"
 _MARITAL = {"结婚": "married", "已婚": "married", "离婚": "divorced", "单身": "single", "未婚": "single"}
@@ -306,10 +280,10 @@ RULES = (
     rule(C.FAMILY, rf"我家?{_ADV}(?:已经)?有了?(?P<n>[一两二三四五六1-9])?(?:个|位|名)?(?P<rel>{_REL})"
                    rf"(?:(?:叫|名叫)(?P<name>{_CUT}{{1,8}}))?", _family),
     rule(C.FAMILY, r"我是(?P<n>[一两二三四五六1-9])个(?P<rel>孩子)的(?:妈妈|爸爸|妈|爸|母亲|父亲)", _family),
-    rule(C.FAMILY, rf"我[的家]?(?P<rel>{_REL})(?:的名字)?(?:叫|名叫|名字叫|名字是)"
+    rule(C.FAMILY, rf"{_MINE}(?P<rel>{_REL})(?:的名字)?(?:叫|名叫|名字叫|名字是)"
                    rf"(?P<name>{_CUT}{{1,8}})", _family),
-    rule(C.FAMILY, rf"我[的家]?(?P<rel>{_REL})(?:今年|已经|才|刚)?(?P<age>\d{{1,2}}|{_CN})周?岁", _family),
-    rule(C.FAMILY, rf"我[的家]?(?P<rel>{_REL})"
+    rule(C.FAMILY, rf"{_MINE}(?P<rel>{_REL})(?:今年|已经|才|刚)?(?P<age>\d{{1,2}}|{_CN})周?岁", _family),
+    rule(C.FAMILY, rf"{_MINE}(?P<rel>{_REL})"
                    rf"(?P<detail>(?:是|在|喜欢|不|也|很|刚|特别|最近|今年|明年){_CUT}+)", _family),
     rule(C.FAMILY, r"我(?:已经|刚)?(?P<v>结婚|离婚)了|我(?:是|还是)?(?P<v2>单身|已婚|未婚)",
          slot_value("marital_status", values=_MARITAL)),

@@ -299,9 +299,15 @@ def test_giving_an_address_is_not_a_contact_preference(extractor: RuleExtractor)
         ("answer in Chinese", "language", "zh"),
         ("能用英文回复吗？", "language", "en"),
         ("语气正式一点", "tone", "formal"),
+        ("Please use plain words with me", "plain_language", True),
+        ("no jargon please", "plain_language", True),
+        ("explain it in layman's terms", "plain_language", True),
+        ("说人话", "plain_language", True),
+        ("讲得通俗一点", "plain_language", True),
+        ("别用那么多专业术语", "plain_language", True),
     ],
 )
-def test_answer_style(extractor: RuleExtractor, text: str, slot: str, value: str) -> None:
+def test_answer_style(extractor: RuleExtractor, text: str, slot: str, value: str | bool) -> None:
     check(one(extractor, text), C.STYLE, slot=slot, value=value)
 
 

@@ -146,6 +146,7 @@ _SPECS = [
     SlotSpec("language", True, True, _text(10, 1)),
     SlotSpec("response_style", True, True, _one_of("concise", "detailed")),
     SlotSpec("tone", True, True, _one_of("formal", "casual")),
+    SlotSpec("plain_language", True, True, _flag),
     # subject keys of semantic memories: not in the profile, but they still decide what supersedes
     SlotSpec("family:", False, False, contradicts=_counted_differently),
     SlotSpec("routine:", False, True),

@@ -49,6 +49,7 @@ _LABELS: dict[str, tuple[str, str]] = {
     "language": ("语言", "Language"),
     "response_style": ("回答风格", "Answer style"),
     "tone": ("语气", "Tone"),
+    "plain_language": ("说话通俗，不用术语", "Plain words, no jargon"),
     "budget": ("预算", "Budget"),  # a condition of this conversation's task
 }
 # a coded value in words, with what a sentence setting it would say besides (for the "says more" test)

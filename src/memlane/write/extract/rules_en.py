@@ -45,6 +45,12 @@ _DETAILED = (
     r"|\b(?:detailed|longer|thorough|in-depth)\s+(?:answers?|responses?|replies|explanations?)\b"
     r"|\b(?:explain|elaborate)\s+(?:in\s+detail|more|further)\b|\bgo\s+into\s+(?:more\s+)?detail\b"
 )
+# words anyone understands: what to say, where _CONCISE is how much
+_PLAIN = (
+    r"(?i)\b(?:plain|simple|everyday|normal)\s+(?:words|language|english|terms)\b"
+    r"|\b(?:no|without|avoid|skip|cut)\s+(?:the\s+)?(?:tech(?:nical)?\s+)?(?:jargon|buzzwords)\b"
+    r"|\bin\s+layman'?s\s+terms\b|\blike\s+i'?m\s+(?:five|5|a\s+beginner)\b"
+)
 _CONCISE = (
     r"(?i)\b(?:keep|make)\s+(?:it|them|things|(?:your\s+)?(?:answers?|responses?|replies))"
     r"\s+(?:short|brief|concise|succinct|simple|to\s+the\s+point)\b"
@@ -168,6 +174,7 @@ RULES = (
          slot_value("language", values=_LANGUAGES), "ask"),
     rule(C.STYLE, _DETAILED, fixed("response_style", "detailed"), "ask"),
     rule(C.STYLE, _CONCISE, fixed("response_style", "concise"), "ask"),
+    rule(C.STYLE, _PLAIN, fixed("plain_language", True), "ask"),
     rule(C.STYLE, r"(?i)\b(?:be\s+)?more\s+(?:formal|polite|professional)\b|\bformal\s+tone\b",
          fixed("tone", "formal"), "any"),
     rule(C.STYLE, r"(?i)\b(?:be\s+)?more\s+(?:casual|friendly|relaxed)\b|\b(?:casual|friendly)\s+tone\b",

@@ -187,6 +187,10 @@ _STYLE_DETAILED = (
     rf"{_REPLY}.{{0,4}}?(?:详细|具体|仔细|展开|全面)|(?:详细|具体)(?:一?点|一?些)"
     r"|多(?:说|讲|解释)(?:一?点|一?些)|展开(?:讲讲|说说)"
 )
+_STYLE_PLAIN = (
+    r"通俗(?:易懂|一?点|的话)|说人话|大白话|浅显(?:易懂|一?点)|(?:别|不要|少)(?:用|说|讲|带)(?:太多|那么多|这么多)?"
+    r"(?:专业)?(?:术语|名词|行话|黑话)"
+)
 _STYLE_CONCISE = (
     rf"{_REPLY}.{{0,4}}?(?:简洁|简短|简单|精简|短|简明|扼要|直接|干脆)"
     r"|(?:简洁|简短|精简|简明扼要)(?:一?点|一?些)?"
@@ -271,6 +275,7 @@ RULES = (
          slot_value("language", values=_LANGUAGES), "ask"),
     rule(C.STYLE, _STYLE_DETAILED, fixed("response_style", "detailed"), "ask"),
     rule(C.STYLE, _STYLE_CONCISE, fixed("response_style", "concise"), "ask"),
+    rule(C.STYLE, _STYLE_PLAIN, fixed("plain_language", True), "ask"),
     rule(C.STYLE, r"(?:语气|说话|回复|回答)?(?:正式|礼貌|客气|专业)一?点", fixed("tone", "formal"), "any"),
     rule(C.STYLE, r"(?:语气|说话|回复|回答)?(?:随意|轻松|口语化|幽默|活泼)一?点",
          fixed("tone", "casual"), "any"),

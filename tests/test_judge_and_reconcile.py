@@ -89,3 +89,23 @@ def test_an_inferred_claim_does_not_overwrite_an_explicit_one(mem: Memory) -> No
 )
 def test_near_duplicates_need_shared_content_words(a: str, b: str, same: bool) -> None:
     assert (word_overlap(a, b) >= 0.6) is same
+
+
+def test_the_same_slot_value_in_words_of_its_own_is_kept_and_quoted(mem: Memory) -> None:
+    mem.add("pls text me", user_id="u1", at=T0)
+    mem.add("text me, calls wake me up when i sleep during the day", user_id="u1", at=T0)
+    mem.add("just text me", user_id="u1", at=T0)  # nothing more than the value: merges
+    texts = sorted(m.text for m in mem.list("u1"))
+    assert texts == ["pls text me", "text me, calls wake me up when i sleep during the day"]
+    assert mem.profile("u1") == {"preferred_channel": "sms"}
+    block = mem.context("how should we reach her?", user_id="u1", now=T0).text
+    assert "Preferred contact: text messages (in their words: “text me, calls wake me up" in block
+    assert block.count("text me, calls wake me up") == 1
+
+
+def test_a_fuller_statement_of_a_bare_value_takes_its_place(mem: Memory) -> None:
+    mem.add("别打电话", user_id="u1", at=T0)
+    mem.add("白天别打电话因为会吵醒我", user_id="u1", at=T0)
+    (only,) = [m for m in mem.list("u1") if m.slot == "avoid_channel"]
+    assert only.text == "白天别打电话因为会吵醒我"
+    assert len(only.provenance) == 2

@@ -93,19 +93,22 @@ _CJK = re.compile(r"[\u4e00-\u9fff]")
 def profile_lines(memories: Sequence[MemoryItem], lang: str) -> list[str]:
     """One line per slot of the profile memories ``memories`` (those that set the current values,
     newest first), in ``lang`` ("zh" or else English), in slot order."""
-    by_slot: dict[str, list[MemoryItem]] = {}
+    by_slot: dict[str, list[list[MemoryItem]]] = {}  # slot -> the memories of each value, in order
     for item in memories:
         if item.slot is not None and item.value is not None:
             held = by_slot.setdefault(item.slot, [])
-            if all(m.value != item.value for m in held):
-                held.append(item)
+            same = next((group for group in held if group[0].value == item.value), None)
+            if same is None:
+                held.append([item])
+            else:
+                same.append(item)  # the same value in other words, quoted beside the first
     zh = lang == "zh"
     lines = []
-    for slot, items in sorted(by_slot.items()):
-        values = [_value(slot, m.value, zh) + _quote(m, zh) for m in items]
+    for slot, groups in sorted(by_slot.items()):
+        values = [_value(slot, group[0].value, zh) + _quotes(group, zh) for group in groups]
         label = _LABELS.get(slot, (slot, slot))[0 if zh else 1]
-        if all(m.value is True for m in items):  # a flag's label says it all
-            lines.append(label + "".join(_quote(m, zh) for m in items))
+        if all(group[0].value is True for group in groups):  # a flag's label says it all
+            lines.append(label + "".join(_quotes(group, zh) for group in groups))
         else:
             lines.append(f"{label}{'：' if zh else ': '}{('、' if zh else ', ').join(values)}")
     return lines
@@ -142,11 +145,12 @@ def _birthday(value: str, zh: bool) -> str:
     return f"{_MONTHS[month - 1]} {day}" + (f", {year}" if year else "")
 
 
-def _quote(item: MemoryItem, zh: bool) -> str:
-    """The user's own words behind a value, when they say more than the value."""
-    if not says_more(item):
+def _quotes(items: Sequence[MemoryItem], zh: bool) -> str:
+    """The user's own words behind a value, those that say more than the value."""
+    said = [f"“{m.text}”" for m in items if says_more(m)]
+    if not said:
         return ""
-    return f"（原话：“{item.text}”）" if zh else f" (in their words: “{item.text}”)"
+    return f"（原话：{'；'.join(said)}）" if zh else f" (in their words: {'; '.join(said)})"
 
 
 def says_more(item: MemoryItem) -> bool:

@@ -6,7 +6,9 @@ reconcile with each other too ("我最近开始喝冷萃了，不喝美式了").
 
 - **the same words** (normalised text) merge into the existing item and strengthen it;
 - **a slot** (``home_city``, ``employer``, ``family:children``...) decides by its spec
-  (:mod:`memlane.profile`): the same value merges; a value that changes a one-value slot, or the
+  (:mod:`memlane.profile`): the same value merges (in the fuller wording, when the old one only states
+  the value), unless the new statement says more than the value and than each memory of it, which
+  then stays a memory of its own for the profile to quote; a value that changes a one-value slot, or the
   same value in a slot it excludes (``preferred_channel`` and ``avoid_channel``), supersedes;
 - **the objects** of a preference, dislike or constraint: the same object liked and now not (or the
   reverse) supersedes, and so does a preference that says it *replaces* the old ones of its kind
@@ -34,25 +36,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import timedelta
 from enum import Enum
 from typing import Literal
 
-import numpy as np
-
 from memlane.domain import Category, EventStatus, Flag, Kind, MemoryItem, Source
 from memlane.profile import spec
+from memlane.read.profile_lines import says_more
 from memlane.settings import Settings
 from memlane.store import Stores
 from memlane.text.lang import normalize
 from memlane.vocabulary import MemoryQuery
 from memlane.write.changes import retired
+from memlane.write.episodes import open_plan, resolved_complaint
 from memlane.write.pool import Pool
-from memlane.write.wording import covers, masked, shared, things, word_overlap
+from memlane.write.wording import covers, masked, shared, things
 
-# how far back a resolution looks for the complaint it settles, and how close a named one must be
-_RESOLVE_WINDOW_DAYS = 60
-_RESOLVE_SIMILARITY = 0.85
 # categories one statement can update or contradict across; others only within themselves
 _FAMILIES = (
     {Category.PREFERENCE, Category.DISLIKE, Category.CONSTRAINT},
@@ -151,14 +149,32 @@ def _by_slot(pool: Pool, item: MemoryItem) -> Match | None:
     rules = spec(item.slot)
     same_slot = pool.query(MemoryQuery(slot=item.slot))
     same = [m for m in same_slot if m.value == item.value]
+    if same and _own_wording(item, same):
+        # the same value in words of its own ("i sleep during the day and calls wake me up" beside
+        # "don't call"): a memory of its own, so the profile can quote what the value leaves out
+        return Match(Kin.NEW, why=f"the same {item.slot} as before, in words of its own")
     if same:
-        return Match(Kin.MERGE, (same[0],), 1.0, f"the same {item.slot} as before")
+        fuller = [m for m in same if not says_more(m) and covers(m.text, item.text)]
+        wording: Literal["old", "new"] = "new" if fuller and says_more(item) else "old"
+        return Match(
+            Kin.MERGE, ((fuller or same)[0],), 1.0, f"the same {item.slot} as before", wording=wording
+        )
     changed = [m for m in same_slot if m.value is not None and rules.changes(m.value, item.value)]
     for other in rules.exclusive:
         changed += [m for m in pool.query(MemoryQuery(slot=other)) if m.value == item.value]
     if changed:
         return _retire(item, changed, f"a new value for {item.slot}")
     return None
+
+
+def _own_wording(item: MemoryItem, same: Sequence[MemoryItem]) -> bool:
+    """Whether ``item`` says more than its slot's value, and more than each memory of that value says
+    (and than the value alone, where a memory only states it)."""
+    if not says_more(item):
+        return False
+    return not any(
+        covers(item.text, m.text) or (not says_more(m) and covers(m.text, item.text)) for m in same
+    )
 
 
 def _by_objects(pool: Pool, item: MemoryItem, named: list[str], change: str | None) -> Match | None:
@@ -178,51 +194,6 @@ def _by_objects(pool: Pool, item: MemoryItem, named: list[str], change: str | No
         return None
     names = ", ".join(sorted(wanted & {w for w in wanted if any(shared({w}, things(m)) for m in flipped)}))
     return _retire(item, flipped, f"the user changed their mind about {names or 'it'}")
-
-
-def _resolved_complaint(pool: Pool, item: MemoryItem) -> MemoryItem | None:
-    """The open complaint a resolution refers to: the most similar one when the resolution names its
-    subject ("耳机收到了"), else the most recent one within the window ("问题解决了").
-    """
-    complaints = MemoryQuery(kinds=(Kind.EPISODIC,), categories=(Category.COMPLAINT.value,))
-    open_ones = [m for m in pool.query(complaints) if m.event_status is EventStatus.UNRESOLVED]
-    if item.created_at is not None:
-        horizon = item.created_at - timedelta(days=_RESOLVE_WINDOW_DAYS)
-        open_ones = [m for m in open_ones if (m.created_at or horizon) >= horizon]
-    if not open_ones:
-        return None
-    if item.embedding is not None:
-        vector = np.asarray(item.embedding, dtype=np.float32)
-        scored = [
-            (float(np.dot(np.asarray(m.embedding, dtype=np.float32), vector)), m)
-            for m in open_ones
-            if m.embedding
-        ]
-        best = max(scored, key=lambda pair: pair[0], default=None)
-        if best is not None and best[0] >= _RESOLVE_SIMILARITY and word_overlap(best[1].text, item.text) > 0:
-            return best[1]
-    return open_ones[0]  # newest first
-
-
-def _open_plan(pool: Pool, item: MemoryItem) -> MemoryItem | None:
-    """The planned event a cancellation or a new date refers to: of the plans still ahead (or due
-    within the window), the closest in meaning among those sharing a word with it ("vet cancelled
-    friday, rebooked for tuesday" → "biscuit has his first vet appointment on friday")."""
-    plans = MemoryQuery(kinds=(Kind.EPISODIC,), categories=(Category.PLAN.value,))
-    open_ones = [m for m in pool.query(plans) if m.event_status is EventStatus.PLANNED and m.id != item.id]
-    if item.created_at is not None:
-        horizon = item.created_at - timedelta(days=_RESOLVE_WINDOW_DAYS)
-        open_ones = [m for m in open_ones if (m.valid_from or m.created_at or horizon) >= horizon]
-    named = [m for m in open_ones if word_overlap(m.text, item.text) > 0]
-    if not named or item.embedding is None:
-        return named[0] if named else None  # newest first
-    vector = np.asarray(item.embedding, dtype=np.float32)
-    return max(
-        named,
-        key=lambda m: (
-            float(np.dot(np.asarray(m.embedding, dtype=np.float32), vector)) if m.embedding else -1.0
-        ),
-    )
 
 
 def find_match(
@@ -259,11 +230,11 @@ def find_match(
         return _retire(item, left, "the user says this no longer holds")
 
     if item.category is Category.COMPLAINT and item.event_status is EventStatus.RESOLVED:
-        solved = _resolved_complaint(pool, item)
+        solved = resolved_complaint(pool, item)
         if solved is not None:
             return Match(Kin.RESOLVE, (solved,), why="the problem the user reported is solved")
     if item.category is Category.PLAN and (item.event_status is EventStatus.CANCELLED or change == "replace"):
-        plan = _open_plan(pool, item)
+        plan = open_plan(pool, item)
         if plan is not None and item.event_status is EventStatus.CANCELLED:
             return Match(Kin.RESOLVE, (plan,), why="the plan was called off")
         if plan is not None:

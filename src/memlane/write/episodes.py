@@ -1,0 +1,63 @@
+"""Which open episode a new one settles: the complaint a resolution refers to ("耳机收到了"), and the
+planned event a cancellation or a new date refers to ("vet cancelled friday, rebooked for tuesday").
+:mod:`memlane.write.reconcile` resolves or retires what these find."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import numpy as np
+
+from memlane.domain import Category, EventStatus, Kind, MemoryItem
+from memlane.vocabulary import MemoryQuery
+from memlane.write.pool import Pool
+from memlane.write.wording import word_overlap
+
+# how far back a resolution looks for the complaint it settles, and how close a named one must be
+_RESOLVE_WINDOW_DAYS = 60
+_RESOLVE_SIMILARITY = 0.85
+
+
+def resolved_complaint(pool: Pool, item: MemoryItem) -> MemoryItem | None:
+    """The open complaint a resolution refers to: the most similar one when the resolution names its
+    subject ("耳机收到了"), else the most recent one within the window ("问题解决了").
+    """
+    complaints = MemoryQuery(kinds=(Kind.EPISODIC,), categories=(Category.COMPLAINT.value,))
+    open_ones = [m for m in pool.query(complaints) if m.event_status is EventStatus.UNRESOLVED]
+    if item.created_at is not None:
+        horizon = item.created_at - timedelta(days=_RESOLVE_WINDOW_DAYS)
+        open_ones = [m for m in open_ones if (m.created_at or horizon) >= horizon]
+    if not open_ones:
+        return None
+    if item.embedding is not None:
+        vector = np.asarray(item.embedding, dtype=np.float32)
+        scored = [
+            (float(np.dot(np.asarray(m.embedding, dtype=np.float32), vector)), m)
+            for m in open_ones
+            if m.embedding
+        ]
+        best = max(scored, key=lambda pair: pair[0], default=None)
+        if best is not None and best[0] >= _RESOLVE_SIMILARITY and word_overlap(best[1].text, item.text) > 0:
+            return best[1]
+    return open_ones[0]  # newest first
+
+
+def open_plan(pool: Pool, item: MemoryItem) -> MemoryItem | None:
+    """The planned event a cancellation or a new date refers to: of the plans still ahead (or due
+    within the window), the closest in meaning among those sharing a word with it ("vet cancelled
+    friday, rebooked for tuesday" → "biscuit has his first vet appointment on friday")."""
+    plans = MemoryQuery(kinds=(Kind.EPISODIC,), categories=(Category.PLAN.value,))
+    open_ones = [m for m in pool.query(plans) if m.event_status is EventStatus.PLANNED and m.id != item.id]
+    if item.created_at is not None:
+        horizon = item.created_at - timedelta(days=_RESOLVE_WINDOW_DAYS)
+        open_ones = [m for m in open_ones if (m.valid_from or m.created_at or horizon) >= horizon]
+    named = [m for m in open_ones if word_overlap(m.text, item.text) > 0]
+    if not named or item.embedding is None:
+        return named[0] if named else None  # newest first
+    vector = np.asarray(item.embedding, dtype=np.float32)
+    return max(
+        named,
+        key=lambda m: (
+            float(np.dot(np.asarray(m.embedding, dtype=np.float32), vector)) if m.embedding else -1.0
+        ),
+    )

@@ -769,3 +769,8 @@ def test_a_change_of_habit_is_a_lasting_preference(
 def test_an_eager_yes_is_not_a_plan(extractor: RuleExtractor, text: str) -> None:
     found = extractor.extract(Message("user", text, datetime(2025, 3, 1)))
     assert all(c.category is not Category.PLAN for c in found)
+
+
+@pytest.mark.parametrize("text", ["婚纱定啦", "最后选的蕾丝款", "我搬家啦"])
+def test_a_choice_made_or_a_change_done_is_an_event(extractor: RuleExtractor, text: str) -> None:
+    assert one(extractor, text).category is C.EVENT

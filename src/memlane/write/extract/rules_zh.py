@@ -369,7 +369,8 @@ RULES = (
     rule(C.PLAN, _INTENT, timed(P, 1)),
     rule(C.PLAN, r".", timed(P, 1, require_time=True)),
     rule(C.EVENT, r".", timed(EventStatus.DONE, -1, require_time=True)),
-    rule(C.EVENT, r"了|过(?!敏|来|去|年|节|得|分)", _did),
+    # done: 了 or 啦 (定啦), 过, or a choice made (最后选的蕾丝款)
+    rule(C.EVENT, r"了|啦|过(?!敏|来|去|年|节|得|分)|(?:选|定|挑|买|订)的", _did),
     rule(C.CONTEXT, _NOW, fixed(None, session_only=True)),
     # anything else the user says about themselves
     rule(C.FACT, rf"^{_ME}(?!们)", _first_person, "fallback"),

@@ -305,6 +305,10 @@ def test_giving_an_address_is_not_a_contact_preference(extractor: RuleExtractor)
         ("说人话", "plain_language", True),
         ("讲得通俗一点", "plain_language", True),
         ("别用那么多专业术语", "plain_language", True),
+        ("直接给代码", "response_style", "concise"),
+        ("不用解释那么多", "response_style", "concise"),
+        ("just give me the code", "response_style", "concise"),
+        ("skip the explanation", "response_style", "concise"),
     ],
 )
 def test_answer_style(extractor: RuleExtractor, text: str, slot: str, value: str | bool) -> None:

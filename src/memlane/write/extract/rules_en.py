@@ -59,6 +59,8 @@ _CONCISE = (
     r"|\bget\s+to\s+the\s+point\b|\b(?:answer|reply|respond)\s+(?:briefly|concisely|in\s+short)\b"
     r"|\bno\s+(?:long|lengthy)\s+(?:answers?|explanations?)\b|\bless\s+verbose\b"
     r"|\bdon'?t\s+be\s+(?:so\s+)?(?:verbose|wordy|long-winded)\b"
+    r"|\bjust\s+(?:give\s+me\s+|show\s+me\s+)?the\s+(?:code|answer)\b|\b(?:code|answers?)\s+only\b"
+    r"|\b(?:skip|no)\s+(?:the\s+)?explanations?\b"
 )
 _LIVE = (
     rf"{_I}(?:currently\s+|now\s+|still\s+)?"

@@ -778,3 +778,22 @@ def test_an_eager_yes_is_not_a_plan(extractor: RuleExtractor, text: str) -> None
 @pytest.mark.parametrize("text", ["婚纱定啦", "最后选的蕾丝款", "我搬家啦"])
 def test_a_choice_made_or_a_change_done_is_an_event(extractor: RuleExtractor, text: str) -> None:
     assert one(extractor, text).category is C.EVENT
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "we got a puppy!!! his name is biscuit, golden retriever, 9 weeks old",
+        "my sister lives in paris, she works at a bank",
+        "我儿子乐乐，今年8岁，他周末上午有游泳课",
+    ],
+)
+def test_he_or_she_after_a_relative_or_pet_is_them(extractor: RuleExtractor, text: str) -> None:
+    last = extract(extractor, text)[-1]
+    assert last.category not in (C.OTHER, C.REQUEST)
+
+
+@pytest.mark.parametrize("text", ["he is so annoying", "my sister lives in paris, I miss her, you know him"])
+def test_he_or_she_with_no_relative_just_named_is_someone_else(extractor: RuleExtractor, text: str) -> None:
+    last = extract(extractor, text)[-1]
+    assert last.category is not C.FAMILY

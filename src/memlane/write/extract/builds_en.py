@@ -24,6 +24,7 @@ RELATIONS = {
     "fiancee": "fiancee", "parent": "parents", "twin": "twins",
 }
 # fmt: on
+PETS = ("dog", "cat", "puppy", "kitten", "rabbit", "hamster", "parrot", "fish", "turtle", "bird")
 _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _NOT_A_NAME = frozenset(
     any_of(

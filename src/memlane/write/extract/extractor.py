@@ -34,6 +34,7 @@ from .lexicon import (
     topic_tags,
     words,
 )
+from .reference import names_kin, refers_back, still_meant
 from .rule import Context, Draft, Rule, en_objects, first_match, zh_objects
 
 _RULES: dict[str, Sequence[Rule]] = {"zh": rules_zh.RULES, "en": rules_en.RULES}
@@ -196,15 +197,18 @@ class RuleExtractor:
         in text order."""
         found: list[tuple[Candidate, Clause]] = []
         self_said = False  # the clause before spoke of the user: a Chinese clause after it may drop 我
+        kin = False  # the clause before named the user's relative or pet: a he or she after it is them
         for clause in split_clauses(message.content):
-            candidate = self._candidate(clause, message, self_said)
+            candidate = self._candidate(clause, message, self_said, kin)
             self_said = candidate.category not in _NOT_ABOUT_USER and (
                 candidate.lang != "zh" or _ZH_SELF.match(fold(clause.text)) is not None or self_said
             )
+            said = fold(clause.text)
+            kin = names_kin(candidate, said) or (kin and still_meant(said, candidate.lang))
             found.append((candidate, clause))
         return [c for c, _ in _joined(found, message.content, message.at)]
 
-    def _candidate(self, clause: Clause, message: Message, self_said: bool) -> Candidate:
+    def _candidate(self, clause: Clause, message: Message, self_said: bool, kin: bool = False) -> Candidate:
         shown = clause.text
         # rules expect half-width forms and a plain apostrophe (I’m from a phone keyboard), and never
         # look inside a placeholder left by redaction
@@ -223,16 +227,19 @@ class RuleExtractor:
             draft = Draft(category=Category.HYPOTHETICAL)
             ctx = Context(text, lang, message.at)
         else:
+            theirs = kin and refers_back(text, lang)  # the relative or pet just named, not someone else
             ctx = Context(
                 text,
                 lang,
                 message.at,
                 times=find_times(text, message.at),
                 schedule=recurrence(text),
-                about_other=_about_other(text, lang),
+                about_other=_about_other(text, lang) and not theirs,
                 question=clause.question,
             )
             draft = _draft(ctx)
+            if theirs and (draft is None or draft.category in (None, Category.OTHER)) and not ctx.question:
+                draft = Draft(category=Category.FAMILY)
             if draft is None and lang == "zh" and self_said and not ctx.about_other and not ctx.question:
                 # Chinese drops the subject it has just named: "我用的是 MacBook Pro，平时主要写 Python"
                 draft = first_match(_RULES["zh"], replace(ctx, text=f"我{text}"), fallback=True)

@@ -1,5 +1,5 @@
-"""The user's relatives in Chinese: the kinship words, whose relative a clause speaks of, and the
-builder of a ``family:<relation>`` fact (:mod:`.rules_zh` holds the rules that use them)."""
+"""The user's relatives and pets in Chinese: the kinship and pet words, whose relative a clause speaks
+of, and the builder of a ``family:<relation>`` fact (:mod:`.rules_zh` holds the rules that use them)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,8 @@ RELATIONS = {
     "男朋友": "boyfriend", "男友": "boyfriend", "女朋友": "girlfriend", "女友": "girlfriend",
     "对象": "partner", "父母": "parents", "爸妈": "parents", "双胞胎": "twins",
 }
+PETS = {"猫": "cat", "猫咪": "cat", "小猫": "cat", "狗": "dog", "狗狗": "dog", "小狗": "dog",
+        "兔子": "rabbit", "仓鼠": "hamster", "鹦鹉": "parrot", "金鱼": "fish", "乌龟": "turtle"}
 # fmt: on
 REL = "|".join(sorted(RELATIONS, key=len, reverse=True))
 # where someone is, or what they are doing, right now ("在开会", "在地铁上")

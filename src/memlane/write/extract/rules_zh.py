@@ -16,6 +16,7 @@ from memlane.text.timeparse import number
 from .channels import CHANNEL_WORD, contact
 from .family_zh import BUSY as _BUSY
 from .family_zh import MINE as _MINE
+from .family_zh import PETS as _PETS
 from .family_zh import REL as _REL
 from .family_zh import family as _family
 from .lexicon import FEELINGS, JOBS_ZH, LASTING
@@ -33,8 +34,6 @@ _ADV = (
 _V = r"(?P<verb>喝|吃|用|玩|看|听|穿|逛|读|打|追|戴|开)?"
 _CUT = r"[^，。,]"  # anything up to the end of the clause
 # fmt: off
-_PETS = {"猫": "cat", "猫咪": "cat", "小猫": "cat", "狗": "dog", "狗狗": "dog", "小狗": "dog",
-         "兔子": "rabbit", "仓鼠": "hamster", "鹦鹉": "parrot", "金鱼": "fish", "乌龟": "turtle"}
 _LANGUAGES = {"英文": "en", "英语": "en", "中文": "zh", "汉语": "zh", "普通话": "zh", "简体中文": "zh",
               "日语": "ja", "日文": "ja", "粤语": "yue", "繁体": "zh-Hant", "繁体中文": "zh-Hant",
               "韩语": "ko"}

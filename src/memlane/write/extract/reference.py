@@ -1,0 +1,48 @@
+"""Whom a clause led by he, she, 他 or 她 speaks of: within one message, the user's relative or pet that
+the clause before it named ("we got a puppy!!! his name is biscuit", "我儿子乐乐，他周末上午有游泳课").
+Such a clause is about the user's family, not about someone else."""
+
+from __future__ import annotations
+
+import re
+
+from memlane.domain import Candidate, Category
+
+from .builds_en import PETS as _EN_PETS
+from .builds_en import RELATIONS as _EN_RELATIONS
+from .family_zh import PETS as _ZH_PETS
+from .family_zh import RELATIONS as _ZH_RELATIONS
+
+
+def _alternatives(words: object) -> str:
+    return "|".join(sorted(map(str, words), key=len, reverse=True))  # type: ignore[call-overload]
+
+
+_ZH_KIN = re.compile(_alternatives([*_ZH_RELATIONS, *_ZH_PETS]))
+_EN_KIN = re.compile(
+    r"(?i)\b(?:my|our|a|an)\s+(?:new\s+|little\s+|baby\s+|pet\s+|youngest\s+|oldest\s+)?"
+    rf"(?:{_alternatives([*_EN_RELATIONS, *_EN_PETS])})s?\b"
+)
+_ZH_PRONOUN = re.compile(r"^(?:他|她|它)(?!们)")
+_EN_PRONOUN = re.compile(r"(?i)^(?:he|she|his|her|he's|she's)\b")
+# a clause that names its own subject (the user, the assistant, others): the relative is no longer meant
+_ZH_SUBJECT = re.compile(r"^(?:我|本人|咱|你|您|他们|她们|大家|别人|人家)")
+_EN_SUBJECT = re.compile(r"(?i)^(?:i|i'm|i've|i'd|my|we|we're|our|you|your|they|their)\b")
+
+
+def names_kin(candidate: Candidate, text: str) -> bool:
+    """Whether a clause names the user's relative or pet."""
+    if candidate.category is Category.FAMILY or (candidate.slot or "").startswith(("family:", "pet:")):
+        return True
+    return (_ZH_KIN if candidate.lang == "zh" else _EN_KIN).search(text) is not None
+
+
+def still_meant(text: str, lang: str) -> bool:
+    """Whether the relative or pet named before is still whom a clause speaks of: it names no other
+    subject ("今年8岁", "golden retriever, 9 weeks old", "他…")."""
+    return (_ZH_SUBJECT if lang == "zh" else _EN_SUBJECT).match(text) is None
+
+
+def refers_back(text: str, lang: str) -> bool:
+    """Whether a clause starts with a pronoun that can stand for the relative or pet named before it."""
+    return (_ZH_PRONOUN if lang == "zh" else _EN_PRONOUN).match(text) is not None

@@ -280,6 +280,13 @@ def test_recurrence_is_normalised(text: str, expected: str) -> None:
     assert recurrence(text) == expected
 
 
+@pytest.mark.parametrize(
+    "text", ["biscuit has his first vet appointment on friday at 4", "Eli wore it at his party on Sunday"]
+)
+def test_on_one_weekday_is_no_schedule(text: str) -> None:
+    assert recurrence(text) is None
+
+
 @pytest.mark.parametrize("text", ["明天开会", "周末别给我打电话", "I moved last year", "", "😀"])
 def test_no_recurrence_without_a_schedule(text: str) -> None:
     assert recurrence(text) is None

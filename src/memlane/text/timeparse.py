@@ -350,7 +350,8 @@ _RECURRENCE_PATTERNS: tuple[tuple[str, str | Callable[[re.Match[str]], str]], ..
      r"|(?i:\b(?:every|each)\s+weekend\b|\bweekends\b)", "every weekend"),
     (r"(?:每个?|每逢)(?:周|星期|礼拜)"
      r"(?P<days>[一二三四五六日天1-7](?:[、和及,，]?[一二三四五六日天1-7])*)", _days),
-    (rf"\b(?i:every|each|on)\s+{_WD}s?(?:(?:\s*,\s*|\s+and\s+){_WD}s?)*"
+    # "on Monday" is one Monday; "on Mondays" and "every Monday" are each of them
+    (rf"\b(?i:every|each)\s+{_WD}s?(?:(?:\s*,\s*|\s+and\s+){_WD}s?)*"
      rf"|\b{_WD}s\b(?:(?:\s*,\s*|\s+and\s+){_WD}s\b)*", _days),
     (r"每月(?P<d>\d{1,2}|[一二三四五六七八九十]{1,3})[号日]", _month_day),
     (r"每隔?(?P<n>\d+|[两二三四五六七八九十]+)个?(?P<unit>天|周|个月|年)"

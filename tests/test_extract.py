@@ -797,3 +797,15 @@ def test_he_or_she_after_a_relative_or_pet_is_them(extractor: RuleExtractor, tex
 def test_he_or_she_with_no_relative_just_named_is_someone_else(extractor: RuleExtractor, text: str) -> None:
     last = extract(extractor, text)[-1]
     assert last.category is not C.FAMILY
+
+
+@pytest.mark.parametrize(
+    "text", ["The sweater is finished!", "my thesis is finally done", "our house got sold"]
+)
+def test_something_of_the_users_done_is_an_event(extractor: RuleExtractor, text: str) -> None:
+    c = one(extractor, text)
+    assert (c.category, c.event_status) == (C.EVENT, EventStatus.DONE)
+
+
+def test_a_remark_on_the_weather_is_no_event(extractor: RuleExtractor) -> None:
+    assert one(extractor, "the weather is nice").category is not C.EVENT

@@ -131,6 +131,12 @@ _DID = (
     rf"(?i){_I}(?:just\s+|finally\s+|recently\s+|already\s+|also\s+|have\s+|'ve\s+)?"
     rf"(?:(?!need|feed|seed|speed|bleed|proceed|succeed|exceed)\w+ed|{_IRREGULAR})\b"
 )
+# something of the user's done: "the sweater is finished", "my thesis is finally done"
+_DONE = (
+    r"(?i)^(?:(?:so|and|also|well|ok|okay|oh|yay|update:?)\s+)*(?:my|our|the)\s+[\w' -]{1,40}?\s+"
+    r"(?:is|are|was|were|'s|got)\s+(?:finally\s+|all\s+|now\s+|officially\s+)?"
+    r"(?:finished|done|complete|completed|ready|sorted|fixed|booked|sold|approved|published|over)\b"
+)
 _NOW = (
     r"(?i)\b(?:right\s+now|at\s+the\s+moment|currently|atm)\b"
     rf"|{_IM}(?:on|in|at)\s+(?:the|a|my)\s+(?:train|bus|plane|flight|subway|metro|tube|car|taxi|meeting"
@@ -283,6 +289,7 @@ RULES = (
     rule(C.PLAN, r".", timed(EventStatus.PLANNED, 1, require_time=True)),
     rule(C.EVENT, r".", timed(EventStatus.DONE, -1, require_time=True)),
     rule(C.EVENT, _DID, timed(EventStatus.DONE, -1)),
+    rule(C.EVENT, _DONE, timed(EventStatus.DONE, -1)),
     rule(C.CONTEXT, _NOW, fixed(None, session_only=True)),
     # anything else the user says about themselves
     rule(C.FACT, rf"(?i)^(?:(?:{_LEADS})\s+)*(?:i|i'm|im|i've|i'd|i'll|my|we|we're)\b", b.first_person,

@@ -809,3 +809,14 @@ def test_something_of_the_users_done_is_an_event(extractor: RuleExtractor, text:
 
 def test_a_remark_on_the_weather_is_no_event(extractor: RuleExtractor) -> None:
     assert one(extractor, "the weather is nice").category is not C.EVENT
+
+
+@pytest.mark.parametrize(
+    ("text", "city"), [("人在深圳", "深圳"), ("base上海", "上海"), ("坐标杭州滨江", "杭州滨江")]
+)
+def test_where_the_user_is_based_said_briefly(extractor: RuleExtractor, text: str, city: str) -> None:
+    check(one(extractor, text), C.LOCATION, slot="home_city", value=city)
+
+
+def test_being_out_is_no_city(extractor: RuleExtractor) -> None:
+    assert one(extractor, "人在外面").category is not C.LOCATION

@@ -61,10 +61,12 @@ def _work_place(m: re.Match[str], ctx: Context) -> Draft | None:
     return Draft(category=C.JOB, slot="employer", value=where, entities=[where])
 
 
-def _place(slot: str) -> Build:
+def _place(slot: str, named: bool = False) -> Build:
+    """A place slot; ``named``: only when the words are a place's name (人在深圳, not 人在外面)."""
+
     def build(m: re.Match[str], ctx: Context) -> Draft | None:
         where = re.sub(r"(?:附近|这边|那边|那里|这里|一带|了|啊|呢|哦|吧)+$", "", m.group("v")).strip()
-        if not where or (slot == "hometown" and not _is_place(where, ctx)):
+        if not where or ((named or slot == "hometown") and not _is_place(where, ctx)):
             return None
         if slot == "home_city" and (ctx.time(1) or re.search(r"打算|准备|计划|要|想", ctx.text)):
             return None  # 下个月搬到北京 is a plan
@@ -304,6 +306,9 @@ RULES = (
     rule(C.LOCATION, rf"(?:来自|老家(?:是|在)|出生在|出生于|生在|籍贯是?)(?P<v>{_CUT}{{1,20}})",
          _place("hometown")),
     rule(C.LOCATION, rf"(?:搬到了?|搬去了?|搬家到|移居到?)(?P<v>{_CUT}{{1,20}})", _place("home_city")),
+    # where the user is based, said the short way: 人在深圳, base上海, 坐标杭州
+    rule(C.LOCATION, r"^我?(?:人|常驻|(?i:base)|坐标)在?\s*(?P<v>[\u4e00-\u9fff]{2,8})$",
+         _place("home_city", True)),
     rule(C.JOB, rf"(?:^|我{_ADV})是(?:一名|一个|一位|个|名|位)?"
                 rf"(?P<job>{_CUT}{{0,10}}?(?:{_JOBS}))[啊哦呢哈]?$", _job),
     rule(C.JOB, rf"(?:职业|工作|岗位|职位)是(?P<job>{_CUT}{{1,15}})", _job),

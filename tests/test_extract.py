@@ -820,3 +820,19 @@ def test_where_the_user_is_based_said_briefly(extractor: RuleExtractor, text: st
 
 def test_being_out_is_no_city(extractor: RuleExtractor) -> None:
     assert one(extractor, "人在外面").category is not C.LOCATION
+
+
+@pytest.mark.parametrize(
+    ("text", "job"),
+    [
+        ("我在西安一所高中教语文", "语文老师"),
+        ("我是教英语的", "英语老师"),
+        ("I teach math at a high school in Ohio", "math teacher"),
+    ],
+)
+def test_teaching_a_subject_is_a_teachers_job(extractor: RuleExtractor, text: str, job: str) -> None:
+    check(one(extractor, text), C.JOB, slot="job", value=job)
+
+
+def test_teaching_someone_something_is_no_job(extractor: RuleExtractor) -> None:
+    assert one(extractor, "I teach kids to swim").slot != "job"

@@ -116,6 +116,19 @@ def job(m: re.Match[str], ctx: Context) -> Draft | None:
     return Draft(slot="job", value=job.lower(), entities=[employer] if employer else [])
 
 
+_NOT_A_SUBJECT = frozenset(
+    "it that this them him her you me us kids children people students classes class".split()
+)
+
+
+def teacher(m: re.Match[str], ctx: Context) -> Draft | None:
+    """Teaching a subject is a teacher's job: "I teach math at a high school" -> math teacher."""
+    subject = m.group("subj").lower()
+    if subject.split()[0] in _NOT_A_SUBJECT:
+        return None
+    return Draft(slot="job", value=f"{subject} teacher")
+
+
 def employer(m: re.Match[str], ctx: Context) -> Draft | None:
     """A change of employer: "I just joined Microsoft" (a city is a move: "moved to Berlin")."""
     employer = m.group("emp").strip()

@@ -215,6 +215,8 @@ RULES = (
     rule(C.JOB, rf"(?i){_I}(?:just\s+|recently\s+|finally\s+|have\s+|'ve\s+)*"
                 rf"(?:joined|started\s+(?:working\s+)?at|got\s+(?:a\s+job|hired)\s+at|was\s+hired\s+(?:at|by)"
                 rf"|signed\s+with)\s+{_ORG}(?:\s+(?:as|last|this|in)\b.*)?$", b.employer),
+    rule(C.JOB, rf"(?i){_I}(?:currently\s+|now\s+|still\s+)?teach\s+(?P<subj>[a-z]+(?:\s+[a-z]+)?)"
+                r"(?:\s+(?:at|in|to)\b.*)?$", b.teacher),
     rule(C.JOB, r"(?i)\bmy\s+(?:job|profession|occupation|role)\s+is\s+(?P<job>.+)"
                 rf"|{_IM}(?P<job2>{_WORK_STATUS})\b", b.job),
     rule(C.LOCATION, rf"(?i){_IM}(?:originally\s+)?from\s+(?P<v>{_PLACE})"

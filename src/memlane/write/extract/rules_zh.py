@@ -85,6 +85,17 @@ def _job(m: re.Match[str], ctx: Context) -> Draft | None:
     return Draft(slot="job", value=job, entities=[employer] if employer else [])
 
 
+_SUBJECTS = (
+    "语文|数学|英语|物理|化学|生物|历史|地理|政治|音乐|美术|体育|科学|信息技术|计算机|编程|钢琴|舞蹈|书法"
+    "|日语|法语|德语|韩语|中文|汉语|对外汉语|经济学|法律|医学|会计"
+)
+
+
+def _teacher(m: re.Match[str], ctx: Context) -> Draft | None:
+    employer = (m.group("emp") or "").strip()
+    return Draft(slot="job", value=f"{m.group('subj')}老师", entities=[employer] if employer else [])
+
+
 _NOT_EMPLOYER = re.compile(r"健身房|俱乐部|群|会员|社团|小组|队|协会|课|班$")
 
 
@@ -312,6 +323,9 @@ RULES = (
     rule(C.JOB, rf"(?:^|我{_ADV})是(?:一名|一个|一位|个|名|位)?"
                 rf"(?P<job>{_CUT}{{0,10}}?(?:{_JOBS}))[啊哦呢哈]?$", _job),
     rule(C.JOB, rf"(?:职业|工作|岗位|职位)是(?P<job>{_CUT}{{1,15}})", _job),
+    # teaching a subject is a teacher's job: 我在西安一所高中教语文 -> 语文老师
+    rule(C.JOB, rf"^(?:我|本人){_ADV}(?:是)?(?:在(?P<emp>{_CUT}{{1,15}}?))?教(?P<subj>{_SUBJECTS})(?:的)?$",
+         _teacher),
     rule(C.JOB, rf"(?:从事|做|干)(?P<job>{_CUT}{{1,10}}?)(?:工作|行业|这行|相关工作)"
                 rf"|^我?{_ADV}是?(?:做|干)(?P<job2>{_CUT}{{1,8}})的$", _job),
     rule(C.JOB, r"我(?:已经)?(?P<v>退休|失业|待业)了?", slot_value("job")),

@@ -208,7 +208,7 @@ class RuleExtractor:
             found.append((candidate, clause))
         return [c for c, _ in _joined(found, message.content, message.at)]
 
-    def _candidate(self, clause: Clause, message: Message, self_said: bool, kin: bool = False) -> Candidate:
+    def _candidate(self, clause: Clause, message: Message, self_said: bool, kin: bool) -> Candidate:
         shown = clause.text
         # rules expect half-width forms and a plain apostrophe (I’m from a phone keyboard), and never
         # look inside a placeholder left by redaction

@@ -13,15 +13,11 @@ from .builds_en import RELATIONS as _EN_RELATIONS
 from .family_zh import PETS as _ZH_PETS
 from .family_zh import RELATIONS as _ZH_RELATIONS
 
-
-def _alternatives(words: object) -> str:
-    return "|".join(sorted(map(str, words), key=len, reverse=True))  # type: ignore[call-overload]
-
-
-_ZH_KIN = re.compile(_alternatives([*_ZH_RELATIONS, *_ZH_PETS]))
+# only whether a clause names one matters here, not how much of it: no longest-first ordering
+_ZH_KIN = re.compile("|".join([*_ZH_RELATIONS, *_ZH_PETS]))
 _EN_KIN = re.compile(
     r"(?i)\b(?:my|our|a|an)\s+(?:new\s+|little\s+|baby\s+|pet\s+|youngest\s+|oldest\s+)?"
-    rf"(?:{_alternatives([*_EN_RELATIONS, *_EN_PETS])})s?\b"
+    rf"(?:{'|'.join([*_EN_RELATIONS, *_EN_PETS])})s?\b"
 )
 _ZH_PRONOUN = re.compile(r"^(?:他|她|它)(?!们)")
 _EN_PRONOUN = re.compile(r"(?i)^(?:he|she|his|her|he's|she's)\b")

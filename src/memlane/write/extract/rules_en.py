@@ -85,7 +85,7 @@ _PROBLEM = (
     r"|\b(?:too|so|really)\s+slow\b|\bwaiting\s+for\s+(?:weeks|days|ages)\b"
     r"|\b(?:order|package|delivery|parcel|shipment)\b.*\b(?:late|lost)\b"
 )
-_PET = _any(" ".join(b.PETS))
+_PET = "|".join(b.PETS)
 _DISLIKE = _any(
     "hate dislike detest loathe can't_stand cannot_stand can't_bear don't_like don't_really_like don't_love "
     "don't_enjoy don't_care_for do_not_like do_not_love do_not_enjoy"

@@ -334,23 +334,27 @@ VNNI_TARGET
 static inline void unpack_group_steps16(const block_q4_0 *W, int nin, int oo, int ro, int8_t *RESTRICT wexp,
                                         __m512 *RESTRICT dw) {
     int nb = nin / QK;
-    /* lane r reads row r's block (spare lanes read row 0; their outputs are never stored). In a Q4
-     * block, byte j holds weight j in its low nibble and weight j + 16 in its high one, so dword s
-     * of the sixteen rows' bytes is step s (low nibbles) and step s + 4 (high nibbles). */
-    int32_t off[RV];
-    for (int r = 0; r < RV; r++) off[r] = (r < ro ? r : 0) * nb * (int)sizeof(block_q4_0);
-    const __m512i rowoff = _mm512_loadu_si512(off), low = _mm512_set1_epi8(0x0F);
-    const char *first = (const char *)(W + (size_t)oo * nb);
+    /* step s of the sixteen rows is step s of rows 0..7 (the AVX2 kernel's 8 x 8 transpose) beside
+     * step s of rows 8..15: shuffles, not gathers, which AMD's cores run slowly (a short query spent
+     * most of its time in them). Spare lanes read row 0; their outputs are never stored. */
+    const block_q4_0 *lo[RO], *hi[RO];
+    for (int r = 0; r < RO; r++) {
+        lo[r] = W + (size_t)(oo + (r < ro ? r : 0)) * nb;
+        hi[r] = W + (size_t)(oo + (r + RO < ro ? r + RO : 0)) * nb;
+    }
     for (int b = 0; b < nb; b++) {
-        const char *blk = first + (size_t)b * sizeof(block_q4_0);
         __m512i *o = (__m512i *)(wexp + (size_t)b * RV * QK);
-        for (int k = 0; k < 4; k++) {
-            __m512i q = _mm512_i32gather_epi32(rowoff, blk + offsetof(block_q4_0, qs) + 4 * k, 1);
-            _mm512_store_si512(o + k, _mm512_and_si512(q, low));
-            _mm512_store_si512(o + k + 4, _mm512_and_si512(_mm512_srli_epi16(q, 4), low));
-        }
-        __m512i d = _mm512_i32gather_epi32(rowoff, blk + offsetof(block_q4_0, d), 1);
-        dw[b] = _mm512_cvtph_ps(_mm512_cvtepi32_epi16(d));  /* the low half of each dword is d */
+        __m256i sl[8], sh[8];
+        transpose_steps(lo, b, sl);
+        transpose_steps(hi, b, sh);
+        for (int k = 0; k < 8; k++)
+            _mm512_store_si512(o + k, _mm512_inserti64x4(_mm512_castsi256_si512(sl[k]), sh[k], 1));
+        __m256i d = _mm256_setr_epi16(
+            (short)lo[0][b].d, (short)lo[1][b].d, (short)lo[2][b].d, (short)lo[3][b].d,
+            (short)lo[4][b].d, (short)lo[5][b].d, (short)lo[6][b].d, (short)lo[7][b].d,
+            (short)hi[0][b].d, (short)hi[1][b].d, (short)hi[2][b].d, (short)hi[3][b].d,
+            (short)hi[4][b].d, (short)hi[5][b].d, (short)hi[6][b].d, (short)hi[7][b].d);
+        dw[b] = _mm512_cvtph_ps(d);
     }
 }
 

@@ -10,9 +10,10 @@ Everything runs here on 127.0.0.1 in a temporary directory: the recorded upstrea
 streamed reply after ``--ttfb`` seconds, as a model's first token would come; one ``memlane proxy``
 on the embedded default (SQLite, its job queue worked by a thread of the proxy) sits in front of it.
 Each of ``--users`` users first has ``--turns`` bilingual exchanges remembered, so that each request
-gets a real context block. Then ``--clients`` clients loop for ``--seconds``, first straight to the
+gets a real context block. Then ``--clients`` clients loop for ``--seconds`` a side, straight to the
 upstream, then through the proxy (streamed, a random user each time, the write-back queued as in a
-chat): the time to first byte is from sending the request to reading the first chunk of the body.
+chat), the two sides taking turns in phases of ``--phase`` seconds: the time to first byte is from
+sending the request to reading the first chunk of the body.
 The overhead is each percentile through the proxy minus the same percentile direct. The write-back
 runs in the proxy's worker thread meanwhile, on the same two cores: it is measured, not paused.
 """
@@ -86,36 +87,59 @@ async def first_byte(
     return ttfb
 
 
-async def level(
-    url: str, key: str | None, users: int, clients: int, seconds: float, memory: bool = True
-) -> list[float]:
-    """``clients`` loops for ``seconds``; every request's time to first byte."""
-    times: list[float] = []
-    deadline = time.monotonic() + seconds
+async def alternate(args: argparse.Namespace, upstream: str, proxy: str, key: str) -> tuple[list[float], ...]:
+    """``args.clients`` loops for ``args.seconds`` a side, straight to ``upstream`` or through
+    ``proxy`` by turns of ``args.phase`` seconds (each loop keeps its connections to both); every
+    request's time to first byte on its side, and the queue's depth after each proxied turn."""
+    sides: tuple[list[float], list[float]] = ([], [])
+    backlog: list[float] = []
+    turns = 2 * max(1, round(args.seconds / args.phase))
+    turn = 2 * args.seconds / turns
+    start = time.monotonic()
+
+    def side() -> int:
+        return int((time.monotonic() - start) / turn) % 2
 
     async def loop(n: int) -> None:
         rng = random.Random(n)
-        async with httpx.AsyncClient(timeout=60) as client:
-            while time.monotonic() < deadline:
-                user = f"u{rng.randrange(users)}"
-                headers = {"X-Memlane-User": user} if memory else {}
-                if key:
-                    headers["Authorization"] = f"Bearer {key}"
+        if not args.lockstep:  # people do not press enter together: the clients start spread
+            await asyncio.sleep(n * args.ttfb / args.clients)  # over one upstream wait
+        async with httpx.AsyncClient(timeout=60) as direct, httpx.AsyncClient(timeout=60) as proxied:
+            while time.monotonic() - start < turns * turn:
+                through = side()
+                headers = {"Authorization": f"Bearer {key}"} if through else {}
+                if through and not args.no_memory:
+                    headers["X-Memlane-User"] = f"u{rng.randrange(args.users)}"
                 body = {
                     "model": "test",
                     "stream": True,
                     "messages": [{"role": "user", "content": rng.choice(QUESTIONS)}],
                 }
-                times.append(await first_byte(client, f"{url}/chat/completions", headers, body))
+                client, url = (proxied, proxy) if through else (direct, upstream)
+                sides[through].append(await first_byte(client, f"{url}/chat/completions", headers, body))
 
-    await asyncio.gather(*(loop(n) for n in range(clients)))
-    return times
+    async def watch() -> None:
+        async with httpx.AsyncClient(timeout=10) as client:
+            for k in range(1, turns, 2):  # the end of each proxied turn
+                await asyncio.sleep(max(0.0, start + (k + 1) * turn - time.monotonic()))
+                backlog.append(await queue_depth(client, proxy.removesuffix("/v1"), key))
+
+    await asyncio.gather(watch(), *(loop(n) for n in range(args.clients)))
+    return sides[0], sides[1], backlog
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=30.0, help="per side (direct, then proxied)")
+    parser.add_argument(
+        "--phase", type=float, default=5.0, help="seconds of each side before the other takes over"
+    )
+    parser.add_argument(
+        "--lockstep",
+        action="store_true",
+        help="start every client at once: with the upstream's fixed wait, the requests then come in bursts",
+    )
     parser.add_argument("--ttfb", type=float, default=0.3, help="the upstream's time to first byte, seconds")
     parser.add_argument("--users", type=int, default=8)
     parser.add_argument("--turns", type=int, default=5, help="exchanges remembered per user before the run")
@@ -166,16 +190,21 @@ def run(args: argparse.Namespace, tmp: Path) -> None:
             except httpx.HTTPError:
                 time.sleep(0.2)
         seed(url, key, args.users, args.turns)
-        direct = asyncio.run(level(upstream_url, None, args.users, args.clients, args.seconds))
-        proxied = asyncio.run(
-            level(f"{url}/v1", key, args.users, args.clients, args.seconds, memory=not args.no_memory)
-        )
+        direct, proxied, backlog = asyncio.run(alternate(args, upstream_url, f"{url}/v1", key))
     finally:
         proxy.send_signal(signal.SIGTERM)
         proxy.wait(timeout=60)
         upstream.stdin.close()  # type: ignore[union-attr]
         upstream.wait(timeout=30)
-    report(args, direct, proxied)
+    report(args, direct, proxied, backlog)
+
+
+async def queue_depth(client: httpx.AsyncClient, url: str, key: str) -> int:
+    """Write-back jobs queued or running (from ``/metrics``): were they done as the chats went on?"""
+    response = await client.get(f"{url}/metrics", headers={"Authorization": f"Bearer {key}"})
+    text = response.text
+    line = next(x for x in text.splitlines() if x.startswith("memlane_queue_depth "))
+    return int(float(line.split()[1]))
 
 
 def seed(url: str, key: str, users: int, turns: int) -> None:
@@ -188,8 +217,9 @@ def seed(url: str, key: str, users: int, turns: int) -> None:
                 client.post(f"{url}/v1/messages", params={"wait": "true"}, json=body).raise_for_status()
 
 
-def report(args: argparse.Namespace, direct: list[float], proxied: list[float]) -> None:
+def report(args: argparse.Namespace, direct: list[float], proxied: list[float], backlog: list[float]) -> None:
     out: dict[str, Any] = {"clients": args.clients, "ttfb_s": args.ttfb, "seconds": args.seconds}
+    out["writeback_backlog"] = backlog  # jobs not yet done at the end of each proxied phase
     for name, values in (("direct", direct), ("proxy", proxied)):
         out[name] = {
             "requests": len(values),
@@ -201,6 +231,7 @@ def report(args: argparse.Namespace, direct: list[float], proxied: list[float]) 
         row = out[name]
         count = f"  ({row['requests']} requests)" if "requests" in row else ""
         print(f"  {name:9s} p50 {row['p50_ms']:7.1f} ms   p95 {row['p95_ms']:7.1f} ms{count}")
+    print(f"  write-back jobs not yet done after each proxied phase: max {max(backlog, default=0)}")
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=2))
 

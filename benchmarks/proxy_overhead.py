@@ -11,7 +11,7 @@ streamed reply after ``--ttfb`` seconds, as a model's first token would come; on
 on the embedded default (SQLite, its job queue worked by a thread of the proxy) sits in front of it.
 Each of ``--users`` users first has ``--turns`` bilingual exchanges remembered, so that each request
 gets a real context block. Then ``--clients`` clients loop for ``--seconds`` a side, straight to the
-upstream, then through the proxy (streamed, a random user each time, the write-back queued as in a
+upstream or through the proxy (streamed, a random user each time, the write-back queued as in a
 chat), the two sides taking turns in phases of ``--phase`` seconds: the time to first byte is from
 sending the request to reading the first chunk of the body.
 The overhead is each percentile through the proxy minus the same percentile direct. The write-back
@@ -87,12 +87,14 @@ async def first_byte(
     return ttfb
 
 
-async def alternate(args: argparse.Namespace, upstream: str, proxy: str, key: str) -> tuple[list[float], ...]:
+async def alternate(
+    args: argparse.Namespace, upstream: str, proxy: str, key: str
+) -> tuple[list[float], list[float], list[int]]:
     """``args.clients`` loops for ``args.seconds`` a side, straight to ``upstream`` or through
     ``proxy`` by turns of ``args.phase`` seconds (each loop keeps its connections to both); every
     request's time to first byte on its side, and the queue's depth after each proxied turn."""
     sides: tuple[list[float], list[float]] = ([], [])
-    backlog: list[float] = []
+    backlog: list[int] = []
     turns = 2 * max(1, round(args.seconds / args.phase))
     turn = 2 * args.seconds / turns
     start = time.monotonic()
@@ -131,7 +133,7 @@ async def alternate(args: argparse.Namespace, upstream: str, proxy: str, key: st
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=8)
-    parser.add_argument("--seconds", type=float, default=30.0, help="per side (direct, then proxied)")
+    parser.add_argument("--seconds", type=float, default=30.0, help="per side (the two sides take turns)")
     parser.add_argument(
         "--phase", type=float, default=5.0, help="seconds of each side before the other takes over"
     )
@@ -202,8 +204,7 @@ def run(args: argparse.Namespace, tmp: Path) -> None:
 async def queue_depth(client: httpx.AsyncClient, url: str, key: str) -> int:
     """Write-back jobs queued or running (from ``/metrics``): were they done as the chats went on?"""
     response = await client.get(f"{url}/metrics", headers={"Authorization": f"Bearer {key}"})
-    text = response.text
-    line = next(x for x in text.splitlines() if x.startswith("memlane_queue_depth "))
+    line = next(x for x in response.text.splitlines() if x.startswith("memlane_queue_depth "))
     return int(float(line.split()[1]))
 
 
@@ -217,9 +218,9 @@ def seed(url: str, key: str, users: int, turns: int) -> None:
                 client.post(f"{url}/v1/messages", params={"wait": "true"}, json=body).raise_for_status()
 
 
-def report(args: argparse.Namespace, direct: list[float], proxied: list[float], backlog: list[float]) -> None:
+def report(args: argparse.Namespace, direct: list[float], proxied: list[float], backlog: list[int]) -> None:
     out: dict[str, Any] = {"clients": args.clients, "ttfb_s": args.ttfb, "seconds": args.seconds}
-    out["writeback_backlog"] = backlog  # jobs not yet done at the end of each proxied phase
+    out["writeback_backlog"] = backlog  # jobs not yet done at the end of each proxied turn
     for name, values in (("direct", direct), ("proxy", proxied)):
         out[name] = {
             "requests": len(values),
@@ -231,7 +232,7 @@ def report(args: argparse.Namespace, direct: list[float], proxied: list[float], 
         row = out[name]
         count = f"  ({row['requests']} requests)" if "requests" in row else ""
         print(f"  {name:9s} p50 {row['p50_ms']:7.1f} ms   p95 {row['p95_ms']:7.1f} ms{count}")
-    print(f"  write-back jobs not yet done after each proxied phase: max {max(backlog, default=0)}")
+    print(f"  write-back jobs not yet done after each proxied turn: max {max(backlog, default=0)}")
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=2))
 

@@ -200,10 +200,10 @@ class RuleExtractor:
         kin = False  # the clause before named the user's relative or pet: a he or she after it is them
         for clause in split_clauses(message.content):
             candidate = self._candidate(clause, message, self_said, kin)
-            self_said = candidate.category not in _NOT_ABOUT_USER and (
-                candidate.lang != "zh" or _ZH_SELF.match(fold(clause.text)) is not None or self_said
-            )
             said = fold(clause.text)
+            self_said = candidate.category not in _NOT_ABOUT_USER and (
+                candidate.lang != "zh" or _ZH_SELF.match(said) is not None or self_said
+            )
             kin = names_kin(candidate, said) or (kin and still_meant(said, candidate.lang))
             found.append((candidate, clause))
         return [c for c, _ in _joined(found, message.content, message.at)]

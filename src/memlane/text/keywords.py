@@ -99,6 +99,31 @@ def index_tokens(text: str) -> list[str]:
     return tokens
 
 
+def said_in(text: str, terms: Iterable[str]) -> list[str]:
+    """Those of ``terms`` (index tokens) that ``text`` itself says: a Chinese term anywhere in it, any
+    other as one of its words. Cheaper than segmenting ``text`` (no jieba), and a term jieba would
+    cut differently in ``text`` still counts when the text holds it.
+
+    >>> said_in("I drink tea with my 妈妈", ["drink", "妈", "coffe"])
+    ['drink', '妈']
+    """
+    folded = unicodedata.normalize("NFKC", text).casefold().replace('"', " ")
+    latin: set[str] | None = None
+    found = []
+    for term in terms:
+        if _CJK_RUN.search(term):
+            if term in folded:
+                found.append(term)
+            continue
+        if latin is None:
+            latin = {
+                t for i, chunk in enumerate(_CJK_RUN.split(folded)) if not i % 2 for t in _latin_tokens(chunk)
+            }
+        if term in latin:
+            found.append(term)
+    return found
+
+
 def query_tokens(text: str) -> list[str]:
     """The tokens of a keyword query: normalised as ``index_tokens``, de-duplicated, order kept.
 

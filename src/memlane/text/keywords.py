@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 import jieba
 import snowballstemmer
@@ -90,13 +90,23 @@ def index_tokens(text: str) -> list[str]:
     >>> index_tokens("我的猫喜欢吃鱼")
     ['猫', '喜欢', '吃', '鱼']
     """
-    folded = unicodedata.normalize("NFKC", text).casefold().replace('"', " ")
     tokens: list[str] = []
-    # re.split with a capturing group alternates: non-Chinese chunk, Chinese run, non-Chinese chunk, …
-    for i, chunk in enumerate(_CJK_RUN.split(folded)):
-        if chunk:
-            tokens += _chinese_tokens(chunk) if i % 2 else _latin_tokens(chunk)
+    for chinese, chunk in _runs(_folded(text)):
+        tokens += _chinese_tokens(chunk) if chinese else _latin_tokens(chunk)
     return tokens
+
+
+def _folded(text: str) -> str:
+    """``text`` as the index reads it: NFKC, case folded, no double quotes (FTS5's string quote)."""
+    return unicodedata.normalize("NFKC", text).casefold().replace('"', " ")
+
+
+def _runs(text: str) -> Iterator[tuple[bool, str]]:
+    """The non-empty chunks of ``text`` in order, each with whether it is a run of Chinese characters."""
+    # re.split with a capturing group alternates: non-Chinese chunk, Chinese run, non-Chinese chunk, …
+    for i, chunk in enumerate(_CJK_RUN.split(text)):
+        if chunk:
+            yield bool(i % 2), chunk
 
 
 def said_in(text: str, terms: Iterable[str]) -> list[str]:
@@ -107,7 +117,7 @@ def said_in(text: str, terms: Iterable[str]) -> list[str]:
     >>> said_in("I drink tea with my 妈妈", ["drink", "妈", "coffe"])
     ['drink', '妈']
     """
-    folded = unicodedata.normalize("NFKC", text).casefold().replace('"', " ")
+    folded = _folded(text)
     latin: set[str] | None = None
     found = []
     for term in terms:
@@ -116,9 +126,7 @@ def said_in(text: str, terms: Iterable[str]) -> list[str]:
                 found.append(term)
             continue
         if latin is None:
-            latin = {
-                t for i, chunk in enumerate(_CJK_RUN.split(folded)) if not i % 2 for t in _latin_tokens(chunk)
-            }
+            latin = {t for chinese, chunk in _runs(folded) if not chinese for t in _latin_tokens(chunk)}
         if term in latin:
             found.append(term)
     return found
@@ -185,10 +193,8 @@ def content_words(text: str) -> set[str]:
     """
     folded = unicodedata.normalize("NFKC", text).casefold()
     words: set[str] = set()
-    for i, chunk in enumerate(_CJK_RUN.split(folded)):
-        if not chunk:
-            continue
-        if i % 2:
+    for chinese, chunk in _runs(folded):
+        if chinese:
             words.update(w for w in jieba.lcut(chunk) if w not in _ZH_STOPWORDS)
         else:
             words.update(_latin_tokens(chunk))

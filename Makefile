@@ -29,7 +29,7 @@ test: $(STAMP) browser
 	$(BIN)/mypy
 	$(BIN)/pytest
 
-# rebuild the learned judge's weights (src/memlane/write/judge/model.npz) from the train split
+# rebuild the learned judge's weights (src/memlane/write/judge/model.npz, meaning.npz) from the train split
 judge-model: $(STAMP)
 	$(BIN)/memlane eval judge --train
 

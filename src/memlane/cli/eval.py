@@ -320,11 +320,12 @@ def context(split: str, max_tokens: int | None, json_out: Path | None, failures:
     "--train",
     "retrain",
     is_flag=True,
-    help="First rebuild the shipped model from the train split (5-fold cross-validation picks its settings).",
+    help="First rebuild the shipped models (n-grams, and the second look over e5 vectors) from the train "
+    "split (5-fold cross-validation picks their settings).",
 )
 def judge(split: str, limit: int | None, json_out: Path | None, retrain: bool) -> None:
     """How the write path's judge decides on the labelled judge corpus: rules alone and rules with
-    the learned model, per label, tier and language, with the mistakes that matter most."""
+    the learned models, per label, tier and language, with the mistakes that matter most."""
     from memlane.eval import judge as scored
 
     console = Console()

@@ -1,8 +1,9 @@
-"""The write path: messages → redact → extract → judge → reconcile → one plan, applied once.
+"""The write path: messages → redact → extract → judge → look again → reconcile → one plan, applied once.
 
 Sensitive values are masked before anything else sees the text, so no stage, index or log holds
 them. Every clause of a user's message gets exactly one decision with a reason. The decisions are
-judged before the transaction (a second opinion from an LLM costs no lock); inside it, the kept
+judged before the transaction (a second opinion from an LLM costs no lock), and what is about to be
+kept is embedded and read again with its vector (:mod:`memlane.write.keeper`); inside it, the kept
 ones are reconciled with the user's memories and with each other into a
 :class:`~memlane.write.plan.WritePlan`, which :func:`~memlane.write.apply.apply` writes all at once.
 The log turns get their vectors from the backlog, off the caller's path
@@ -20,13 +21,10 @@ from memlane.domain import (
     Candidate,
     Category,
     Decision,
-    Flag,
     Kind,
-    MemoryItem,
     Message,
     Outcome,
     Session,
-    Source,
     Turn,
 )
 from memlane.embed import Embedder
@@ -35,13 +33,13 @@ from memlane.privacy.controls import PrivacyControls
 from memlane.profile import holds
 from memlane.settings import Settings
 from memlane.store import Stores
-from memlane.store.tokens import indexed
 from memlane.text.lang import detect
 from memlane.vocabulary import ConsentSettings, MemoryQuery
 from memlane.write.apply import apply
 from memlane.write.backlog import VectorBacklog
 from memlane.write.extract import Extractor
 from memlane.write.judge import Judge
+from memlane.write.keeper import Keeper
 from memlane.write.plan import ForgetMessages, Forgetter, WritePlan
 from memlane.write.planner import LONG_TERM, Draft, Planner
 from memlane.write.reconcile import Reconciler
@@ -83,6 +81,7 @@ class WritePath:
         self.privacy = privacy
         self.reconciler = reconciler or Reconciler(settings)
         self.planner = Planner(stores, self.reconciler, privacy, settings)
+        self.keeper = Keeper(embedder, judge)
 
     def add(
         self,
@@ -250,14 +249,11 @@ class WritePath:
         opinion on what the rules doubt, both before the transaction opens."""
         times = {m.id: m.at for m in messages}
         at = messages[-1].at
-        made = {
-            id(d): self._item(user_id, session_id, d, times.get(d.candidate.message_id or "", at))
-            for d in decisions
-            if d.action in LONG_TERM and d.candidate is not None
-        }
-        vectors = self.embedder.embed_passages([indexed(m) for m in made.values()])
-        for item, vector in zip(made.values(), vectors[: len(made)], strict=True):
-            item.embedding = vector.tolist()
+
+        def said_at(d: Decision) -> datetime:
+            return times.get(d.candidate.message_id or "", at) if d.candidate is not None else at
+
+        decisions, made = self.keeper.keep(user_id, session_id, decisions, said_at, look=log)
         items = tuple(made.get(id(d)) for d in decisions)
         pending = [
             (item, d.candidate.objects)
@@ -307,38 +303,6 @@ class WritePath:
                 out[message.id] = previous
             previous = f"{message.name}: {message.content}" if message.name else message.content
         return out
-
-    def _item(self, user_id: str, session_id: str | None, decision: Decision, at: datetime) -> MemoryItem:
-        c = decision.candidate
-        assert c is not None
-        kind = {Action.SEMANTIC: Kind.SEMANTIC, Action.EPISODIC: Kind.EPISODIC, Action.PROFILE: Kind.PROFILE}
-        return MemoryItem(
-            user_id=user_id,
-            text=c.text,
-            kind=kind[decision.action],
-            category=c.category,
-            tags=list(dict.fromkeys(c.tags)),
-            entities=list(dict.fromkeys([*c.objects, *c.entities])),
-            importance=decision.importance,
-            confidence=decision.confidence,
-            stability=decision.stability,
-            sensitivity=decision.sensitivity,
-            source=Source.EXPLICIT if c.explicit else Source.INFERRED,
-            session_id=session_id,
-            slot=c.slot,
-            value=c.value,
-            polarity=c.polarity,
-            event_status=c.event_status,
-            flags=frozenset({Flag.INSTRUCTION}) if c.instruction else frozenset(),
-            created_at=at,
-            updated_at=at,
-            last_verified_at=at,
-            expires_at=decision.expires_at,
-            # an event told without a date happened around the time it was told
-            valid_from=c.event_time or (at if decision.action is Action.EPISODIC else None),
-            provenance=[c.message_id] if c.message_id else [],
-            reason=decision.reason,
-        )
 
     # -- short-term memory ------------------------------------------------------------------------
 

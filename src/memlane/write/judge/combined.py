@@ -22,10 +22,14 @@ import re
 from dataclasses import replace
 from datetime import datetime
 
+import numpy as np
+import numpy.typing as npt
+
 from memlane.domain import Action, Candidate, Category, Decision, EventStatus
 from memlane.settings import Settings
 
 from .features import rule_cues
+from .meaning import MeaningHead
 from .model import IMPORTANCE, TIERS, Classifier, Prediction
 from .rules import POLICIES, RuleJudge, placed
 
@@ -117,9 +121,12 @@ class Judge(RuleJudge):
     >>> judge = Judge(Settings())
     """
 
-    def __init__(self, settings: Settings, classifier: Classifier | None = None) -> None:
+    def __init__(
+        self, settings: Settings, classifier: Classifier | None = None, head: MeaningHead | None = None
+    ) -> None:
         super().__init__(settings)
         self._classifier = classifier
+        self._head = head
 
     @property
     def classifier(self) -> Classifier | None:
@@ -143,6 +150,43 @@ class Judge(RuleJudge):
             reason = learned_reason(prediction, candidate.lang)
             return replace(rules, category=named.category, candidate=named, reason=reason)
         return rules
+
+    @property
+    def head(self) -> MeaningHead | None:
+        """The second look over a clause's e5 vector, read on first use (None with the model off)."""
+        if not self.settings.learned_judge:
+            return None
+        if self._head is None:
+            self._head = MeaningHead.bundled()
+        return self._head
+
+    def second_look(self, decision: Decision, vector: npt.ArrayLike, at: datetime) -> Decision:
+        """``decision`` to keep a clause long-term, read again with the clause's own e5 passage vector
+        (the one its memory is stored with): where the vector's model and the n-gram model together
+        put the clause in the session or the bin, it is not kept (:mod:`memlane.write.judge.meaning`).
+        Only what :meth:`looks_again` names is read again; every other decision stays."""
+        head, c = self.head, decision.candidate
+        if head is None or c is None or not self.looks_again(decision):
+            return decision
+        vector = np.asarray(vector, dtype=np.float32)
+        model = self.classifier
+        if model is None or vector.shape != (head.dim,):
+            return decision
+        moved = head.moves(head.mix(vector, lambda: model.predict(c.text, rule_cues(c))))
+        return decision if moved is None else self._learned(decision, c, moved, at)
+
+    @staticmethod
+    def looks_again(decision: Decision) -> bool:
+        """Whether the second look reads ``decision``: a clause about to be kept long-term as a fact
+        or a preference, unless the rules decide it alone or found structure in it that no learned
+        class takes apart: a profile slot (a name, a city, how to be contacted) or a reported problem,
+        whose status later messages settle ("快递又延迟了，物流太慢" reads as a mood to the vectors,
+        and is a complaint). An episode is not read again: it is embedded with its day, so the
+        clause's own vector would cost a second embedding."""
+        c = decision.candidate
+        if c is None or decision.action not in (Action.SEMANTIC, Action.PROFILE) or exact(c):
+            return False
+        return c.slot is None and c.category is not Category.COMPLAINT
 
     def chatter(self, text: str) -> bool:
         """Whether the model is sure ``text`` is small talk ("hey there", "哈哈谢谢你呀"): as a query,

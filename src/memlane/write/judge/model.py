@@ -89,6 +89,13 @@ class Prediction:
         return TIERS[self.label]
 
 
+def int8_columns(weights: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.float32]]:
+    """``weights`` as int8 with one step per column (per label), as the shipped files hold them."""
+    top = np.abs(weights).max(axis=0)
+    step = np.where(top > 0, top / 127.0, 1.0).astype(np.float32)
+    return np.round(weights / step).astype(np.int8), step
+
+
 _BUNDLED: Classifier | None = None
 _LOCK = threading.Lock()
 
@@ -145,13 +152,12 @@ class Classifier:
 
     def save(self, path: Path) -> None:
         """Write the weights as int8 with one scale per label (a few hundred KB)."""
-        top = np.abs(self.weights).max(axis=0)
-        scale = np.where(top > 0, top / 127.0, 1.0).astype(np.float32)
+        weights, scale = int8_columns(self.weights)
         f = self.features
         with path.open("wb") as out:
             np.savez_compressed(
                 out,
-                weights=np.round(self.weights / scale).astype(np.int8),
+                weights=weights,
                 scale=scale,
                 bias=self.bias.astype(np.float32),
                 temperature=np.float64(self.temperature),

@@ -325,11 +325,23 @@ def train(
     return Classifier(features, weights, bias, temperature, threshold, keep)
 
 
-def rebuild(path: Path | None = None, progress: Callable[[str], None] | None = None) -> Selection:
+def rebuild(
+    path: Path | None = None, progress: Callable[[str], None] | None = None, head_path: Path | None = None
+) -> Selection:
     """Choose the settings by cross-validation, fit them on the whole training split and write the
-    model to ``path`` (the shipped file unless given)."""
+    model to ``path`` and its second look over e5 vectors to ``head_path`` (the shipped files
+    unless given)."""
+    from .meaning import MeaningHead
+    from .train_meaning import embed, select_head
+
     data = clauses(corpus("train"))
     chosen = select(data, progress=progress)
     model = train(data, chosen.features, chosen.penalty, chosen.temperature, chosen.threshold, chosen.keep)
     model.save(path or Classifier.path())
+    z = chosen.scores / chosen.temperature
+    words = np.exp(z - z.max(axis=1, keepdims=True))
+    words /= words.sum(axis=1, keepdims=True)
+    vectors = embed([c.text for c in data], progress)
+    head, _ = select_head(data, vectors, words, chosen.threshold, chosen.keep, progress)
+    head.save(head_path or MeaningHead.path())
     return chosen

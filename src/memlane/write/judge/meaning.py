@@ -1,0 +1,154 @@
+"""The learned judge's second look: a regression over the clause's e5 vector, read before it is kept.
+
+The rules and the n-gram model (:mod:`memlane.write.judge.model`) read a clause's words: a mood or a
+thanks in words they take for a fact ("I'm so grateful for all of it", "我对你们很满意") is kept like
+one. The clause's e5 vector carries its meaning across phrasings and languages, but embedding every
+clause would double the cost of ``add``. The write path embeds what it keeps anyway (the memory's
+own vector, :mod:`memlane.write.keeper`), so :class:`MeaningHead` reads those vectors: before a
+clause is kept long-term, its class scores (mixed with the n-gram model's by the share training
+chose) are read, and a clause they put in the session or the bin (a mood, a request, a condition of
+this task) is not kept::
+
+    head = MeaningHead.bundled()
+    p = head.mix(vector, lambda: ngram_prediction)  # a Prediction over the corpus's labels
+    head.moves(p)  # a Prediction of the session or the bin, or None: keep it
+
+The weights (384 x 16, with the standardisation the regression was fitted on) ship in
+``meaning.npz`` beside ``model.npz``; ``memlane eval judge --train`` rebuilds both.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from .model import IMPORTANCE, LABELS, STABILITY, TIERS, Prediction, int8_columns
+
+Array = npt.NDArray[np.float64]
+
+_TIER_OF = np.array([("discard", "session", "long-term").index(TIERS[label]) for label in LABELS])
+_IMPORTANCE = np.array([IMPORTANCE[label] for label in LABELS])
+_STABILITY = np.array([STABILITY[label] for label in LABELS])
+
+_BUNDLED: MeaningHead | None = None
+_LOCK = threading.Lock()
+
+
+@dataclass(frozen=True)
+class MeaningHead:
+    """Multinomial logistic regression over a standardised e5 passage vector.
+
+    ``mean`` and ``scale`` standardise the vector (e5's vectors sit close together, so raw ones
+    leave the penalty nothing to work with); ``weights`` is (dim, labels). ``alpha`` is the share of
+    this model in the mix with the n-gram model's probabilities, ``threshold`` how much of the
+    mixed probability the session or the bin must hold for a clause not to be kept.
+    """
+
+    mean: npt.NDArray[np.float32]
+    scale: npt.NDArray[np.float32]
+    weights: npt.NDArray[np.float32]
+    bias: npt.NDArray[np.float32]
+    temperature: float
+    alpha: float
+    threshold: float
+
+    @staticmethod
+    def path() -> Path:
+        """Where the shipped weights are."""
+        return Path(str(resources.files("memlane.write.judge").joinpath("meaning.npz")))
+
+    @classmethod
+    def bundled(cls) -> MeaningHead | None:
+        """The shipped head, read once per process on first use (None when the file is missing)."""
+        global _BUNDLED
+        with _LOCK:
+            if _BUNDLED is None and cls.path().exists():
+                _BUNDLED = cls.load(cls.path())
+            return _BUNDLED
+
+    @classmethod
+    def load(cls, path: Path) -> MeaningHead:
+        """A head saved by :meth:`save`."""
+        with np.load(path, allow_pickle=False) as data:
+            if tuple(str(v) for v in data["labels"]) != LABELS:
+                raise ValueError(f"{path}: the head's labels are not memlane's")
+            weights = data["weights"].astype(np.float32) * data["step"].astype(np.float32)
+            t, alpha, threshold = (float(data[k]) for k in ("temperature", "alpha", "threshold"))
+            return cls(
+                data["mean"].astype(np.float32),
+                data["scale"].astype(np.float32),
+                weights,
+                data["bias"].astype(np.float32),
+                t,
+                alpha,
+                threshold,
+            )
+
+    def save(self, path: Path) -> None:
+        """Write the weights as int8 with one step per label (about 10 KB)."""
+        weights, step = int8_columns(self.weights)
+        with path.open("wb") as out:
+            np.savez_compressed(
+                out,
+                mean=self.mean.astype(np.float32),
+                scale=self.scale.astype(np.float32),
+                weights=weights,
+                step=step,
+                bias=self.bias.astype(np.float32),
+                temperature=np.float64(self.temperature),
+                alpha=np.float64(self.alpha),
+                threshold=np.float64(self.threshold),
+                labels=np.array(LABELS),
+            )
+
+    @property
+    def dim(self) -> int:
+        """The length of the vectors it reads."""
+        return int(self.mean.size)
+
+    def probabilities(self, vector: npt.ArrayLike) -> Array:
+        """This model's calibrated probabilities for one passage vector."""
+        x = (np.asarray(vector, dtype=np.float32) - self.mean) / self.scale
+        z = (x @ self.weights + self.bias).astype(np.float64) / self.temperature
+        p: Array = np.exp(z - z.max())
+        p /= p.sum()
+        return p
+
+    def mix(self, vector: npt.ArrayLike, words: Callable[[], Prediction]) -> Prediction:
+        """This model's view of a clause mixed with the n-gram model's (``words``, asked only when
+        the mix has a share for it)."""
+        p = self.probabilities(vector)
+        if self.alpha < 1:
+            p = self.alpha * p + (1 - self.alpha) * np.asarray(words().probabilities)
+        best = int(p.argmax())
+        return Prediction(
+            label=LABELS[best],
+            confidence=round(float(p[best]), 3),
+            importance=round(float(p @ _IMPORTANCE), 3),
+            stability=round(float(p @ _STABILITY), 3),
+            probabilities=tuple(float(v) for v in p),
+        )
+
+    def moves(self, mixed: Prediction) -> Prediction | None:
+        """Where a clause about to be kept long-term belongs instead, as a prediction of that tier
+        (its most likely label there, sure by the tier's whole share); None to keep it."""
+        p = np.asarray(mixed.probabilities)
+        shares = np.bincount(_TIER_OF, weights=p, minlength=3)
+        tier = int(shares[:2].argmax())
+        if shares[tier] < self.threshold:
+            return None
+        within = np.where(tier == _TIER_OF, p, 0.0)
+        best = int(within.argmax())
+        return Prediction(
+            LABELS[best],
+            round(float(shares[tier]), 3),
+            mixed.importance,
+            mixed.stability,
+            mixed.probabilities,
+        )

@@ -15,9 +15,10 @@ import pytest
 
 from conftest import T0, days
 from memlane import Memory
-from memlane.domain import Action, Decision, EventStatus, Flag, Kind, Outcome, Status
+from memlane.domain import Action, Decision, EventStatus, Flag, Kind, Message, Outcome, Status
 from memlane.privacy.crypto import DataKey
 from memlane.vocabulary import MemoryQuery
+from memlane.write.extract import RuleExtractor
 from memlane.write.extract.clauses import split_clauses
 
 
@@ -608,3 +609,27 @@ def test_a_summary_stops_saying_what_was_since_retired(mem: Memory) -> None:
     mem.end_session("u1", "s2", at=days(20))
     block = mem.context("用户的目标院校是哪", user_id="u1", now=days(21)).text
     assert "想考上财的会计专硕" not in block
+
+
+@pytest.mark.parametrize(
+    ("before", "change"),
+    [
+        (
+            "can you find a place open now for coffee? i always take it black, no sugar",
+            "quit coffee!! switched to matcha lattes",
+        ),
+        ("帮我找家咖啡店吧，这个我每天都要喝两杯", "咖啡我戒了"),
+    ],
+)
+def test_what_it_stood_for_retires_it(mem: Memory, before: str, change: str) -> None:
+    # "it" and 这个 take up what the clause before named: the statement is about coffee, and goes with it
+    (old,) = [d.memory for d in mem.add(before, user_id="u1", session_id="s1", at=T0).decisions if d.memory]
+    assert "coffee" in old.tags
+    mem.add(change, user_id="u1", session_id="s2", at=days(30))
+    assert mem.get(old.id, user_id="u1").status is Status.SUPERSEDED
+
+
+def test_it_takes_up_only_a_thing_named_just_before(mem: Memory) -> None:
+    found = RuleExtractor().extract(Message("user", "I love coffee. Work was long today. I hate it", T0))
+    assert "coffee" in found[0].tags
+    assert "coffee" not in found[-1].tags  # the clause before it named no thing: "it" stays unknown

@@ -6,7 +6,9 @@ words; :func:`retired` finds the user's current memories that hold them, which t
 supersedes. A general word stands for its kinds too: "quit coffee" retires "每天一杯美式", and a new
 diet retires what it leaves off the plate ("went vegan" retires "I eat a ton of chicken and eggs",
 开始吃素 retires 最爱吃毛肚肥牛); by a kind alone, only what the user liked or did is retired.
-Leaving a job (我离职了, "I quit my job") retires the employer and the role the user had.
+Leaving a job (我离职了, "I quit my job") retires the employer and the role the user had. A memory
+holds what its words name and what its topic names: "for coffee? i always take it black" is about
+coffee (the extractor gives "it" the topic of the clause before), and "quit coffee" retires it.
 Only memories of what can change (preferences, routines, background, plans, profile
 facts) are retired, never events that happened, and never one that also names what the user now
 has ("I use wanikani with duolingo for grammar" is not retired by "switched from duolingo").
@@ -190,6 +192,7 @@ def retired(pool: Pool, item: MemoryItem, exclude: Sequence[MemoryItem] = ()) ->
         and m.category in _CHANGEABLE
         and (
             _holds(m.text, old)
+            or bool(old & _terms(" ".join(m.tags)))  # its topic ("for coffee? i always take it black")
             or (m.polarity > 0 and bool(kinds) and _holds(m.text, kinds))
             or (left_job and m.slot in _JOB_SLOTS)
         )

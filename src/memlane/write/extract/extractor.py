@@ -34,7 +34,7 @@ from .lexicon import (
     topic_tags,
     words,
 )
-from .reference import names_kin, refers_back, still_meant
+from .reference import names_kin, refers_back, still_meant, taken_up
 from .rule import Context, Draft, Rule, en_objects, first_match, zh_objects
 
 _RULES: dict[str, Sequence[Rule]] = {"zh": rules_zh.RULES, "en": rules_en.RULES}
@@ -198,8 +198,9 @@ class RuleExtractor:
         found: list[tuple[Candidate, Clause]] = []
         self_said = False  # the clause before spoke of the user: a Chinese clause after it may drop 我
         kin = False  # the clause before named the user's relative or pet: a he or she after it is them
+        topics: list[str] = []  # what the clause before was about: an "it" after it may be that
         for clause in split_clauses(message.content):
-            candidate = self._candidate(clause, message, self_said, kin)
+            candidate, topics = taken_up(self._candidate(clause, message, self_said, kin), topics, _MAX_TAGS)
             said = fold(clause.text)
             self_said = candidate.category not in _NOT_ABOUT_USER and (
                 candidate.lang != "zh" or _ZH_SELF.match(said) is not None or self_said

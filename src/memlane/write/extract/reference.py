@@ -1,17 +1,22 @@
-"""Whom a clause led by he, she, 他 or 她 speaks of: within one message, the user's relative or pet that
-the clause before it named ("we got a puppy!!! his name is biscuit", "我儿子乐乐，他周末上午有游泳课").
-Such a clause is about the user's family, not about someone else."""
+"""Whom or what a clause speaks of by a pronoun, within one message. Led by he, she, 他 or 她: the
+user's relative or pet that the clause before it named ("we got a puppy!!! his name is biscuit",
+"我儿子乐乐，他周末上午有游泳课"), so the clause is about the user's family, not about someone else.
+With it, them, 它 or 这个 and no thing of its own: the thing the clause before named ("a place open
+now for coffee? i always take it black"), so the clause is about that too (its topic tags)."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from memlane.domain import Candidate, Category
+from memlane.text.lang import fold
 
 from .builds_en import PETS as _EN_PETS
 from .builds_en import RELATIONS as _EN_RELATIONS
 from .family_zh import PETS as _ZH_PETS
 from .family_zh import RELATIONS as _ZH_RELATIONS
+from .lexicon import topic_tags
 
 # only whether a clause names one matters here, not how much of it: no longest-first ordering
 _ZH_KIN = re.compile("|".join([*_ZH_RELATIONS, *_ZH_PETS]))
@@ -42,3 +47,21 @@ def still_meant(text: str, lang: str) -> bool:
 def refers_back(text: str, lang: str) -> bool:
     """Whether a clause starts with a pronoun that can stand for the relative or pet named before it."""
     return (_ZH_PRONOUN if lang == "zh" else _EN_PRONOUN).match(text) is not None
+
+
+# a thing the clause before named, taken up again by a pronoun: "a place open now for coffee? i always
+# take it black", "买了个 Kindle，它的屏幕很护眼"
+_ZH_THING = re.compile(r"它(?!们)|这个|那个")
+_EN_THING = re.compile(r"(?i)\b(?:it|them|that one|this one)\b")
+
+
+def taken_up(candidate: Candidate, before: list[str], limit: int) -> tuple[Candidate, list[str]]:
+    """``candidate`` with the topic tags ``before`` of the clause before it when it speaks of a thing
+    by a pronoun (it, them, 它, 这个) and names no thing of its own, and its own topic tags (for the
+    clause after it)."""
+    text = fold(candidate.text)
+    own = topic_tags(text)
+    thing = _ZH_THING if candidate.lang == "zh" else _EN_THING
+    if own or not before or thing.search(text) is None:
+        return candidate, own
+    return replace(candidate, tags=list(dict.fromkeys([*candidate.tags, *before]))[:limit]), own

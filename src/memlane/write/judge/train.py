@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -150,7 +150,15 @@ class Rows:
         return out
 
 
-def fit(rows: Rows, y: npt.NDArray[np.int64], dim: int, penalty: float, iterations: int = 150) -> Array:
+class Matrix(Protocol):
+    """What :func:`fit` needs of its rows: hashed sparse ones (:class:`Rows`) or dense vectors."""
+
+    def times(self, w: Array) -> Array: ...
+
+    def transposed_times(self, g: Array, dim: int) -> Array: ...
+
+
+def fit(rows: Matrix, y: npt.NDArray[np.int64], dim: int, penalty: float, iterations: int = 150) -> Array:
     """Weights (dim + 1, labels), the last row the bias, minimising the mean log loss plus
     ``penalty / 2 * |W|^2`` (the bias is not penalised), by L-BFGS from zero."""
     k = len(LABELS)
@@ -292,20 +300,31 @@ def thresholds(data: Sequence[Clause], scores: Array) -> tuple[float, float]:
     return best, max(best, KEEP)
 
 
+def softmax(scores: Array) -> Array:
+    """Each row of ``scores`` as probabilities."""
+    p: Array = np.exp(scores - scores.max(axis=1, keepdims=True))
+    p /= p.sum(axis=1, keepdims=True)
+    return p
+
+
+def decided(clause: Clause, row: Array, threshold: float, keep: float) -> tuple[str, Prediction]:
+    """The tier of rules and model together for one clause, the model (probabilities ``row``)
+    overruling at ``threshold`` and keeping what the rules would not at ``keep``; and its prediction."""
+    assert clause.rules is not None
+    best = int(row.argmax())
+    prediction = Prediction(LABELS[best], float(row[best]), 0.0, 0.0, tuple(row))
+    if not clause.exact and Judge.overrules(prediction, clause.rules, threshold, keep):
+        return prediction.tier, prediction
+    return tier(clause.rules.action), prediction
+
+
 def combined_accuracy(data: Sequence[Clause], scores: Array, threshold: float, keep: float) -> float:
     """The tier accuracy of rules and model together, the model overruling at ``threshold`` and
     keeping what the rules would not at ``keep``."""
-    p = np.exp(scores - scores.max(axis=1, keepdims=True))
-    p /= p.sum(axis=1, keepdims=True)
-    right = 0
-    for clause, row in zip(data, p, strict=True):
-        assert clause.rules is not None
-        best = int(row.argmax())
-        chosen = tier(clause.rules.action)
-        prediction = Prediction(LABELS[best], float(row[best]), 0.0, 0.0, tuple(row))
-        if not clause.exact and Judge.overrules(prediction, clause.rules, threshold, keep):
-            chosen = prediction.tier
-        right += chosen == TIERS[LABELS[clause.label]]
+    right = sum(
+        decided(clause, row, threshold, keep)[0] == TIERS[LABELS[clause.label]]
+        for clause, row in zip(data, softmax(scores), strict=True)
+    )
     return right / max(1, len(data))
 
 
@@ -338,9 +357,7 @@ def rebuild(
     chosen = select(data, progress=progress)
     model = train(data, chosen.features, chosen.penalty, chosen.temperature, chosen.threshold, chosen.keep)
     model.save(path or Classifier.path())
-    z = chosen.scores / chosen.temperature
-    words = np.exp(z - z.max(axis=1, keepdims=True))
-    words /= words.sum(axis=1, keepdims=True)
+    words = softmax(chosen.scores / chosen.temperature)
     vectors = embed([c.text for c in data], progress)
     head, _ = select_head(data, vectors, words, chosen.threshold, chosen.keep, progress)
     head.save(head_path or MeaningHead.path())

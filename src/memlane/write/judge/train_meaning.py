@@ -20,10 +20,11 @@ import numpy.typing as npt
 
 from memlane.domain import Action
 
+from . import train
 from .combined import Judge, tier
 from .meaning import MeaningHead
 from .model import LABELS, TIERS, Prediction
-from .train import FOLDS, TEMPERATURES, Clause, _lbfgs, folds, log_loss
+from .train import FOLDS, TEMPERATURES, Clause, folds, log_loss
 
 Array = npt.NDArray[np.float64]
 
@@ -57,32 +58,26 @@ def embed(texts: Sequence[str], progress: Callable[[str], None] | None = None) -
     return np.concatenate(out) if out else np.zeros((0, embedder.dim), dtype=np.float32)
 
 
-def fit(x: Array, y: npt.NDArray[np.int64], penalty: float, iterations: int = 300) -> Array:
+@dataclass(frozen=True)
+class Dense:
+    """Dense rows (standardised vectors) as :func:`memlane.write.judge.train.fit` reads them."""
+
+    x: Array
+
+    def times(self, w: Array) -> Array:
+        """X @ w."""
+        out: Array = self.x @ w
+        return out
+
+    def transposed_times(self, g: Array, dim: int) -> Array:
+        """X^T @ g."""
+        out: Array = self.x.T @ g
+        return out
+
+
+def fit(x: Array, y: npt.NDArray[np.int64], penalty: float) -> Array:
     """Weights (dim + 1, labels) over dense rows, the last row the bias (not penalised)."""
-    n, dim = x.shape
-    k = len(LABELS)
-    onehot = np.zeros((n, k))
-    onehot[np.arange(n), y] = 1.0
-
-    def loss(flat: Array) -> tuple[float, Array]:
-        w = flat.reshape(dim + 1, k)
-        z = x @ w[:dim] + w[dim]
-        z -= z.max(axis=1, keepdims=True)
-        logp = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
-        g = (np.exp(logp) - onehot) / n
-        grad = np.empty_like(w)
-        grad[:dim] = x.T @ g + penalty * w[:dim]
-        grad[dim] = g.sum(axis=0)
-        value = -float((logp * onehot).sum()) / n + 0.5 * penalty * float((w[:dim] ** 2).sum())
-        return value, grad.ravel()
-
-    return _lbfgs(loss, np.zeros((dim + 1) * k), iterations).reshape(dim + 1, k)
-
-
-def _softmax(z: Array) -> Array:
-    p: Array = np.exp(z - z.max(axis=1, keepdims=True))
-    p /= p.sum(axis=1, keepdims=True)
-    return p
+    return train.fit(Dense(x), y, x.shape[1], penalty, iterations=300)
 
 
 def tier_accuracy(
@@ -96,21 +91,16 @@ def tier_accuracy(
     """The tier accuracy of the rules, the n-gram model (probabilities ``words``) overruling them at
     ``threshold`` / ``keep``, and (``meaning`` and ``head`` given) the second look on what is kept."""
     right = 0
-    for i, clause in enumerate(data):
-        assert clause.rules is not None
-        row = words[i]
-        best = int(row.argmax())
-        said = Prediction(LABELS[best], float(row[best]), 0.0, 0.0, tuple(row))
-        chosen = tier(clause.rules.action)
-        if not clause.exact and Judge.overrules(said, clause.rules, threshold, keep):
-            chosen = said.tier
+    for clause, row, read in zip(data, words, meaning if meaning is not None else words, strict=True):
+        chosen, said = train.decided(clause, row, threshold, keep)
         kept = clause.rules
+        assert kept is not None
         if chosen == "long-term" and tier(kept.action) != "long-term":  # the n-gram model keeps it
             kept = replace(
                 kept, action=Action.EPISODIC if said.label in ("event", "plan") else Action.SEMANTIC
             )
         if chosen == "long-term" and head is not None and meaning is not None and Judge.looks_again(kept):
-            mixed = head.alpha * meaning[i] + (1 - head.alpha) * row
+            mixed = head.alpha * read + (1 - head.alpha) * row
             moved = head.moves(Prediction(LABELS[int(mixed.argmax())], 0.0, 0.0, 0.0, tuple(mixed)))
             chosen = moved.tier if moved is not None else chosen
         right += chosen == TIERS[LABELS[clause.label]]
@@ -135,9 +125,9 @@ def select_head(
     for penalty in PENALTIES:
         scores = np.zeros((len(data), len(LABELS)))
         for k in range(FOLDS):
-            train, test = fold != k, fold == k
-            w = fit(x[train], y[train], penalty)
-            scores[test] = x[test] @ w[:-1] + w[-1]
+            fitted, held = fold != k, fold == k
+            w = fit(x[fitted], y[fitted], penalty)
+            scores[held] = x[held] @ w[:-1] + w[-1]
         accuracy = float((scores.argmax(axis=1) == y).mean())
         if progress is not None:
             progress(f"meaning head penalty={penalty:g}: {accuracy:.4f}")
@@ -146,7 +136,7 @@ def select_head(
     assert best is not None
     accuracy, penalty, scores = best
     temperature = min(TEMPERATURES, key=lambda t: log_loss(scores, y, t))
-    meaning = _softmax(scores / temperature)
+    meaning = train.softmax(scores / temperature)
     w = fit(x, y, penalty)
 
     def head(alpha: float, limit: float) -> MeaningHead:

@@ -282,6 +282,21 @@ def test_an_unreachable_upstream_is_a_502(tmp_path: Path) -> None:
     assert listed.status_code == 502
 
 
+def test_the_proxy_leaves_a_core_to_its_event_loop(tmp_path: Path) -> None:
+    import os
+
+    from memlane.service.config import ServiceSettings
+
+    upstream = ProxySettings(upstream="http://127.0.0.1:9/v1")
+    settings = Settings(path=str(tmp_path / "m.db"), embed_instances=1)
+    with TestClient(create_proxy_app(upstream, settings)) as client:
+        slots = client.app.state.memlane.compute.slots  # type: ignore[attr-defined]
+    assert slots == max(1, (os.cpu_count() or 1) - 1)  # the relay of every reply runs on the loop
+    chosen = ServiceSettings(compute_slots=3)
+    with TestClient(create_proxy_app(upstream, settings, chosen)) as client:
+        assert client.app.state.memlane.compute.slots == 3  # type: ignore[attr-defined]
+
+
 def test_with_the_store_slow_or_down_the_chat_goes_through_without_memory(
     tmp_path: Path, pg_url: str
 ) -> None:

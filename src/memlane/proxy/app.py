@@ -25,8 +25,9 @@ def create_proxy_app(
     proxy: ProxySettings, settings: Settings | None = None, config: ServiceSettings | None = None
 ) -> FastAPI:
     """The service's app, plus ``POST /v1/chat/completions`` and ``GET /v1/models`` in front of
-    ``proxy.upstream``; the upstream's connection pool opens and closes with the app."""
-    app = create_app(settings, config)
+    ``proxy.upstream``; the upstream's connection pool opens and closes with the app. The event loop
+    relays every reply, so it keeps a core of its own: one compute slot fewer than the cores."""
+    app = create_app(settings, config, relay=True)
     app.include_router(router)
     service_lifespan = app.router.lifespan_context
     base = proxy.upstream.rstrip("/") + "/"  # so that relative paths go below its /v1

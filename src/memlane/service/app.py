@@ -97,9 +97,12 @@ def create_app(
     tenants: Tenants | None = None,
     keys: KeyStore | None = None,
     queue: JobQueue | None = None,
+    relay: bool = False,
 ) -> FastAPI:
     """The app; anything not passed in is opened from ``MEMLANE_*`` settings. The app owns what it
-    is given: its shutdown closes the stores, the key store and the queue.
+    is given: its shutdown closes the stores, the key store and the queue. ``relay``: the event
+    loop relays streams of its own (the chat proxy), so one core is left to it, not to the
+    compute slots (docs/service.md, "Concurrency").
     """
     settings = settings or Settings()
     if "embed_instances" not in settings.model_fields_set:
@@ -133,7 +136,10 @@ def create_app(
             tenants.vectors_queued,
         ),
         compute=ComputeSlots(
-            config.compute_slots, traffic, remote_store=not isinstance(stores.search, SQLiteSearch)
+            config.compute_slots,
+            traffic,
+            remote_store=not isinstance(stores.search, SQLiteSearch),
+            cores=max(1, (os.cpu_count() or 1) - 1) if relay else None,
         ),
         page=PageAccess(LinkStore(keys), keys),
     )

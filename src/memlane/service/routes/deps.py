@@ -85,13 +85,19 @@ class ComputeSlots:
     time on average and the slowest wait far less (docs/service.md, "Concurrency"). By default there
     is one slot per core, or two per core when the store is reached over the network
     (``remote_store``): such a request spends a fifth of its time waiting for PostgreSQL and Redis,
-    and with one slot per core, a core would idle meanwhile.
+    and with one slot per core, a core would idle meanwhile. ``cores`` are the cores left to these
+    requests (all of them unless the app's event loop has work of its own: the chat proxy's).
     """
 
     def __init__(
-        self, slots: int | None = None, traffic: Traffic | None = None, *, remote_store: bool = False
+        self,
+        slots: int | None = None,
+        traffic: Traffic | None = None,
+        *,
+        remote_store: bool = False,
+        cores: int | None = None,
     ) -> None:
-        self.slots = slots or (os.cpu_count() or 1) * (2 if remote_store else 1)
+        self.slots = slots or (cores or os.cpu_count() or 1) * (2 if remote_store else 1)
         self.traffic = traffic or Traffic()  # what a worker sharing the CPU lets go first
         # ``slots`` threads taking calls from one queue, in arrival order, are the slots and the
         # waiting line in one; unlike an anyio limiter, not tied to the event loop that used it first

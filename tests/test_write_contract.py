@@ -633,3 +633,31 @@ def test_it_takes_up_only_a_thing_named_just_before(mem: Memory) -> None:
     found = RuleExtractor().extract(Message("user", "I love coffee. Work was long today. I hate it", T0))
     assert "coffee" in found[0].tags
     assert "coffee" not in found[-1].tags  # the clause before it named no thing: "it" stays unknown
+
+
+@pytest.mark.parametrize(
+    ("relative", "pronoun", "kept"),
+    [
+        pytest.param("我儿子乐乐，今年8岁。我们住江宁", "他每周二晚上有篮球训练", "篮球训练", id="zh"),
+        pytest.param("my daughter Emma just turned 7", "she loves drawing", "drawing", id="en"),
+    ],
+)
+def test_a_he_or_she_speaks_of_the_relative_the_users_turn_before_named(
+    mem: Memory, relative: str, pronoun: str, kept: str
+) -> None:
+    mem.add(relative, user_id="u1", session_id="s1", at=days(0))
+    mem.add("好的 / Nice!", user_id="u1", session_id="s1", role="assistant", at=days(0.001))
+    (decision,) = mem.add(pronoun, user_id="u1", session_id="s1", at=days(0.002)).decisions
+    assert decision.action is not Action.DISCARD, decision.reason
+    assert any(kept in text for text in active(mem))
+    # in another conversation, nobody was named: he or she is someone else
+    (other,) = mem.add(pronoun, user_id="u2", session_id="s2", at=days(1)).decisions
+    assert other.action is Action.DISCARD
+
+
+def test_only_a_turn_that_named_a_relative_lends_them_a_he_or_she() -> None:
+    extractor = RuleExtractor()
+    clause = Message("user", "他每周二晚上有篮球训练", T0)
+    assert extractor.extract(clause, "我儿子今年8岁")[0].category.value == "routine"
+    assert extractor.extract(clause, "我今天很累")[0].category.value == "other"  # someone else's
+    assert extractor.extract(clause)[0].category.value == "other"

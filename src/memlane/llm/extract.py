@@ -102,9 +102,9 @@ class LLMExtractor:
         """Close the client's connections."""
         self.client.close()
 
-    def extract(self, message: Message) -> list[Candidate]:
+    def extract(self, message: Message, before: str | None = None) -> list[Candidate]:
         """The rule candidates of ``message``, with its undecided clauses interpreted by the model."""
-        found = self.rules.extract(message)
+        found = self.rules.extract(message, before)
         if message.role != "user":
             return found
         plan = self._plan(message, found)

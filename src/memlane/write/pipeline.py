@@ -93,16 +93,20 @@ class WritePath:
     ) -> Written:
         """Process ``messages`` (already validated, in time order): one decision per candidate."""
         redacted = [self._redact(m) for m in messages]
+        session = self._session(user_id, session_id, messages[0].at)
+        said_before = _user_turn_before(redacted, session)
         found: list[tuple[Candidate, datetime]] = []
         skipped = 0
         for original, message in zip(messages, redacted, strict=True):
-            candidates = self._candidates(message, original)
+            candidates = self._candidates(message, original, said_before.get(message.id))
             limit = self.settings.max_clauses
             skipped += max(0, len(candidates) - limit)
             found += [(c, message.at) for c in candidates[:limit]]
         decisions = self._judged(found, consent)
         decisions, withdrawn, earlier = self._withdrawals(user_id, session_id, redacted, decisions)
-        draft = self._draft(user_id, session_id, messages, redacted, decisions, withdrawn, earlier, caller)
+        draft = self._draft(
+            user_id, session_id, messages, redacted, decisions, withdrawn, earlier, caller, session
+        )
         plan, gone = self._write(draft)
         decisions = self._update_session(user_id, session_id, plan, gone)
         return Written(decisions, skipped)
@@ -132,8 +136,9 @@ class WritePath:
             decision = replace(
                 decision, action=action, reason=f"written explicitly as a {action.value} memory"
             )
+        session = self._session(user_id, session_id, message.at)
         draft = self._draft(
-            user_id, session_id, [message], [redacted], [decision], set(), [], caller, log=False
+            user_id, session_id, [message], [redacted], [decision], set(), [], caller, session, log=False
         )
         plan, _ = self._write(draft, also)
         return plan.decisions[0]
@@ -146,8 +151,8 @@ class WritePath:
             return message
         return replace(message, content=sensitive.redact(message.content, findings))
 
-    def _candidates(self, message: Message, original: Message) -> list[Candidate]:
-        found = self.extractor.extract(message)
+    def _candidates(self, message: Message, original: Message, before: str | None) -> list[Candidate]:
+        found = self.extractor.extract(message, before)
         instruction = bool(injection.kinds(original.content))
         out = [
             replace(
@@ -242,6 +247,7 @@ class WritePath:
         withdrawn: set[str],
         earlier: list[str],
         caller: str | None,
+        session: Session | None,
         *,
         log: bool = True,
     ) -> Draft:
@@ -272,7 +278,7 @@ class WritePath:
             items=items,
             rulings=rulings,
             logged=tuple(logged),
-            before=self._turn_before(user_id, session_id, messages),
+            before=_turn_before(messages, session),
             withdrawn=frozenset(withdrawn),
             earlier=tuple(earlier),
             caller=caller,
@@ -289,20 +295,9 @@ class WritePath:
         self.backlog.submit(draft.user_id, list(plan.vectors))
         return plan, gone
 
-    def _turn_before(
-        self, user_id: str, session_id: str | None, messages: Sequence[Message]
-    ) -> dict[str, str]:
-        """The turn said just before each message (in this call, or the session's last turn)."""
-        out: dict[str, str] = {}
-        session = (
-            self.stores.sessions.get_session(user_id, session_id, messages[0].at) if session_id else None
-        )
-        previous = session.turns[-1].content if session is not None and session.turns else None
-        for message in messages:
-            if previous:
-                out[message.id] = previous
-            previous = f"{message.name}: {message.content}" if message.name else message.content
-        return out
+    def _session(self, user_id: str, session_id: str | None, at: datetime) -> Session | None:
+        """The conversation so far, as short-term memory holds it (None without a session)."""
+        return self.stores.sessions.get_session(user_id, session_id, at) if session_id else None
 
     # -- short-term memory ------------------------------------------------------------------------
 
@@ -361,3 +356,29 @@ def _no_session(decision: Decision, why: str = "") -> Decision:
         return decision
     because = why or "no session was given"
     return replace(decision, outcome=Outcome.DISCARDED, reason=f"{decision.reason}; not kept: {because}")
+
+
+def _turn_before(messages: Sequence[Message], session: Session | None) -> dict[str, str]:
+    """The turn said just before each message (in this call, or the session's last turn)."""
+    out: dict[str, str] = {}
+    previous = session.turns[-1].content if session is not None and session.turns else None
+    for message in messages:
+        if previous:
+            out[message.id] = previous
+        previous = f"{message.name}: {message.content}" if message.name else message.content
+    return out
+
+
+def _user_turn_before(messages: Sequence[Message], session: Session | None) -> dict[str, str]:
+    """What the user said in the turn before each of their messages (in this call, or the session's
+    last user turn): a pronoun may speak of whom it named."""
+    out: dict[str, str] = {}
+    turns = [t for t in session.turns if t.role == "user"] if session is not None else []
+    previous = turns[-1].content if turns else None
+    for message in messages:
+        if message.role != "user":
+            continue
+        if previous:
+            out[message.id] = previous
+        previous = message.content
+    return out

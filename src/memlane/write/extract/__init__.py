@@ -24,8 +24,9 @@ from .extractor import RuleExtractor
 class Extractor(Protocol):
     """Finds candidate memories in one message (already cleaned and redacted)."""
 
-    def extract(self, message: Message) -> list[Candidate]:
-        """The candidates found in ``message``, in text order; an empty list when it says nothing."""
+    def extract(self, message: Message, before: str | None = None) -> list[Candidate]:
+        """The candidates found in ``message``, in text order; an empty list when it says nothing.
+        ``before`` is what the user said in the turn before, for a pronoun that speaks of it."""
         ...
 
 

@@ -34,7 +34,7 @@ from .lexicon import (
     topic_tags,
     words,
 )
-from .reference import names_kin, refers_back, still_meant, taken_up
+from .reference import mentions_kin, names_kin, refers_back, still_meant, taken_up
 from .rule import Context, Draft, Rule, en_objects, first_match, zh_objects
 
 _RULES: dict[str, Sequence[Rule]] = {"zh": rules_zh.RULES, "en": rules_en.RULES}
@@ -192,12 +192,13 @@ class RuleExtractor:
     [('name', 'name', '阿白'), ('preference', 'drink', ['美式'])]
     """
 
-    def extract(self, message: Message) -> list[Candidate]:
+    def extract(self, message: Message, before: str | None = None) -> list[Candidate]:
         """One candidate per clause of ``message`` (an elaboration joined to the clause it elaborates),
-        in text order."""
+        in text order; ``before``, the user's turn before it, may have named whom a he or she is."""
         found: list[tuple[Candidate, Clause]] = []
         self_said = False  # the clause before spoke of the user: a Chinese clause after it may drop 我
-        kin = False  # the clause before named the user's relative or pet: a he or she after it is them
+        # the clause (or the user's turn) before named the user's relative or pet: a he or she is them
+        kin = before is not None and mentions_kin(before)
         topics: list[str] = []  # what the clause before was about: an "it" after it may be that
         for clause in split_clauses(message.content):
             candidate, topics = taken_up(self._candidate(clause, message, self_said, kin), topics, _MAX_TAGS)

@@ -1,6 +1,7 @@
-"""Whom or what a clause speaks of by a pronoun, within one message. Led by he, she, 他 or 她: the
-user's relative or pet that the clause before it named ("we got a puppy!!! his name is biscuit",
-"我儿子乐乐，他周末上午有游泳课"), so the clause is about the user's family, not about someone else.
+"""Whom or what a clause speaks of by a pronoun. Led by he, she, 他 or 她: the user's relative or pet
+that the clause before it named ("we got a puppy!!! his name is biscuit", "我儿子乐乐，他周末上午有游泳课"),
+or the user's turn before it ("my daughter is 7" … "she has ballet on saturdays"), so the clause
+is about the user's family, not about someone else.
 With it, them, 它 or 这个 and no thing of its own: the thing the clause before named ("a place open
 now for coffee? i always take it black"), so the clause is about that too (its topic tags)."""
 
@@ -36,6 +37,13 @@ def names_kin(candidate: Candidate, text: str) -> bool:
     if candidate.category is Category.FAMILY or (candidate.slot or "").startswith(("family:", "pet:")):
         return True
     return (_ZH_KIN if candidate.lang == "zh" else _EN_KIN).search(text) is not None
+
+
+def mentions_kin(text: str) -> bool:
+    """Whether a turn names a relative or a pet of the user's anywhere ("我儿子乐乐，今年8岁。我们住江宁"):
+    a he or she at the start of the user's next turn is them ("他周末上午有游泳课")."""
+    folded = fold(text)
+    return _ZH_KIN.search(folded) is not None or _EN_KIN.search(folded) is not None
 
 
 def still_meant(text: str, lang: str) -> bool:

@@ -158,3 +158,24 @@ def test_feedback_helpful_outdated_and_wrong(mem: Memory) -> None:
     assert all(h.memory.id != cat.id for h in mem.search("猫", user_id="u1", include_log=False, now=days(3)))
     with pytest.raises(InvalidInput, match="feedback"):
         mem.feedback(coffee.id, "meh", user_id=coffee.user_id)
+
+
+def test_days_read_in_the_timezone_the_user_speaks_in(mem: Memory) -> None:
+    from datetime import datetime, timedelta, timezone
+
+    shanghai = timezone(timedelta(hours=8))
+    morning = datetime(2025, 9, 1, 7, 0, tzinfo=shanghai)  # 2025-08-31 23:00 in UTC
+    mem.add("我10月18号在厦门办婚礼", user_id="u1", session_id="s1", at=morning)
+    mem.add("早上跑了10公里", user_id="u1", session_id="s1", at=morning + timedelta(minutes=1))
+    mem.end_session("u1", "s1", at=morning + timedelta(minutes=2))
+    block = mem.context("婚礼哪天办", user_id="u1", now=morning + timedelta(days=1)).text
+    assert "2025-10-18" in block
+    assert "2025-10-17" not in block  # not the day before, as UTC has it
+    assert "2025-09-01 的对话" in block
+    assert "2025-08-31" not in block
+    # the same moments, asked about in UTC, read as UTC days
+    assert "2025-10-17" in mem.context("婚礼哪天办", user_id="u1", now=morning.astimezone(timezone.utc)).text
+    mem.maintain(morning + timedelta(days=120), user_id="u1")  # the run is old enough to be compressed
+    (digest,) = [m for m in mem.list("u1", kinds=["summary"]) if "的事" in m.text]
+    assert digest.text.startswith("2025年9月的事"), digest.text
+    assert "9月1日" in digest.text

@@ -16,6 +16,7 @@ from typing import Protocol
 
 import numpy as np
 
+from memlane.clock import local
 from memlane.domain import Category, EventStatus, Flag, Kind, MemoryItem, Source, Status
 from memlane.embed import Embedder
 from memlane.lifecycle.history import record
@@ -38,10 +39,11 @@ def _when(item: MemoryItem) -> datetime:
     return when
 
 
-def _by_month(items: list[MemoryItem]) -> list[tuple[str, list[MemoryItem]]]:
+def _by_month(items: list[MemoryItem], now: datetime) -> list[tuple[str, list[MemoryItem]]]:
+    """The items by the month they happened in, in the timezone of ``now`` (the caller's)."""
     groups: dict[str, list[MemoryItem]] = defaultdict(list)
     for item in sorted(items, key=_when):
-        groups[f"{_when(item):%Y-%m}"].append(item)
+        groups[f"{local(_when(item), now):%Y-%m}"].append(item)
     return sorted(groups.items())
 
 
@@ -133,7 +135,7 @@ class Consolidator:
     def _write_trend(self, user_id: str, group: list[MemoryItem], now: datetime) -> None:
         matrix = np.asarray([e.embedding for e in group], dtype=np.float32)
         typical = group[int(np.argmax((matrix @ matrix.T).sum(axis=1)))]
-        first, last = min(map(_when, group)), max(map(_when, group))
+        first, last = local(min(map(_when, group)), now), local(max(map(_when, group)), now)
         topic = typical.text
         span = f"{first:%Y-%m}" if first.strftime("%Y-%m") == last.strftime("%Y-%m") else None
         if detect(topic) == "zh":
@@ -150,24 +152,24 @@ class Consolidator:
 
     def _compress(self, user_id: str, old: list[MemoryItem], now: datetime) -> int:
         """Old events join their month's event digest, each with its date and open status."""
-        for month, items in _by_month(old):
+        for month, items in _by_month(old, now):
             zh = detect(" ".join(m.text for m in items)) == "zh"
             parts = []
             for m in items:
-                day = _when(m)
+                day = local(_when(m), now)
                 open_ = m.event_status is EventStatus.UNRESOLVED
                 if zh:
                     parts.append(f"{m.text}（{day.month}月{day.day}日{'，尚未解决' if open_ else ''}）")
                 else:
                     parts.append(f"{m.text} ({day:%b} {day.day}{', still open' if open_ else ''})")
-            first = _when(items[0])
+            first = local(_when(items[0]), now)
             title = f"{first.year}年{first.month}月的事" if zh else f"What happened in {first:%B %Y}"
             self._digest(user_id, f"events:{month}", title, parts, items, now, zh)
         return len(old)
 
     def _compress_sessions(self, user_id: str, old: list[MemoryItem], now: datetime) -> int:
         """Old session summaries join their month's digest of conversation points."""
-        for month, items in _by_month(old):
+        for month, items in _by_month(old, now):
             points = [
                 p.strip()
                 for m in items
@@ -175,7 +177,7 @@ class Consolidator:
                 if p.strip()
             ]
             zh = detect(" ".join(points)) == "zh"
-            first = _when(items[0])
+            first = local(_when(items[0]), now)
             title = f"{first.year}年{first.month}月的对话要点" if zh else f"Talked about in {first:%B %Y}"
             self._digest(user_id, f"sessions:{month}", title, points, items, now, zh)
         return len(old)

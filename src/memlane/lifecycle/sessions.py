@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol
 
+from memlane.clock import local
 from memlane.domain import Category, Kind, MemoryItem, Session, Source, Status
 from memlane.embed import Embedder
 from memlane.lifecycle.history import record
@@ -43,23 +44,23 @@ def summary_points(session: Session) -> list[str]:
     return [line for line in session.summary.split("\n") if line]
 
 
-def summary_text(session: Session, points: Sequence[str] | None = None) -> str:
+def summary_text(session: Session, points: Sequence[str] | None = None, at: datetime | None = None) -> str:
     """The episode summary of a session (its extractive points unless ``points`` are given), in the
-    language of its turns.
+    language of its turns, titled with its day in the timezone of ``at`` (when it ended).
     """
     kept = list(summary_points(session) if points is None else points)
     if not kept:
         return ""
-    day = session.created_at.date().isoformat()
+    day = local(session.created_at, at or session.created_at).date().isoformat()
     sample = " ".join(t.content for t in session.turns[-5:]) or " ".join(kept)
     if detect(sample) == "zh":
         return f"{day} 的对话：" + "；".join(kept)
     return f"Conversation on {day}: " + "; ".join(kept)
 
 
-def conditions_text(session: Session) -> str:
+def conditions_text(session: Session, at: datetime | None = None) -> str:
     """What a conversation that left only its own conditions held, for its archived record."""
-    day = session.created_at.date().isoformat()
+    day = local(session.created_at, at or session.created_at).date().isoformat()
     notes = [f"{slot}: {value}" for slot, value in session.slots.items()] + list(session.notes)
     sample = " ".join(t.content for t in session.turns[-5:]) or " ".join(notes)
     if detect(sample) == "zh":
@@ -86,14 +87,14 @@ class SessionCloser:
         points = summary_points(session)
         if self.summariser is not None:  # asked before the transaction: a slow answer holds no lock
             points = self.summariser.summarise_session(session, points)
-        text = summary_text(session, points)
+        text = summary_text(session, points, at)
         with self.stores.records.transaction(session.user_id):
             if text:
                 written.append(self._summary(session, text, at))
             elif _notes(session):
                 # only this conversation's conditions: kept as the record a later conversation's
                 # promotion looks for, out of every index (a later block must not read them as current)
-                written.append(self._summary(session, conditions_text(session), at, Status.ARCHIVED))
+                written.append(self._summary(session, conditions_text(session, at), at, Status.ARCHIVED))
             written.extend(self._promote(session, at))
         self.stores.sessions.delete_session(session.user_id, session.id)
         return written

@@ -13,7 +13,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 
+from memlane.clock import local, utcnow
 from memlane.domain import ContextBlock, EventStatus, Flag, Hit, Kind, MemoryItem, Session
 from memlane.profile import derive
 from memlane.read.admit import points
@@ -67,13 +69,13 @@ def quote(text: str) -> str:
     return _ROLE_PREFIX.sub(lambda m: f"“{m.group(1)}”:", line)
 
 
-def _label(item: MemoryItem, lang: str) -> str:
+def _label(item: MemoryItem, lang: str, now: datetime) -> str:
     when = item.valid_from or item.created_at
-    day = when.date().isoformat() if when else ""
+    day = local(when, now).date().isoformat() if when else ""
     parts = ["log" if item.kind is Kind.LOG else item.kind.value, day]
     if item.event_status is not None:
         closed = item.event_status in (EventStatus.RESOLVED, EventStatus.CANCELLED) and item.valid_to
-        settled = f" {item.valid_to.date().isoformat()}" if closed and item.valid_to else ""
+        settled = f" {local(item.valid_to, now).date().isoformat()}" if closed and item.valid_to else ""
         parts.append(item.event_status.value + settled)
     if Flag.INSTRUCTION in item.flags:
         parts.append(_FLAGGED.get(lang, _FLAGGED["en"]))
@@ -103,13 +105,16 @@ def assemble(
     max_tokens: int,
     summary: str = "",
     summary_tokens: int = 120,
+    now: datetime | None = None,
 ) -> ContextBlock:
     """The context block for one prompt; entries that do not fit the budget are left out whole.
 
     ``hits`` are what :func:`memlane.read.admit.admit` let through, best first; ``summary`` is the
     user summary, shown among the summaries when it fits ``summary_tokens``; ``profile`` the memories
-    behind the profile's current values, which its section shows (they count as used).
+    behind the profile's current values, which its section shows (they count as used). Days are
+    shown in the timezone of ``now`` (UTC without it).
     """
+    now = now or utcnow()
     titles = _TITLES.get(lang, _TITLES["en"])
     budget = _Budget(max_tokens)
     budget.take(_HEADER.get(lang, _HEADER["en"]))
@@ -139,7 +144,7 @@ def assemble(
         if portrait:
             budget.take(f"- {quote(summary)}")
         for hit in section:
-            if budget.take(f"- [{_label(hit.memory, lang)}] {quote(hit.memory.text)}"):
+            if budget.take(f"- [{_label(hit.memory, lang, now)}] {quote(hit.memory.text)}"):
                 used.append(hit.memory)
 
     if session is not None and (session.summary or session.turns) and budget.take(f"## {titles['session']}"):

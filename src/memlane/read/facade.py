@@ -148,7 +148,7 @@ class ReadFacade(Facade):
         )
         summary = portrait_text(portrait, chosen, profile_memories)
         block = assemble(
-            lang, profile_memories, session, chosen, budget, summary, self.settings.summary_tokens
+            lang, profile_memories, session, chosen, budget, summary, self.settings.summary_tokens, when
         )
         used = [m.id for m in block.memories] + ([portrait.id] if portrait is not None and summary else [])
         detail = f"{len(block.memories)} memories, {len(block.profile)} profile slots, {block.tokens} tokens"

@@ -77,10 +77,17 @@ def test_names_fill_the_name_slots(extractor: RuleExtractor, text: str, slot: st
         ("I work in Paris", "work_city", "Paris"),
         ("I'm from Shanghai", "hometown", "Shanghai"),
         ("We're living in New York City now", "home_city", "New York City"),
+        ("i'm olivia, wedding photographer based in nashville", "home_city", "nashville"),
+        ("I'm Sam, a freelance dev based out of Lisbon", "home_city", "Lisbon"),
     ],
 )
 def test_places_fill_the_location_slots(extractor: RuleExtractor, text: str, slot: str, value: str) -> None:
     check(one(extractor, text), C.LOCATION, slot=slot, value=value, lang="zh" if "我" in text else "en")
+
+
+def test_based_in_belongs_to_the_user_only_when_nothing_else_is_the_subject(extractor: RuleExtractor) -> None:
+    c = one(extractor, "i'm tired, the company is based in Paris")
+    assert c.slot != "home_city"
 
 
 def test_a_past_move_keeps_its_date(extractor: RuleExtractor) -> None:

@@ -208,7 +208,11 @@ RULES = (
     rule(C.JOB, rf"(?i){_IM}an?\s+(?P<job>(?:[\w-]+\s+){{0,2}}?(?:{_JOB}))\b"
                 rf"(?:\s+(?:at|for|with|in)\s+{_ORG})?", b.job),
     rule(C.LOCATION, rf"(?i){_LIVE}\s+in\s+(?P<v>{_PLACE})|\bmy\s+home\s+is\s+in\s+(?P<v2>{_PLACE})"
-                     rf"|^based\s+in\s+(?P<v3>{_PLACE})", b.place("home_city")),
+                     rf"|^based\s+in\s+(?P<v3>{_PLACE})"
+                     # "i'm olivia, wedding photographer based in nashville"
+                     rf"|^(?:i'?m|i\s+am)\s(?:(?!\b(?:is|are|was|were|it|they|he|she|we)\b)[^.!?;])*?"
+                     rf"\bbased\s+(?:in|out\s+of)\s+(?P<v4>{_PLACE})",
+         b.place("home_city")),
     rule(C.LOCATION, rf"(?i)\bi\s+(?:currently\s+)?work\s+in\s+(?P<v>{_PLACE})", b.work_in),
     rule(C.JOB, rf"(?i){_I}(?:currently\s+|now\s+)?(?:work|am\s+working|'m\s+working|intern)\s+(?:at|for)\s+"
                 rf"{_ORG}", b.job),

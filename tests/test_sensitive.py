@@ -147,6 +147,35 @@ def test_number_failing_luhn_is_not_a_card_unless_the_words_say_so() -> None:
 
 
 @pytest.mark.parametrize(
+    "template",
+    [
+        pytest.param("我的招行卡：{}", id="zh-bank-card-named"),
+        pytest.param("建设银行那张储蓄卡 {} 别弄丢了", id="zh-savings-card"),
+        pytest.param("my visa ends up being {}", id="en-visa"),
+        pytest.param("debit card, {}", id="en-debit"),
+    ],
+)
+def test_a_number_written_as_a_card_after_a_cards_name_is_one_whatever_its_checksum(template: str) -> None:
+    for sep in (" ", "-"):
+        number = spaced(wrong_check(VISA), sep)
+        (kind, value), *more = found(template.format(number))
+        assert (kind, more) == ("bank_card", [])
+        assert value.endswith(number)  # "card, 4333 …": the word that announced it may be masked too
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("订单号是 {}", id="zh-order"),
+        pytest.param("I paid {} dollars", id="en-no-card-word"),
+        pytest.param("the cardboard box, then {}", id="en-card-far-before"),
+    ],
+)
+def test_a_card_shaped_number_without_a_cards_name_still_needs_its_checksum(text: str) -> None:
+    assert found(text.format(spaced(wrong_check(VISA)))) == []
+
+
+@pytest.mark.parametrize(
     "text",
     [
         pytest.param("预算7000-12000元", id="range"),

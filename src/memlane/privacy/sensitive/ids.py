@@ -23,6 +23,9 @@ _CARD_GROUPED = re.compile(
     r"(?<![0-9])(?:[2-6][0-9]{3}([ .-])[0-9]{4}(?:\1[0-9]{4}){1,2}(?:\1[0-9]{1,4})?"
     r"|3[0-9]{3}([ .-])[0-9]{6}\2[0-9]{5})(?![0-9])"
 )
+# a number written as a card is written (4-4-4-4) right after a card's name: a card whatever its checksum
+# ("我的招行卡：6214-8301-…", "my visa ends up being 5201 2345 …"); a membership card's number errs to masked
+_CARD_NAMED = re.compile(r"(?i)(?:卡|visa|master\s*card|amex|debit|credit)[^0-9]{0,16}$")
 # When the words say what a number is, it is one whatever its checksum: "我的银行卡号是6222…",
 # "my card number is 1234 5678 9012 3456", "account 483920174".
 CARD_WORDS = (
@@ -164,7 +167,9 @@ def find(text: str) -> Iterator[Span]:
         for m in pattern.finditer(text):
             digits = re.sub(r"[ .-]", "", m.group())
             thing = _THING_NUMBER.search(text, max(0, m.start() - 20), m.start())
-            if 13 <= len(digits) <= 19 and len(set(digits)) > 1 and _luhn_ok(digits) and not thing:
+            named = pattern is _CARD_GROUPED and _CARD_NAMED.search(text, max(0, m.start() - 24), m.start())
+            checked = _luhn_ok(digits) or named
+            if 13 <= len(digits) <= 19 and len(set(digits)) > 1 and checked and not thing:
                 yield "bank_card", m.start(), m.end()
     for m in _CARD_WORDS.finditer(text):
         yield "bank_card", m.start(1), m.end(1)

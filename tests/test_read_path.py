@@ -280,3 +280,37 @@ def test_a_question_after_a_greeting_still_gets_its_memories(mem: Memory) -> Non
     seed(mem)
     block = mem.context("嗨，推荐一杯饮料吧", user_id="u1", now=days(3))
     assert any("美式" in m.text for m in block.memories)
+
+
+@pytest.mark.parametrize(
+    ("said", "asked", "shown", "not_shown"),
+    [
+        pytest.param(
+            "去年夏天我去了一趟冰岛", "我去过冰岛吗", "[episodic · 2024 · done]", "2024-01-01", id="zh-year"
+        ),
+        pytest.param(
+            "上个月我把吉他卖了", "吉他还在吗", "[episodic · 2025-02 · done]", "2025-02-01", id="zh-month"
+        ),
+        pytest.param(
+            "I sold my old bike last week",
+            "do I still have a bike",
+            "week of 2025-02-24",
+            "· 2025-02-24 ·",
+            id="en-week",
+        ),
+        pytest.param(
+            "我昨天去看了牙医", "我最近看过牙医吗", "[episodic · 2025-03-02 · done]", "· 2025 ·", id="zh-day"
+        ),
+    ],
+)
+def test_a_memory_is_dated_only_as_finely_as_its_words_said(
+    mem: Memory, said: str, asked: str, shown: str, not_shown: str
+) -> None:
+    from datetime import datetime, timedelta, timezone
+
+    shanghai = timezone(timedelta(hours=8))
+    told = datetime(2025, 3, 3, 9, 0, tzinfo=shanghai)
+    mem.add(said, user_id="u1", at=told)
+    block = mem.context(asked, user_id="u1", now=told + timedelta(days=1)).text
+    assert shown in block, block
+    assert not_shown not in block, block

@@ -314,3 +314,16 @@ def test_a_memory_is_dated_only_as_finely_as_its_words_said(
     block = mem.context(asked, user_id="u1", now=told + timedelta(days=1)).text
     assert shown in block, block
     assert not_shown not in block, block
+
+
+def test_a_period_reads_the_same_to_a_caller_in_another_zone(mem: Memory) -> None:
+    from datetime import datetime, timedelta, timezone
+
+    new_york = timezone(timedelta(hours=-5))
+    told = datetime(2025, 3, 3, 21, 0, tzinfo=new_york)  # already 2025-03-04 in UTC
+    mem.add("I ran my first marathon last year", user_id="u1", at=told)
+    mem.add("上个月我把吉他卖了", user_id="u1", at=told)
+    for now in (told + timedelta(days=1), (told + timedelta(days=1)).astimezone(timezone.utc)):
+        block = mem.context("what races did I run and what did I sell", user_id="u1", now=now).text
+        assert "· 2024 ·" in block, block
+        assert "· 2025-02 ·" in block, block

@@ -189,6 +189,21 @@ def test_a_users_link_shows_their_memories_profile_and_where_they_came_from(
     expect(page.locator("#audit-table tbody tr").first).to_contain_text("web")
 
 
+def test_an_event_named_by_its_year_or_week_shows_that_period_not_a_day(
+    tab: Tab, server: webserver.Server
+) -> None:
+    from datetime import date, timedelta
+
+    server.say("u7", "去年我去了一趟冰岛，玩得超开心", "I sold my old bike last week")
+    page = tab.open(server.link("u7"))
+    show_kind(page, "episodic")
+    last_year = date.today().year - 1
+    expect(card(page, "冰岛")).to_contain_text(f"Happened {last_year}")
+    expect(card(page, "冰岛")).not_to_contain_text(f"{last_year}-01-01")
+    monday = date.today() - timedelta(days=date.today().weekday() + 7)
+    expect(card(page, "old bike")).to_contain_text(f"Happened the week of {monday.isoformat()}")
+
+
 def test_the_user_opens_their_own_encrypted_original_and_staff_cannot(
     tab: Tab, server: webserver.Server
 ) -> None:

@@ -13,15 +13,15 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, time
+from datetime import datetime
 
 from memlane.clock import local, utcnow
 from memlane.domain import ContextBlock, EventStatus, Flag, Hit, Kind, MemoryItem, Session
 from memlane.profile import derive
 from memlane.read.admit import points
+from memlane.read.dated import dated
 from memlane.read.profile_lines import profile_lines, slot_line
 from memlane.text.lang import normalize
-from memlane.text.timeparse import find_times
 from memlane.text.tokens import estimate_tokens
 
 _HEADER = {
@@ -68,31 +68,6 @@ def quote(text: str) -> str:
     """One line of data that cannot close the fence, open a tag, start a heading or pose as a role."""
     line = re.sub(r"\s+", " ", text.translate(_NEUTRAL)).strip()
     return _ROLE_PREFIX.sub(lambda m: f"“{m.group(1)}”:", line)
-
-
-def dated(item: MemoryItem, lang: str, now: datetime) -> str:
-    """The day a memory is dated to, in the zone of ``now``; or only the week, month or year, when that
-    is all its words said: "去年我去了一趟日本" is dated 2024, not 2024-01-01, "I moved last month"
-    2025-02. The words are read again as they were when said (the time they name must be the one the
-    memory holds, so a reader in another zone sees the day, as before)."""
-    when = item.valid_from or item.created_at
-    if when is None:
-        return ""
-    day = local(when, now)
-    # a week, a month or a year starts at midnight on a Monday or a first: only such a time is parsed
-    starts = day.time() == time(0) and (day.day == 1 or day.weekday() == 0)
-    if starts and item.valid_from is not None and item.created_at is not None:
-        for mention in find_times(item.text, local(item.created_at, now)):
-            if mention.at != item.valid_from:
-                continue
-            if mention.granularity == "year":
-                return f"{day.year}"
-            if mention.granularity == "month":
-                return day.strftime("%Y-%m")
-            if mention.granularity == "week":
-                monday = day.date().isoformat()
-                return f"{monday} 那周" if lang == "zh" else f"week of {monday}"
-    return day.date().isoformat()
 
 
 def _label(item: MemoryItem, lang: str, now: datetime) -> str:

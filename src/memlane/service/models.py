@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 
 from memlane.data import to_data
 from memlane.domain import ContextBlock, Decision, HistoryRecord, Hit, MemoryItem, Session, SlotVersion
+from memlane.read.dated import period
 from memlane.service.queue import JobState
 
 MAX_DECISIONS = 1000  # decisions a job's stored result lists (the rest are counted)
@@ -50,6 +51,12 @@ class MemoryOut(BaseModel):
     access_count: int = 0
     expires_at: datetime | None = None
     valid_from: datetime | None = None
+    period: str | None = Field(
+        default=None,
+        description="when the words named only a year, a month or a week: that period as the user "
+        "meant it (2024, 2025-02, or the week's Monday), which valid_from starts; null: the day is known",
+    )
+    period_unit: str | None = Field(default=None, description="year | month | week, with period")
     valid_to: datetime | None = None
     supersedes: str | None = None
     superseded_by: str | None = None
@@ -62,6 +69,9 @@ class MemoryOut(BaseModel):
         typed, and FastAPI validates every response against its model (a search's ten hits took
         1 ms through ISO times and validation, 0.5 ms this way, with the same JSON)."""
         data = to_data(item, times="native")
+        named = period(item)
+        if named is not None:
+            data["period_unit"], data["period"] = named
         return cls.model_construct(**{k: v for k, v in data.items() if k in _MEMORY_FIELDS})
 
 

@@ -86,7 +86,8 @@ export function memoryCard(m, { actions = true, onChange, extra = [] } = {}) {
   const textId = `text-${m.id}`;
   const text = el("p", { class: "text", id: textId, text: m.text });
   const meta = el("div", { class: "meta" }, chips(m));
-  const dated = m.kind === "episodic" && m.valid_from ? el("p", { class: "hint", text: t("event_date", { when: when(m.valid_from, "date") }) }) : null;
+  const happened = m.period_unit === "week" ? t("week_of", { day: m.period }) : m.period || when(m.valid_from, "date");
+  const dated = m.kind === "episodic" && m.valid_from ? el("p", { class: "hint", text: t("event_date", { when: happened }) }) : null;
   const recalled = m.last_accessed_at ? t("last_recalled", { when: when(m.last_accessed_at), n: m.access_count }) : t("never_recalled");
   const why = el(
     "details",

@@ -331,6 +331,7 @@ def test_answer_style(extractor: RuleExtractor, text: str, slot: str, value: str
         ("每周三晚上上课", "routine:上课", "every wednesday evening"),
         ("I go swimming every Monday", "routine:swimming", "every monday"),
         ("I work out every morning", "routine:work out", "every morning"),
+        ("我周六上午有瑜伽课", "routine:瑜伽课", "every saturday morning"),
     ],
 )
 def test_routines_are_keyed_by_activity_with_the_schedule_as_value(

@@ -274,6 +274,11 @@ def test_impossible_dates_are_skipped() -> None:
         ("Monday to Friday at 9am", "weekdays 09:00"),
         ("every other day", "every 2 days"),
         ("每隔3天", "every 3 days"),
+        # Chinese has no plural: a bare weekday with a class or a practice is each of them
+        ("我周六上午有瑜伽课", "every saturday morning"),
+        ("他周末要去上游泳课", "every weekend"),
+        ("女儿周二和周四晚上有钢琴课", "every tuesday, thursday evening"),
+        ("我们乐队礼拜天下午排练", "every sunday afternoon"),
     ],
 )
 def test_recurrence_is_normalised(text: str, expected: str) -> None:
@@ -287,7 +292,13 @@ def test_on_one_weekday_is_no_schedule(text: str) -> None:
     assert recurrence(text) is None
 
 
-@pytest.mark.parametrize("text", ["明天开会", "周末别给我打电话", "I moved last year", "", "😀"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        *("明天开会", "周末别给我打电话", "I moved last year", "", "😀"),
+        *("下周六有个培训课", "这周日有课", "周六要上班"),  # one day, not each of them
+    ],
+)
 def test_no_recurrence_without_a_schedule(text: str) -> None:
     assert recurrence(text) is None
 

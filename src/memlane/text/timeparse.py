@@ -343,6 +343,12 @@ def _month_day(m: re.Match[str]) -> str:
 
 _WD = rf"(?:{WEEKDAY})"
 # fmt: off
+# what is had or attended again and again: a class, a lesson, a practice (上班 is left out: "周六要上班"
+# is often one Saturday)
+_LESSON = (
+    r"[^，。,.;；！？]{0,8}?(?:(?:有|上|去|要|得)[^，。,.;；！？]{0,8}?(?:课|兴趣班|补习班|培训班|辅导班)"
+    r"|训练|练习|排练|例会)"
+)
 _RECURRENCE_PATTERNS: tuple[tuple[str, str | Callable[[re.Match[str]], str]], ...] = (
     (r"工作日|(?:周|星期|礼拜)一(?:到|至|-|~)(?:周|星期|礼拜)?五"
      r"|(?i:\bweekdays?\b|\bmon(?:day)?\s*(?:-|to|through|thru)\s*fri(?:day)?\b)", "weekdays"),
@@ -350,6 +356,10 @@ _RECURRENCE_PATTERNS: tuple[tuple[str, str | Callable[[re.Match[str]], str]], ..
      r"|(?i:\b(?:every|each)\s+weekend\b|\bweekends\b)", "every weekend"),
     (r"(?:每个?|每逢)(?:周|星期|礼拜)"
      r"(?P<days>[一二三四五六日天1-7](?:[、和及,，]?[一二三四五六日天1-7])*)", _days),
+    # Chinese has no plural: a bare weekday with a class or a practice is each of them ("周六上午有瑜伽课",
+    # "他周末有游泳课"), one with 这/下/本 is one day ("下周六有个培训课")
+    (rf"(?<![这下本上今明后个])(?:周末|(?:周|星期|礼拜)(?P<days>[一二三四五六日天](?:[、和及]?(?:周|星期|礼拜)?[一二三四五六日天])*))"
+     rf"{_LESSON}", lambda m: _days(m) if m.group("days") else "every weekend"),
     # "on Monday" is one Monday; "on Mondays" and "every Monday" are each of them
     (rf"\b(?i:every|each)\s+{_WD}s?(?:(?:\s*,\s*|\s+and\s+){_WD}s?)*"
      rf"|\b{_WD}s\b(?:(?:\s*,\s*|\s+and\s+){_WD}s\b)*", _days),

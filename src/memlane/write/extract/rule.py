@@ -284,7 +284,7 @@ _ZH_SCHEDULE = re.compile(
     r"每年|每晚|每早|每隔\S{1,3}?天|隔天|凌晨|清晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|\d{1,2}[:：]\d{2}|"
     r"[\d一二三四五六七八九十两]{1,3}[点时](?:半|\d{1,2}分?)?"
 )
-_ZH_LEAD = re.compile(r"^(?:我|都|会|要|一般|通常|总是|基本|固定|按时|准时|也|还|就|得|去|的)+")
+_ZH_LEAD = re.compile(r"^(?:我|都|会|要|一般|通常|总是|基本|固定|按时|准时|也|还|就|得|去|的|有)+")
 _EN_SCHEDULE = re.compile(
     r"(?i)\b(?:every|each|on)\s+(?:other\s+)?\w+|\b(?:weekdays?|weekends?|daily|weekly|monthly|yearly|annually|"
     r"mornings?|evenings?|nights?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?)\b|\bat\s+\d{1,2}(?::\d{2})?\s*"

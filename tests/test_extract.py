@@ -78,11 +78,31 @@ def test_names_fill_the_name_slots(extractor: RuleExtractor, text: str, slot: st
         ("I'm from Shanghai", "hometown", "Shanghai"),
         ("We're living in New York City now", "home_city", "New York City"),
         ("i'm olivia, wedding photographer based in nashville", "home_city", "nashville"),
-        ("I'm Sam, a freelance dev based out of Lisbon", "home_city", "Lisbon"),
     ],
 )
 def test_places_fill_the_location_slots(extractor: RuleExtractor, text: str, slot: str, value: str) -> None:
     check(one(extractor, text), C.LOCATION, slot=slot, value=value, lang="zh" if "我" in text else "en")
+
+
+@pytest.mark.parametrize(
+    ("text", "slots"),
+    [
+        ("I'm Tom, a nurse from Leeds", {"name": "Tom", "job": "nurse", "hometown": "Leeds"}),
+        ("Hi, I'm Priya, a data analyst in Toronto", {"name": "Priya", "job": "data analyst"}),
+        ("I'm Sam, 34, software engineer at Google", {"name": "Sam", "job": "software engineer"}),
+        ("Im Jake, dad of two, live in Denver", {"name": "Jake", "home_city": "Denver"}),
+        ("I'm Ana, vegan, work at Spotify", {"name": "Ana", "diet": "vegan", "employer": "Spotify"}),
+        (
+            "I'm Sam, a freelance dev based out of Lisbon",
+            {"name": "Sam", "job": "freelance dev", "home_city": "Lisbon"},
+        ),
+    ],
+)
+def test_a_self_introduction_names_the_user_and_says_what_they_are(
+    extractor: RuleExtractor, text: str, slots: dict[str, str]
+) -> None:
+    found = {c.slot: c.value for c in extractor.extract(Message("user", text, NOW)) if c.slot}
+    assert {slot: found.get(slot) for slot in slots} == slots, found
 
 
 def test_based_in_belongs_to_the_user_only_when_nothing_else_is_the_subject(extractor: RuleExtractor) -> None:

@@ -51,6 +51,7 @@ _SEPARATOR = re.compile(
     r"|(?P<colon>[：:])"
     r"|(?P<but>\s*\b(?i:but|however|though)\b\s*|但是|可是|然而|而且|并且)"
     r"|(?P<and>\s+and\s+(?=(?:I|I'm|I've|I'd|I'll|my|we)\b))"
+    r"|(?P<place>\s+(?=(?i:based\s+(?:in|out\s+of)|living\s+in)\s|from\s+[A-Z]))"
 )
 _PLACEHOLDER = re.compile(r"\[[^\[\]\n]{1,60}\]")
 _ABBREVIATION = re.compile(r"(?i)\b(?:mr|mrs|ms|dr|st|vs|etc|e\.g|i\.e|jr|sr|no|approx|inc|ltd|co)$")
@@ -85,6 +86,14 @@ _ELABORATION = re.compile(
 )
 
 
+# an English self-introduction: each comma after the name opens more of what the user is ("I'm Tom, a
+# nurse from Leeds", "I'm Sam, 34, software engineer at Google"); a name has a capital ("i'm tired, …"
+# is no introduction)
+_INTRODUCED = re.compile(
+    r"(?:^|[\s.!])(?i:i'm|i am|im|my name's|my name is|call me)\s+[A-Z][\w'-]*(?:\s*,\s*[^,.!?;:]+)*$"
+)
+
+
 def _is_split(m: re.Match[str], text: str) -> bool:
     before, after = text[: m.start()], text[m.end() :]
     if m.lastgroup in ("comma", "colon"):
@@ -93,8 +102,11 @@ def _is_split(m: re.Match[str], text: str) -> bool:
         if m.lastgroup == "colon" and _PLACEHOLDER.match(after.lstrip()):
             return False  # "我的密码：[已隐藏:密码]": the words and the value they announce are one clause
         if m.group(0) in ",:" and not has_cjk(before[-1:]) and not has_cjk(after[:1]):
-            return _CLAUSE_START.match(after) is not None
+            introduced = m.group(0) == "," and _INTRODUCED.search(before) is not None
+            return introduced or _CLAUSE_START.match(after) is not None
         return True
+    if m.lastgroup == "place":  # "I'm Tom, a nurse from Leeds": where they are is one more thing said
+        return _INTRODUCED.search(before) is not None
     if m.lastgroup == "end" and m.group(0) == ".":
         return _ABBREVIATION.search(before) is None
     return True

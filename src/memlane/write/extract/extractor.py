@@ -144,6 +144,10 @@ def _inferred_interest(ctx: Context) -> Draft | None:
     return Draft(category=Category.PREFERENCE, objects=[text], explicit=False)
 
 
+# how a clause after "I'm <name>," reads with its subject said (the first that names a profile slot)
+_INTRODUCED_LEADS = ("I'm ", "I'm a ", "I ")
+
+
 def _draft(ctx: Context) -> Draft | None:
     other = "en" if ctx.lang == "zh" else "zh"
     draft = first_match(_RULES[ctx.lang], ctx, fallback=False)
@@ -197,11 +201,15 @@ class RuleExtractor:
         in text order; ``before``, the user's turn before it, may have named whom a he or she is."""
         found: list[tuple[Candidate, Clause]] = []
         self_said = False  # the clause before spoke of the user: a Chinese clause after it may drop 我
+        introduced = False  # the user said "I'm <name>": a clause after it may say what they are
         # the clause (or the user's turn) before named the user's relative or pet: a he or she is them
         kin = before is not None and mentions_kin(before)
         topics: list[str] = []  # what the clause before was about: an "it" after it may be that
         for clause in split_clauses(message.content):
-            candidate, topics = taken_up(self._candidate(clause, message, self_said, kin), topics, _MAX_TAGS)
+            candidate, topics = taken_up(
+                self._candidate(clause, message, self_said, kin, introduced), topics, _MAX_TAGS
+            )
+            introduced = introduced or candidate.slot == "name"
             said = fold(clause.text)
             self_said = candidate.category not in _NOT_ABOUT_USER and (
                 candidate.lang != "zh" or _ZH_SELF.match(said) is not None or self_said
@@ -210,7 +218,9 @@ class RuleExtractor:
             found.append((candidate, clause))
         return [c for c, _ in _joined(found, message.content, message.at)]
 
-    def _candidate(self, clause: Clause, message: Message, self_said: bool, kin: bool) -> Candidate:
+    def _candidate(
+        self, clause: Clause, message: Message, self_said: bool, kin: bool, introduced: bool = False
+    ) -> Candidate:
         shown = clause.text
         # rules expect half-width forms and a plain apostrophe (I’m from a phone keyboard), and never
         # look inside a placeholder left by redaction
@@ -245,6 +255,11 @@ class RuleExtractor:
             if draft is None and lang == "zh" and self_said and not ctx.about_other and not ctx.question:
                 # Chinese drops the subject it has just named: "我用的是 MacBook Pro，平时主要写 Python"
                 draft = first_match(_RULES["zh"], replace(ctx, text=f"我{text}"), fallback=True)
+            if lang == "en" and introduced and not ctx.question and (draft is None or draft.slot is None):
+                # what follows a name says what the user is or does: "I'm Tom, a nurse from Leeds",
+                # "I'm Sam, 34, software engineer at Google", "Im Jake, dad of two, live in Denver"
+                said = (_draft(replace(ctx, text=f"{lead}{text}")) for lead in _INTRODUCED_LEADS)
+                draft = next((d for d in said if d is not None and d.slot is not None), draft)
             asked = not clause.remember and REQUEST.search(text) is not None
             if asked and (draft is None or draft.category in _NOT_WHEN_ASKED):
                 # "帮我看看明天的天气" names a time but is no plan of the user's; how the user wants

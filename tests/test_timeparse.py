@@ -7,7 +7,8 @@ from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
-from memlane.text.timeparse import TimeMention, find_times, number, recurrence
+from memlane.text.recurrence import recurrence
+from memlane.text.timeparse import TimeMention, find_times, number
 
 # Friday 14 June 2024, 15:30; the week runs Monday 10 June to Sunday 16 June.
 NOW = datetime(2024, 6, 14, 15, 30)

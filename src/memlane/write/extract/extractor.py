@@ -16,10 +16,12 @@ from datetime import datetime
 from memlane.domain import Candidate, Category, Message
 from memlane.privacy.sensitive import PLACEHOLDER
 from memlane.text.lang import detect, fold, has_cjk, normalize
-from memlane.text.timeparse import find_times, recurrence
+from memlane.text.recurrence import recurrence
+from memlane.text.timeparse import find_times
 
 from . import rules_en, rules_zh
 from .clauses import Clause, split_clauses
+from .entities import OPAQUE, en_entities, zh_entities
 from .lexicon import (
     BARE_HEDGE,
     CONSEQUENCE,
@@ -32,7 +34,6 @@ from .lexicon import (
     SESSION_ONLY,
     SMALLTALK,
     topic_tags,
-    words,
 )
 from .reference import mentions_kin, names_kin, refers_back, still_meant, taken_up
 from .rule import Context, Draft, Rule, en_objects, first_match, zh_objects
@@ -49,22 +50,6 @@ _CATEGORY_TAGS = {
     Category.BUDGET: "budget",
     Category.ROUTINE: "routine",
 }
-_ZH_ENTITY_FLAGS = ("nr", "ns", "nt", "nz", "nrt", "nrfg")
-# Words jieba's tagger often marks as names but that name nothing.
-_ZH_NOT_ENTITY = frozenset(words("过敏 有点 有点烦 好累 美式 冷萃 拿铁 上课 开会"))
-_EN_ENTITY = re.compile(r"(?:\b[A-Z][\w&'-]*|\b[a-z]+[A-Z][\w-]*)(?:\s+(?:[A-Z][\w&'-]*|\d[\w-]*))*")
-# Capitalised words that start a sentence or name a day, not a thing.
-_EN_NOT_ENTITY = frozenset(
-    words(
-        "i i'm i've i'd i'll im my me we we're you're they're it's there's let's the a an please hi hello "
-        "hey thanks thank ok okay yes no but and so also remember note don't never can could would will you "
-        "he she they it this that there maybe perhaps just actually oh well btw what when where why how is "
-        "are was do does did if then today tomorrow yesterday last next every each on in at for to of "
-        "monday tuesday wednesday thursday friday saturday sunday january february march april may june "
-        "july august september october november december ugh lol keep make be email call text send use "
-        "answer reply write tell give show let contact reach avoid stop"
-    )
-)
 _MAX_ENTITIES = 6
 _MAX_TAGS = 6
 
@@ -91,41 +76,6 @@ def _about_other(text: str, lang: str) -> bool:
     return _EN_OTHER.match(text) is not None and _EN_SELF.search(text) is None
 
 
-def _zh_entities(ctx: Context) -> list[str]:
-    out: list[str] = []
-    tokens = ctx.words
-    for i, (word, flag) in enumerate(tokens):
-        if word in _OPAQUE:
-            continue
-        if (
-            flag in _ZH_ENTITY_FLAGS
-            and len(word) >= 2
-            and word not in _ZH_NOT_ENTITY
-            and not word.startswith("加")
-        ):
-            out.append(word)
-        elif flag == "eng" and (any(c.isupper() for c in word) or any(c.isdigit() for c in word)):
-            # join a model number: iPhone 16, Galaxy S24
-            name = word
-            rest = tokens[i + 1 : i + 3]
-            if len(rest) == 2 and rest[0][0] == " " and rest[1][1] in ("m", "eng"):
-                name = f"{word} {rest[1][0]}"
-            if not any(name in o for o in out):
-                out.append(name)
-    return out
-
-
-def _en_entities(text: str) -> list[str]:
-    out: list[str] = []
-    for m in _EN_ENTITY.finditer(text.replace(_OPAQUE, " ")):
-        parts = m.group(0).split()
-        while parts and parts[0].lower().strip(".,!?") in _EN_NOT_ENTITY:
-            parts.pop(0)
-        if parts and not (len(parts) == 1 and parts[0].isdigit()):
-            out.append(" ".join(parts))
-    return out
-
-
 def _inferred_interest(ctx: Context) -> Draft | None:
     """A bare mention of a named thing (iPhone 16) is taken as a weak sign of interest."""
     if ctx.question or ctx.about_other:
@@ -134,11 +84,11 @@ def _inferred_interest(ctx: Context) -> Draft | None:
     if ctx.lang == "zh":
         if len(text) > 20 or any(flag.startswith("v") for _, flag in ctx.words):
             return None
-        named = _zh_entities(ctx)
+        named = zh_entities(ctx)
     else:
         if len(text.split()) > 4 or _EN_SELF.search(text):
             return None
-        named = _en_entities(text)
+        named = en_entities(text)
     if not named:
         return None
     return Draft(category=Category.PREFERENCE, objects=[text], explicit=False)
@@ -224,12 +174,12 @@ class RuleExtractor:
         shown = clause.text
         # rules expect half-width forms and a plain apostrophe (I’m from a phone keyboard), and never
         # look inside a placeholder left by redaction
-        text = PLACEHOLDER.sub(_OPAQUE, fold(shown).replace("’", "'"))
+        text = PLACEHOLDER.sub(OPAQUE, fold(shown).replace("’", "'"))
         lang = detect(text)
         if FORGET.search(text):
             draft: Draft | None = Draft(category=Category.FORGET)
             ctx = Context(text, lang, message.at)
-        elif not normalize(text.replace(_OPAQUE, "")) and _OPAQUE in text:
+        elif not normalize(text.replace(OPAQUE, "")) and OPAQUE in text:
             draft = Draft(category=Category.SENSITIVE)  # the clause was only a value redaction masked
             ctx = Context(text, lang, message.at)
         elif _is_smalltalk(text):
@@ -271,7 +221,7 @@ class RuleExtractor:
         assert draft.category is not None
         entities = list(draft.entities)
         if draft.category not in _NOT_ABOUT_USER:
-            entities += _zh_entities(ctx) if lang == "zh" else _en_entities(text)
+            entities += zh_entities(ctx) if lang == "zh" else en_entities(text)
         one_off = SESSION_ONLY.search(text) is not None and LASTING.search(text) is None
         return Candidate(
             text=shown,
@@ -279,12 +229,12 @@ class RuleExtractor:
             lang=lang,
             slot=draft.slot,
             value=draft.value,
-            objects=[o for o in draft.objects if _OPAQUE not in o],
+            objects=[o for o in draft.objects if OPAQUE not in o],
             polarity=draft.polarity,
             event_time=draft.event_time,
             event_status=draft.event_status,
             tags=_tags(draft, text),
-            entities=list(dict.fromkeys(e for e in entities if e and _OPAQUE not in e))[:_MAX_ENTITIES],
+            entities=list(dict.fromkeys(e for e in entities if e and OPAQUE not in e))[:_MAX_ENTITIES],
             explicit=draft.explicit and message.role == "user",
             hedged=draft.category is not Category.BUDGET and HEDGE.search(text) is not None,
             session_only=draft.session_only or one_off,
@@ -304,7 +254,6 @@ _NOT_ABOUT_USER = {
     Category.HYPOTHETICAL,
 }
 _ZH_SELF = re.compile(r"^(?:我|本人)")
-_OPAQUE = "[#]"
 # things that join the clause before: what an elaboration adds to, and complaints told in two parts
 _HOLDS_MORE = {
     Category.PREFERENCE,

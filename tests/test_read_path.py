@@ -327,3 +327,17 @@ def test_a_period_reads_the_same_to_a_caller_in_another_zone(mem: Memory) -> Non
         block = mem.context("what races did I run and what did I sell", user_id="u1", now=now).text
         assert "· 2024 ·" in block, block
         assert "· 2025-02 ·" in block, block
+
+
+def test_an_episode_is_indexed_with_the_day_or_period_its_words_named(mem: Memory) -> None:
+    from datetime import datetime, timedelta, timezone
+
+    from memlane.store.tokens import indexed
+
+    told = datetime(2025, 9, 1, 7, 0, tzinfo=timezone(timedelta(hours=8)))  # 2025-08-31 in UTC
+    mem.add("我10月18号在厦门办婚礼", user_id="u1", at=told)
+    mem.add("去年我去了一趟冰岛", user_id="u1", at=told)
+    texts = sorted(indexed(m) for m in mem.list("u1", kinds=["episodic"]))
+    assert texts == ["去年我去了一趟冰岛 (2024)", "我10月18号在厦门办婚礼 (2025-10-18)"]
+    hits = mem.search("2025-10-18", user_id="u1", kinds=["episodic"])
+    assert [h.memory.text for h in hits][:1] == ["我10月18号在厦门办婚礼"]

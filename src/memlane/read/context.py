@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from memlane.clock import local, utcnow
+from memlane.dated import dated
 from memlane.domain import ContextBlock, EventStatus, Flag, Hit, Kind, MemoryItem, Session
 from memlane.profile import derive
 from memlane.read.admit import points
-from memlane.read.dated import dated
 from memlane.read.profile_lines import profile_lines, slot_line
 from memlane.text.lang import normalize
 from memlane.text.tokens import estimate_tokens

@@ -16,8 +16,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from memlane.data import to_data
+from memlane.dated import period
 from memlane.domain import ContextBlock, Decision, HistoryRecord, Hit, MemoryItem, Session, SlotVersion
-from memlane.read.dated import period
 from memlane.service.queue import JobState
 
 MAX_DECISIONS = 1000  # decisions a job's stored result lists (the rest are counted)

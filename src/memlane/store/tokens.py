@@ -6,6 +6,7 @@ expired or archived record leaves the keyword index the moment its status change
 
 from __future__ import annotations
 
+from memlane.dated import said
 from memlane.domain import Kind, MemoryItem, Status
 from memlane.text.keywords import index_text
 
@@ -15,9 +16,10 @@ SPEAKER = "speaker:"
 
 
 def indexed(item: MemoryItem) -> str:
-    """The text the indexes (keywords and vector) hold for ``item``: an episode with its day."""
+    """The text the indexes (keywords and vector) hold for ``item``: an episode with its day, or the
+    week, month or year its words named (:func:`memlane.dated.said`)."""
     if item.kind is Kind.EPISODIC and item.valid_from is not None:
-        return f"{item.text} ({item.valid_from.date().isoformat()})"
+        return f"{item.text} ({said(item)})"
     return item.text
 
 

@@ -29,20 +29,44 @@ _COARSE = ("week", "month", "year")
 def period(item: MemoryItem) -> tuple[str, str] | None:
     """``(granularity, label)`` when the memory's words named a week, a month or a year and no finer
     time (``("month", "2025-02")``, ``("week", "2025-02-24")``: its Monday), else None."""
+    named = _named(item, _COARSE)
+    return None if named is None else (named[0], _label(*named))
+
+
+def said(item: MemoryItem) -> str:
+    """An episode's time as its indexes hold it: the period its words named, or the day they named
+    in the zone they were said in ("10月18号" said at +08:00 is 2025-10-18, though stored as 16:00
+    UTC the day before), else the day in UTC."""
+    assert item.valid_from is not None
+    named = _named(item, ("day", *_COARSE))
+    if named is None:
+        return aware(item.valid_from).astimezone(timezone.utc).date().isoformat()
+    return _label(*named)
+
+
+def _named(item: MemoryItem, grains: tuple[str, ...]) -> tuple[str, datetime] | None:
+    """The granularity of the time the memory's words named, if it is one of ``grains``, and where
+    the named period starts in the zone they were said in."""
     if item.valid_from is None or item.created_at is None:
         return None
     zone = _midnight_zone(item.valid_from)
-    start = aware(item.valid_from).astimezone(zone) if zone is not None else None
-    if start is None or not (start.day == 1 or start.weekday() == 0):
+    if zone is None:
+        return None
+    start = aware(item.valid_from).astimezone(zone)
+    if "day" not in grains and not (start.day == 1 or start.weekday() == 0):
         return None  # a week, a month or a year starts on a Monday or a first
     for mention in find_times(item.text, aware(item.created_at).astimezone(zone)):
-        if mention.at == item.valid_from and mention.granularity in _COARSE:
-            if mention.granularity == "year":
-                return "year", f"{start.year}"
-            if mention.granularity == "month":
-                return "month", start.strftime("%Y-%m")
-            return "week", start.date().isoformat()
+        if mention.at == item.valid_from and mention.granularity in grains:
+            return mention.granularity, start
     return None
+
+
+def _label(granularity: str, start: datetime) -> str:
+    if granularity == "year":
+        return f"{start.year}"
+    if granularity == "month":
+        return start.strftime("%Y-%m")
+    return start.date().isoformat()  # a day, or a week's Monday
 
 
 def dated(item: MemoryItem, lang: str, now: datetime) -> str:

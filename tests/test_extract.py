@@ -105,6 +105,13 @@ def test_a_self_introduction_names_the_user_and_says_what_they_are(
     assert {slot: found.get(slot) for slot in slots} == slots, found
 
 
+def test_an_introduction_with_many_commas_splits_at_each_of_them() -> None:
+    # the run after the name is read one way only: forty commas and a period after them once made the
+    # splitter try every way to share the blanks out (2^40)
+    text = "I'm Tom" + ",  a" * 40 + ". x, y"
+    assert [c.text for c in split_clauses(text)] == ["I'm Tom", *["a"] * 40, "x, y"]
+
+
 def test_based_in_belongs_to_the_user_only_when_nothing_else_is_the_subject(extractor: RuleExtractor) -> None:
     c = one(extractor, "i'm tired, the company is based in Paris")
     assert c.slot != "home_city"

@@ -167,8 +167,9 @@ def find(text: str) -> Iterator[Span]:
         for m in pattern.finditer(text):
             digits = re.sub(r"[ .-]", "", m.group())
             thing = _THING_NUMBER.search(text, max(0, m.start() - 20), m.start())
-            named = pattern is _CARD_GROUPED and _CARD_NAMED.search(text, max(0, m.start() - 24), m.start())
-            checked = _luhn_ok(digits) or named
+            checked = _luhn_ok(digits) or (
+                pattern is _CARD_GROUPED and _CARD_NAMED.search(text, max(0, m.start() - 24), m.start())
+            )
             if 13 <= len(digits) <= 19 and len(set(digits)) > 1 and checked and not thing:
                 yield "bank_card", m.start(), m.end()
     for m in _CARD_WORDS.finditer(text):

@@ -79,6 +79,18 @@ POSITIVES = [
     ),
     P("the code is below:\n4471", "password", "the code is below:\n4471", id="code-below"),
     P(
+        "the app wants a 4 digit code, mine's 7741",
+        "password",
+        "a 4 digit code, mine's 7741",
+        id="code-mine-next-clause",
+    ),
+    P("my door code: mine is 2580", "password", "2580", id="door-code-mine-is"),
+    P("my password: it's hunter2x", "password", "hunter2x", id="pw-colon-its"),
+    P("bank pin — it's 4412", "password", "pin — it's 4412", id="pin-em-dash"),
+    P("my phone unlock pattern code is 8520", "password", "8520", id="unlock-pattern-code"),
+    P("手机解锁码是3690", "password", "3690", id="zh-unlock-code"),
+    P("我的开机密码？就是0921啦", "password", "密码？就是0921", id="zh-question-particle-la"),
+    P(
         "the alarm code, in case you need it: 8812",
         "password",
         "the alarm code, in case you need it: 8812",
@@ -280,6 +292,8 @@ NEGATIVES = [
     P("my code is on github: repo2024", id="source-code-then-repo"),
     P("my zip code is 10001", id="zip-code"),
     P("my promo code is SAVE20", id="promo-code"),
+    P("my password is mine to know", id="pw-is-mine"),
+    P("the dress code, 1950s theme", id="dress-code-decade"),
     P("取件码 5-2-1103", id="zh-pickup-shelf"),
     # numbers of things, not of a person: orders, parcels, flights, invoices, tickets, work and school
     P("my order ID for the shoes is 88234912", id="order-id-for"),

@@ -37,15 +37,17 @@ _QUOTE = "\"'“”‘’「」『』"
 EN_WORD = (
     r"(?<![A-Za-z])(?:password|pas{1,2}(?:wor|wro|wo|wr)d|passowrd|passwd|passcode|pass\s?phrase|pwd|pw|(?:pin|puk)(?:\s+(?:code|number)|码)?"
     r"|(?:backup|recovery|security|verification|2fa|one[\s-]time)\s+codes?|otp|cvv|cvc|combination"
-    r"|(?:door|gate|alarm|garage|entry|lock|locker|safe|building)\s+code)"
+    r"|(?:door|gate|alarm|garage|entry|lock|locker|safe|building|unlock|screen|pattern|atm)\s+code)"
 )
 # 秘码 and 蜜码 are the same word typed with the wrong character of the same sound
-ZH_WORD = r"(?:密码|密碼|秘码|蜜码|口令|安全码|恢复码|备用码|验证码|门禁码|开门码)"
+ZH_WORD = r"(?:密码|密碼|秘码|蜜码|口令|安全码|恢复码|备用码|验证码|门禁码|开门码|解锁码|锁屏码|开机码)"
+# whose it is, between the word and the value: "door code: mine is 2580", "password: it's hunter2"
+_WHOSE = r"(?:(?:mine|ours|it)(?:'s|’s|\s+is|\s+was)\s*)?"
 # what may stand between the word and "is": "the password for my bank is", "wifi password at home is"
 FOR = r"(?:\s+(?:for|to|of|at|on|in)(?:\s+[A-Za-z0-9'#.-]{1,24}){1,4}?)?"
 _PASSWORD = re.compile(
     rf"(?:(?P<zh>{ZH_WORD})|(?P<en>{EN_WORD}){FOR})"
-    rf"(?:{_SEP})[{_QUOTE}]?(?P<v>[^\s{_QUOTE}，。；！？、,;()（）\[\]<>]{{1,128}})",
+    rf"(?:{_SEP}){_WHOSE}[{_QUOTE}]?(?P<v>[^\s{_QUOTE}，。；！？、,;()（）\[\]<>]{{1,128}})",
     re.IGNORECASE,
 )
 # a passphrase of plain words runs to the end of its clause: "my password is correct horse battery staple"
@@ -83,6 +85,7 @@ _NOT_A_PASSWORD_EN = frozenset(
     | {"super", "way", "literally", "probably", "maybe", "definitely", "actually", "usually", "again"}
     | {"somewhere", "fixed", "working", "broken", "changing", "needed", "necessary", "optional", "enabled"}
     | {"disabled", "forgotten", "lost", "gone", "sent", "shared", "visible", "obvious", "predictable"}
+    | {"mine", "ours", "yours", "his", "hers", "theirs"}
 )
 _NOT_A_PASSWORD_ZH = (
     *("什么", "多少", "啥", "几", "哪", "吗", "不", "错", "对", "正确", "多久", "忘", "空", "也", "太", "很"),

@@ -28,19 +28,23 @@ _ROUGH = re.compile(
 )
 # an ASCII mark between two letters or digits is part of a value ("Qwerty!2024", "4111.1111"); the
 # scanned text has full-width marks folded ("卡号，6222" reads "卡号,6222"): next to Chinese, a mark
-# ends a clause
-_BOUNDARY = re.compile(r"(?:[。；！？：\n…]|[,.;!?:](?![A-Za-z0-9])|(?<![A-Za-z0-9])[,.;!?:])+|\s+-+\s+")
+# ends a clause; so does a dash ("bank pin — it's 4412")
+_BOUNDARY = re.compile(
+    r"(?:[。；！？：\n…]|[,.;!?:](?![A-Za-z0-9])|(?<![A-Za-z0-9])[,.;!?:])+|\s+-+\s+|\s*[—–]+\s*"
+)
 _ABBREVIATION = re.compile(r"(?i)\b(?:no|nr|num|acct|ref)$")
 # what may open the clause that holds the value: a copula, "it's", or nothing
 _LEAD = (
     r"\s{0,3}(?:(?:都|也|就|全|还|一律|统一|全部)?(?:是|为|用的是|用的|设的是|设成了?|改成了?)"
-    r"|(?i:(?:it|that|this|which)(?:'s|’s|\s{1,3}is|\s{1,3}was)|its|is|was|=)(?:\s?[:=])?)?\s{0,3}"
+    r"|我的是|(?i:(?:it|that|this|which|mine|ours)(?:'s|’s|\s{1,3}is|\s{1,3}was)|its|is|was|=)(?:\s?[:=])?)?"
+    r"\s{0,3}"
 )
 _DIGITS = r"[0-9](?:[ -]?[0-9]){3,11}(?![0-9])"
 _PASSWORD_VALUE = re.compile(rf"{_LEAD}(?P<v>{_DIGITS}|[A-Za-z0-9!@#$%^&*_.+-]{{4,64}})", re.IGNORECASE)
-# "the code" or "my code" alone: "zip code" and "promo code" have a word between and are not secrets,
-# and "my code is on github: repo2024" is source code: a code is a secret only when digits follow
-_CODE = r"(?<![A-Za-z])(?:my|the|our|your)\s+(?:\w+\s+)?code(?!\s+(?:of|for)\s+conduct)"
+# "the code", "my door code", "a 4 digit code": a code is a secret only when digits stand alone in the
+# clause after it ("my zip code is 10001" holds its value in its own clause, and "my code is on github:
+# repo2024" is source code)
+_CODE = r"(?<![A-Za-z])(?:my|the|our|your|a|an)\s+(?:[\w-]+\s+){0,2}code(?!\s+(?:of|for)\s+conduct)"
 # (kind, the words that announce it, what its value looks like)
 _ANNOUNCED: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
     ("password", re.compile(rf"{ZH_WORD}|{EN_WORD}", re.IGNORECASE), _PASSWORD_VALUE),
@@ -54,7 +58,8 @@ _ANNOUNCED: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
 )
 # the value ends its clause, or polite words follow: "就是 660912，别忘了", "its 5502 ok?"
 _CLAUSE_DONE = re.compile(
-    r"\s{0,3}(?:$|[，,。.;；!！?？\n…)）]|(?:哦|啊|呀|呢|吧|哈|了)|(?i:ok|okay|thanks|thx|lol|btw|please|pls)\b)"
+    r"\s{0,3}(?:$|[，,。.;；!！?？\n…)）]|(?:哦|啊|呀|呢|吧|哈|了|啦|嘛|哟|噢|呗)"
+    r"|(?i:ok|okay|thanks|thx|lol|btw|please|pls)\b)"
 )
 _REACH = 60  # characters after the word in which the value must stand
 _HOPS = 2  # clause boundaries the value may stand behind

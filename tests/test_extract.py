@@ -96,6 +96,10 @@ def test_places_fill_the_location_slots(extractor: RuleExtractor, text: str, slo
             "I'm Sam, a freelance dev based out of Lisbon",
             {"name": "Sam", "job": "freelance dev", "home_city": "Lisbon"},
         ),
+        ("This is Mei, a nurse from Leeds", {"name": "Mei", "job": "nurse", "hometown": "Leeds"}),
+        ("Hi, this is Mei", {"name": "Mei"}),
+        ("hey! Priya here. any vegan places near me?", {"name": "Priya"}),
+        ("It's Tom here", {"name": "Tom"}),
     ],
 )
 def test_a_self_introduction_names_the_user_and_says_what_they_are(
@@ -110,6 +114,16 @@ def test_an_introduction_with_many_commas_splits_at_each_of_them() -> None:
     # splitter try every way to share the blanks out (2^40)
     text = "I'm Tom" + ",  a" * 40 + ". x, y"
     assert [c.text for c in split_clauses(text)] == ["I'm Tom", *["a"] * 40, "x, y"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Look at my photo. This is Paris", "It's Monday", "This is Great", "It's Raining here", "Everyone here"],
+)
+def test_a_capital_after_this_is_names_the_user_only_where_the_message_opens(
+    extractor: RuleExtractor, text: str
+) -> None:
+    assert not [c for c in extractor.extract(Message("user", text, NOW)) if c.slot == "name"]
 
 
 def test_based_in_belongs_to_the_user_only_when_nothing_else_is_the_subject(extractor: RuleExtractor) -> None:

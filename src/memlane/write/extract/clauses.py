@@ -89,11 +89,12 @@ _ELABORATION = re.compile(
 
 
 # an English self-introduction: each comma after the name opens more of what the user is ("I'm Tom, a
-# nurse from Leeds", "I'm Sam, 34, software engineer at Google"); a name has a capital ("i'm tired, …"
-# is no introduction)
+# nurse from Leeds", "This is Mei, a nurse", "I'm Sam, 34, software engineer at Google"); a name has a
+# capital ("i'm tired, …" is no introduction)
 # (each piece of the run is a comma and what follows it, one way only: no backtracking to try)
 _INTRODUCED = re.compile(
-    r"(?:^|[\s.!])(?i:i'm|i am|im|my name's|my name is|call me)\s+[A-Z][\w'-]*\s*(?:,[^,.!?;:]+)*$"
+    r"(?:^|[\s.!])(?i:i'm|i am|im|my name's|my name is|call me|this is|it's)\s+[A-Z][\w'-]*"
+    r"\s*(?:,[^,.!?;:]+)*$"
 )
 
 

@@ -96,6 +96,20 @@ def _inferred_interest(ctx: Context) -> Draft | None:
 
 # how a clause after "I'm <name>," reads with its subject said (the first that names a profile slot)
 _INTRODUCED_LEADS = ("I'm ", "I'm a ", "I ")
+# how a message opens when the writer names themselves like on the phone: "This is Mei", "hi, it's Tom
+# here", "Priya here, quick question" (read as "I'm <name>"; only where the message opens, since "this
+# is Paris" later on shows a photo)
+_ON_THE_PHONE = re.compile(
+    r"^(?:(?i:this\s+is|it's)\s+(?P<v>[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)(?:\s+(?i:here))?"
+    r"|(?P<w>[A-Z][a-z'-]+)\s+(?i:here))\s*[.!]*$"
+)
+# what a capital after "this is" / "it's" names when it is no name: a day, a month, how things are
+_NOT_ON_THE_PHONE = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday january february march april may june july "
+    "august september october november december today tonight tomorrow great good fine nice cool awesome "
+    "amazing perfect crazy insane weird bad terrible awful hard easy true right wrong fun done over late "
+    "early cold hot sunny raining snowing freezing boiling busy quiet everyone everybody nobody me us".split()
+)
 
 
 def _draft(ctx: Context) -> Draft | None:
@@ -155,11 +169,13 @@ class RuleExtractor:
         # the clause (or the user's turn) before named the user's relative or pet: a he or she is them
         kin = before is not None and mentions_kin(before)
         topics: list[str] = []  # what the clause before was about: an "it" after it may be that
+        opening = True  # nothing but a greeting so far
         for clause in split_clauses(message.content):
             candidate, topics = taken_up(
-                self._candidate(clause, message, self_said, kin, introduced), topics, _MAX_TAGS
+                self._candidate(clause, message, self_said, kin, introduced, opening), topics, _MAX_TAGS
             )
             introduced = introduced or candidate.slot == "name"
+            opening = opening and candidate.category is Category.SMALLTALK
             said = fold(clause.text)
             self_said = candidate.category not in _NOT_ABOUT_USER and (
                 candidate.lang != "zh" or _ZH_SELF.match(said) is not None or self_said
@@ -169,7 +185,13 @@ class RuleExtractor:
         return [c for c, _ in _joined(found, message.content, message.at)]
 
     def _candidate(
-        self, clause: Clause, message: Message, self_said: bool, kin: bool, introduced: bool = False
+        self,
+        clause: Clause,
+        message: Message,
+        self_said: bool,
+        kin: bool,
+        introduced: bool = False,
+        opening: bool = False,
     ) -> Candidate:
         shown = clause.text
         # rules expect half-width forms and a plain apostrophe (I’m from a phone keyboard), and never
@@ -199,7 +221,10 @@ class RuleExtractor:
                 about_other=_about_other(text, lang) and not theirs,
                 question=clause.question,
             )
-            draft = _draft(ctx)
+            named = _ON_THE_PHONE.match(text) if opening and lang == "en" else None
+            name = (named["v"] or named["w"]) if named else ""
+            said_as = f"I'm {name}" if name and name.split()[0].lower() not in _NOT_ON_THE_PHONE else None
+            draft = _draft(replace(ctx, text=said_as, about_other=False) if said_as else ctx)
             if theirs and (draft is None or draft.category in (None, Category.OTHER)) and not ctx.question:
                 draft = Draft(category=Category.FAMILY)
             if draft is None and lang == "zh" and self_said and not ctx.about_other and not ctx.question:

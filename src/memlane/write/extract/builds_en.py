@@ -37,7 +37,10 @@ _NOT_SELF_NAME = frozenset(
         "chinese english american british german french japanese korean indian canadian australian spanish "
         "italian russian brazilian mexican dutch swiss irish scottish welsh vietnamese thai muslim christian "
         "buddhist jewish catholic fine good okay ok sorry here back done ready sure happy tired hungry busy "
-        "new"
+        "new monday tuesday wednesday thursday friday saturday sunday january february march july "
+        "september october november december today tonight tomorrow great nice cool awesome amazing perfect "
+        "crazy insane weird bad terrible awful hard easy true right wrong fun over late early cold hot sunny "
+        "raining snowing freezing boiling quiet everyone everybody nobody me us"
     ).split("|")
 )
 _REQUEST = re.compile(

@@ -103,13 +103,6 @@ _ON_THE_PHONE = re.compile(
     r"^(?:(?i:this\s+is|it's)\s+(?P<v>[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)(?:\s+(?i:here))?"
     r"|(?P<w>[A-Z][a-z'-]+)\s+(?i:here))\s*[.!]*$"
 )
-# what a capital after "this is" / "it's" names when it is no name: a day, a month, how things are
-_NOT_ON_THE_PHONE = frozenset(
-    "monday tuesday wednesday thursday friday saturday sunday january february march april may june july "
-    "august september october november december today tonight tomorrow great good fine nice cool awesome "
-    "amazing perfect crazy insane weird bad terrible awful hard easy true right wrong fun done over late "
-    "early cold hot sunny raining snowing freezing boiling busy quiet everyone everybody nobody me us".split()
-)
 
 
 def _draft(ctx: Context) -> Draft | None:
@@ -222,9 +215,11 @@ class RuleExtractor:
                 question=clause.question,
             )
             named = _ON_THE_PHONE.match(text) if opening and lang == "en" else None
-            name = (named["v"] or named["w"]) if named else ""
-            said_as = f"I'm {name}" if name and name.split()[0].lower() not in _NOT_ON_THE_PHONE else None
-            draft = _draft(replace(ctx, text=said_as, about_other=False) if said_as else ctx)
+            draft = None
+            if named:
+                draft = _draft(replace(ctx, text=f"I'm {named['v'] or named['w']}", about_other=False))
+            if draft is None or draft.slot != "name":  # "It's Monday", "This is Great": no one is named
+                draft = _draft(ctx)
             if theirs and (draft is None or draft.category in (None, Category.OTHER)) and not ctx.question:
                 draft = Draft(category=Category.FAMILY)
             if draft is None and lang == "zh" and self_said and not ctx.about_other and not ctx.question:

@@ -2,9 +2,9 @@
 judge's second look at the clause.
 
 Every memory about to be kept long-term is embedded (as before: one pass for the write), and the
-judge reads a fact or a preference again with that vector, which is its clause's
-(:meth:`~memlane.write.judge.Judge.second_look`): what it moves to the session or the bin is not
-kept, and its vector was the only cost. An episode is embedded with its day and not read again::
+judge reads a fact, a preference or an episode again with that vector, its clause's (with its day,
+for an episode) (:meth:`~memlane.write.judge.Judge.second_look`): what it moves to the session or the
+bin is not kept, and its vector was the only cost::
 
     decisions, made = Keeper(embedder, judge).keep("u1", "s1", decisions, said_at, look=True)
 """

@@ -177,14 +177,16 @@ class Judge(RuleJudge):
 
     @staticmethod
     def looks_again(decision: Decision) -> bool:
-        """Whether the second look reads ``decision``: a clause about to be kept long-term as a fact
-        or a preference, unless the rules decide it alone or found structure in it that no learned
-        class takes apart: a profile slot (a name, a city, how to be contacted) or a reported problem,
-        whose status later messages settle ("快递又延迟了，物流太慢" reads as a mood to the vectors,
-        and is a complaint). An episode is not read again: it is embedded with its day, so the
-        clause's own vector would cost a second embedding."""
+        """Whether the second look reads ``decision``: a clause about to be kept long-term, as a fact,
+        a preference or an episode (whose vector holds its day: the head learnt from such vectors
+        too), unless the rules decide it alone or found structure in it that no learned class takes
+        apart: a profile slot (a name, a city, how to be contacted) or a reported problem, whose
+        status later messages settle ("快递又延迟了，物流太慢" reads as a mood to the vectors, and is a
+        complaint)."""
         c = decision.candidate
-        if c is None or decision.action not in (Action.SEMANTIC, Action.PROFILE) or exact(c):
+        if c is None or decision.action not in (Action.SEMANTIC, Action.PROFILE, Action.EPISODIC):
+            return False
+        if exact(c):
             return False
         return c.slot is None and c.category is not Category.COMPLAINT
 

@@ -351,14 +351,15 @@ def rebuild(
     model to ``path`` and its second look over e5 vectors to ``head_path`` (the shipped files
     unless given)."""
     from .meaning import MeaningHead
-    from .train_meaning import embed, select_head
+    from .train_meaning import embed, passages, select_head
 
     data = clauses(corpus("train"))
     chosen = select(data, progress=progress)
     model = train(data, chosen.features, chosen.penalty, chosen.temperature, chosen.threshold, chosen.keep)
     model.save(path or Classifier.path())
     words = softmax(chosen.scores / chosen.temperature)
-    vectors = embed([c.text for c in data], progress)
+    plain, dated = passages(data)
+    vectors = (embed(plain, progress), embed(dated, progress))
     head, _ = select_head(data, vectors, words, chosen.threshold, chosen.keep, progress)
     head.save(head_path or MeaningHead.path())
     return chosen

@@ -14,11 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime, timedelta, timezone
 
 import numpy as np
 import numpy.typing as npt
 
 from memlane.domain import Action
+from memlane.store.tokens import indexed
+from memlane.write.keeper import item
 
 from . import train
 from .combined import Judge, tier
@@ -31,6 +34,7 @@ Array = npt.NDArray[np.float64]
 PENALTIES = (0.1, 0.03, 0.01)
 ALPHAS = (0.3, 0.5, 0.7, 1.0)
 THRESHOLDS = (0.4, 0.5, 0.6, 0.7, 0.8, 1.01)  # 1.01: never (the second look undoes no keep)
+DAY_ZERO = datetime(2023, 1, 1, 9, 0, tzinfo=timezone.utc)  # where the days of its episodes start
 TIE = 0.005  # out-of-fold tier accuracies this close are a tie (16 clauses of the 3,272)
 
 
@@ -45,6 +49,23 @@ class HeadSelection:
     accuracy: float  # out-of-fold label accuracy of the vectors alone
     before: float  # out-of-fold tier accuracy of rules and n-gram model
     after: float  # ... with the second look
+
+
+def passages(data: Sequence[Clause]) -> tuple[list[str], list[str]]:
+    """Each candidate's text as the write path embeds its memory: kept as a fact (the clause) and
+    kept as an episode (the clause and its day, :func:`memlane.store.tokens.indexed`). The days are
+    spread over four years from a fixed seed, so the head learns the clause, not one date."""
+    rng = np.random.default_rng(train.SEED)
+    days = rng.integers(0, 4 * 365, size=len(data))
+    dated = []
+    for clause, day in zip(data, days, strict=True):
+        assert clause.rules is not None
+        assert clause.rules.candidate is not None
+        at = DAY_ZERO + timedelta(days=int(day))
+        candidate = replace(clause.rules.candidate, event_time=None)
+        episode = replace(clause.rules, action=Action.EPISODIC, candidate=candidate)
+        dated.append(indexed(item("u", None, episode, at)))
+    return [c.text for c in data], dated
 
 
 def embed(texts: Sequence[str], progress: Callable[[str], None] | None = None) -> npt.NDArray[np.float32]:
@@ -83,15 +104,17 @@ def fit(x: Array, y: npt.NDArray[np.int64], penalty: float) -> Array:
 def tier_accuracy(
     data: Sequence[Clause],
     words: Array,
-    meaning: Array | None,
+    meaning: tuple[Array, Array] | None,
     threshold: float,
     keep: float,
     head: MeaningHead | None = None,
 ) -> float:
     """The tier accuracy of the rules, the n-gram model (probabilities ``words``) overruling them at
-    ``threshold`` / ``keep``, and (``meaning`` and ``head`` given) the second look on what is kept."""
+    ``threshold`` / ``keep``, and (``meaning`` and ``head`` given) the second look on what is kept:
+    ``meaning`` holds the head's probabilities for each clause kept as a fact and kept as an episode
+    (its vector then holds its day), and the second look reads the one the write path would have."""
     right = 0
-    for clause, row, read in zip(data, words, meaning if meaning is not None else words, strict=True):
+    for i, (clause, row) in enumerate(zip(data, words, strict=True)):
         chosen, said = train.decided(clause, row, threshold, keep)
         kept = clause.rules
         assert kept is not None
@@ -100,6 +123,7 @@ def tier_accuracy(
                 kept, action=Action.EPISODIC if said.label in ("event", "plan") else Action.SEMANTIC
             )
         if chosen == "long-term" and head is not None and meaning is not None and Judge.looks_again(kept):
+            read = meaning[kept.action is Action.EPISODIC][i]
             mixed = head.alpha * read + (1 - head.alpha) * row
             moved = head.moves(Prediction(LABELS[int(mixed.argmax())], 0.0, 0.0, 0.0, tuple(mixed)))
             chosen = moved.tier if moved is not None else chosen
@@ -109,21 +133,24 @@ def tier_accuracy(
 
 def select_head(
     data: Sequence[Clause],
-    vectors: npt.NDArray[np.float32],
+    vectors: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]],
     words: Array,
     threshold: float,
     keep: float,
     progress: Callable[[str], None] | None = None,
 ) -> tuple[MeaningHead, HeadSelection]:
-    """Choose the head's settings by cross-validation and fit it on all of ``data``. ``words`` are
-    the n-gram model's out-of-fold probabilities, ``threshold`` and ``keep`` its chosen thresholds."""
-    mean, scale = vectors.mean(axis=0), vectors.std(axis=0) + 1e-6
-    x = ((vectors - mean) / scale).astype(np.float64)
-    y = np.array([c.label for c in data], dtype=np.int64)
-    fold = folds(data)
+    """Choose the head's settings by cross-validation and fit it on all of ``data``. ``vectors`` are
+    each clause's passage vectors kept as a fact and as an episode (:func:`passages`): the head
+    learns from both, as it reads both. ``words`` are the n-gram model's out-of-fold probabilities,
+    ``threshold`` and ``keep`` its chosen thresholds."""
+    both = np.concatenate(vectors)
+    mean, scale = both.mean(axis=0), both.std(axis=0) + 1e-6
+    x = ((both - mean) / scale).astype(np.float64)
+    y = np.tile(np.array([c.label for c in data], dtype=np.int64), 2)
+    fold = np.tile(folds(data), 2)  # a clause's two vectors stay in its fold
     best: tuple[float, float, Array] | None = None
     for penalty in PENALTIES:
-        scores = np.zeros((len(data), len(LABELS)))
+        scores = np.zeros((len(y), len(LABELS)))
         for k in range(FOLDS):
             fitted, held = fold != k, fold == k
             w = fit(x[fitted], y[fitted], penalty)
@@ -136,7 +163,8 @@ def select_head(
     assert best is not None
     accuracy, penalty, scores = best
     temperature = min(TEMPERATURES, key=lambda t: log_loss(scores, y, t))
-    meaning = train.softmax(scores / temperature)
+    probabilities = train.softmax(scores / temperature)
+    meaning = (probabilities[: len(data)], probabilities[len(data) :])
     w = fit(x, y, penalty)
 
     def head(alpha: float, limit: float) -> MeaningHead:

@@ -65,3 +65,42 @@ def test_without_a_session_the_latest_user_message_is_withdrawn(mem: Memory) -> 
     mem.add("I collect vintage typewriters", user_id="u1", at=T0)
     mem.add("scratch that", user_id="u1", at=days(0.01))
     assert mem.list("u1", include_log=True) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "withdraw", "secret"),
+    [
+        ("这次买礼物预算控制在500元以内", "忘掉我刚才说的", "500"),
+        (
+            "for this trip only, keep restaurant suggestions under 30 euros",
+            "forget what I just said",
+            "30 euros",
+        ),
+    ],
+    ids=["zh-slot", "en-note"],
+)
+def test_withdrawing_a_message_takes_what_it_set_for_the_session(
+    mem: Memory, said: str, withdraw: str, secret: str
+) -> None:
+    mem.add(said, user_id="u1", session_id="s1", at=T0)
+    before = mem.session("u1", "s1", now=days(0.0005))
+    assert before is not None
+    assert before.slots or before.notes  # kept for this conversation
+    mem.add(withdraw, user_id="u1", session_id="s1", at=days(0.001))
+    session = mem.session("u1", "s1", now=days(0.01))
+    assert session is not None
+    assert session.slots == {}
+    assert session.notes == []
+    assert session.sources == {}
+    assert secret not in str(mem.export("u1"))
+
+
+def test_forgetting_a_message_takes_what_it_set_for_the_session(mem: Memory) -> None:
+    first = mem.add("这次买礼物预算控制在500元以内", user_id="u1", session_id="s1", at=T0)
+    mem.add("我现在在地铁上", user_id="u1", session_id="s1", at=days(0.001))
+    mem.forget_messages("u1", first.message_ids, at=days(0.002))
+    session = mem.session("u1", "s1", now=days(0.003))
+    assert session is not None
+    assert session.slots == {}
+    assert session.notes == ["我现在在地铁上"]
+    assert "500" not in str(mem.export("u1"))

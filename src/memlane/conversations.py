@@ -145,15 +145,13 @@ class ConversationFacade(Facade):
         ids = [validate.identifier(m, "message id", self.settings) for m in message_ids]
         when = validate.when(at, utcnow())
         gone = self._edit._forget_messages(uid, ids, when, "the messages were withdrawn", caller=who)
-        # their turns leave the live sessions, and a session that said nothing else goes whole
-        # (its slots and summary came from them too)
+        # their turns, slots and notes leave the live sessions, and a session that said nothing else
+        # goes whole (its summary came from them too)
         withdrawn = set(ids)
         for session in self.stores.sessions.list_sessions(uid, None):
-            kept = [t for t in session.turns if t.message_id not in withdrawn]
-            if len(kept) == len(session.turns):
+            if not session.forget_messages(withdrawn):
                 continue
-            if kept:
-                session.turns = kept
+            if session.turns:
                 self.stores.sessions.save_session(session)
             else:
                 self.stores.sessions.delete_session(uid, session.id)

@@ -241,6 +241,26 @@ class Session:
     slots: dict[str, Any] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)  # one-off context the judge kept for this session only
     turns: list[Turn] = field(default_factory=list)
+    # the message each slot and note came from ("slot:budget", "note:<text>" -> message id), so that
+    # withdrawing or deleting the message takes them too
+    sources: dict[str, str] = field(default_factory=dict)
+
+    def forget_messages(self, message_ids: set[str]) -> bool:
+        """Drop the turns, slots and notes that came from ``message_ids``; whether anything went."""
+        turns = [t for t in self.turns if t.message_id not in message_ids]
+        said = [t.content for t in self.turns if t.message_id in message_ids]
+        slots = {k: v for k, v in self.slots.items() if self.sources.get(f"slot:{k}") not in message_ids}
+        notes = [
+            n
+            for n in self.notes
+            if self.sources.get(f"note:{n}") not in message_ids and not any(n in content for content in said)
+        ]
+        if len(turns) == len(self.turns) and slots == self.slots and notes == self.notes:
+            return False
+        self.turns, self.slots, self.notes = turns, slots, notes
+        kept = {f"slot:{k}" for k in slots} | {f"note:{n}" for n in notes}
+        self.sources = {k: v for k, v in self.sources.items() if k in kept}
+        return True
 
 
 @dataclass

@@ -141,14 +141,10 @@ def reindex_after(
 def scrub_sessions(stores: Stores, user_id: str, message_ids: set[str], texts: set[str]) -> None:
     """Live sessions forget the turns that said deleted memories, and their summary lines."""
     for session in stores.sessions.list_sessions(user_id, None):
-        turns = [t for t in session.turns if t.message_id not in message_ids]
+        changed = session.forget_messages(message_ids)
         lines = [line for line in session.summary.split("\n") if line not in texts]
         notes = [n for n in session.notes if n not in texts]
-        if (
-            len(turns) == len(session.turns)
-            and len(notes) == len(session.notes)
-            and ("\n".join(lines) == session.summary)
-        ):
+        if not changed and len(notes) == len(session.notes) and "\n".join(lines) == session.summary:
             continue
-        session.turns, session.notes, session.summary = turns, notes, "\n".join(lines)
+        session.notes, session.summary = notes, "\n".join(lines)
         stores.sessions.save_session(session)

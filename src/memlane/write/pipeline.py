@@ -316,18 +316,20 @@ class WritePath:
         )
         kept = [m for m in plan.messages if m.id not in plan.withdrawn]
         forgotten = set(plan.withdrawn) | {i for step in plan.of(ForgetMessages) for i in step.message_ids}
+        session.forget_messages(forgotten)  # a withdrawn message's turn, and what it set for the session
         session.turns.extend(Turn(role=m.role, content=m.content, at=m.at, message_id=m.id) for m in kept)
-        session.turns = [t for t in session.turns if t.message_id not in forgotten][
-            -self.settings.session_turns :
-        ]
+        session.turns = session.turns[-self.settings.session_turns :]
         for d in decisions:
             c = d.candidate
             if d.action is not Action.SESSION or c is None:
                 continue
+            key = f"slot:{c.slot}" if c.slot else f"note:{c.text}"
             if c.slot:
                 session.slots[c.slot] = c.value
             elif c.text not in session.notes:
                 session.notes.append(c.text)
+            if c.message_id:
+                session.sources[key] = c.message_id
         # what the episode summary will say: the new long-term facts, not a fact merely restated, and
         # not what held for this conversation only (its conditions live in the session's slots, and a
         # later conversation must not read them as current)

@@ -23,6 +23,12 @@ from .lexicon import FEELINGS, JOBS_ZH, LASTING
 from .money import budget_draft
 from .rule import Build, Context, Draft, fixed, liking, routine, rule, slot_value, timed, zh_objects
 from .rule import moved_plan as _moved_plan
+from .work_zh import SUBJECTS as _SUBJECTS
+from .work_zh import employer as _employer
+from .work_zh import job as _job
+from .work_zh import place as _place
+from .work_zh import teacher as _teacher
+from .work_zh import work_place as _work_place
 
 P = EventStatus.PLANNED
 
@@ -41,72 +47,8 @@ _LANGUAGES = {"英文": "en", "英语": "en", "中文": "zh", "汉语": "zh", "�
 _LANG = "|".join(sorted(_LANGUAGES, key=len, reverse=True))
 _REPLY = r"(?:回复|回答|答复|回|说|讲|写|答|解释|输出|表达|说话)"
 _REQUEST = re.compile(r"(?:想|要)?(?:问|咨询|了解)一?下|想知道|请问|帮我|麻烦你?|能不能|可不可以|可以帮")
-_PLACE_SUFFIX = ("市", "省", "区", "县", "州", "镇", "村", "岛")
 _CN = r"[一二两三四五六七八九十]{1,3}"
 _JOBS = "|".join(JOBS_ZH)
-
-
-def _is_place(text: str, ctx: Context) -> bool:
-    if text.endswith(_PLACE_SUFFIX):
-        return True
-    return any(flag == "ns" and word in text for word, flag in ctx.words)
-
-
-def _work_place(m: re.Match[str], ctx: Context) -> Draft | None:
-    where = m.group("v").strip()
-    if where in ("家", "家里"):
-        return Draft(category=C.FACT, slot="work_mode", value="remote")
-    if _is_place(where, ctx):
-        return Draft(slot="work_city", value=where)
-    return Draft(category=C.JOB, slot="employer", value=where, entities=[where])
-
-
-def _place(slot: str, named: bool = False) -> Build:
-    """A place slot; ``named``: only when the words are a place's name (人在深圳, not 人在外面)."""
-
-    def build(m: re.Match[str], ctx: Context) -> Draft | None:
-        where = re.sub(r"(?:附近|这边|那边|那里|这里|一带|了|啊|呢|哦|吧)+$", "", m.group("v")).strip()
-        if not where or ((named or slot == "hometown") and not _is_place(where, ctx)):
-            return None
-        if slot == "home_city" and (ctx.time(1) or re.search(r"打算|准备|计划|要|想", ctx.text)):
-            return None  # 下个月搬到北京 is a plan
-        past = ctx.time(-1)
-        return Draft(slot=slot, value=where, event_time=past.at if past else None)
-
-    return build
-
-
-def _job(m: re.Match[str], ctx: Context) -> Draft | None:
-    groups = m.groupdict()
-    job = re.sub(r"(?:的|了|工作|呢|啊)+$", "", groups.get("job") or groups.get("job2") or "").strip()
-    employer = (groups.get("emp") or "").strip()
-    if not job or employer in ("家", "家里", "这", "那"):
-        return None
-    return Draft(slot="job", value=job, entities=[employer] if employer else [])
-
-
-_SUBJECTS = (
-    "语文|数学|英语|物理|化学|生物|历史|地理|政治|音乐|美术|体育|科学|信息技术|计算机|编程|钢琴|舞蹈|书法"
-    "|日语|法语|德语|韩语|中文|汉语|对外汉语|经济学|法律|医学|会计"
-)
-
-
-def _teacher(m: re.Match[str], ctx: Context) -> Draft | None:
-    employer = (m.group("emp") or "").strip()
-    return Draft(slot="job", value=f"{m.group('subj')}老师", entities=[employer] if employer else [])
-
-
-_NOT_EMPLOYER = re.compile(r"健身房|俱乐部|群|会员|社团|小组|队|协会|课|班$")
-
-
-def _employer(m: re.Match[str], ctx: Context) -> Draft | None:
-    """A change of employer: 跳槽到腾讯了 / 入职字节 (a place is a move, not an employer)."""
-    where = (m.group("v") or m.group("v2") or "").strip()
-    if not where or where in ("家", "家里", "这", "那", "公司"):
-        return None
-    if _is_place(where, ctx) or _NOT_EMPLOYER.search(where):
-        return None
-    return Draft(category=C.JOB, slot="employer", value=where, entities=[where])
 
 
 def _birthday(m: re.Match[str], ctx: Context) -> Draft | None:

@@ -76,8 +76,9 @@ def test_without_a_session_the_latest_user_message_is_withdrawn(mem: Memory) -> 
             "forget what I just said",
             "30 euros",
         ),
+        ("我在考虑辞职去开咖啡馆", "别记这个", "咖啡馆"),
     ],
-    ids=["zh-slot", "en-note"],
+    ids=["zh-slot", "en-note", "zh-undecided-note"],
 )
 def test_withdrawing_a_message_takes_what_it_set_for_the_session(
     mem: Memory, said: str, withdraw: str, secret: str

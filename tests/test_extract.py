@@ -604,6 +604,15 @@ def test_hedges_are_marked(extractor: RuleExtractor, text: str, category: Catego
         ),
         ("新公司年底上市，我瞎猜的", "新公司年底上市，我瞎猜的"),
         ("I live in Berlin, not sure", "I live in Berlin, not sure"),
+        # an intention the user has not settled is no plan yet
+        ("I'm thinking of getting a cat, not sure yet though", "I'm thinking of getting a cat, not sure yet"),
+        ("我打算明年去深圳发展，还没想好", "我打算明年去深圳发展，还没想好"),
+        ("下个月想去成都玩，再看吧", "下个月想去成都玩，再看吧"),
+        (
+            "we might do Japan in spring, nothing's decided yet",
+            "we might do Japan in spring, nothing's decided yet",
+        ),
+        ("thinking about learning piano, haven't decided", "thinking about learning piano, haven't decided"),
     ],
 )
 def test_a_hedge_said_after_a_statement_makes_it_a_guess(
@@ -617,6 +626,16 @@ def test_a_hedge_said_after_a_statement_makes_it_a_guess(
 def test_plain_statements_are_not_hedged(extractor: RuleExtractor) -> None:
     assert not one(extractor, "我住在上海").hedged
     assert not one(extractor, "I live in Berlin").hedged
+
+
+@pytest.mark.parametrize("text", ["我在考虑换工作", "我们在犹豫要不要买房"])
+def test_weighing_a_change_is_undecided(extractor: RuleExtractor, text: str) -> None:
+    assert one(extractor, text).hedged
+
+
+@pytest.mark.parametrize("text", ["我在考虑换工作", "我在找工作", "我在努力工作"])
+def test_how_one_works_names_no_employer(extractor: RuleExtractor, text: str) -> None:
+    assert one(extractor, text).slot is None
 
 
 @pytest.mark.parametrize(

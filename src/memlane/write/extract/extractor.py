@@ -293,8 +293,8 @@ def _joins(prev: tuple[Candidate, Clause], nxt: tuple[Candidate, Clause]) -> boo
         return CONSEQUENCE.match(fold(clause.text)) is not None
     if p.role != c.role:
         return False
-    if BARE_HEDGE.fullmatch(fold(clause.text).strip(" .!~,，。！")):
-        return True  # "…, but don't quote me": the clause before is a guess
+    if _bare_hedge(clause.text):
+        return True  # "…, but don't quote me", "…，还没想好": the clause before is a guess
     if p.lang != c.lang:
         return False
     if clause.elaborates and p.category in _HOLDS_MORE and not _OWN_SUBJECT.match(_after_lead(clause.text)):
@@ -304,6 +304,11 @@ def _joins(prev: tuple[Candidate, Clause], nxt: tuple[Candidate, Clause]) -> boo
         and p.category is Category.COMPLAINT
         and p.event_status == c.event_status
     )
+
+
+def _bare_hedge(text: str) -> bool:
+    """Whether a clause only qualifies the one before it as unsure or undecided."""
+    return BARE_HEDGE.fullmatch(fold(text).strip(" .!~,，。！")) is not None
 
 
 def _joined(
@@ -325,7 +330,7 @@ def _joined(
             tags=list(dict.fromkeys([*prev.tags, *c.tags]))[:_MAX_TAGS],
             entities=list(dict.fromkeys([*prev.entities, *c.entities]))[:_MAX_ENTITIES],
             event_time=prev.event_time or c.event_time,
-            hedged=prev.hedged or c.hedged,
+            hedged=prev.hedged or c.hedged or _bare_hedge(clause.text),
             remember_request=prev.remember_request or c.remember_request,
             clauses=prev.clauses + c.clauses,
         )

@@ -73,13 +73,20 @@ HEDGE = re.compile(
     r"|might|may\s+be|kind\s+of|kinda|sort\s+of|i\s+reckon|likely|pretty\s+sure|idk"
     r"|don'?t\s+quote\s+me)\b)"
     r"|瞎猜|别当真|不一定|没准"
+    # undecided: an intention not settled yet ("还没想好", "haven't decided yet") is no plan
+    r"|没想好|还没决定|在考虑|在犹豫|(?i:\b(?:haven'?t\s+decided|not\s+decided|still\s+deciding"
+    r"|undecided|on\s+the\s+fence)\b)"
 )
 # a clause that only qualifies the one before it ("…, but don't quote me", "……我瞎猜的"): the two are
 # one guess
 BARE_HEDGE = re.compile(
-    r"(?:我|我也|也)?(?:瞎猜的?|随便猜的?|不确定|不太确定|不一定|别当真|说不准|没准)(?:哈|啊|吧|的)?"
-    r"|(?i:(?:but\s+)?(?:don'?t\s+quote\s+me(?:\s+on\s+(?:that|this))?|not\s+(?:100%\s+)?sure|idk"
-    r"|i'?m\s+not\s+(?:100%\s+)?sure|i\s+don'?t\s+know|could\s+be\s+wrong|i\s+might\s+be\s+wrong|just\s+guessing))"
+    r"(?:我|我也|也)?(?:瞎猜的?|随便猜的?|不确定|不太确定|不一定|别当真|说不准|没准"
+    r"|还?没想好|还?没决定|还没定|还在考虑|还在犹豫|再说吧|再看吧|看情况吧?)(?:呢|哈|啊|吧|的)?"
+    r"|(?i:(?:but\s+)?(?:(?:i'?m\s+)?not\s+(?:100%\s+)?sure(?:\s+(?:yet|about\s+(?:that|it)))?"
+    r"|don'?t\s+quote\s+me(?:\s+on\s+(?:that|this))?|idk|i\s+don'?t\s+know|could\s+be\s+wrong"
+    r"|i\s+might\s+be\s+wrong|just\s+guessing|(?:i\s+)?haven'?t\s+decided(?:\s+yet)?"
+    r"|(?:nothing'?s|it'?s\s+not|not)\s+(?:decided|settled|set\s+in\s+stone)(?:\s+yet)?"
+    r"|still\s+(?:deciding|thinking(?:\s+about\s+it)?)|we'?ll\s+see)(?:\s+(?:though|tho))?)"
 )
 SESSION_ONLY = re.compile(
     r"本轮|这轮|这次|这一次|这回|本次|这一单|这单|这个订单|暂时|临时"

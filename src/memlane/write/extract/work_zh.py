@@ -19,9 +19,15 @@ def is_place(text: str, ctx: Context) -> bool:
     return any(flag == "ns" and word in text for word, flag in ctx.words)
 
 
+# what stands between 在 and 工作 when it says how or whether, not where ("我在考虑换工作", "我在努力工作")
+_NOT_A_WORKPLACE = re.compile(r"^(?:考虑|打算|准备|想|找|换|犹豫|纠结|努力|认真|拼命|好好|继续|专心|开始|忙)")
+
+
 def work_place(m: re.Match[str], ctx: Context) -> Draft | None:
     """我在X工作: X a city (work_city), home (remote) or an employer."""
     where = m.group("v").strip()
+    if _NOT_A_WORKPLACE.match(where):
+        return None
     if where in ("家", "家里"):
         return Draft(category=C.FACT, slot="work_mode", value="remote")
     if is_place(where, ctx):

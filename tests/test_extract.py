@@ -628,6 +628,25 @@ def test_plain_statements_are_not_hedged(extractor: RuleExtractor) -> None:
     assert not one(extractor, "I live in Berlin").hedged
 
 
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("我有个女儿，今年5岁", C.FAMILY),
+        ("我每周游泳，一周三次", C.ROUTINE),
+        ("我住在上海，五年了", C.LOCATION),
+        ("我儿子上小学了，三年级", C.FACT),
+        ("帮我订个酒店，三天", C.REQUEST),
+    ],
+)
+def test_an_age_a_duration_or_a_frequency_stays_with_its_clause(
+    extractor: RuleExtractor, text: str, category: Category
+) -> None:
+    # "今年5岁" alone would read as the user's own age
+    c = one(extractor, text)
+    assert c.text == text
+    assert c.category is category
+
+
 @pytest.mark.parametrize("text", ["我在考虑换工作", "我们在犹豫要不要买房"])
 def test_weighing_a_change_is_undecided(extractor: RuleExtractor, text: str) -> None:
     assert one(extractor, text).hedged

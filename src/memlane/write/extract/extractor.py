@@ -23,6 +23,7 @@ from . import rules_en, rules_zh
 from .clauses import Clause, split_clauses
 from .entities import OPAQUE, en_entities, zh_entities
 from .lexicon import (
+    AMOUNT_ONLY,
     BARE_HEDGE,
     CONSEQUENCE,
     FORGET,
@@ -295,6 +296,8 @@ def _joins(prev: tuple[Candidate, Clause], nxt: tuple[Candidate, Clause]) -> boo
         return False
     if _bare_hedge(clause.text):
         return True  # "…, but don't quote me", "…，还没想好": the clause before is a guess
+    if AMOUNT_ONLY.fullmatch(fold(clause.text).strip(" .!~,，。！")):
+        return True  # "我有个女儿，今年5岁": how old, how long, how often, of the clause before
     if p.lang != c.lang:
         return False
     if clause.elaborates and p.category in _HOLDS_MORE and not _OWN_SUBJECT.match(_after_lead(clause.text)):

@@ -88,6 +88,15 @@ BARE_HEDGE = re.compile(
     r"|(?:nothing'?s|it'?s\s+not|not)\s+(?:decided|settled|set\s+in\s+stone)(?:\s+yet)?"
     r"|still\s+(?:deciding|thinking(?:\s+about\s+it)?)|we'?ll\s+see)(?:\s+(?:though|tho))?)"
 )
+# a clause that is only an age, a duration, a frequency or a school year: it says more of the clause
+# before it ("我有个女儿，今年5岁", "我学吉他，三年了", "我每周游泳，一周三次", "我儿子上小学了，三年级")
+AMOUNT_ONLY = re.compile(
+    r"(?:今年|已经|才|刚|都|快|满|大概|差不多)*[0-9一二两三四五六七八九十百半几]+多?(?:个|只)?"
+    r"(?:周岁|岁|个月|年级|年|天|小时)(?:多|半)?(?:了|啦|咯|呢|哦|吧)?"
+    r"|(?:每|一)(?:天|周|星期|礼拜|个月|月|年)(?:都|大概|差不多)?[0-9一二两三四五六七八九十几]+(?:次|回|趟)"
+    r"(?:左右)?(?:吧)?"
+    r"|(?:今年|现在)?(?:[初高]|小学|初中|高中)?[一二三四五六]年级了?|(?:今年|现在)?(?:初|高|大)[一二三四]了?"
+)
 SESSION_ONLY = re.compile(
     r"本轮|这轮|这次|这一次|这回|本次|这一单|这单|这个订单|暂时|临时"
     r"|(?i:\b(?:this\s+time|for\s+now|just\s+this\s+once|this\s+round|this\s+order"

@@ -393,6 +393,11 @@ def test_routines_are_keyed_by_activity_with_the_schedule_as_value(
         ("I will visit Paris next week", datetime(2024, 6, 17, tzinfo=TZ)),
         ("planning to buy a car", None),
         ("我想买一台相机", None),
+        # a plan's day without a year that has passed this year is next year's
+        ("我3月3号要去东京", datetime(2025, 3, 3, tzinfo=TZ)),
+        ("I'll fly to Tokyo on March 3rd", datetime(2025, 3, 3, tzinfo=TZ)),
+        ("we're flying to Tokyo on March 3rd", datetime(2025, 3, 3, tzinfo=TZ)),
+        ("we're getting married on October 3rd", datetime(2024, 10, 3, tzinfo=TZ)),
     ],
 )
 def test_plans_are_planned_with_their_time(
@@ -409,6 +414,7 @@ def test_plans_are_planned_with_their_time(
         ("I ran a marathon last Sunday", datetime(2024, 6, 9, tzinfo=TZ)),
         ("on 10 June I moved", datetime(2024, 6, 10, tzinfo=TZ)),
         ("I bought a new phone yesterday", datetime(2024, 6, 13, tzinfo=TZ)),
+        ("I flew to Tokyo on March 3rd", datetime(2024, 3, 3, tzinfo=TZ)),
         ("我换了新工作", None),
         ("I finally finished my thesis", None),
     ],

@@ -247,8 +247,17 @@ def fixed(slot: str | None, value: Any = None, **extra: Any) -> Build:
     return build
 
 
+# a day named by its month and date alone ("March 3rd", "3月3号"), with no year and nothing that puts
+# it behind ("last", 去年, 上个月)
+_YEARLESS_DAY = re.compile(
+    r"(?i)^(?!.*(?:\d{4}|年|\blast\b|\bpast\b|上)).*(?:月|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\b)"
+)
+
+
 def timed(status: EventStatus, direction: int | None, require_time: bool = False) -> Build:
-    """A builder for plans and events: the first time of the wanted direction becomes ``event_time``."""
+    """A builder for plans and events: the first time of the wanted direction becomes ``event_time``.
+    A plan's day said without a year that has passed this year is next year's ("I'll fly to Tokyo on
+    March 3rd", said in September)."""
 
     def build(m: re.Match[str], ctx: Context) -> Draft | None:
         mention = ctx.time(direction) or (None if require_time else ctx.time())
@@ -256,9 +265,21 @@ def timed(status: EventStatus, direction: int | None, require_time: bool = False
             return None
         if require_time and len(re.sub(r"[\W_]", "", ctx.without_times())) < 2:
             return None  # just a time ("下个月"), no action
-        return Draft(event_time=mention.at if mention else None, event_status=status)
+        if mention is None:
+            return Draft(event_time=None, event_status=status)
+        passed = status is EventStatus.PLANNED and mention.direction < 0
+        at = _a_year_on(mention.at) if passed and _YEARLESS_DAY.search(mention.text) else mention.at
+        return Draft(event_time=at, event_status=status)
 
     return build
+
+
+def _a_year_on(at: datetime) -> datetime:
+    """The same day a year later (28 February for a 29th)."""
+    try:
+        return at.replace(year=at.year + 1)
+    except ValueError:
+        return at.replace(year=at.year + 1, day=28)
 
 
 def moved_plan(m: re.Match[str], ctx: Context) -> Draft | None:

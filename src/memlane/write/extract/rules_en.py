@@ -121,6 +121,8 @@ _INTENT = (
     rf"|{_I}(?:plan|intend|want|hope|would\s+like|'d\s+like|need|aim|am\s+going|'ll|will|shall)\b"
     r"|^planning\s+to\b|\bgonna\b"
 )
+# an arrangement told in the present, with its day ("we're flying to Tokyo on March 3rd")
+_ARRANGED = rf"(?i){_IM}(?:flying|leaving|heading|driving|travell?ing|moving|getting\s+married|visiting)\b"
 _IRREGULAR = _any(
     "went bought ran got moved started finished had met saw took made left came became lost won visited did "
     "wrote flew drove ate drank sold paid spent found gave began broke fell built caught chose forgot hurt "
@@ -292,6 +294,7 @@ RULES = (
     rule(C.PLAN, _MOVED, moved_plan),
     rule(C.PLAN, _CALLED_OFF, timed(EventStatus.CANCELLED, None)),
     rule(C.PLAN, _INTENT, timed(EventStatus.PLANNED, 1)),
+    rule(C.PLAN, _ARRANGED, timed(EventStatus.PLANNED, None, require_time=True)),
     rule(C.PLAN, r".", timed(EventStatus.PLANNED, 1, require_time=True)),
     rule(C.EVENT, r".", timed(EventStatus.DONE, -1, require_time=True)),
     rule(C.EVENT, _DID, timed(EventStatus.DONE, -1)),

@@ -70,7 +70,7 @@ def test_without_a_session_the_latest_user_message_is_withdrawn(mem: Memory) -> 
 @pytest.mark.parametrize(
     ("said", "withdraw", "secret"),
     [
-        ("这次买礼物预算控制在500元以内", "忘掉我刚才说的", "500"),
+        ("这次买礼物预算控制在500元以内", "忘掉我刚才说的", "500元"),  # not "500": ids are hex
         (
             "for this trip only, keep restaurant suggestions under 30 euros",
             "forget what I just said",
@@ -104,4 +104,4 @@ def test_forgetting_a_message_takes_what_it_set_for_the_session(mem: Memory) -> 
     assert session is not None
     assert session.slots == {}
     assert session.notes == ["我现在在地铁上"]
-    assert "500" not in str(mem.export("u1"))
+    assert "500元" not in str(mem.export("u1"))

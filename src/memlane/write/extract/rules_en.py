@@ -242,13 +242,14 @@ RULES = (
                  r"(?:\s+(?:named|called)\s+(?P<name>(?-i:[A-Z][\w'-]*)))?", b.pet),
     rule(C.FACT, rf"(?i){_IM}(?:currently\s+|now\s+)?(?:learning|studying)\s+(?P<obj>.+)"
                  r"|\bi\s+(?:started|began)\s+learning\s+(?P<obj2>.+)", b.fact_about("learning")),
-    rule(C.FACT, rf"(?i)(?:{_IM}|\b(?:went|gone|turned|became|become|going)\s+)(?:a\s+|fully\s+|full\s+)?"
-                 r"(?P<v>vegetarian|vegan|pescatarian)\b", slot_value("diet")),
+    rule(C.FACT, rf"(?i)(?:{_IM}|\b(?:went|gone|turned|became|become|going)\s+"
+                 r"|(?<!never\s)(?<!not\s)\bbeen\s+)"  # "I've been vegan for 5 years", not "never been"
+                 r"(?:a\s+|fully\s+|full\s+)?(?P<v>vegetarian|vegan|pescatarian)\b", slot_value("diet")),
     rule(C.FACT, rf"(?i){_IM}(?:no\s+longer|not)\s+(?:a\s+)?(?:vegetarian|vegan)(?:\s+any\s*more)?\b"
                  r"|\bi\s+(?:eat|started\s+eating|'m\s+eating|am\s+eating)\s+meat(?:\s+(?:again|now))?\b",
          fixed("diet", "omnivore")),
-    rule(C.FACT, rf"(?i)\bmy\s+(?:birthday|b-?day)\s+is\s+(?:on\s+)?(?:the\s+)?(?:(?P<mon>{_MONTH})\.?\s+"
-                 rf"(?P<d>\d{{1,2}})(?:st|nd|rd|th)?|(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon2>{_MONTH}))\b"
+    rule(C.FACT, rf"(?i)(?:\bmy\s+|^)(?:birthday|b-?day)(?:\s+is|\s*'s)\s+(?:on\s+)?(?:the\s+)?"
+                 rf"(?:(?P<mon>{_MONTH})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?|(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon2>{_MONTH}))\b"
                  rf"|\bi\s+was\s+born\s+on\s+(?:the\s+)?(?:(?P<mon3>{_MONTH})\.?\s+(?P<d3>\d{{1,2}})"
                  rf"|(?P<d4>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon4>{_MONTH}))\b", b.birthday),
     # likes and dislikes

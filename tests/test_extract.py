@@ -884,6 +884,9 @@ def test_a_choice_made_or_a_change_done_is_an_event(extractor: RuleExtractor, te
         "we got a puppy!!! his name is biscuit, golden retriever, 9 weeks old",
         "my sister lives in paris, she works at a bank",
         "我儿子乐乐，今年8岁，他周末上午有游泳课",
+        "we have twin boys, they're 7",
+        "my parents live in Ohio, they're retired",
+        "I have two daughters. They both play piano",
     ],
 )
 def test_he_or_she_after_a_relative_or_pet_is_them(extractor: RuleExtractor, text: str) -> None:
@@ -891,7 +894,14 @@ def test_he_or_she_after_a_relative_or_pet_is_them(extractor: RuleExtractor, tex
     assert last.category not in (C.OTHER, C.REQUEST)
 
 
-@pytest.mark.parametrize("text", ["he is so annoying", "my sister lives in paris, I miss her, you know him"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "he is so annoying",
+        "my sister lives in paris, I miss her, you know him",
+        "I met my coworkers, they were nice",
+    ],
+)
 def test_he_or_she_with_no_relative_just_named_is_someone_else(extractor: RuleExtractor, text: str) -> None:
     last = extract(extractor, text)[-1]
     assert last.category is not C.FAMILY

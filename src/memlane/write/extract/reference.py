@@ -1,4 +1,4 @@
-"""Whom or what a clause speaks of by a pronoun. Led by he, she, 他 or 她: the user's relative or pet
+"""Whom or what a clause speaks of by a pronoun. Led by he, she, they, 他 or 她: the user's relatives or pets
 that the clause before it named ("we got a puppy!!! his name is biscuit", "我儿子乐乐，他周末上午有游泳课"),
 or the user's turn before it ("my daughter is 7" … "she has ballet on saturdays"), so the clause
 is about the user's family, not about someone else.
@@ -22,11 +22,13 @@ from .lexicon import topic_tags
 # only whether a clause names one matters here, not how much of it: no longest-first ordering
 _ZH_KIN = re.compile("|".join([*_ZH_RELATIONS, *_ZH_PETS]))
 _EN_KIN = re.compile(
-    r"(?i)\b(?:my|our|a|an)\s+(?:new\s+|little\s+|baby\s+|pet\s+|youngest\s+|oldest\s+)?"
-    rf"(?:{'|'.join([*_EN_RELATIONS, *_EN_PETS])})s?\b"
+    r"(?i)\b(?:my|our|a|an|two|three|four|five|\d)\s+(?:new\s+|little\s+|baby\s+|pet\s+|youngest\s+"
+    rf"|oldest\s+|twin\s+)?(?:{'|'.join([*_EN_RELATIONS, *_EN_PETS, 'boy', 'girl'])})s?\b"
+    r"|\btwin\s+(?:boy|girl|son|daughter|brother|sister)s\b"
 )
 _ZH_PRONOUN = re.compile(r"^(?:他|她|它)(?!们)")
-_EN_PRONOUN = re.compile(r"(?i)^(?:he|she|his|her|he's|she's)\b")
+# "they" too: "we have twin boys, they're 7", "my parents live in Ohio, they're retired"
+_EN_PRONOUN = re.compile(r"(?i)^(?:he|she|his|her|he's|she's|they|they're|theyre|their)\b")
 # a clause that names its own subject (the user, the assistant, others): the relative is no longer meant
 _ZH_SUBJECT = re.compile(r"^(?:我|本人|咱|你|您|他们|她们|大家|别人|人家)")
 _EN_SUBJECT = re.compile(r"(?i)^(?:i|i'm|i've|i'd|my|we|we're|our|you|your|they|their)\b")

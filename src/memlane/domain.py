@@ -245,15 +245,32 @@ class Session:
     # withdrawing or deleting the message takes them too
     sources: dict[str, str] = field(default_factory=dict)
 
-    def forget_messages(self, message_ids: set[str]) -> bool:
-        """Drop the turns, slots and notes that came from ``message_ids``; whether anything went."""
+    def keep_slot(self, slot: str, value: Any, message_id: str | None) -> None:
+        """Hold ``slot`` at ``value`` for this conversation, said in ``message_id``."""
+        self.slots[slot] = value
+        if message_id:
+            self.sources[f"slot:{slot}"] = message_id
+
+    def keep_note(self, note: str, message_id: str | None) -> None:
+        """Hold a one-off ``note`` for this conversation, said in ``message_id``."""
+        if note not in self.notes:
+            self.notes.append(note)
+        if message_id:
+            self.sources[f"note:{note}"] = message_id
+
+    def forget_messages(self, message_ids: set[str], texts: set[str] | frozenset[str] = frozenset()) -> bool:
+        """Drop the turns, slots and notes that came from ``message_ids`` (a note with no recorded
+        source goes when a forgotten turn holds it), and the notes that say one of ``texts``; whether
+        anything went."""
         turns = [t for t in self.turns if t.message_id not in message_ids]
         said = [t.content for t in self.turns if t.message_id in message_ids]
         slots = {k: v for k, v in self.slots.items() if self.sources.get(f"slot:{k}") not in message_ids}
         notes = [
             n
             for n in self.notes
-            if self.sources.get(f"note:{n}") not in message_ids and not any(n in content for content in said)
+            if n not in texts
+            and self.sources.get(f"note:{n}") not in message_ids
+            and not any(n in content for content in said)
         ]
         if len(turns) == len(self.turns) and slots == self.slots and notes == self.notes:
             return False

@@ -139,12 +139,12 @@ def reindex_after(
 
 
 def scrub_sessions(stores: Stores, user_id: str, message_ids: set[str], texts: set[str]) -> None:
-    """Live sessions forget the turns that said deleted memories, and their summary lines."""
+    """Live sessions forget the turns that said deleted memories, what those turns set for the
+    session, and the notes and summary lines that say them."""
     for session in stores.sessions.list_sessions(user_id, None):
-        changed = session.forget_messages(message_ids)
-        lines = [line for line in session.summary.split("\n") if line not in texts]
-        notes = [n for n in session.notes if n not in texts]
-        if not changed and len(notes) == len(session.notes) and "\n".join(lines) == session.summary:
+        changed = session.forget_messages(message_ids, texts)
+        summary = "\n".join(line for line in session.summary.split("\n") if line not in texts)
+        if not changed and summary == session.summary:
             continue
-        session.notes, session.summary = notes, "\n".join(lines)
+        session.summary = summary
         stores.sessions.save_session(session)

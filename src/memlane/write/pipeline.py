@@ -323,13 +323,10 @@ class WritePath:
             c = d.candidate
             if d.action is not Action.SESSION or c is None:
                 continue
-            key = f"slot:{c.slot}" if c.slot else f"note:{c.text}"
             if c.slot:
-                session.slots[c.slot] = c.value
-            elif c.text not in session.notes:
-                session.notes.append(c.text)
-            if c.message_id:
-                session.sources[key] = c.message_id
+                session.keep_slot(c.slot, c.value, c.message_id)
+            else:
+                session.keep_note(c.text, c.message_id)
         # what the episode summary will say: the new long-term facts, not a fact merely restated, and
         # not what held for this conversation only (its conditions live in the session's slots, and a
         # later conversation must not read them as current)

@@ -294,9 +294,9 @@ def _joins(prev: tuple[Candidate, Clause], nxt: tuple[Candidate, Clause]) -> boo
         return CONSEQUENCE.match(fold(clause.text)) is not None
     if p.role != c.role:
         return False
-    if _bare_hedge(clause.text):
+    if _only(BARE_HEDGE, clause.text):
         return True  # "…, but don't quote me", "…，还没想好": the clause before is a guess
-    if AMOUNT_ONLY.fullmatch(fold(clause.text).strip(" .!~,，。！")):
+    if _only(AMOUNT_ONLY, clause.text):
         return True  # "我有个女儿，今年5岁": how old, how long, how often, of the clause before
     if p.lang != c.lang:
         return False
@@ -309,9 +309,10 @@ def _joins(prev: tuple[Candidate, Clause], nxt: tuple[Candidate, Clause]) -> boo
     )
 
 
-def _bare_hedge(text: str) -> bool:
-    """Whether a clause only qualifies the one before it as unsure or undecided."""
-    return BARE_HEDGE.fullmatch(fold(text).strip(" .!~,，。！")) is not None
+def _only(pattern: re.Pattern[str], text: str) -> bool:
+    """Whether a clause is nothing but what ``pattern`` matches (a hedge, an amount), its
+    punctuation aside."""
+    return pattern.fullmatch(fold(text).strip(" .!~,，。！")) is not None
 
 
 def _joined(
@@ -333,7 +334,7 @@ def _joined(
             tags=list(dict.fromkeys([*prev.tags, *c.tags]))[:_MAX_TAGS],
             entities=list(dict.fromkeys([*prev.entities, *c.entities]))[:_MAX_ENTITIES],
             event_time=prev.event_time or c.event_time,
-            hedged=prev.hedged or c.hedged or _bare_hedge(clause.text),
+            hedged=prev.hedged or c.hedged or _only(BARE_HEDGE, clause.text),
             remember_request=prev.remember_request or c.remember_request,
             clauses=prev.clauses + c.clauses,
         )

@@ -71,6 +71,8 @@ def test_names_fill_the_name_slots(extractor: RuleExtractor, text: str, slot: st
     [
         ("我住在上海", "home_city", "上海"),
         ("我在杭州工作", "work_city", "杭州"),
+        ("我在成都一家游戏公司上班", "work_city", "成都"),  # the city, not the workplace described after it
+        ("我在上海的某外企工作", "work_city", "上海"),
         ("我是上海人", "hometown", "上海"),
         ("我来自成都", "hometown", "成都"),
         ("I live in Berlin", "home_city", "Berlin"),

@@ -23,6 +23,20 @@ def is_place(text: str, ctx: Context) -> bool:
 _NOT_A_WORKPLACE = re.compile(r"^(?:考虑|打算|准备|想|找|换|犹豫|纠结|努力|认真|拼命|好好|继续|专心|开始|忙)")
 
 
+# what follows a city's name when the rest describes a workplace rather than names one ("成都一家游戏公司")
+_DESCRIBED = re.compile(r"^的?(?:一家|一个|一所|一间|一座|某家?|某个|家)")
+
+
+def _leading_place(where: str, ctx: Context) -> str | None:
+    """The city a workplace is said in, when the words start with it and go on to describe the
+    workplace ("成都一家游戏公司" -> 成都, "上海的某外企" -> 上海); None otherwise."""
+    for word, flag in ctx.words:
+        if flag == "ns" and where.startswith(word) and len(where) > len(word):
+            rest = where[len(word) :]
+            return word if _DESCRIBED.match(rest) else None
+    return None
+
+
 def work_place(m: re.Match[str], ctx: Context) -> Draft | None:
     """我在X工作: X a city (work_city), home (remote) or an employer."""
     where = m.group("v").strip()
@@ -30,6 +44,9 @@ def work_place(m: re.Match[str], ctx: Context) -> Draft | None:
         return None
     if where in ("家", "家里"):
         return Draft(category=C.FACT, slot="work_mode", value="remote")
+    city = _leading_place(where, ctx)
+    if city is not None:
+        return Draft(slot="work_city", value=city, entities=[where] if city != where else [])
     if is_place(where, ctx):
         return Draft(slot="work_city", value=where)
     return Draft(category=C.JOB, slot="employer", value=where, entities=[where])

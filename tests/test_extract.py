@@ -395,6 +395,8 @@ def test_routines_are_keyed_by_activity_with_the_schedule_as_value(
         ("I will visit Paris next week", datetime(2024, 6, 17, tzinfo=TZ)),
         ("planning to buy a car", None),
         ("我想买一台相机", None),
+        # 这 starts a time here, not a subject: the plan is the user's
+        ("这周末想带爸妈去青城山玩", datetime(2024, 6, 15, tzinfo=TZ)),
         # a plan's day without a year that has passed this year is next year's
         ("我3月3号要去东京", datetime(2025, 3, 3, tzinfo=TZ)),
         ("I'll fly to Tokyo on March 3rd", datetime(2025, 3, 3, tzinfo=TZ)),
@@ -730,7 +732,9 @@ def test_assistant_and_system_turns_are_extracted_but_not_explicit(
     check(c, C.NAME, role=role, explicit=False)
 
 
-@pytest.mark.parametrize("text", ["他喜欢咖啡", "你喜欢什么？", "我叫什么名字？", "She lives in Rome"])
+@pytest.mark.parametrize(
+    "text", ["他喜欢咖啡", "你喜欢什么？", "我叫什么名字？", "She lives in Rome", "这周末他要来上海"]
+)
 def test_other_peoples_statements_and_questions_say_nothing_about_the_user(
     extractor: RuleExtractor, text: str
 ) -> None:

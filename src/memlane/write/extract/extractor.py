@@ -17,7 +17,7 @@ from memlane.domain import Candidate, Category, Message
 from memlane.privacy.sensitive import PLACEHOLDER
 from memlane.text.lang import detect, fold, has_cjk, normalize
 from memlane.text.recurrence import recurrence
-from memlane.text.timeparse import find_times
+from memlane.text.timeparse import TimeMention, find_times
 
 from . import rules_en, rules_zh
 from .clauses import Clause, split_clauses
@@ -70,8 +70,11 @@ def _is_smalltalk(text: str) -> bool:
     return bool(spoken) and not has_cjk(text) and all(w in SMALLTALK or LAUGHTER.fullmatch(w) for w in spoken)
 
 
-def _about_other(text: str, lang: str) -> bool:
-    """The clause's subject is someone other than the user (他喜欢猫 / you look busy)."""
+def _about_other(text: str, lang: str, times: Sequence[TimeMention] = ()) -> bool:
+    """The clause's subject is someone other than the user (他喜欢猫 / you look busy), read after
+    the time it starts with: "这周末想去爬山" starts with 这 as a time word, "这周末他要来" is his."""
+    lead = next((t.end for t in times if t.start == 0), 0)
+    text = text[lead:].lstrip(" ，,")
     if lang == "zh":
         return _ZH_OTHER.match(text) is not None and "我" not in text
     return _EN_OTHER.match(text) is not None and _EN_SELF.search(text) is None
@@ -210,9 +213,9 @@ class RuleExtractor:
                 text,
                 lang,
                 message.at,
-                times=find_times(text, message.at),
+                times=(times := find_times(text, message.at)),
                 schedule=recurrence(text),
-                about_other=_about_other(text, lang) and not theirs,
+                about_other=_about_other(text, lang, times) and not theirs,
                 question=clause.question,
             )
             named = _ON_THE_PHONE.match(text) if opening and lang == "en" else None

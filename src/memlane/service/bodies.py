@@ -105,7 +105,7 @@ class SearchIn(Body, SearchOptions):
 
 class ContextIn(Body, SearchOptions):
     """A prompt-ready block for a query, under a token budget; its search takes the options of a
-    search (20 hits unless ``limit`` says otherwise)."""
+    search (34 hits unless ``limit`` says otherwise)."""
 
     model_config = _examples(
         {"user_id": "u1", "query": "帮我订一杯咖啡", "session_id": "s1", "max_tokens": 400},

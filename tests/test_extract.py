@@ -733,6 +733,25 @@ def test_assistant_and_system_turns_are_extracted_but_not_explicit(
 
 
 @pytest.mark.parametrize(
+    ("text", "thing"),
+    [
+        ("咖啡不喝了", "咖啡"),
+        ("奶茶我早就不喝了", "奶茶"),
+        ("恐怖片看腻了", "恐怖片"),
+        ("健身房现在很少去了", "健身房"),
+        ("没空爬山了", "爬山"),
+    ],
+)
+def test_what_the_user_stopped_is_a_dislike_of_it(extractor: RuleExtractor, text: str, thing: str) -> None:
+    check(one(extractor, text), C.DISLIKE, polarity=-1, objects=[thing])
+
+
+def test_a_stop_names_no_thing_it_does_not_say(extractor: RuleExtractor) -> None:
+    # "膝盖受伤后" is when, not what: nothing is left behind
+    assert one(extractor, "膝盖受伤后不跑了").category is not C.DISLIKE
+
+
+@pytest.mark.parametrize(
     "text", ["他喜欢咖啡", "你喜欢什么？", "我叫什么名字？", "She lives in Rome", "这周末他要来上海"]
 )
 def test_other_peoples_statements_and_questions_say_nothing_about_the_user(

@@ -517,6 +517,23 @@ def test_a_change_of_mind_retires_what_it_names(
 @pytest.mark.parametrize(
     ("before", "change"),
     [
+        ("我每天早上都喝美式", "最近改喝茶了，咖啡不喝了"),
+        ("我喜欢看恐怖片", "恐怖片看腻了，最近迷上了纪录片"),
+        ("周末一般去爬山", "现在周末都在家带娃，没空爬山了"),
+        ("我每周去两次健身房", "健身房现在很少去了"),
+    ],
+)
+def test_a_stop_said_thing_first_retires_the_old_habit(mem: Memory, before: str, change: str) -> None:
+    # the thing first, then that it is over: no model reads "恐怖片看腻了" as a passing mood
+    (old,) = [d.memory for d in mem.add(before, user_id="u1", session_id="s1", at=T0).decisions if d.memory]
+    mem.add(change, user_id="u1", session_id="s2", at=days(20))
+    assert mem.get(old.id, user_id="u1").status is Status.SUPERSEDED
+    assert before not in active(mem)
+
+
+@pytest.mark.parametrize(
+    ("before", "change"),
+    [
         ("I drink two americanos a day", "quit coffee, way less jittery now"),
         ("我每天早上一杯美式", "咖啡我戒了"),
         ("i eat a ton of chicken and eggs for protein", "so i watched a documentary and went vegan"),

@@ -21,6 +21,8 @@ has ("I use wanikani with duolingo for grammar" is not retired by "switched from
 ['canon gear']
 >>> left_behind("咖啡我戒了哈")
 ['咖啡']
+>>> left_behind("恐怖片看腻了")
+['恐怖片']
 >>> left_behind("我喜欢喝美式")
 []
 """
@@ -34,6 +36,7 @@ from memlane.domain import Category, Kind, MemoryItem
 from memlane.text.keywords import content_words
 from memlane.text.lang import normalize
 from memlane.vocabulary import MemoryQuery
+from memlane.write.extract.lexicon import STOPPED_ZH
 from memlane.write.pool import Pool
 
 _ZH = [
@@ -43,6 +46,7 @@ _ZH = [
     re.compile(r"(?P<old>[^，。,.!！？?；;我]{1,8}?)(?:我)?(?:戒了|戒掉了|戒掉|不要了|卖了|卖掉了)"),
     re.compile(r"(?:戒了|戒掉了?|卖掉了?|辞掉了?|退掉了?)(?P<old>[^，。,.!！？?；;了]{1,12})"),
     re.compile(r"(?:离开了?|辞了|退了)(?P<old>[^，。,.!！？?；;了]{2,12})"),
+    *STOPPED_ZH,
 ]
 _EN = [
     re.compile(
@@ -121,7 +125,7 @@ def left_behind(text: str) -> list[str]:
     found: list[str] = []
     for pattern in [*_ZH, *_EN]:
         for m in pattern.finditer(text):
-            phrase = m.group("old").strip(" ,，'")
+            phrase = (m.groupdict().get("old") or m.group("obj")).strip(" ,，'")
             if phrase and phrase not in found and _named(phrase):
                 found.append(phrase)
     return found

@@ -19,7 +19,7 @@ from .family_zh import MINE as _MINE
 from .family_zh import PETS as _PETS
 from .family_zh import REL as _REL
 from .family_zh import family as _family
-from .lexicon import FEELINGS, JOBS_ZH, LASTING
+from .lexicon import FEELINGS, JOBS_ZH, LASTING, STOPPED_ZH
 from .money import budget_draft
 from .rule import Build, Context, Draft, fixed, liking, routine, rule, slot_value, timed, zh_objects
 from .rule import moved_plan as _moved_plan
@@ -301,6 +301,8 @@ RULES = (
     rule(C.DISLIKE, r"(?:不再|从不|从来不|基本不|已经不|再也不|一点都不|绝不|不能|没法|不)"
                     rf"(?P<verb>喝|吃|碰|抽)(?P<obj>{_CUT}+)", liking(-1, need_objects=True)),
     rule(C.DISLIKE, r"戒(?!指|备|严)掉?了?(?P<obj>[^，。,了]{1,8})了?", liking(-1)),
+    # what the user has stopped: 咖啡不喝了, 恐怖片看腻了, 没空爬山了
+    *(rule(C.DISLIKE, stopped.pattern, liking(-1, need_objects=True)) for stopped in STOPPED_ZH),
     rule(C.CONSTRAINT, r"(?:千万|务必|请|一定|绝对|以后|永远|再也)?(?:不要|(?<![特区分告级性类识辨个派鉴])别"
                        r"(?!人|的|处|墅|说了)|不准|不许|禁止|不接受|勿|切勿|拒绝)"
                        rf"再?(?:给我|帮我|跟我|对我|向我|替我)?(?P<obj>{_CUT}+)", liking(-1), "any"),

@@ -27,6 +27,7 @@ import numpy.typing as npt
 
 from memlane.domain import Action, Candidate, Category, Decision, EventStatus
 from memlane.settings import Settings
+from memlane.write.changes import left_behind
 
 from .features import rule_cues
 from .meaning import MeaningHead
@@ -188,7 +189,7 @@ class Judge(RuleJudge):
             return False
         if exact(c):
             return False
-        return c.slot is None and c.category is not Category.COMPLAINT
+        return c.slot is None and c.category is not Category.COMPLAINT and not changes_mind(decision)
 
     def chatter(self, text: str) -> bool:
         """Whether the model is sure ``text`` is small talk ("hey there", "哈哈谢谢你呀"): as a query,
@@ -253,7 +254,7 @@ class Judge(RuleJudge):
         messages said."""
         if prediction.confidence < threshold or not cls.disagrees(prediction, rules):
             return False
-        if prediction.label in _RULES_ONLY or rules.category is Category.COMPLAINT:
+        if prediction.label in _RULES_ONLY or rules.category is Category.COMPLAINT or changes_mind(rules):
             return False
         if prediction.tier != "long-term" or tier(rules.action) == "long-term":
             return True
@@ -325,3 +326,11 @@ def exact(candidate: Candidate) -> bool:
         or candidate.event_status is EventStatus.RESOLVED  # closes an open complaint: structure
         or bool(candidate.sensitive)  # what the detectors found is the policy's business, exactly
     )
+
+
+def changes_mind(decision: Decision) -> bool:
+    """Whether ``decision`` keeps a change of mind that names what it leaves behind ("咖啡不喝了",
+    "恐怖片看腻了", "switched from duolingo to wanikani"): kept, it retires the memories that still
+    hold the old choice, so no learned class takes it apart ("恐怖片看腻了" reads as a mood, 0.87)."""
+    c = decision.candidate
+    return c is not None and tier(decision.action) == "long-term" and bool(left_behind(c.text))

@@ -521,10 +521,16 @@ def test_a_change_of_mind_retires_what_it_names(
         ("我喜欢看恐怖片", "恐怖片看腻了，最近迷上了纪录片"),
         ("周末一般去爬山", "现在周末都在家带娃，没空爬山了"),
         ("我每周去两次健身房", "健身房现在很少去了"),
+        ("我每天都玩王者荣耀", "王者荣耀我卸载了"),
+        ("I do yoga twice a week", "I've given up on yoga"),
+        ("I watch netflix every night", "I'm done with netflix, cancelled it"),
+        ("I go to the gym every morning", "I stopped going to the gym"),
+        ("I have a car", "got rid of my car"),
     ],
 )
-def test_a_stop_said_thing_first_retires_the_old_habit(mem: Memory, before: str, change: str) -> None:
-    # the thing first, then that it is over: no model reads "恐怖片看腻了" as a passing mood
+def test_a_stop_in_other_words_retires_the_old_habit(mem: Memory, before: str, change: str) -> None:
+    # the thing first (咖啡不喝了), or ended in other words (given up on, done with, got rid of), and no
+    # model reads "恐怖片看腻了" as a passing mood
     (old,) = [d.memory for d in mem.add(before, user_id="u1", session_id="s1", at=T0).decisions if d.memory]
     mem.add(change, user_id="u1", session_id="s2", at=days(20))
     assert mem.get(old.id, user_id="u1").status is Status.SUPERSEDED

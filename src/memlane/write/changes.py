@@ -43,7 +43,9 @@ _ZH = [
     re.compile(r"从(?P<old>[^，。,.!！？?；;]{1,12}?)(?:改成|换成|改为|换到|搬到|转到|改到|到)"),
     re.compile(r"(?:不再|再也不)(?P<old>[^，。,.!！？?；;了]{1,12})"),
     re.compile(r"不(?!好意思|客气|错|行|用|对|过|少|多|久|然|如)(?P<old>[^，。,.!！？?；;不了]{2,12})了"),
-    re.compile(r"(?P<old>[^，。,.!！？?；;我]{1,8}?)(?:我)?(?:戒了|戒掉了|戒掉|不要了|卖了|卖掉了|卸载了|删了|退坑了)"),
+    re.compile(
+        r"(?P<old>[^，。,.!！？?；;我]{1,8}?)(?:我)?(?:戒了|戒掉了|戒掉|不要了|卖了|卖掉了|卸载了|删了|退坑了)"
+    ),
     re.compile(r"(?:戒了|戒掉了?|卖掉了?|辞掉了?|退掉了?)(?P<old>[^，。,.!！？?；;了]{1,12})"),
     re.compile(r"(?:离开了?|辞了|退了)(?P<old>[^，。,.!！？?；;了]{2,12})"),
     *STOPPED_ZH,
@@ -67,7 +69,7 @@ _EN = [
     re.compile(
         r"\b(?:not|don't|do\s+not|no|can't|cannot|won't|doesn't|never)\s+(?:\w+\s+){0,2}?"
         r"(?P<old>[\w'-]{3,20})\s+any\s*more\b",
-        re.IGNORECASE
+        re.IGNORECASE,
     ),
 ]
 # words that say how, not what: a left-behind thing is named by its other words

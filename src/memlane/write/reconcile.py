@@ -14,8 +14,8 @@ reconcile with each other too ("我最近开始喝冷萃了，不喝美式了").
   reverse) supersedes, and so does a preference that says it *replaces* the old ones of its kind
   (换成喝茶 / switched to tea); "美式" and "美式咖啡" are one object;
 - **a change of mind** that names what it leaves behind ("不考上财了", "咖啡不喝了", "恐怖片看腻了",
-  "没空爬山了", "switched from duolingo to wanikani", "sold all my canon gear") supersedes the current memories that hold it
-  (:mod:`memlane.write.changes`);
+  "没空爬山了", "switched from duolingo to wanikani", "sold all my canon gear") supersedes the
+  current memories that hold it (:mod:`memlane.write.changes`);
 - **a resolution** settles the open complaint it refers to, and **a called-off plan** the planned event it
   names (取消了, cancelled); a plan moved to another time (改到下周三, rebooked for tuesday) supersedes it;
 - **a near duplicate** (close in meaning) merges only when one statement's content words are all in

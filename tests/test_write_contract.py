@@ -436,6 +436,7 @@ def test_log_turns_carry_their_role_and_flags_as_fields(mem: Memory) -> None:
             {"role": "user", "content": "我今天有点烦"},
             {"role": "user", "content": "这次预算500以内"},
             {"role": "user", "content": "The kids loved the pottery class"},
+            {"role": "user", "content": "I think my husband prefers window seats, not sure"},
         ],
         user_id="u1",
         session_id="s1",
@@ -448,10 +449,21 @@ def test_log_turns_carry_their_role_and_flags_as_fields(mem: Memory) -> None:
     assert turns["哈哈谢谢"].flags == {Flag.CHATTER, Flag.DISCARDED}
     assert turns["我今天有点烦"].flags == {Flag.DISCARDED}
     assert turns["这次预算500以内"].flags == {Flag.SESSION_ONLY}
+    # a guess kept for this conversation only: nothing a later block should read
+    assert turns["I think my husband prefers window seats, not sure"].flags == {Flag.DISCARDED}
     assert all(not any(t.startswith("role:") for t in turn.tags) for turn in turns.values())
 
 
 # -- one plan, applied once -----------------------------------------------------------------------------
+
+
+def test_a_later_block_shows_no_turn_the_judge_kept_nothing_of(mem: Memory) -> None:
+    mem.add("I think my husband prefers window seats, not sure", user_id="u1", session_id="s1", at=T0)
+    block = mem.context(
+        "which seats should I pick for my husband?", user_id="u1", session_id="s2", now=days(3)
+    ).text
+    assert "window seats" not in block
+    assert "[log" not in block  # no line of a turn shown without its words
 
 
 def test_decisions_are_frozen_and_say_what_happened(mem: Memory) -> None:

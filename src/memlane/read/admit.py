@@ -94,6 +94,8 @@ def admit(
                 )
                 item = memory
             elif isinstance(item.value, dict) and isinstance(item.value.get(SHOWN), str):
+                if not item.value[SHOWN].strip():
+                    continue  # the judge threw all of it away (a turn stored before it was flagged so)
                 item = replace(item, text=item.value[SHOWN])  # without what the judge threw away
                 hit = replace(hit, memory=item)
         if item.id in seen or item.id in profiled:

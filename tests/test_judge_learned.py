@@ -102,6 +102,13 @@ def test_a_birthday_is_the_birthday_slot(mem: Memory) -> None:
     assert mem.profile("u1") == {"birthday": "05-03"}
 
 
+def test_a_move_the_words_tell_like_an_event_still_sets_the_city(mem: Memory) -> None:
+    # the n-gram model reads "we just moved to Austin" as an event (0.76); the slot is structure
+    mem.add("I live in Boston", user_id="u1", at=T0)
+    mem.add("we just moved to Austin", user_id="u1", at=T0 + timedelta(days=30))
+    assert mem.profile("u1") == {"home_city": "Austin"}
+
+
 def test_a_wish_to_learn_is_a_lasting_interest(mem: Memory) -> None:
     assert said(mem, "我最近想学日语") == [Action.SEMANTIC]
     (memory,) = mem.list("u1")

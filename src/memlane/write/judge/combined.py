@@ -256,9 +256,13 @@ class Judge(RuleJudge):
             return False
         if prediction.label in _RULES_ONLY or rules.category is Category.COMPLAINT or changes_mind(rules):
             return False
-        if prediction.tier != "long-term" or tier(rules.action) == "long-term":
-            return True
         c = rules.candidate
+        if prediction.tier != "long-term":
+            return True
+        if tier(rules.action) == "long-term":
+            # a profile slot is structure: "we just moved to Austin" sets the user's city, however
+            # much its words look like an event (0.76), and an episode would set none
+            return c is None or c.slot is None
         if c is not None and (c.hedged or _LONG_NUMBER.search(c.text)):
             return False  # a guess in the user's own words ("我可能喜欢…吧"), or a number no detector named
         return prediction.confidence >= keep and rules.category not in _PASSING

@@ -79,6 +79,7 @@ def test_names_fill_the_name_slots(extractor: RuleExtractor, text: str, slot: st
         ("I work in Paris", "work_city", "Paris"),
         ("I'm from Shanghai", "hometown", "Shanghai"),
         ("We're living in New York City now", "home_city", "New York City"),
+        ("we actually moved to Denver last month", "home_city", "Denver"),
         ("i'm olivia, wedding photographer based in nashville", "home_city", "nashville"),
     ],
 )
@@ -961,6 +962,7 @@ def test_being_out_is_no_city(extractor: RuleExtractor) -> None:
         ("我在西安一所高中教语文", "语文老师"),
         ("我是教英语的", "英语老师"),
         ("I teach math at a high school in Ohio", "math teacher"),
+        ("I teach 5th grade in Austin", "5th grade teacher"),
     ],
 )
 def test_teaching_a_subject_is_a_teachers_job(extractor: RuleExtractor, text: str, job: str) -> None:

@@ -221,15 +221,16 @@ RULES = (
     rule(C.JOB, rf"(?i){_I}(?:just\s+|recently\s+|finally\s+|have\s+|'ve\s+)*"
                 rf"(?:joined|started\s+(?:working\s+)?at|got\s+(?:a\s+job|hired)\s+at|was\s+hired\s+(?:at|by)"
                 rf"|signed\s+with)\s+{_ORG}(?:\s+(?:as|last|this|in)\b.*)?$", b.employer),
-    rule(C.JOB, rf"(?i){_I}(?:currently\s+|now\s+|still\s+)?teach\s+(?P<subj>[a-z]+(?:\s+[a-z]+)?)"
+    rule(C.JOB, rf"(?i){_I}(?:currently\s+|now\s+|still\s+)?teach\s+"
+                r"(?P<subj>(?:\d+(?:st|nd|rd|th)\s+)?[a-z]+(?:\s+[a-z]+)?)"
                 r"(?:\s+(?:at|in|to)\b.*)?$", b.teacher),
     rule(C.JOB, r"(?i)\bmy\s+(?:job|profession|occupation|role)\s+is\s+(?P<job>.+)"
                 rf"|{_IM}(?P<job2>{_WORK_STATUS})\b", b.job),
     rule(C.LOCATION, rf"(?i){_IM}(?:originally\s+)?from\s+(?P<v>{_PLACE})"
                      rf"|\bi\s+(?:grew\s+up|was\s+born)\s+in\s+(?P<v2>{_PLACE})"
                      rf"|\bmy\s+hometown\s+is\s+(?P<v3>{_PLACE})", b.place("hometown")),
-    rule(C.LOCATION, rf"(?i)(?:{_I}|^)(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\s+to\s+"
-                     rf"(?P<v>{_PLACE})", b.place("home_city")),
+    rule(C.LOCATION, rf"(?i)(?:{_I}|^)(?:(?:recently|finally|officially|{_ADVERBS})\s+)*"
+                     rf"(?:moved|relocated)\s+to\s+(?P<v>{_PLACE})", b.place("home_city")),
     # problems
     rule(C.COMPLAINT, _RESOLVED, timed(EventStatus.RESOLVED, None), "any"),
     rule(C.COMPLAINT, _PROBLEM, timed(EventStatus.UNRESOLVED, None), "ask"),

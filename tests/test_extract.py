@@ -478,6 +478,10 @@ def test_the_same_budget_said_twice_gives_the_same_slot_and_value(extractor: Rul
     assert "手机" in a.tags
 
 
+def test_a_time_the_user_took_is_no_condition(extractor: RuleExtractor) -> None:
+    assert one(extractor, "I ran under 20 minutes today").category is C.EVENT
+
+
 def test_budget_values_are_json_ready_strings() -> None:
     assert budget_value("1.5万以内", "元") == "≤15000元"
     assert budget_value("at least 3k euros") == "≥€3000"
@@ -493,6 +497,8 @@ def test_budget_values_are_json_ready_strings() -> None:
         ("需要包邮", None),
         ("it must be under 2kg", None),
         ("I need it by Friday", datetime(2024, 6, 14, tzinfo=TZ)),
+        ("under 20 min please", None),
+        ("under 45 minutes if possible", None),
     ],
 )
 def test_conditions_of_the_task_are_for_this_session(

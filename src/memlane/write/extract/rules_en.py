@@ -115,6 +115,9 @@ _CONDITION = (
     r"|\b(?:in|the)\s+(?:red|blue|black|white|green|pink|grey|gray|silver|gold|purple|yellow)\b(?:\s+one)?"
     r"|\b(?:under|less\s+than|below|over|at\s+least|lighter\s+than)\s+\d+(?:\.\d+)?\s*"
     r"(?:kg|g|lbs?|inches|in|cm|mm|gb|tb|mah|w)\b"
+    # how long, said alone after a request ("under 20 min please"; not "I ran under 20 minutes")
+    r"|^(?:and\s+|ideally\s+|preferably\s+)?(?:under|less\s+than|within|no\s+more\s+than|max)\s+\d+\s*"
+    r"(?:min|mins|minutes?|hours?|hrs?)\b"
 )
 _INTENT = (
     rf"(?i){_IM}(?:planning|going|about|hoping|thinking\s+(?:of|about)|looking\s+to|preparing)\b"

@@ -478,6 +478,25 @@ def test_the_same_budget_said_twice_gives_the_same_slot_and_value(extractor: Rul
     assert "手机" in a.tags
 
 
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("帮我订机票，不要红眼航班", C.CONDITION),
+        ("帮我订个餐厅，别订川菜", C.CONDITION),
+        ("find me a hotel in Rome, don't pick anything near the station", C.CONDITION),
+        # said to last, or with no request before it: the user's own constraint
+        ("帮我订机票，以后都不要红眼航班", C.CONSTRAINT),
+        ("不要红眼航班", C.CONSTRAINT),
+    ],
+)
+def test_a_bare_constraint_after_a_request_is_a_condition_of_it(
+    extractor: RuleExtractor, text: str, category: C
+) -> None:
+    last = extract(extractor, text)[-1]
+    assert last.category is category
+    assert last.session_only is (category is C.CONDITION)
+
+
 def test_a_time_the_user_took_is_no_condition(extractor: RuleExtractor) -> None:
     assert one(extractor, "I ran under 20 minutes today").category is C.EVENT
 

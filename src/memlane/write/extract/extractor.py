@@ -167,10 +167,14 @@ class RuleExtractor:
         kin = before is not None and mentions_kin(before)
         topics: list[str] = []  # what the clause before was about: an "it" after it may be that
         opening = True  # nothing but a greeting so far
+        asked = False  # a request came before: a bare constraint after it is a condition of it
         for clause in split_clauses(message.content):
             candidate, topics = taken_up(
                 self._candidate(clause, message, self_said, kin, introduced, opening), topics, _MAX_TAGS
             )
+            if asked:
+                candidate = _of_the_request(candidate)
+            asked = asked or candidate.category is Category.REQUEST
             introduced = introduced or candidate.slot == "name"
             opening = opening and candidate.category is Category.SMALLTALK
             said = fold(clause.text)
@@ -267,6 +271,23 @@ class RuleExtractor:
             role=message.role,
             message_id=message.id,
         )
+
+
+# a constraint said as lasting: by its words, or by its subject ("I never fly red-eye")
+_LASTING_CONSTRAINT = re.compile(
+    r"以后|平时|一般|从来|^我|(?i:\b(?:never|ever|any\s*more|no\s+longer)\b|^(?:i|we)\b)"
+)
+
+
+def _of_the_request(c: Candidate) -> Candidate:
+    """A constraint said after a request, bare (no subject, no word that makes it last), as what it
+    is: a condition of that request ("帮我订机票，不要红眼航班", "find me a hotel in Rome, don't pick
+    anything near the station"), kept for this conversation and never against later ones."""
+    if c.category is not Category.CONSTRAINT or c.value is not None:  # a profile slot (avoid_channel)
+        return c
+    if _LASTING_CONSTRAINT.search(fold(c.text)) or LASTING.search(c.text):
+        return c
+    return replace(c, category=Category.CONDITION, session_only=True)
 
 
 # what a clause says of no one in particular, or of the conversation: nothing to learn about the user

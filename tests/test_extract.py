@@ -497,6 +497,26 @@ def test_a_bare_constraint_after_a_request_is_a_condition_of_it(
     assert last.session_only is (category is C.CONDITION)
 
 
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("我老婆是老师，暑假比较闲", C.FAMILY),
+        ("我有两个孩子，大的7岁小的3岁", C.FAMILY),
+        ("我有个女儿，特别喜欢画画", C.FAMILY),
+        ("我在高铁上，信号不太好", C.CONTEXT),
+    ],
+)
+def test_a_clause_with_no_subject_goes_on_about_the_relative_or_the_moment(
+    extractor: RuleExtractor, text: str, category: C
+) -> None:
+    (found,) = extract(extractor, text)
+    assert (found.category, found.text) == (category, text)
+
+
+def test_a_clause_with_its_own_subject_stands_alone(extractor: RuleExtractor) -> None:
+    assert [c.category for c in extract(extractor, "我老婆是老师，我在银行上班")] == [C.FAMILY, C.JOB]
+
+
 def test_a_time_the_user_took_is_no_condition(extractor: RuleExtractor) -> None:
     assert one(extractor, "I ran under 20 minutes today").category is C.EVENT
 

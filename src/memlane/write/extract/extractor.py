@@ -324,6 +324,10 @@ def _joins(prev: tuple[Candidate, Clause], nxt: tuple[Candidate, Clause]) -> boo
         return True  # "我有个女儿，今年5岁": how old, how long, how often, of the clause before
     if p.lang != c.lang:
         return False
+    if p.category in (Category.FAMILY, Category.CONTEXT) and c.lang == "zh" and _goes_on(p, c, clause):
+        # "我老婆是老师，暑假比较闲", "我有两个孩子，大的7岁小的3岁": of them, not of the user;
+        # "我在高铁上，信号不太好": of this moment, not of the user's life
+        return True
     if clause.elaborates and p.category in _HOLDS_MORE and not _OWN_SUBJECT.match(_after_lead(clause.text)):
         return c.category in (Category.OTHER, p.category) or (c.slot is None and c.category in _HOLDS_MORE)
     return (
@@ -331,6 +335,22 @@ def _joins(prev: tuple[Candidate, Clause], nxt: tuple[Candidate, Clause]) -> boo
         and p.category is Category.COMPLAINT
         and p.event_status == c.event_status
     )
+
+
+# what a Chinese clause opens with when it names its own subject
+_ZH_SUBJECT = re.compile(r"^(?:我|本人|你|您|他|她|它|咱|大家|这|那)")
+
+
+def _goes_on(p: Candidate, c: Candidate, clause: Clause) -> bool:
+    """Whether a Chinese clause goes on about what the clause before was about (the user's relative,
+    the moment): it names no subject of its own, and the rules found nothing of the user's in it but
+    what dropping 我 made (of a relative, a like too: "我有个女儿，特别喜欢画画"; not "…，没空爬山了")."""
+    if c.slot is not None or _ZH_SUBJECT.match(fold(clause.text)):
+        return False
+    theirs = (
+        (Category.PREFERENCE, Category.DISLIKE, Category.ROUTINE) if p.category is Category.FAMILY else ()
+    )
+    return c.category in (Category.FACT, Category.OTHER, *theirs)
 
 
 def _only(pattern: re.Pattern[str], text: str) -> bool:

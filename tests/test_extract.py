@@ -517,6 +517,27 @@ def test_a_clause_with_its_own_subject_stands_alone(extractor: RuleExtractor) ->
     assert [c.category for c in extract(extractor, "我老婆是老师，我在银行上班")] == [C.FAMILY, C.JOB]
 
 
+@pytest.mark.parametrize(
+    ("text", "relation"),
+    [
+        ("我妈住在老家", "mother"),  # the mother's home, not the user's city
+        ("我爸是医生", "father"),
+        ("我儿子上小学了", "son"),
+    ],
+)
+def test_a_relatives_home_school_or_work_is_theirs(
+    extractor: RuleExtractor, text: str, relation: str
+) -> None:
+    found = one(extractor, text)
+    assert found.category is C.FAMILY
+    assert isinstance(found.value, dict)
+    assert found.value["relation"] == relation
+
+
+def test_a_cry_of_ma_names_no_mother(extractor: RuleExtractor) -> None:
+    assert one(extractor, "妈呀累死了").category is not C.FAMILY
+
+
 def test_a_time_the_user_took_is_no_condition(extractor: RuleExtractor) -> None:
     assert one(extractor, "I ran under 20 minutes today").category is C.EVENT
 
@@ -695,7 +716,7 @@ def test_plain_statements_are_not_hedged(extractor: RuleExtractor) -> None:
         ("我有个女儿，今年5岁", C.FAMILY),
         ("我每周游泳，一周三次", C.ROUTINE),
         ("我住在上海，五年了", C.LOCATION),
-        ("我儿子上小学了，三年级", C.FACT),
+        ("我儿子上小学了，三年级", C.FAMILY),
         ("帮我订个酒店，三天", C.REQUEST),
     ],
 )

@@ -22,7 +22,15 @@ RELATIONS = {
 PETS = {"猫": "cat", "猫咪": "cat", "小猫": "cat", "狗": "dog", "狗狗": "dog", "小狗": "dog",
         "兔子": "rabbit", "仓鼠": "hamster", "鹦鹉": "parrot", "金鱼": "fish", "乌龟": "turtle"}
 # fmt: on
-REL = "|".join(sorted(RELATIONS, key=len, reverse=True))
+# said right after 我 only ("我妈住在老家", "我爸是医生"): alone, 妈 is as often a cry ("妈呀")
+_AFTER_ME = {"妈": "mother", "爸": "father"}
+RELATIONS.update(_AFTER_ME)
+REL = "|".join(
+    [
+        *sorted((r for r in RELATIONS if r not in _AFTER_ME), key=len, reverse=True),
+        *(f"(?<=我){r}" for r in _AFTER_ME),
+    ]
+)
 # where someone is, or what they are doing, right now ("在开会", "在地铁上")
 BUSY = r"(?:地铁|公交|车|飞机|火车|高铁|路|开会|开车|上课|加班|吃饭|排队|出差|度假|外面|机场|医院|公司|家)"
 # whose relative: "我的/我家" or nothing at the clause's start ("女儿刚上幼儿园", "老公在银行上班"), where

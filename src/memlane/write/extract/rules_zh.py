@@ -244,7 +244,7 @@ RULES = (
                    rf"(?P<name>{_CUT}{{1,8}})", _family),
     rule(C.FAMILY, rf"{_MINE}(?P<rel>{_REL})(?:今年|已经|才|刚)?(?P<age>\d{{1,2}}|{_CN})周?岁", _family),
     rule(C.FAMILY, rf"{_MINE}(?P<rel>{_REL})"
-                   rf"(?P<detail>(?:是|在|喜欢|不|也|很|刚|特别|最近|今年|明年){_CUT}+)", _family),
+                   rf"(?P<detail>(?:是|在|住|上|读|喜欢|不|也|很|刚|特别|最近|今年|明年){_CUT}+)", _family),
     rule(C.FAMILY, r"我(?:已经|刚)?(?P<v>结婚|离婚)了|我(?:是|还是)?(?P<v2>单身|已婚|未婚)",
          slot_value("marital_status", values=_MARITAL)),
     rule(C.JOB, rf"{_ADV}在(?P<emp>{_CUT}{{1,15}}?)(?:做|当|担任|任|干)(?P<job>{_CUT}{{1,15}})", _job),

@@ -857,6 +857,11 @@ def test_typographic_apostrophes_are_understood_and_kept(extractor: RuleExtracto
         ("I like tea but I hate coffee", ["I like tea", "I hate coffee"]),
         ("It costs 2.5 dollars. Mr. Smith agreed", ["It costs 2.5 dollars", "Mr. Smith agreed"]),
         ("会议9:30开始", ["会议9:30开始"]),
+        # two people as one subject
+        ("my wife and I have two kids", ["my wife and I have two kids"]),
+        ("My husband Dave and I live in Denver", ["My husband Dave and I live in Denver"]),
+        ("me and my wife love hiking", ["me and my wife love hiking"]),
+        ("I love pizza and I have two kids", ["I love pizza", "I have two kids"]),
     ],
 )
 def test_clause_splitting_keeps_lists_numbers_and_dates_whole(text: str, clauses: list[str]) -> None:

@@ -98,6 +98,12 @@ _INTRODUCED = re.compile(
 )
 
 
+# what stands before "and I" when the two are one subject: "my wife", "Sam", "my husband Dave", "me"
+_PARTNER = re.compile(
+    r"(?:^|[,.;:!?]\s*|\b(?:and|so|but|then)\s+)(?:[Mm]e|[Mm]y\s+\w+(?:\s+[A-Z]\w+)?|[A-Z]\w+)$"
+)
+
+
 def _is_split(m: re.Match[str], text: str) -> bool:
     before, after = text[: m.start()], text[m.end() :]
     if m.lastgroup in ("comma", "colon"):
@@ -109,6 +115,8 @@ def _is_split(m: re.Match[str], text: str) -> bool:
             introduced = m.group(0) == "," and _INTRODUCED.search(before) is not None
             return introduced or _CLAUSE_START.match(after) is not None
         return True
+    if m.lastgroup == "and" and _PARTNER.search(before):
+        return False  # "my wife and I have two kids": the two are the subject of one clause
     if m.lastgroup == "place":  # "I'm Tom, a nurse from Leeds": where they are is one more thing said
         return _INTRODUCED.search(before) is not None
     if m.lastgroup == "end" and m.group(0) == ".":

@@ -538,6 +538,22 @@ def test_a_cry_of_ma_names_no_mother(extractor: RuleExtractor) -> None:
     assert one(extractor, "妈呀累死了").category is not C.FAMILY
 
 
+@pytest.mark.parametrize(
+    ("text", "slots"),
+    [
+        (
+            "I'm originally from Manila but live in Toronto now",
+            {"hometown": "Manila", "home_city": "Toronto"},
+        ),
+        ("I'm from Ohio but moved to Austin last year", {"hometown": "Ohio", "home_city": "Austin"}),
+    ],
+)
+def test_an_english_clause_without_its_subject_is_still_the_users(
+    extractor: RuleExtractor, text: str, slots: dict[str, str]
+) -> None:
+    assert {c.slot: c.value for c in extract(extractor, text) if c.slot} == slots
+
+
 def test_a_time_the_user_took_is_no_condition(extractor: RuleExtractor) -> None:
     assert one(extractor, "I ran under 20 minutes today").category is C.EVENT
 

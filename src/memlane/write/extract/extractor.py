@@ -100,6 +100,10 @@ def _inferred_interest(ctx: Context) -> Draft | None:
 
 # how a clause after "I'm <name>," reads with its subject said (the first that names a profile slot)
 _INTRODUCED_LEADS = ("I'm ", "I'm a ", "I ")
+# a clause that opens with a verb: its subject is the one before ("…but live in Toronto now")
+_EN_BARE_VERB = re.compile(
+    r"(?i)^(?:now\s+|also\s+|still\s+|currently\s+)?(?:live|work|moved|teach|grew|study|go|have|own)\b"
+)
 # how a message opens when the writer names themselves like on the phone: "This is Mei", "hi, it's Tom
 # here", "Priya here, quick question" (read as "I'm <name>"; only where the message opens, since "this
 # is Paris" later on shows a photo)
@@ -238,6 +242,12 @@ class RuleExtractor:
                 # "I'm Sam, 34, software engineer at Google", "Im Jake, dad of two, live in Denver"
                 said = (_draft(replace(ctx, text=f"{lead}{text}")) for lead in _INTRODUCED_LEADS)
                 draft = next((d for d in said if d is not None and d.slot is not None), draft)
+            elif lang == "en" and self_said and not ctx.question and _EN_BARE_VERB.match(text):
+                # English drops the subject after "and" / "but": "I'm originally from Manila but live
+                # in Toronto now" (only where that makes a profile slot of it)
+                said_i = _draft(replace(ctx, text=f"I {text}", about_other=False))
+                if said_i is not None and said_i.slot is not None and (draft is None or draft.slot is None):
+                    draft = said_i
             asked = not clause.remember and REQUEST.search(text) is not None
             if asked and (draft is None or draft.category in _NOT_WHEN_ASKED):
                 # "帮我看看明天的天气" names a time but is no plan of the user's; how the user wants

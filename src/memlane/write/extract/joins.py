@@ -1,0 +1,133 @@
+"""Which clauses of a message are one statement: an elaboration and what it elaborates, a guess and
+its hedge, an amount and what it measures, a relative or the moment and what a Chinese clause with
+no subject of its own goes on to say of them, and a complaint told in two parts. Joined, they are one
+candidate, whose text is the user's own span of both::
+
+    joined(found, message.content, message.at)  # found: (candidate, clause) in text order
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from datetime import datetime
+
+from memlane.domain import Candidate, Category
+from memlane.text.lang import fold
+
+from .clauses import Clause
+from .lexicon import AMOUNT_ONLY, BARE_HEDGE, CONSEQUENCE
+from .rule import Context, en_objects, zh_objects
+
+# what a candidate carries at most
+MAX_ENTITIES = 6
+MAX_TAGS = 6
+
+# things that join the clause before: what an elaboration adds to, and complaints told in two parts
+_HOLDS_MORE = {
+    Category.PREFERENCE,
+    Category.DISLIKE,
+    Category.CONSTRAINT,
+    Category.FACT,
+    Category.ROUTINE,
+    Category.EVENT,
+    Category.PLAN,
+    Category.FAMILY,
+}
+
+
+def _joins(prev: tuple[Candidate, Clause], nxt: tuple[Candidate, Clause]) -> bool:
+    (p, _), (c, clause) = prev, nxt
+    if p.category is Category.HYPOTHETICAL:  # 要是我中了彩票，我就飞去火星: the consequence is imagined too
+        return CONSEQUENCE.match(fold(clause.text)) is not None
+    if p.role != c.role:
+        return False
+    if _only(BARE_HEDGE, clause.text):
+        return True  # "…, but don't quote me", "…，还没想好": the clause before is a guess
+    if _only(AMOUNT_ONLY, clause.text):
+        return True  # "我有个女儿，今年5岁": how old, how long, how often, of the clause before
+    if p.lang != c.lang:
+        return False
+    if p.category in (Category.FAMILY, Category.CONTEXT) and c.lang == "zh" and _goes_on(p, c, clause):
+        # "我老婆是老师，暑假比较闲", "我有两个孩子，大的7岁小的3岁": of them, not of the user;
+        # "我在高铁上，信号不太好": of this moment, not of the user's life
+        return True
+    if clause.elaborates and p.category in _HOLDS_MORE and not _OWN_SUBJECT.match(_after_lead(clause.text)):
+        return c.category in (Category.OTHER, p.category) or (c.slot is None and c.category in _HOLDS_MORE)
+    return (
+        c.category is Category.COMPLAINT
+        and p.category is Category.COMPLAINT
+        and p.event_status == c.event_status
+    )
+
+
+# what a Chinese clause opens with when it names its own subject
+_ZH_SUBJECT = re.compile(r"^(?:我|本人|你|您|他|她|它|咱|大家|这|那)")
+
+
+def _goes_on(p: Candidate, c: Candidate, clause: Clause) -> bool:
+    """Whether a Chinese clause goes on about what the clause before was about (the user's relative,
+    the moment): it names no subject of its own, and the rules found nothing of the user's in it but
+    what dropping 我 made (of a relative, a like too: "我有个女儿，特别喜欢画画"; not "…，没空爬山了")."""
+    if c.slot is not None or _ZH_SUBJECT.match(fold(clause.text)):
+        return False
+    theirs = (
+        (Category.PREFERENCE, Category.DISLIKE, Category.ROUTINE) if p.category is Category.FAMILY else ()
+    )
+    return c.category in (Category.FACT, Category.OTHER, *theirs)
+
+
+def _only(pattern: re.Pattern[str], text: str) -> bool:
+    """Whether a clause is nothing but what ``pattern`` matches (a hedge, an amount), its
+    punctuation aside."""
+    return pattern.fullmatch(fold(text).strip(" .!~,，。！")) is not None
+
+
+def joined(
+    found: list[tuple[Candidate, Clause]], content: str, at: datetime
+) -> list[tuple[Candidate, Clause]]:
+    """Join each elaboration to the clause it elaborates, and consecutive clauses of one complaint
+    (物流太慢了，到现在还没到), into one candidate whose text is the user's span of both."""
+    out: list[tuple[Candidate, Clause]] = []
+    for item in found:
+        if not out or not _joins(out[-1], item):
+            out.append(item)
+            continue
+        (prev, first), (c, clause) = out[-1], item
+        extra = c.objects or ([] if c.category is prev.category else _elaborated(clause.text, c.lang, at))
+        joined = replace(
+            prev,
+            text=content[first.start : clause.end],
+            objects=list(dict.fromkeys([*prev.objects, *extra])),
+            tags=list(dict.fromkeys([*prev.tags, *c.tags]))[:MAX_TAGS],
+            entities=list(dict.fromkeys([*prev.entities, *c.entities]))[:MAX_ENTITIES],
+            event_time=prev.event_time or c.event_time,
+            hedged=prev.hedged or c.hedged or _only(BARE_HEDGE, clause.text),
+            remember_request=prev.remember_request or c.remember_request,
+            clauses=prev.clauses + c.clauses,
+        )
+        out[-1] = (joined, replace(first, end=clause.end))
+    return out
+
+
+_ELABORATION_LEAD = re.compile(
+    r"^(?:尤其是|尤其|特别是|主要是|比如说?|例如|像是|包括|甚至)|^(?i:(?:especially|particularly|in\s+particular"
+    r"|for\s+example|for\s+instance|e\.g\.|such\s+as|including|mostly|above\s+all)\b\s*)"
+)
+
+
+# an elaboration with a subject of its own is a statement of its own: "mostly I write Python"
+_OWN_SUBJECT = re.compile(r"(?:我|本人)|(?i:(?:i|i'm|i've|my|we)\b)")
+
+
+def _after_lead(text: str) -> str:
+    return _ELABORATION_LEAD.sub("", fold(text)).strip(" ,，.")
+
+
+def _elaborated(text: str, lang: str, at: datetime) -> list[str]:
+    """What an elaboration names (尤其是长焦 → 长焦), as objects of the memory it joins."""
+    rest = _after_lead(text)
+    if not rest:
+        return []
+    ctx = Context(rest, lang, at)
+    return (zh_objects if lang == "zh" else en_objects)(rest, ctx)

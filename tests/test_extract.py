@@ -75,6 +75,7 @@ def test_names_fill_the_name_slots(extractor: RuleExtractor, text: str, slot: st
         ("我在上海的某外企工作", "work_city", "上海"),
         ("我是上海人", "hometown", "上海"),
         ("我来自成都", "hometown", "成都"),
+        ("我老家是湖南的", "hometown", "湖南"),  # not "湖南的"
         ("I live in Berlin", "home_city", "Berlin"),
         ("I work in Paris", "work_city", "Paris"),
         ("I'm from Shanghai", "hometown", "Shanghai"),

@@ -56,7 +56,7 @@ def place(slot: str, named: bool = False) -> Build:
     """A place slot; ``named``: only when the words are a place's name (人在深圳, not 人在外面)."""
 
     def build(m: re.Match[str], ctx: Context) -> Draft | None:
-        where = re.sub(r"(?:附近|这边|那边|那里|这里|一带|了|啊|呢|哦|吧)+$", "", m.group("v")).strip()
+        where = re.sub(r"(?:附近|这边|那边|那里|这里|一带|的|了|啊|呢|哦|吧)+$", "", m.group("v")).strip()
         if not where or ((named or slot == "hometown") and not is_place(where, ctx)):
             return None
         if slot == "home_city" and (ctx.time(1) or re.search(r"打算|准备|计划|要|想", ctx.text)):

@@ -125,7 +125,10 @@ _INTENT = (
     r"|^planning\s+to\b|\bgonna\b"
 )
 # an arrangement told in the present, with its day ("we're flying to Tokyo on March 3rd")
-_ARRANGED = rf"(?i){_IM}(?:flying|leaving|heading|driving|travell?ing|moving|getting\s+married|visiting)\b"
+_ARRANGED = (
+    rf"(?i){_IM}(?:flying|leaving|heading|driving|travell?ing|moving|getting\s+married|visiting"
+    r"|(?:training|preparing|studying|saving\s+up|registered|signed\s+up)\s+for)\b"
+)
 _IRREGULAR = _any(
     "went bought ran got moved started finished had met saw took made left came became lost won visited did "
     "wrote flew drove ate drank sold paid spent found gave began broke fell built caught chose forgot hurt "

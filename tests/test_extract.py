@@ -78,6 +78,9 @@ def test_names_fill_the_name_slots(extractor: RuleExtractor, text: str, slot: st
         ("我老家是湖南的", "hometown", "湖南"),  # not "湖南的"
         ("I live in Berlin", "home_city", "Berlin"),
         ("I work in Paris", "work_city", "Paris"),
+        # mixed text: a Chinese place's name in an English sentence
+        ("I live in 杭州", "home_city", "杭州"),
+        ("I work in 深圳", "work_city", "深圳"),
         ("I'm from Shanghai", "hometown", "Shanghai"),
         ("We're living in New York City now", "home_city", "New York City"),
         ("we actually moved to Denver last month", "home_city", "Denver"),

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from memlane.domain import Category as C
+from memlane.text.lang import has_cjk
 
 from .lexicon import LASTING
 from .money import budget_draft
@@ -103,7 +104,7 @@ def place(slot: str) -> Build:
 
 def work_in(m: re.Match[str], ctx: Context) -> Draft | None:
     where = m.group("v")
-    if where[:1].isupper():
+    if where[:1].isupper() or has_cjk(where[:1]):  # "I work in Paris", "I work in 深圳"; not "in tech"
         return Draft(slot="work_city", value=where)
     return Draft(category=C.JOB, slot="industry", value=where.lower())
 

@@ -21,7 +21,8 @@ _I = r"\b(?:i|we)(?:\s+|(?='))"  # I / we, before a verb or a contraction (I've,
 _IM = r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+"
 _NAME = r"(?-i:[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})"
 _STOP = _any("with since for and but now at near right because today too as on in from")
-_PLACE = rf"[A-Za-z][\w.'-]*(?:\s+(?!(?i:{_STOP})\b)(?-i:[A-Z][\w.'-]*))*"
+# a place's name, in English or (mixed text: "I live in 杭州") in Chinese
+_PLACE = rf"(?:[\u4e00-\u9fff]{{2,8}}|[A-Za-z][\w.'-]*(?:\s+(?!(?i:{_STOP})\b)(?-i:[A-Z][\w.'-]*))*)"
 _ORG = r"(?P<emp>(?-i:[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*)*))"
 _JOB = "|".join(JOBS_EN)
 _ADVERBS = _any(

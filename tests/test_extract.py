@@ -606,6 +606,7 @@ def test_one_off_context_is_for_this_session(extractor: RuleExtractor, text: str
         "I'm so tired today",
         "I'm a bit annoyed today",
         "ugh",
+        "yay friday",
         "so stressed",
         "I'm absolutely knackered",
         "kinda bummed tbh",
@@ -619,6 +620,11 @@ def test_one_off_context_is_for_this_session(extractor: RuleExtractor, text: str
 )
 def test_passing_moods(extractor: RuleExtractor, text: str) -> None:
     check(one(extractor, text), C.MOOD, text=text)
+
+
+@pytest.mark.parametrize("text", ["omg I just got promoted", "omg we just bought a house"])
+def test_an_interjection_before_news_is_no_mood(extractor: RuleExtractor, text: str) -> None:
+    check(one(extractor, text), C.EVENT, text=text)
 
 
 @pytest.mark.parametrize("text", ["I'm terrified of flying", "我是remote工作", "I work remotely from Lisbon"])

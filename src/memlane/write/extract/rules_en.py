@@ -100,7 +100,8 @@ _MOOD = (
     # a feeling word names the clause only when the clause is about little else: "I'm so excited, we
     # adopted a puppy" is split at the comma, "so excited about the Paris trip next week" is a plan
     rf"(?i)^(?=\W*(?:\S+\s+){{0,6}}\S*$).*?\b(?:{FEELINGS})\b"
-    r"|^(?:ugh+|argh+|sigh|meh|yay+|oof|phew|damn|omg)\b"
+    # an interjection names a short clause only: "omg I just got promoted" is the promotion
+    r"|^(?:ugh+|argh+|sigh|meh|yay+|oof|phew|damn|omg)\b(?=\W*(?:\S+\s+){0,2}\S*$)"
     r"|\bfeel(?:ing)?\s+(?:bad|great|good|awful|terrible|low|off|sick|down|like\s+(?:crap|garbage|death))\b"
     r"|\b(?:bad|rough|long|tough|crappy|awful)\s+(?:day|week|night|morning)\b"
     r"|\b(?:want|wanna|going|about)\s+to\s+(?:cry|scream)\b|\bcould\s+(?:cry|scream)\b"

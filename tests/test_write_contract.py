@@ -538,6 +538,11 @@ def test_a_change_of_mind_retires_what_it_names(
         ("I watch netflix every night", "I'm done with netflix, cancelled it"),
         ("I go to the gym every morning", "I stopped going to the gym"),
         ("I have a car", "got rid of my car"),
+        ("我喜欢喝可乐", "可乐现在基本不碰了"),
+        ("我在学法语", "法语先放一放了，工作太忙"),
+        ("我很喜欢日料", "日料吃伤了，最近更喜欢粤菜"),
+        ("我喜欢养猫", "猫送人了"),  # one character names the thing when it is all the words say
+        ("I'm really into crossfit", "crossfit's not for me anymore, I do pilates now"),
     ],
 )
 def test_a_stop_in_other_words_retires_the_old_habit(mem: Memory, before: str, change: str) -> None:

@@ -58,7 +58,7 @@ _EN = [
     ),
     re.compile(
         r"\b(?:quit|stopped|(?:gave|given|giving)\s+up(?:\s+on)?|dropped|ditched|sold(?:\s+off)?(?:\s+all)?|"
-        r"left|uninstalled|cancel+ed|got\s+rid\s+of|(?:i'?m|i\s+am)\s+done\s+with|"
+        r"left|uninstalled|cancel+ed|got\s+rid\s+of|(?:i'?m|i\s+am)\s+done\s+(?:with|\w+ing)|"
         r"no\s+longer\s+(?:use|drink|eat|play|do|go\s+to|work\s+at|buy\s+from))\s+"
         r"(?:my\s+|the\s+|using\s+|drinking\s+|eating\s+|playing\s+|doing\s+|going\s+to\s+)*"
         r"(?P<old>[\w' -]{2,30}?)"
@@ -66,6 +66,7 @@ _EN = [
         re.IGNORECASE,
     ),
     re.compile(r"\binstead\s+of\s+(?P<old>[\w' -]{2,30}?)(?=\s*(?:[,.!?;]|$))", re.IGNORECASE),
+    re.compile(r"^(?P<old>[\w' -]{2,30}?)(?:'s|\s+is)\s+not\s+for\s+me\b", re.IGNORECASE),
     re.compile(
         r"\b(?:not|don't|do\s+not|no|can't|cannot|won't|doesn't|never)\s+(?:\w+\s+){0,2}?"
         r"(?P<old>[\w'-]{3,20})\s+any\s*more\b",
@@ -142,7 +143,9 @@ def _named(phrase: str) -> bool:
 
 
 def _terms(phrase: str) -> set[str]:
-    return {w for w in content_words(phrase) if w not in _HOW and len(w) > 1}
+    words = {w for w in content_words(phrase) if w not in _HOW}
+    # one character names nothing, unless it is all the phrase says in Chinese ("猫送人了": 猫)
+    return {w for w in words if len(w) > 1 or (_CJK.search(w) and phrase.strip() == w)}
 
 
 def _holds(text: str, terms: set[str]) -> bool:

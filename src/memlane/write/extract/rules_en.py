@@ -270,6 +270,10 @@ RULES = (
     rule(C.DISLIKE, rf"(?i){_I}(?:quit|gave\s+up|stopped|have\s+stopped|'ve\s+stopped|cut\s+out)\s+"
                     r"(?P<verb>drinking|eating|using|smoking)?\s*(?P<obj>.+)", liking(-1, need_objects=True)),
     rule(C.DISLIKE, r"(?i)^(?:hate|can't\s+stand|not\s+a\s+(?:big\s+)?fan\s+of)\b\s*(?P<obj>.*)", liking(-1)),
+    # "crossfit's not for me anymore"
+    rule(C.DISLIKE, r"(?i)^(?!(?:it|this|that|these|those|they)\b)(?P<obj>[\w' -]{2,30}?)"
+                    r"(?:'s|\s+is|\s+are)\s+(?:just\s+|really\s+)?not\s+for\s+me\b",
+         liking(-1, need_objects=True)),
     rule(C.CONSTRAINT, r"(?i)^(?:please\s+)?(?:don't|do\s+not|never|no\s+need\s+to|stop|avoid)\s+"
                        r"(?!(?:like|love|eat|drink|care|know|think|want|have|worry)\b)(?P<obj>.+)",
          liking(-1), "any"),

@@ -11,6 +11,7 @@ from memlane.domain import Candidate, Category, EventStatus, Message
 from memlane.write.extract import Extractor, RuleExtractor
 from memlane.write.extract.clauses import split_clauses
 from memlane.write.extract.money import budget_value
+from memlane.write.extract.reference import mentions_kin
 
 TZ = timezone(timedelta(hours=8))
 NOW = datetime(2024, 6, 14, 15, 30, tzinfo=TZ)  # a Friday
@@ -542,6 +543,8 @@ def test_a_relatives_home_school_or_work_is_theirs(
 
 def test_a_cry_of_ma_names_no_mother(extractor: RuleExtractor) -> None:
     assert one(extractor, "妈呀累死了").category is not C.FAMILY
+    assert not mentions_kin("妈呀累死了")  # so a 她 after it is no relative of the user's
+    assert mentions_kin("我妈住在老家")
 
 
 @pytest.mark.parametrize(

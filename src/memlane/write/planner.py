@@ -292,14 +292,13 @@ class Planner:
                 flags.add(Flag.CHATTER)
             if outcomes == {Outcome.DISCARDED} and (all(_thrown_away(d) for d in said) or _secret(said)):
                 flags.add(Flag.DISCARDED)
-            elif not outcomes & set(_KEPT) and any(
-                _of_the_task(d) for d in said if d.outcome is Outcome.SESSION
-            ):
-                flags.add(Flag.SESSION_ONLY)
-            elif not outcomes & set(_KEPT) and all(_thrown_away(d) for d in said):
-                # a guess or a one-off kept for this conversation only ("I think my husband prefers
-                # window seats, not sure"): its session shows it, no later block should
-                flags.add(Flag.DISCARDED)
+            elif not outcomes & set(_KEPT):
+                if any(_of_the_task(d) for d in said if d.outcome is Outcome.SESSION):
+                    flags.add(Flag.SESSION_ONLY)
+                elif all(_thrown_away(d) for d in said):
+                    # a guess or a one-off kept for this conversation only ("I think my husband
+                    # prefers window seats, not sure"): its session shows it, no later block should
+                    flags.add(Flag.DISCARDED)
         if any(message.id in m.provenance for m in retired):
             flags.add(Flag.OUTDATED)  # it says something this very plan retires
         text = self._log_text(message)

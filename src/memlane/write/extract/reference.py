@@ -16,11 +16,11 @@ from memlane.text.lang import fold
 from .builds_en import PETS as _EN_PETS
 from .builds_en import RELATIONS as _EN_RELATIONS
 from .family_zh import PETS as _ZH_PETS
-from .family_zh import RELATIONS as _ZH_RELATIONS
+from .family_zh import REL as _ZH_REL
 from .lexicon import topic_tags
 
 # only whether a clause names one matters here, not how much of it: no longest-first ordering
-_ZH_KIN = re.compile("|".join([*_ZH_RELATIONS, *_ZH_PETS]))
+_ZH_KIN = re.compile("|".join([_ZH_REL, *_ZH_PETS]))  # the rules' own kinship words: 妈 only after 我
 _EN_KIN = re.compile(
     r"(?i)\b(?:my|our|a|an|two|three|four|five|\d)\s+(?:new\s+|little\s+|baby\s+|pet\s+|youngest\s+"
     rf"|oldest\s+|twin\s+)?(?:{'|'.join([*_EN_RELATIONS, *_EN_PETS, 'boy', 'girl'])})s?\b"

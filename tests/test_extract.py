@@ -327,12 +327,20 @@ def test_constraints(extractor: RuleExtractor, text: str, objects: list[str]) ->
         # a channel the user complains about is one to avoid, whatever words follow it
         ("i sleep during the day and calls wake me up", "avoid_channel", "phone"),
         ("电话总是打断我", "avoid_channel", "phone"),
+        # an imperative to use a channel is a preference on its own
+        ("call my phone", "preferred_channel", "phone"),
+        ("a phone call is fine", "preferred_channel", "phone"),
     ],
 )
 def test_contact_preferences(extractor: RuleExtractor, text: str, slot: str, value: object) -> None:
     c = one(extractor, text)
     check(c, C.CONTACT, slot=slot, value=value)
     assert "contact" in c.tags
+
+
+@pytest.mark.parametrize("text", ["I use an Android phone", "I got a new phone", "my phone broke"])
+def test_the_phone_a_user_has_is_not_a_way_to_reach_them(extractor: RuleExtractor, text: str) -> None:
+    assert all(c.category is not C.CONTACT for c in extract(extractor, text))
 
 
 def test_giving_an_address_is_not_a_contact_preference(extractor: RuleExtractor) -> None:

@@ -24,16 +24,24 @@ def _re(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern.replace("{B}", _B))
 
 
+# …and "phone" is not the device the user has (an Android phone, my new phone)
+_NOT_A_DEVICE = "".join(
+    f"(?<!{w} )"
+    for w in "a an new old smart android samsung pixel huawei xiaomi galaxy apple cheap flip spare".split()
+)
+
 CHANNELS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("email", _re(r"邮件|邮箱|电邮|(?i:{B}e-?mails?{B}|{B}mail{B})")),
-    ("wechat", _re(r"微信|(?i:{B}wechat{B}|{B}weixin{B}|{B}vx{B})")),
+    # 微信 is a channel, 微信支付 / 微信读书 are not
+    ("wechat", _re(r"微信(?!支付|钱包|红包|读书|运动)|(?i:{B}wechat{B}(?!\s+pay)|{B}weixin{B}|{B}vx{B})")),
     ("sms", _re(r"短信|(?i:{B}sms{B}|{B}text(?:s|ing)?(?:\s+messages?)?{B})")),
     # 手机 is a phone only as something to call (打我手机), not the device (我的手机坏了)
     (
         "phone",
         _re(
             r"电话|致电|来电|(?:(?<=打)|(?<=打我)|(?<=打我的))手机|手机(?=联系|打)"
-            r"|(?i:{B}call(?:s|ing)?{B}|{B}phone(?:\s+calls?)?{B}|{B}ring\s+me{B})"
+            r"|(?i:{B}call(?:s|ing)?{B}|{B}phone\s+calls?{B}|{B}" + _NOT_A_DEVICE + r"phone{B}"
+            r"|{B}ring\s+me{B})"
         ),
     ),
     ("qq", _re(r"(?i:{B}qq{B})")),
@@ -47,7 +55,7 @@ _MARKER = _re(
     r"就行|就好|就可以|即可|为主|吧|还是|"
     r"(?i:{B}contact|{B}reach{B}|{B}me{B}|{B}prefer|{B}rather{B}|{B}best{B}|{B}notify|{B}get\s+in\s+touch|{B}send{B}|{B}via{B}|"
     r"{B}is\s+(?:fine|ok|okay|good|great|better|easier){B}|{B}works{B}|{B}please{B}|{B}instead{B}|"
-    r"{B}by{B}|{B}through{B}|{B}over{B}|{B}use{B})"
+    r"{B}by{B}|{B}through{B}|{B}over{B}|{B}use{B}|^\s*(?:please\s+)?(?:call|text|e-?mail|message|ring){B})"
 )
 _NEGATION = _re(
     r"别|不要|不用|勿|不接受|拒绝|不想接|不方便接?|不接|而不是|比起|"

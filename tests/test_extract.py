@@ -608,6 +608,15 @@ def test_one_off_context_is_for_this_session(extractor: RuleExtractor, text: str
     check(one(extractor, text), C.CONTEXT, session_only=True)
 
 
+@pytest.mark.parametrize("text", ["现在都用支付宝了", "现在一般骑车上班", "我现在基本不点外卖"])
+def test_now_of_a_habit_is_no_moment(extractor: RuleExtractor, text: str) -> None:
+    # 现在 before 都 / 一般 / 基本 says what the user does these days, and its 在 is no workplace
+    c = one(extractor, text)
+    assert not c.session_only
+    assert c.category is not C.CONTEXT
+    assert c.slot not in ("employer", "work_city")
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -574,6 +574,35 @@ def test_a_general_word_or_a_diet_retires_the_kinds_it_covers(mem: Memory, befor
 @pytest.mark.parametrize(
     ("before", "change", "kept"),
     [
+        ("I do my grocery shopping at Whole Foods", "I switched to Trader Joe's", False),
+        ("我每天坐公交上班", "最近改坐地铁了", False),
+        ("I use an Android phone", "换了iPhone了", False),
+        ("I usually fly Delta", "I fly United now", False),
+        ("my favorite editor is vim", "switched to vscode last month", False),
+        ("我喜欢用微信支付", "现在都用支付宝了", False),
+        ("I take my steak medium rare", "I prefer my steak well done now", False),
+        ("I read on my Kindle", "I've gone back to paper books", False),
+        # another kind, or a way of getting around that is not the way to work
+        ("I love cycling on weekends", "I take the subway to work now", True),
+        ("I use an Android phone", "I switched to Trader Joe's", True),
+        # the same choice again retires nothing
+        ("I usually fly Delta", "I fly Delta now, their app is better", True),
+    ],
+)
+def test_a_switch_retires_the_choice_of_the_same_kind(
+    mem: Memory, before: str, change: str, kept: bool
+) -> None:
+    # the switch names only the new choice; one of a kind (a grocery store, a phone, an airline)
+    # says which memory it replaces
+    (old,) = [d.memory for d in mem.add(before, user_id="u1", session_id="s1", at=T0).decisions if d.memory]
+    mem.add(change, user_id="u1", session_id="s2", at=days(30))
+    status = mem.get(old.id, user_id="u1").status
+    assert status is (Status.ACTIVE if kept else Status.SUPERSEDED), change
+
+
+@pytest.mark.parametrize(
+    ("before", "change", "kept"),
+    [
         ("I work at Google as a data engineer", "I quit my job last month, taking a break", False),
         ("顺便说下，我现在在字节做后端", "我离职了哈，下周一去一家创业公司", False),
         ("I work at Google as a data engineer", "I'm not going to quit my job", True),

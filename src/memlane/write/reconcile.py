@@ -15,7 +15,9 @@ reconcile with each other too ("我最近开始喝冷萃了，不喝美式了").
   (换成喝茶 / switched to tea); "美式" and "美式咖啡" are one object;
 - **a change of mind** that names what it leaves behind ("不考上财了", "咖啡不喝了", "恐怖片看腻了",
   "没空爬山了", "switched from duolingo to wanikani", "sold all my canon gear") supersedes the
-  current memories that hold it (:mod:`memlane.write.changes`);
+  current memories that hold it (:mod:`memlane.write.changes`), and **a switch** that names only the
+  new choice ("I switched to Trader Joe's", "最近改坐地铁了") the memories of another choice of its
+  kind (:mod:`memlane.write.choices`);
 - **a resolution** settles the open complaint it refers to, and **a called-off plan** the planned event it
   names (取消了, cancelled); a plan moved to another time (改到下周三, rebooked for tuesday) supersedes it;
 - **a near duplicate** (close in meaning) merges only when one statement's content words are all in
@@ -47,6 +49,7 @@ from memlane.store import Stores
 from memlane.text.lang import normalize
 from memlane.vocabulary import MemoryQuery
 from memlane.write.changes import retired
+from memlane.write.choices import rivals
 from memlane.write.episodes import open_plan, resolved_complaint
 from memlane.write.pool import Pool
 from memlane.write.wording import covers, masked, shared, things
@@ -225,7 +228,7 @@ def find_match(
     for decided in (_by_slot(pool, item), _by_objects(pool, item, objects, change)):
         if decided is not None:
             return decided
-    left = retired(pool, item)
+    left = retired(pool, item) or rivals(pool, item)
     if left:
         return _retire(item, left, "the user says this no longer holds")
 

@@ -90,7 +90,8 @@ def _inferred_interest(ctx: Context) -> Draft | None:
         named = en_entities(text)
     if not named:
         return None
-    return Draft(category=Category.PREFERENCE, objects=[text], explicit=False)
+    # …unless its words say a change ("现在都用支付宝了": 用 reads as a preposition, not a verb)
+    return Draft(category=Category.PREFERENCE, objects=[text], explicit=_change(text) is not None)
 
 
 # how a clause after "I'm <name>," reads with its subject said (the first that names a profile slot)

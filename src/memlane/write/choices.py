@@ -1,0 +1,136 @@
+"""What a switch retires when it names only the new choice.
+
+"I switched to Trader Joe's", "最近改坐地铁了", "换了iPhone了", "I fly United now": a user has one
+grocery store, one way to work, one phone, one airline at a time, and a switch to one of a kind
+retires the user's current memories that name another of that kind ("I do my grocery shopping at
+Whole Foods", "我每天坐公交上班", "I use an Android phone", "I usually fly Delta"). The words say
+the switch (switched to, 改, 换, now, 现在都); :data:`KINDS` says what is one of a kind. A kind may
+also ask what its old memory is about: a way of getting around is one to *work* ("我每天坐公交上班")
+and a doneness is the one of a *steak*, so "I take the subway to work now" does not retire "I love
+cycling on weekends".
+
+Meaning alone does not decide this: "iPhone" is as close to "Google" as to "Android phone" in e5,
+and "支付宝" as close to "淘宝" as to "微信支付".
+
+>>> [m for m in switched_to("最近改坐地铁了")]
+['commute']
+>>> switched_to("I fly United now")
+{'airline': {'united'}}
+>>> switched_to("I fly United")
+{}
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from memlane.domain import Category, MemoryItem
+from memlane.vocabulary import MemoryQuery
+from memlane.write.pool import Pool
+
+
+@dataclass(frozen=True)
+class Kind:
+    """Choices of which a user has one at a time, and what an old memory of them is about."""
+
+    names: re.Pattern[str]
+    about: re.Pattern[str] | None = None
+
+
+def _names(words: str) -> re.Pattern[str]:
+    """One pattern for names separated by ``|``, the longest first ("medium rare" before "medium"):
+    a Latin name as a whole word (also next to Chinese: 换了iPhone了), a Chinese one anywhere."""
+    names = sorted((n.strip() for n in words.split("|") if n.strip()), key=len, reverse=True)
+    latin = r"(?<![A-Za-z0-9]){}(?![A-Za-z0-9])"
+    alts = [
+        re.escape(n)
+        if re.search(r"[\u4e00-\u9fff]", n)
+        else latin.format(re.escape(n).replace(r"\ ", r"[\s-]?").replace("'", "'?"))
+        for n in names
+    ]
+    return re.compile("|".join(alts), re.IGNORECASE)
+
+
+# fmt: off
+KINDS: dict[str, Kind] = {
+    "phone": Kind(_names(
+        "iphone|android|安卓|苹果手机|华为|小米|红米|pixel|samsung|galaxy|oppo|vivo|荣耀|oneplus|一加")),
+    "computer": Kind(_names("mac|macbook|windows|linux|ubuntu|chromebook|thinkpad|苹果电脑")),
+    "editor": Kind(_names(
+        "vim|neovim|emacs|vscode|vs code|visual studio code|sublime|intellij|pycharm|cursor|zed|notepad++")),
+    "browser": Kind(_names("chrome|firefox|safari|edge|brave|arc browser|opera")),
+    "notes": Kind(_names("notion|obsidian|evernote|onenote|apple notes|印象笔记|语雀|飞书文档")),
+    "payment": Kind(_names(
+        "支付宝|微信支付|云闪付|apple pay|google pay|paypal|venmo|zelle|现金|cash|信用卡|credit card")),
+    "shopping": Kind(_names("淘宝|天猫|京东|拼多多|闲鱼|amazon|ebay|walmart|target|temu|shein")),
+    "grocery": Kind(_names(
+        "whole foods|trader joe's|safeway|kroger|aldi|costco|publix|wegmans|instacart|盒马|山姆|叮咚买菜|"
+        "美团买菜|永辉")),
+    "airline": Kind(_names(
+        "delta|united|american airlines|southwest|jetblue|alaska airlines|lufthansa|british airways|emirates|"
+        "国航|东航|南航|海航|春秋航空")),
+    "music": Kind(_names("spotify|apple music|youtube music|pandora|tidal|网易云|网易云音乐|qq音乐|酷狗")),
+    "video": Kind(_names("netflix|hulu|disney+|hbo|prime video|爱奇艺|优酷|腾讯视频|芒果tv")),
+    "coffee shop": Kind(_names(
+        "starbucks|星巴克|瑞幸|luckin|dunkin|peet's|costa|tim hortons|blue bottle|manner")),
+    "reading": Kind(_names(
+        "kindle|paper books|physical books|audiobooks|ebooks|e-books|e-reader|纸质书|电子书|有声书|微信读书|"
+        "听书")),
+    "commute": Kind(
+        _names("bus|subway|metro|train|drive|driving|car|bike|biking|cycle|cycling|walk|walking|taxi|uber|lyft|"
+               "scooter|carpool|公交|公交车|地铁|开车|自驾|骑车|自行车|单车|走路|步行|打车|滴滴|电动车"),
+        about=re.compile(r"上班|通勤|上学|去公司|(?i:\bcommut|\bto\s+(?:work|the\s+office|school|campus)\b)"),
+    ),
+    "doneness": Kind(
+        _names("rare|medium rare|medium|medium well|well done|全熟|七分熟|五分熟|三分熟|八分熟"),
+        about=re.compile(r"牛排|(?i:\bsteaks?\b)"),
+    ),
+}
+# fmt: on
+# the words of a switch: the new choice replaces the one before…
+_SWITCH = re.compile(
+    r"改(?:成|为|用|坐|喝|吃|在|去|买|骑|开|看|听)|换(?:成|了|到|用)|转(?:用|投)|用回"
+    r"|(?i:\bswitched\b|\bswitching\b|\bchanged\s+to\b|\bmoved\s+(?:over\s+)?to\b"
+    r"|\b(?:went|gone|going)\s+back\s+to\b|\bconverted\s+to\b|\binstead\b|\breplaced\b)"
+)
+# …or only that it holds now, which is a switch for a kind that needs no context to be one
+_NOW = re.compile(r"现在(?:都|只|改|一般|基本|主要)|如今都|(?i:\bnow\b|\bthese\s+days\b|\bnowadays\b)")
+# what says a user's own choice; and what a switch may retire
+_CHOOSES = (Category.PREFERENCE, Category.ROUTINE, Category.FACT, Category.EVENT, Category.STYLE)
+_RETIRABLE = (Category.PREFERENCE, Category.ROUTINE, Category.FACT, Category.STYLE)
+
+
+def _found(kind: Kind, text: str) -> set[str]:
+    return {re.sub(r"[\s'-]", "", m.group(0).lower()) for m in kind.names.finditer(text)}
+
+
+def switched_to(text: str) -> dict[str, set[str]]:
+    """The kinds ``text`` says the user switched within, each with the names it gives."""
+    switch, now = _SWITCH.search(text) is not None, _NOW.search(text) is not None
+    return {
+        name: found
+        for name, kind in KINDS.items()
+        if (switch or (now and (kind.about is None or kind.about.search(text))))
+        and (found := _found(kind, text))
+    }
+
+
+def rivals(pool: Pool, item: MemoryItem) -> list[MemoryItem]:
+    """The user's current memories of the choices ``item`` (a switch) says they left."""
+    if item.category not in _CHOOSES or item.polarity < 0:
+        return []
+    switched = switched_to(item.text)
+    if not switched:
+        return []
+    held = pool.query(MemoryQuery(categories=tuple(c.value for c in _RETIRABLE)))
+    out: list[MemoryItem] = []
+    for m in held:
+        if m.id == item.id or m.polarity < 0 or m.category not in _RETIRABLE:
+            continue
+        for name, new in switched.items():
+            kind, old = KINDS[name], _found(KINDS[name], m.text)
+            if old and not old & new and (kind.about is None or kind.about.search(m.text)):
+                out.append(m)
+                break
+    return out

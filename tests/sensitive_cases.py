@@ -47,6 +47,7 @@ POSITIVES = [
     P("密码我改成了 Abc12345", "password", "Abc12345", id="zh-changed-to"),
     P("我的验证码是 482913", "password", "482913", id="zh-verification-code"),
     P("the door code is 4321", "password", "4321", id="door-code"),
+    P("remember my locker combo: 12-34-56", "password", "12-34-56", id="locker-combo"),
     P("CVV 123", "password", "123", id="cvv"),
     P("PIN码是1234", "password", "1234", id="mixed-pin-ma"),
     P(
@@ -171,6 +172,11 @@ POSITIVES = [
         id="zh-id-chinese-digits",
     ),
     P("护照号码是 EA 8834 221", "id_card", "EA 8834 221", id="zh-passport-grouped"),
+    # the last digits of an identity number verify a person as the whole does
+    P("我的身份证后四位是1234", "id_card", "1234", id="zh-id-last-four"),
+    P("身份证号后6位12345X", "id_card", "12345X", id="zh-id-last-six"),
+    P("the last 4 of my SSN is 6789", "id_card", "6789", id="ssn-last-four"),
+    P("my SSN's last four digits: 6789", "id_card", "6789", id="ssn-last-four-after"),
     P("my SIN is 046 454 286", "id_card", "046 454 286", id="sin"),
     P("National Insurance number QQ123456C", "id_card", "QQ123456C", id="national-insurance"),
     P("My SSN is 123-45-6789", "id_card", "123-45-6789", id="ssn"),
@@ -236,6 +242,8 @@ NEGATIVES = [
     P("my password is the same as before", id="pw-same"),
     P("my password is super secure now", id="pw-secure-now"),
     P("密码太简单了", id="zh-too-simple"),
+    P("what's a good combo meal at mcdonalds", id="combo-meal"),
+    P("我家门牌号是1234", id="zh-house-number"),
     P("我的密码被改了", id="zh-changed"),
     P("密码是什么来着", id="zh-what-is-it"),
     P("what's the wifi password?", id="pw-question"),

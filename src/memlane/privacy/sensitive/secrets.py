@@ -37,6 +37,7 @@ _QUOTE = "\"'“”‘’「」『』"
 EN_WORD = (
     r"(?<![A-Za-z])(?:password|pas{1,2}(?:wor|wro|wo|wr)d|passowrd|passwd|passcode|pass\s?phrase|pwd|pw|(?:pin|puk)(?:\s+(?:code|number)|码)?"
     r"|(?:backup|recovery|security|verification|2fa|one[\s-]time)\s+codes?|otp|cvv|cvc|combination"
+    r"|(?:lock|locker|safe|padlock)\s+combo"
     r"|(?:door|gate|alarm|garage|entry|lock|locker|safe|building|unlock|screen|pattern|atm)\s+code)"
 )
 # 秘码 and 蜜码 are the same word typed with the wrong character of the same sound

@@ -528,6 +528,15 @@ def test_a_clause_with_no_subject_goes_on_about_the_relative_or_the_moment(
     assert (found.category, found.text) == (category, text)
 
 
+@pytest.mark.parametrize(
+    "text", ["10月18号办婚礼，在厦门", "下周去出差，在深圳", "we're getting married in June, in Lisbon"]
+)
+def test_a_bare_place_is_where_the_event_before_it_takes_place(extractor: RuleExtractor, text: str) -> None:
+    (found,) = extract(extractor, text)
+    assert found.category in (C.EVENT, C.PLAN)
+    assert found.text == text
+
+
 def test_a_clause_with_its_own_subject_stands_alone(extractor: RuleExtractor) -> None:
     assert [c.category for c in extract(extractor, "我老婆是老师，我在银行上班")] == [C.FAMILY, C.JOB]
 

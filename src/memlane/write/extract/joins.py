@@ -1,6 +1,7 @@
 """Which clauses of a message are one statement: an elaboration and what it elaborates, a guess and
-its hedge, an amount and what it measures, a relative or the moment and what a Chinese clause with
-no subject of its own goes on to say of them, and a complaint told in two parts. Joined, they are one
+its hedge, an amount and what it measures, a place and the event it is the place of, a relative or
+the moment and what a Chinese clause with no subject of its own goes on to say of them, and a
+complaint told in two parts. Joined, they are one
 candidate, whose text is the user's own span of both::
 
     joined(found, message.content, message.at)  # found: (candidate, clause) in text order
@@ -16,8 +17,9 @@ from memlane.domain import Candidate, Category
 from memlane.text.lang import fold
 
 from .clauses import Clause
-from .lexicon import AMOUNT_ONLY, BARE_HEDGE, CONSEQUENCE
+from .lexicon import AMOUNT_ONLY, BARE_HEDGE, CONSEQUENCE, PLACE_ONLY
 from .rule import Context, en_objects, zh_objects
+from .work_zh import names_place
 
 # what a candidate carries at most
 MAX_ENTITIES = 6
@@ -46,6 +48,8 @@ def _joins(prev: tuple[Candidate, Clause], nxt: tuple[Candidate, Clause]) -> boo
         return True  # "…, but don't quote me", "…，还没想好": the clause before is a guess
     if _only(AMOUNT_ONLY, clause.text):
         return True  # "我有个女儿，今年5岁": how old, how long, how often, of the clause before
+    if p.category in (Category.EVENT, Category.PLAN, Category.CONTEXT) and _a_place(clause.text):
+        return True  # "10月18号办婚礼，在厦门": where the event of the clause before takes place
     if p.lang != c.lang:
         return False
     if p.category in (Category.FAMILY, Category.CONTEXT) and c.lang == "zh" and _goes_on(p, c, clause):
@@ -75,6 +79,15 @@ def _goes_on(p: Candidate, c: Candidate, clause: Clause) -> bool:
         (Category.PREFERENCE, Category.DISLIKE, Category.ROUTINE) if p.category is Category.FAMILY else ()
     )
     return c.category in (Category.FACT, Category.OTHER, *theirs)
+
+
+def _a_place(text: str) -> bool:
+    """Whether a clause is nothing but a place ("在厦门", "in Lisbon"), not what is going on (在等抽签)."""
+    m = PLACE_ONLY.fullmatch(text.strip(" .!~,，。！"))
+    if m is None:
+        return False
+    where = m.group("where")
+    return where is None or names_place(where)
 
 
 def _only(pattern: re.Pattern[str], text: str) -> bool:

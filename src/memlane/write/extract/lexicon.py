@@ -103,6 +103,13 @@ BARE_HEDGE = re.compile(
 )
 # a clause that is only an age, a duration, a frequency or a school year: it says more of the clause
 # before it ("我有个女儿，今年5岁", "我学吉他，三年了", "我每周游泳，一周三次", "我儿子上小学了，三年级")
+# where, and nothing else: "…10月18号办婚礼，在厦门", "we're getting married in June, in Lisbon" (a
+# Chinese place is checked apart: 在 also says what is going on, "在等抽签"; an English one is a name)
+PLACE_ONLY = re.compile(
+    r"(?:地点|地方|就|也|都)?在(?P<where>[\u4e00-\u9fff]{1,12}?)(?:办|举行|举办|那边|这边|那儿|这儿)?"
+    r"(?:哦|哈|呢|啦|呀|的)?"
+    r"|(?i:it'?s\s+|all\s+)?(?i:in|at|(?:over|down|up|out)\s+in)\s+(?:the\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3}"
+)
 AMOUNT_ONLY = re.compile(
     r"(?:今年|已经|才|刚|都|快|满|大概|差不多)*[0-9一二两三四五六七八九十百半几]+多?(?:个|只)?"
     r"(?:周岁|岁|个月|年级|年|天|小时)(?:多|半)?(?:了|啦|咯|呢|哦|吧)?"

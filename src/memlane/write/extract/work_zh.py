@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import jieba.posseg
+
 from memlane.domain import Category as C
 
 from .rule import Build, Context, Draft
@@ -17,6 +19,11 @@ def is_place(text: str, ctx: Context) -> bool:
     if text.endswith(_PLACE_SUFFIX):
         return True
     return any(flag == "ns" and word in text for word, flag in ctx.words)
+
+
+def names_place(text: str) -> bool:
+    """Whether ``text`` on its own names a place (厦门, 浦东新区), as :func:`is_place` reads it."""
+    return text.endswith(_PLACE_SUFFIX) or any(w.flag == "ns" for w in jieba.posseg.cut(text, HMM=False))
 
 
 # what stands between 在 and 工作 when it says how or whether, not where ("我在考虑换工作", "我在努力工作")

@@ -77,6 +77,12 @@ def test_names_fill_the_name_slots(extractor: RuleExtractor, text: str, slot: st
         ("我是上海人", "hometown", "上海"),
         ("我来自成都", "hometown", "成都"),
         ("我老家是湖南的", "hometown", "湖南"),  # not "湖南的"
+        # jieba cuts 湖南人 as one word, and tags 合肥 and 大连 as common nouns
+        ("我是湖南人", "hometown", "湖南"),
+        ("我是大连人", "hometown", "大连"),
+        ("我住合肥", "home_city", "合肥"),
+        ("我是东北的", "hometown", "东北"),
+        ("我老家四川的", "hometown", "四川"),
         ("I live in Berlin", "home_city", "Berlin"),
         ("I work in Paris", "work_city", "Paris"),
         # mixed text: a Chinese place's name in an English sentence
@@ -108,6 +114,7 @@ def test_places_fill_the_location_slots(extractor: RuleExtractor, text: str, slo
         ("Hi, this is Mei", {"name": "Mei"}),
         ("hey! Priya here. any vegan places near me?", {"name": "Priya"}),
         ("It's Tom here", {"name": "Tom"}),
+        ("你好，我姓何，合肥的，家里三口人", {"surname": "何", "hometown": "合肥"}),
     ],
 )
 def test_a_self_introduction_names_the_user_and_says_what_they_are(

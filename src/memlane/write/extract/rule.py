@@ -24,6 +24,13 @@ from memlane.text.timeparse import TimeMention
 from .lexicon import consumable_slot, words
 
 jieba.setLogLevel(60)  # jieba logs dictionary loading at INFO; a library must not write to the log then
+# cities jieba's dictionary tags as common nouns (合肥 n, 大连 n), which the rules then miss as places;
+# only their part of speech changes, not how any text is cut
+jieba.dt.user_word_tag_tab.update(
+    dict.fromkeys(
+        "石家庄 合肥 海口 拉萨 银川 大连 嘉兴 南通 烟台 桂林 岳阳 保定 唐山 大同 包头 遵义 大理".split(), "ns"
+    )
+)
 
 
 def any_of(words: str) -> str:

@@ -257,8 +257,11 @@ RULES = (
     rule(C.LOCATION, rf"{_ADV}(?:{_LIVE})(?P<v>{_CUT}{{1,20}})", _place("home_city")),
     rule(C.LOCATION, rf"{_ADV}{_AT}(?P<v>[^，。,在]{{1,20}}?)(?:工作|上班|打工|任职|实习|就职|办公)",
          _work_place),
-    rule(C.LOCATION, r"^我是(?P<v>[\u4e00-\u9fff]{2,6}?)人$", _place("hometown")),
-    rule(C.LOCATION, rf"(?:来自|老家(?:是|在)|出生在|出生于|生在|籍贯是?)(?P<v>{_CUT}{{1,20}})",
+    # 我是湖南人, 我是东北的, and in an introduction "…，合肥的，…"
+    rule(C.LOCATION, r"^(?:我是|我)?(?P<v>(?:(?!是|在|有|做|老家)[\u4e00-\u9fff]){2,6}?)(?:人|的)"
+                     r"(?:哈|啊|呀|哦|呢)?$",
+         _place("hometown")),
+    rule(C.LOCATION, rf"(?:来自|老家(?:是|在)?|出生在|出生于|生在|籍贯是?)(?P<v>{_CUT}{{1,20}})",
          _place("hometown")),
     rule(C.LOCATION, rf"(?:搬到了?|搬去了?|搬家到|移居到?)(?P<v>{_CUT}{{1,20}})", _place("home_city")),
     # where the user is based, said the short way: 人在深圳, base上海, 坐标杭州

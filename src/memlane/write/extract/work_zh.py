@@ -18,7 +18,8 @@ def is_place(text: str, ctx: Context) -> bool:
     """Whether ``text`` names a place: a place's suffix (市, 省, 岛) or a word jieba tags as one."""
     if text.endswith(_PLACE_SUFFIX):
         return True
-    return any(flag == "ns" and word in text for word, flag in ctx.words)
+    # the clause's words, or the phrase's own: 我是湖南人 is cut 我/是/湖南人
+    return any(flag == "ns" and word in text for word, flag in ctx.words) or names_place(text)
 
 
 def names_place(text: str) -> bool:

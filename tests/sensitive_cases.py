@@ -203,6 +203,12 @@ POSITIVES = [
     P("write to bob(at)example(dot)com", "email", "bob(at)example(dot)com", id="email-brackets"),
     P("我的邮箱是bob艾特example点com", "email", "bob艾特example点com", id="zh-email-spelled"),
     P("email me at a.li@example.cn", "email", "a.li@example.cn", id="email"),
+    # a messaging account the words announce
+    P("我的微信号是wxid_abc123", "handle", "wxid_abc123", id="zh-wechat-id"),
+    P("我的QQ号是12345678", "handle", "12345678", id="zh-qq-number"),
+    P("加我微信 zhang_san88", "handle", "zhang_san88", id="zh-add-wechat"),
+    P("my telegram is @bobby88", "handle", "@bobby88", id="telegram-handle"),
+    P("my discord is gamer_guy#1234", "handle", "gamer_guy#1234", id="discord-tag"),
     # precise addresses
     P("我住在阳光小区A座1201", "address", "阳光小区A座1201", id="zh-estate-letter-building"),
     P("我住A座1201", "address", "A座1201", id="zh-flat-only"),
@@ -243,6 +249,9 @@ NEGATIVES = [
     P("my password is super secure now", id="pw-secure-now"),
     P("密码太简单了", id="zh-too-simple"),
     P("what's a good combo meal at mcdonalds", id="combo-meal"),
+    P("my instagram is private", id="instagram-private"),
+    P("微信支付用得多", id="zh-wechat-pay"),
+    P("qq音乐会员到期了", id="zh-qq-music"),
     P("我家门牌号是1234", id="zh-house-number"),
     P("我的密码被改了", id="zh-changed"),
     P("密码是什么来着", id="zh-what-is-it"),

@@ -1,4 +1,4 @@
-"""Contact details: phone numbers and email addresses."""
+"""Contact details: phone numbers, email addresses and messaging accounts."""
 
 from __future__ import annotations
 
@@ -30,9 +30,21 @@ _SPELLED_EMAIL = re.compile(
     re.IGNORECASE,
 )
 
+# a messaging account the words announce ("我的微信号是wxid_abc123", "QQ号 12345678", "my telegram is
+# @bobby88"): it reaches the person as a phone number does. The handle holds a digit or an underscore or
+# starts with @, so "my instagram is private" names none
+_HANDLE = re.compile(
+    r"(?:微信(?:号|\s*id)?|vx号|wx号|qq号|(?<![A-Za-z])qq|(?<![A-Za-z])(?:telegram|tg|whatsapp|signal|discord|skype"
+    r"|snapchat|instagram|insta|ig|twitter|line|kakao(?:talk)?)(?:\s+(?:id|handle|username|user\s*name|number))?)"
+    r"(?:\s*(?:是|为|:|：|=|\bis\b)){0,2}\s*"
+    r"(@[A-Za-z0-9_.]{3,32}|(?=[A-Za-z0-9_.-]*[0-9_])[A-Za-z][A-Za-z0-9_.-]{4,39}(?:#[0-9]{4})?|[1-9][0-9]{4,11})"
+    r"(?![A-Za-z0-9_@.-])",
+    re.IGNORECASE,
+)
+
 
 def find(text: str) -> Iterator[Span]:
-    """Each phone number or email address in ``text``."""
+    """Each phone number, email address or messaging account in ``text``."""
     for m in _MOBILE_CN.finditer(text):
         yield "phone", m.start(), m.end()
     for m in _PHONE_INTL.finditer(text):
@@ -42,6 +54,8 @@ def find(text: str) -> Iterator[Span]:
             yield "phone", m.start(), end
     for m in _EMAIL.finditer(text):
         yield "email", m.start(), m.end()
+    for m in _HANDLE.finditer(text):
+        yield "handle", m.start(1), m.end(1)
     if not _SPELLED_AT.search(text):  # most text spells out no address: skip the costly pattern
         return
     for m in _SPELLED_EMAIL.finditer(text):

@@ -46,6 +46,7 @@ KINDS: dict[str, Kind] = {
         Kind("health", "健康信息", "health detail", "a health detail", never_store=True),
         Kind("phone", "手机号", "phone", "a phone number", never_store=False),
         Kind("email", "邮箱", "email", "an email address", never_store=False),
+        Kind("handle", "聊天账号", "messaging ID", "a messaging account", never_store=False),
         Kind("address", "住址", "address", "a home address", never_store=False),
     )
 }

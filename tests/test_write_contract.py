@@ -543,6 +543,8 @@ def test_a_change_of_mind_retires_what_it_names(
         ("我很喜欢日料", "日料吃伤了，最近更喜欢粤菜"),
         ("我喜欢养猫", "猫送人了"),  # one character names the thing when it is all the words say
         ("I'm really into crossfit", "crossfit's not for me anymore, I do pilates now"),
+        # the verb that leaves (flying) is no new choice the old habit also names
+        ("I usually fly Delta", "I'm done flying Delta, their delays are awful"),
     ],
 )
 def test_a_stop_in_other_words_retires_the_old_habit(mem: Memory, before: str, change: str) -> None:

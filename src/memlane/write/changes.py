@@ -129,12 +129,18 @@ _DIET_LEAVES: dict[str, frozenset[str]] = {
 
 def left_behind(text: str) -> list[str]:
     """The phrases ``text`` says the user no longer has, does or wants (none for a plain statement)."""
-    found: list[str] = []
+    return list(_leaving(text))
+
+
+def _leaving(text: str) -> dict[str, str]:
+    """Each phrase left behind, with the words that say so ("I'm done flying Delta": Delta, and
+    "I'm done flying Delta", whose verb names no new choice)."""
+    found: dict[str, str] = {}
     for pattern in [*_ZH, *_EN]:
         for m in pattern.finditer(text):
             phrase = (m.groupdict().get("old") or m.group("obj")).strip(" ,，'")
             if phrase and phrase not in found and _named(phrase):
-                found.append(phrase)
+                found[phrase] = m.group(0)
     return found
 
 
@@ -175,7 +181,8 @@ def _kinds(terms: set[str]) -> set[str]:
 
 def retired(pool: Pool, item: MemoryItem, exclude: Sequence[MemoryItem] = ()) -> list[MemoryItem]:
     """The user's current memories that ``item`` (a statement of a change) says no longer hold."""
-    phrases = left_behind(item.text)
+    leaving = _leaving(item.text)
+    phrases = list(leaving)
     diet = (
         _DIET_LEAVES.get(item.value, frozenset())
         if item.slot == "diet" and isinstance(item.value, str)
@@ -190,7 +197,8 @@ def retired(pool: Pool, item: MemoryItem, exclude: Sequence[MemoryItem] = ()) ->
         return []
     old = set().union(*(_terms(p) for p in phrases))
     kinds = _kinds(old) | set(diet or ())
-    now = _terms(item.text) - old - kinds - set().union(*(content_words(p) for p in phrases))
+    # what the statement names besides what it leaves and the words that leave it: the new choice
+    now = _terms(item.text) - old - kinds - set().union(*(content_words(said) for said in leaving.values()))
     held = pool.query(
         MemoryQuery(
             kinds=(Kind.SEMANTIC, Kind.PROFILE, Kind.EPISODIC),

@@ -164,6 +164,11 @@ def test_a_past_move_keeps_its_date(extractor: RuleExtractor) -> None:
         ("I'm a senior data engineer at Google", "job", "senior data engineer", "Google"),
         ("I work at Google", "employer", "Google", "Google"),
         ("I'm retired", "job", "retired", None),
+        # a job held for a while is held now
+        ("I've been a nurse for ten years", "job", "nurse", None),
+        ("I have been working as a paralegal since 2019", "job", "paralegal", None),
+        ("I've worked as a barista for two years", "job", "barista", None),
+        ("I've been a software engineer at Google for 5 years", "job", "software engineer", "Google"),
     ],
 )
 def test_jobs_and_employers(

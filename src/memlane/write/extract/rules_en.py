@@ -25,6 +25,13 @@ _STOP = _any("with since for and but now at near right because today too as on i
 _PLACE = rf"(?:[\u4e00-\u9fff]{{2,8}}|[A-Za-z][\w.'-]*(?:\s+(?!(?i:{_STOP})\b)(?-i:[A-Z][\w.'-]*))*)"
 _ORG = r"(?P<emp>(?-i:[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*)*))"
 _JOB = "|".join(JOBS_EN)
+# "I've been a nurse for ten years", "I have been working as a paralegal since 2019": the job is current
+_HAVE_BEEN = r"(?:'ve|\s+have)\s+been\s+"
+_HOW_LONG = (
+    r"(?:the\s+)?(?:(?:about|almost|over|nearly|like|a|an|\d+|a\s+few|a\s+couple(?:\s+of)?|\w+)\s+)?"
+    r"(?:years?|months?|decades?)\b"
+)
+_FOR_HOW_LONG = rf"(?:for\s+{_HOW_LONG}|since\s+[\w\s]{{2,20}})"
 _ADVERBS = _any(
     "really absolutely just also totally do kind_of kinda still usually generally truly actually so very "
     "quite sometimes always mostly now definitely much simply"
@@ -213,10 +220,11 @@ RULES = (
     rule(C.FAMILY, rf"(?i){_IM}(?:happily\s+)?{_MARITAL}\b"
                    r"|\bi\s+(?:just\s+)?got\s+(?P<v2>married|divorced|engaged)\b",
          slot_value("marital_status")),
-    rule(C.JOB, r"(?i)\bi\s+work\s+as\s+(?P<job>(?:an?\s+)?[\w\s-]{2,40}?)"
-                rf"(?:\s+(?:at|for|in|with)\s+{_ORG})?$", b.job),
-    rule(C.JOB, rf"(?i){_IM}an?\s+(?P<job>(?:[\w-]+\s+){{0,2}}?(?:{_JOB}))\b"
-                rf"(?:\s+(?:at|for|with|in)\s+{_ORG})?", b.job),
+    rule(C.JOB, rf"(?i)\bi(?:\s+work|{_HAVE_BEEN}working|(?:'ve|\s+have)\s+worked|\s+am\s+working"
+                r"|'m\s+working)\s+as\s+(?P<job>(?:an?\s+)?[\w\s-]{2,40}?)"
+                rf"(?:\s+(?:at|for|in|with)\s+(?!{_HOW_LONG}){_ORG})?(?:\s+{_FOR_HOW_LONG})?$", b.job),
+    rule(C.JOB, rf"(?i)(?:{_IM}|\bi{_HAVE_BEEN})an?\s+(?P<job>(?:[\w-]+\s+){{0,2}}?(?:{_JOB}))\b"
+                rf"(?:\s+(?:at|for|with|in)\s+(?!{_HOW_LONG}){_ORG})?", b.job),
     rule(C.LOCATION, rf"(?i){_LIVE}\s+in\s+(?P<v>{_PLACE})|\bmy\s+home\s+is\s+in\s+(?P<v2>{_PLACE})"
                      rf"|^based\s+in\s+(?P<v3>{_PLACE})"
                      # "i'm olivia, wedding photographer based in nashville"

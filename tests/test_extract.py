@@ -549,6 +549,25 @@ def test_a_bare_place_is_where_the_event_before_it_takes_place(extractor: RuleEx
     assert found.text == text
 
 
+@pytest.mark.parametrize(
+    ("text", "clause"),
+    [
+        ("最近在看《三体》，挺好看的", "最近在看《三体》"),
+        ("我喜欢《红楼梦》", "我喜欢《红楼梦》"),
+        ('I loved "Dune"', 'I loved "Dune"'),
+        ("《三体》我看完了", "《三体》我看完了"),
+        ("“好的”", "好的"),  # a pair around the whole clause is no part of it
+    ],
+)
+def test_a_title_keeps_the_marks_around_it(text: str, clause: str) -> None:
+    assert split_clauses(text)[0].text == clause
+
+
+def test_a_title_is_an_object_without_its_marks(extractor: RuleExtractor) -> None:
+    assert one(extractor, "我喜欢《红楼梦》").objects == ["红楼梦"]
+    assert one(extractor, 'I love "Dune"').objects == ["Dune"]
+
+
 def test_a_clause_with_its_own_subject_stands_alone(extractor: RuleExtractor) -> None:
     assert [c.category for c in extract(extractor, "我老婆是老师，我在银行上班")] == [C.FAMILY, C.JOB]
 

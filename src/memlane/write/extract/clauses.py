@@ -153,11 +153,44 @@ def _chop(start: int, end: int, text: str) -> list[tuple[int, int]]:
 
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:
-    while start < end and text[start] in _TRIM:
-        start += 1
-    while end > start and text[end - 1] in _TRIM:
-        end -= 1
-    return start, end
+    """The clause ``text[start:end]`` without the blanks, dashes and marks around it; a bracket or a
+    quote that closes one the clause opens stays ("最近在看《三体》", 'I loved "Dune"')."""
+    while True:
+        while start < end and text[start] in _TRIM and not _closed(text, start, end):
+            start += 1
+        while end > start and text[end - 1] in _TRIM and not _opened(text, start, end):
+            end -= 1
+        if not _wrapped(text, start, end):
+            return start, end
+        start, end = start + 1, end - 1  # “好的”: a pair around the whole clause is no part of it
+
+
+def _wrapped(text: str, start: int, end: int) -> bool:
+    if end - start < 2:
+        return False
+    first, last = text[start], text[end - 1]
+    closer = first if first in "\"'" else _PAIRS.get(first)
+    return closer == last and last not in text[start + 1 : end - 1]
+
+
+_PAIRS = {"《": "》", "「": "」", "『": "』", "（": "）", "(": ")", "“": "”", "‘": "’", "<": ">"}
+_OPENER = {close: open_ for open_, close in _PAIRS.items()}
+
+
+def _closed(text: str, start: int, end: int) -> bool:
+    """Whether the mark at ``start`` opens a pair the clause closes."""
+    mark = text[start]
+    if mark in "\"'":
+        return text.count(mark, start + 1, end) % 2 == 1
+    return mark in _PAIRS and _PAIRS[mark] in text[start + 1 : end]
+
+
+def _opened(text: str, start: int, end: int) -> bool:
+    """Whether the mark before ``end`` closes a pair the clause opens."""
+    mark = text[end - 1]
+    if mark in "\"'":
+        return text.count(mark, start, end - 1) % 2 == 1
+    return mark in _OPENER and _OPENER[mark] in text[start : end - 1]
 
 
 def split_clauses(text: str) -> list[Clause]:

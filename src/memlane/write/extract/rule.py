@@ -185,8 +185,8 @@ def zh_objects(text: str, ctx: Context) -> list[str]:
     """The things a Chinese preference or dislike is about: 美式、拿铁和冷萃 -> [美式, 拿铁, 冷萃]."""
     out: list[str] = []
     for part in _ZH_SPLIT.split(ctx.without_times(text)):
-        part = part.strip(" 　\"'“”‘’")
-        part = _ZH_TAIL.sub("", _ZH_LEAD.sub("", part)).strip()
+        part = part.strip(" 　\"'“”‘’《》「」『』")
+        part = _ZH_TAIL.sub("", _ZH_LEAD.sub("", part)).strip(" 《》「」『』")
         if part and len(part) <= 20 and part not in out:
             out.append(part)
     return out
@@ -197,7 +197,7 @@ def en_objects(text: str, ctx: Context) -> list[str]:
     text = _EN_TAIL.sub("", ctx.without_times(text).strip(" .!"))
     out: list[str] = []
     for part in _EN_SPLIT.split(text):
-        part = _EN_TAIL.sub("", _EN_LEAD.sub("", part.strip(" \"'"))).strip(" .!")
+        part = _EN_TAIL.sub("", _EN_LEAD.sub("", part.strip(" \"'“”"))).strip(" .!\"'“”")
         if part and len(part) <= 40:
             part = singular(part)
             if part not in out:

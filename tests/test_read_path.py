@@ -341,3 +341,16 @@ def test_an_episode_is_indexed_with_the_day_or_period_its_words_named(mem: Memor
     assert texts == ["去年我去了一趟冰岛 (2024)", "我10月18号在厦门办婚礼 (2025-10-18)"]
     hits = mem.search("2025-10-18", user_id="u1", kinds=["episodic"])
     assert [h.memory.text for h in hits][:1] == ["我10月18号在厦门办婚礼"]
+
+
+def test_a_plan_whose_day_is_over_says_so(mem: Memory) -> None:
+    # "planned" for a day three weeks gone would tell a model the plan is still ahead
+    mem.add("明天家里有事，要请一天假", user_id="u1", session_id="s1", at=T0)
+    mem.add("我女儿下个月过生日", user_id="u1", session_id="s1", at=T0)
+    block = mem.context("家里最近有什么安排", user_id="u1", now=days(21)).text
+    tomorrow = next(line for line in block.splitlines() if "明天家里有事" in line)
+    assert "planned · 日期已过" in tomorrow
+    next_month = next(line for line in block.splitlines() if "过生日" in line)
+    assert "日期已过" not in next_month  # next month is April: not over on March 24
+    later = mem.context("家里最近有什么安排", user_id="u1", now=days(70)).text
+    assert "日期已过" in next(line for line in later.splitlines() if "过生日" in line)

@@ -33,6 +33,23 @@ def period(item: MemoryItem) -> tuple[str, str] | None:
     return None if named is None else (named[0], _label(*named))
 
 
+def passed(item: MemoryItem, now: datetime) -> bool:
+    """Whether the time a memory names is over by ``now``: its day, or the whole week, month or year
+    its words named (a plan for 下个月 made in June is not over before August)."""
+    if item.valid_from is None:
+        return False
+    named = _named(item, _COARSE)
+    if named is None:
+        end = aware(item.valid_from) + timedelta(days=1)
+    elif named[0] == "week":
+        end = named[1] + timedelta(days=7)
+    elif named[0] == "month":
+        end = (named[1].replace(day=28) + timedelta(days=4)).replace(day=1)
+    else:
+        end = named[1].replace(year=named[1].year + 1)
+    return aware(now) >= end
+
+
 def said(item: MemoryItem) -> str:
     """An episode's time as its indexes hold it: the period its words named, or the day they named
     in the zone they were said in ("10月18号" said at +08:00 is 2025-10-18, though stored as 16:00

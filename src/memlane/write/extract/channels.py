@@ -55,7 +55,7 @@ _MARKER = _re(
     r"就行|就好|就可以|即可|为主|吧|还是|"
     r"(?i:{B}contact|{B}reach{B}|{B}me{B}|{B}prefer|{B}rather{B}|{B}best{B}|{B}notify|{B}get\s+in\s+touch|{B}send{B}|{B}via{B}|"
     r"{B}is\s+(?:fine|ok|okay|good|great|better|easier){B}|{B}works{B}|{B}please{B}|{B}instead{B}|"
-    r"{B}by{B}|{B}through{B}|{B}over{B}|{B}use{B}|^\s*(?:please\s+)?(?:call|text|e-?mail|message|ring){B})"
+    r"{B}by{B}|{B}through{B}|{B}over{B}|{B}use{B}|^\s*(?:please\s+)?(?:call|text|e-?mail|message|ring)\s+(?:me|my|us|our){B})"
 )
 _NEGATION = _re(
     r"别|不要|不用|勿|不接受|拒绝|不想接|不方便接?|不接|而不是|比起|"

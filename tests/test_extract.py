@@ -662,6 +662,11 @@ def test_one_off_context_is_for_this_session(extractor: RuleExtractor, text: str
     check(one(extractor, text), C.CONTEXT, session_only=True)
 
 
+@pytest.mark.parametrize("text", ["ugh mondays are the worst", "mondays suck", "I hate Mondays", "周一好烦啊"])
+def test_a_feeling_about_a_day_is_no_routine(extractor: RuleExtractor, text: str) -> None:
+    assert all(c.category is not C.ROUTINE for c in extract(extractor, text))
+
+
 @pytest.mark.parametrize("text", ["现在都用支付宝了", "现在一般骑车上班", "我现在基本不点外卖"])
 def test_now_of_a_habit_is_no_moment(extractor: RuleExtractor, text: str) -> None:
     # 现在 before 都 / 一般 / 基本 says what the user does these days, and its 在 is no workplace

@@ -321,13 +321,22 @@ _EN_SCHEDULE = re.compile(
 )
 
 
+# what a clause says of a day when it judges it rather than says what the user does on it
+_VERDICT = re.compile(
+    r"(?:好|真|太|最|超|特别|巨)(?:烦|累|无聊|难熬|讨厌|痛苦|崩溃|丧)|烦死|讨厌|受不了"
+    r"|(?i:\b(?:are|is|were|was)\s+(?:always\s+|just\s+|so\s+|such\s+|the\s+)*(?:worst|best|awful|terrible"
+    r"|horrible|rough|brutal|the\s+pits|exhausting|draining|boring|a\s+drag|killing\s+me)\b"
+    r"|\bsucks?\b|\bi\s+(?:hate|can'?t\s+stand|dread)\b)"
+)
+
+
 def routine(m: re.Match[str], ctx: Context) -> Draft | None:
     """A builder for routines: the clause's schedule, keyed by the activity left once the schedule is gone.
 
     每周一健身 -> ``routine:健身`` = ``every monday``; I go swimming every Monday -> ``routine:swimming``.
     """
-    if ctx.schedule is None:
-        return None
+    if ctx.schedule is None or _VERDICT.search(ctx.text):
+        return None  # "ugh mondays are the worst", "周一好烦": a feeling about the day, no routine
     pattern = _ZH_SCHEDULE if ctx.lang == "zh" else _EN_SCHEDULE
     activity = re.sub(r"\s+", " ", pattern.sub(" ", ctx.without_times())).strip(" ,.，。!！")
     if ctx.lang == "zh":

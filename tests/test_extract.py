@@ -656,13 +656,24 @@ def test_conditions_of_the_task_are_for_this_session(
 
 @pytest.mark.parametrize(
     "text",
-    ["我现在在地铁上", "我正在开车", "我在开会", "I'm on the train right now", "I'm driving right now"],
+    [
+        "我现在在地铁上",
+        "我正在开车",
+        "我在开会",
+        "I'm on the train right now",
+        "I'm driving right now",
+        # a problem of where the user is right now is of this moment, nothing to follow up on
+        "I'm at the airport right now, flight delayed",
+        "我在机场，航班延误了",
+    ],
 )
 def test_one_off_context_is_for_this_session(extractor: RuleExtractor, text: str) -> None:
     check(one(extractor, text), C.CONTEXT, session_only=True)
 
 
-@pytest.mark.parametrize("text", ["ugh mondays are the worst", "mondays suck", "I hate Mondays", "周一好烦啊"])
+@pytest.mark.parametrize(
+    "text", ["ugh mondays are the worst", "mondays suck", "I hate Mondays", "周一好烦啊"]
+)
 def test_a_feeling_about_a_day_is_no_routine(extractor: RuleExtractor, text: str) -> None:
     assert all(c.category is not C.ROUTINE for c in extract(extractor, text))
 

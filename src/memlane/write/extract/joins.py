@@ -78,12 +78,15 @@ _ZH_SUBJECT = re.compile(r"^(?:我|本人|你|您|他|她|它|咱|大家|这|那
 def _goes_on(p: Candidate, c: Candidate, clause: Clause) -> bool:
     """Whether a Chinese clause goes on about what the clause before was about (the user's relative,
     the moment): it names no subject of its own, and the rules found nothing of the user's in it but
-    what dropping 我 made (of a relative, a like too: "我有个女儿，特别喜欢画画"; not "…，没空爬山了")."""
+    what dropping 我 made, or what is the relative's or the moment's (not "…，没空爬山了")."""
     if c.slot is not None or _ZH_SUBJECT.match(fold(clause.text)):
         return False
-    theirs = (
-        (Category.PREFERENCE, Category.DISLIKE, Category.ROUTINE) if p.category is Category.FAMILY else ()
-    )
+    theirs = {
+        # of a relative, a like too: "我有个女儿，特别喜欢画画"
+        Category.FAMILY: (Category.PREFERENCE, Category.DISLIKE, Category.ROUTINE),
+        # of the moment, a problem too: "我在机场，航班延误了" (nothing to follow up on next week)
+        Category.CONTEXT: (Category.COMPLAINT,),
+    }.get(p.category, ())
     return c.category in (Category.FACT, Category.OTHER, *theirs)
 
 

@@ -8,14 +8,16 @@ events before the catch-all first-person fact.
 
 from __future__ import annotations
 
+import re
+
 from memlane.domain import Category as C
 from memlane.domain import EventStatus
 
 from . import builds_en as b
 from .channels import CHANNEL_WORD, contact
 from .lexicon import FEELINGS, JOBS_EN
+from .rule import Build, Context, Draft, fixed, liking, moved_plan, routine, rule, slot_value, timed
 from .rule import any_of as _any
-from .rule import fixed, liking, moved_plan, routine, rule, slot_value, timed
 
 _I = r"\b(?:i|we)(?:\s+|(?='))"  # I / we, before a verb or a contraction (I've, we'll)
 _IM = r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+"
@@ -74,6 +76,21 @@ _LIVE = (
     rf"{_I}(?:currently\s+|now\s+|still\s+)?"
     r"(?:live|'ve\s+lived|have\s+lived|reside|am\s+living|'re\s+living|'m\s+living|am\s+based|'m\s+based)"
 )
+# where the user is right now: a problem said with it is one of this moment ("I'm at the airport
+# right now, flight delayed"), not one to follow up on later
+_HERE_NOW = re.compile(
+    r"(?i)\b(?:i'?m|i\s+am)\s+(?:at|in|on|stuck\s+(?:at|in|on))\b.*\b(?:right\s+now|at\s+the\s+moment|atm)\b"
+    r"|\b(?:right\s+now|at\s+the\s+moment|atm)\b.*\b(?:i'?m|i\s+am)\s+(?:at|in|on|stuck)\b"
+)
+
+
+def _unless_here_now(build: Build) -> Build:
+    def problem(m: re.Match[str], ctx: Context) -> Draft | None:
+        return None if _HERE_NOW.search(ctx.text) else build(m, ctx)
+
+    return problem
+
+
 _RESOLVED = (
     r"(?i)\b(?:it'?s|it\s+is|it\s+has\s+been|it'?s\s+been|that'?s|problem|issue|bug|everything'?s?)\s+"
     r"(?:been\s+|now\s+|finally\s+|all\s+)?(?:fixed|resolved|solved|sorted)(?:\s+out)?\b"
@@ -249,7 +266,7 @@ RULES = (
                      rf"(?:moved|relocated)\s+to\s+(?P<v>{_PLACE})", b.place("home_city")),
     # problems
     rule(C.COMPLAINT, _RESOLVED, timed(EventStatus.RESOLVED, None), "any"),
-    rule(C.COMPLAINT, _PROBLEM, timed(EventStatus.UNRESOLVED, None), "ask"),
+    rule(C.COMPLAINT, _PROBLEM, _unless_here_now(timed(EventStatus.UNRESOLVED, None)), "ask"),
     # what the user does regularly, and lasting facts with a slot
     rule(C.ROUTINE, r".", routine),
     rule(C.FACT, rf"(?i){_IM}(?:very\s+|severely\s+|mildly\s+|really\s+)?allergic\s+to\s+(?P<obj>.+)"

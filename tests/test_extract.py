@@ -550,20 +550,6 @@ def test_a_bare_place_is_where_the_event_before_it_takes_place(extractor: RuleEx
 
 
 @pytest.mark.parametrize(
-    "text",
-    ["我平时喝拿铁，要燕麦奶的", "我喜欢喝美式，不加糖", "奶茶我一般喝半糖，去冰", "我爱吃辣，多放辣椒"],
-)
-def test_how_the_user_takes_it_belongs_to_the_liking(extractor: RuleExtractor, text: str) -> None:
-    (found,) = extract(extractor, text)
-    assert found.category is C.PREFERENCE
-    assert found.text == text
-
-
-def test_a_moment_after_a_liking_is_no_way_of_taking_it(extractor: RuleExtractor) -> None:
-    assert [c.text for c in extract(extractor, "我喜欢喝咖啡，要开会了")] == ["我喜欢喝咖啡", "要开会了"]
-
-
-@pytest.mark.parametrize(
     ("text", "clause"),
     [
         ("最近在看《三体》，挺好看的", "最近在看《三体》"),

@@ -1,7 +1,7 @@
 """Which clauses of a message are one statement: an elaboration and what it elaborates, a guess and
-its hedge, an amount and what it measures, how the user takes a thing and the liking of it, a place
-and the event it is the place of, a relative or the moment and what a Chinese clause with no
-subject of its own goes on to say of them, and a complaint told in two parts. Joined, they are one
+its hedge, an amount and what it measures, a place and the event it is the place of, a relative or
+the moment and what a Chinese clause with no subject of its own goes on to say of them, and a
+complaint told in two parts. Joined, they are one
 candidate, whose text is the user's own span of both::
 
     joined(found, message.content, message.at)  # found: (candidate, clause) in text order
@@ -17,7 +17,7 @@ from memlane.domain import Candidate, Category
 from memlane.text.lang import fold
 
 from .clauses import Clause
-from .lexicon import AMOUNT_ONLY, BARE_HEDGE, CONSEQUENCE, HOW_ONLY, PLACE_ONLY
+from .lexicon import AMOUNT_ONLY, BARE_HEDGE, CONSEQUENCE, PLACE_ONLY
 from .rule import Context, en_objects, zh_objects
 from .work_zh import names_place
 
@@ -48,12 +48,6 @@ def _joins(prev: tuple[Candidate, Clause], nxt: tuple[Candidate, Clause]) -> boo
         return True  # "…, but don't quote me", "…，还没想好": the clause before is a guess
     if _only(AMOUNT_ONLY, clause.text):
         return True  # "我有个女儿，今年5岁": how old, how long, how often, of the clause before
-    if (
-        p.category in (Category.PREFERENCE, Category.ROUTINE)
-        and p.lang == "zh"
-        and _only(HOW_ONLY, clause.text)
-    ):
-        return True  # "我平时喝拿铁，要燕麦奶的": how the user takes what the clause before names
     if p.category in (Category.EVENT, Category.PLAN, Category.CONTEXT) and _a_place(clause.text):
         return True  # "10月18号办婚礼，在厦门": where the event of the clause before takes place
     if p.lang != c.lang:

@@ -12,7 +12,6 @@ settings within :data:`TIE` of the best, the highest threshold wins (the fewest 
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
@@ -55,16 +54,14 @@ class HeadSelection:
 def passages(data: Sequence[Clause]) -> tuple[list[str], list[str]]:
     """Each candidate's text as the write path embeds its memory: kept as a fact (the clause) and
     kept as an episode (the clause and its day, :func:`memlane.store.tokens.indexed`). The days are
-    spread over four years, so the head learns the clause, not one date; each clause's day comes from
-    its own message and words, so a change to one clause of the corpus moves no other clause's day
-    (drawn in corpus order, one clause joined to another moved every later day, and the head's chosen
-    mix flipped with them)."""
+    spread over four years from a fixed seed, so the head learns the clause, not one date."""
+    rng = np.random.default_rng(train.SEED)
+    days = rng.integers(0, 4 * 365, size=len(data))
     dated = []
-    for clause in data:
+    for clause, day in zip(data, days, strict=True):
         assert clause.rules is not None
         assert clause.rules.candidate is not None
-        day = int.from_bytes(hashlib.sha256(f"{clause.message}\n{clause.text}".encode()).digest()[:8], "big")
-        at = DAY_ZERO + timedelta(days=day % (4 * 365))
+        at = DAY_ZERO + timedelta(days=int(day))
         candidate = replace(clause.rules.candidate, event_time=None)
         episode = replace(clause.rules, action=Action.EPISODIC, candidate=candidate)
         dated.append(indexed(item("u", None, episode, at)))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterator
+from datetime import datetime
 from typing import Any
 
 import pytest
@@ -526,6 +527,13 @@ def test_a_change_of_mind_retires_what_it_names(
         assert any(kept in t for t in active(mem))
 
 
+def status_after(mem: Memory, before: str, change: str, at: datetime) -> Status:
+    """The status of the one memory ``before`` made, once ``change`` was said in a later session."""
+    (old,) = [d.memory for d in mem.add(before, user_id="u1", session_id="s1", at=T0).decisions if d.memory]
+    mem.add(change, user_id="u1", session_id="s2", at=at)
+    return mem.get(old.id, user_id="u1").status
+
+
 @pytest.mark.parametrize(
     ("before", "change"),
     [
@@ -550,9 +558,7 @@ def test_a_change_of_mind_retires_what_it_names(
 def test_a_stop_in_other_words_retires_the_old_habit(mem: Memory, before: str, change: str) -> None:
     # the thing first (咖啡不喝了), or ended in other words (given up on, done with, got rid of), and no
     # model reads "恐怖片看腻了" as a passing mood
-    (old,) = [d.memory for d in mem.add(before, user_id="u1", session_id="s1", at=T0).decisions if d.memory]
-    mem.add(change, user_id="u1", session_id="s2", at=days(20))
-    assert mem.get(old.id, user_id="u1").status is Status.SUPERSEDED
+    assert status_after(mem, before, change, days(20)) is Status.SUPERSEDED
     assert before not in active(mem)
 
 
@@ -596,9 +602,7 @@ def test_a_switch_retires_the_choice_of_the_same_kind(
 ) -> None:
     # the switch names only the new choice; one of a kind (a grocery store, a phone, an airline)
     # says which memory it replaces
-    (old,) = [d.memory for d in mem.add(before, user_id="u1", session_id="s1", at=T0).decisions if d.memory]
-    mem.add(change, user_id="u1", session_id="s2", at=days(30))
-    status = mem.get(old.id, user_id="u1").status
+    status = status_after(mem, before, change, days(30))
     assert status is (Status.ACTIVE if kept else Status.SUPERSEDED), change
 
 
@@ -614,9 +618,7 @@ def test_a_switch_retires_the_choice_of_the_same_kind(
 def test_leaving_a_job_retires_the_job_the_user_had(
     mem: Memory, before: str, change: str, kept: bool
 ) -> None:
-    (old,) = [d.memory for d in mem.add(before, user_id="u1", session_id="s1", at=T0).decisions if d.memory]
-    mem.add(change, user_id="u1", session_id="s2", at=days(30))
-    status = mem.get(old.id, user_id="u1").status
+    status = status_after(mem, before, change, days(30))
     assert status is (Status.ACTIVE if kept else Status.SUPERSEDED)
 
 

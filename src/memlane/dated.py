@@ -38,9 +38,12 @@ def passed(item: MemoryItem, now: datetime) -> bool:
     its words named (a plan for 下个月 made in June is not over before August)."""
     if item.valid_from is None:
         return False
+    day_end = aware(item.valid_from) + timedelta(days=1)
+    if aware(now) < day_end:
+        return False  # a named week, month or year ends no sooner: no need to parse its words again
     named = _named(item, _COARSE)
     if named is None:
-        end = aware(item.valid_from) + timedelta(days=1)
+        end = day_end
     elif named[0] == "week":
         end = named[1] + timedelta(days=7)
     elif named[0] == "month":

@@ -129,7 +129,8 @@ def rivals(pool: Pool, item: MemoryItem) -> list[MemoryItem]:
         if m.id == item.id or m.polarity < 0 or m.category not in _RETIRABLE:
             continue
         for name, new in switched.items():
-            kind, old = KINDS[name], _found(KINDS[name], m.text)
+            kind = KINDS[name]
+            old = _found(kind, m.text)
             if old and not old & new and (kind.about is None or kind.about.search(m.text)):
                 out.append(m)
                 break

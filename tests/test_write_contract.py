@@ -553,6 +553,12 @@ def status_after(mem: Memory, before: str, change: str, at: datetime) -> Status:
         ("I'm really into crossfit", "crossfit's not for me anymore, I do pilates now"),
         # the verb that leaves (flying) is no new choice the old habit also names
         ("I usually fly Delta", "I'm done flying Delta, their delays are awful"),
+        ("I'm a huge fan of oat milk lattes", "honestly I've gone off oat milk"),
+        ("My favourite food is sushi", "I'm over sushi to be honest"),
+        # not done in so long that it is no longer done; the weekends are when, not what
+        ("I'm into hiking on weekends", "lately my weekends are all about rock climbing, haven't hiked in months"),
+        # learning is how, Japanese the new choice: the old memory does not name it
+        ("I'm learning Spanish", "I gave up on Spanish, switched to learning Japanese"),
     ],
 )
 def test_a_stop_in_other_words_retires_the_old_habit(mem: Memory, before: str, change: str) -> None:

@@ -1,7 +1,8 @@
 """What a change of mind retires: the thing a statement says the user has left behind.
 
 "不考上财了，改考本校", "switched from duolingo to wanikani", "sold all my canon gear", "咖啡我戒了",
-"we moved out of the parish hall": each names what no longer holds. :func:`left_behind` finds those
+"we moved out of the parish hall", "I've gone off oat milk", "haven't hiked in months": each names what
+no longer holds. :func:`left_behind` finds those
 words; :func:`retired` finds the user's current memories that hold them, which the new statement
 supersedes. A general word stands for its kinds too: "quit coffee" retires "每天一杯美式", and a new
 diet retires what it leaves off the plate ("went vegan" retires "I eat a ton of chicken and eggs",
@@ -59,6 +60,7 @@ _EN = [
     re.compile(
         r"\b(?:quit|stopped|(?:gave|given|giving)\s+up(?:\s+on)?|dropped|ditched|sold(?:\s+off)?(?:\s+all)?|"
         r"left|uninstalled|cancel+ed|got\s+rid\s+of|(?:i'?m|i\s+am)\s+done\s+(?:with|\w+ing)|"
+        r"i(?:'ve|\s+have)?\s+(?:gone|went)\s+off(?:\s+of)?|(?:i'?m|i\s+am)\s+over(?!\s+(?:the\s+moon|\d))|"
         r"no\s+longer\s+(?:use|drink|eat|play|do|go\s+to|work\s+at|buy\s+from))\s+"
         r"(?:my\s+|the\s+|using\s+|drinking\s+|eating\s+|playing\s+|doing\s+|going\s+to\s+)*"
         r"(?P<old>[\w' -]{2,30}?)"
@@ -66,6 +68,12 @@ _EN = [
         re.IGNORECASE,
     ),
     re.compile(r"\binstead\s+of\s+(?P<old>[\w' -]{2,30}?)(?=\s*(?:[,.!?;]|$))", re.IGNORECASE),
+    # "haven't hiked in months": not done for so long that it is no longer done
+    re.compile(
+        r"\b(?:haven't|have\s+not|hasn't|haven't\s+really)\s+(?P<old>[\w' -]{3,30}?)\s+(?:in|for)\s+"
+        r"(?:months|ages|years|weeks|a\s+(?:while|long\s+time|year))\b",
+        re.IGNORECASE,
+    ),
     re.compile(r"^(?P<old>[\w' -]{2,30}?)(?:'s|\s+is)\s+not\s+for\s+me\b", re.IGNORECASE),
     re.compile(
         r"\b(?:not|don't|do\s+not|no|can't|cannot|won't|doesn't|never)\s+(?:\w+\s+){0,2}?"
@@ -73,10 +81,15 @@ _EN = [
         re.IGNORECASE,
     ),
 ]
-# words that say how, not what: a left-behind thing is named by its other words
+# words that say how or when, not what: a left-behind thing is named by its other words
 _HOW = frozenset(
     "考 喝 吃 用 去 做 买 玩 住 跑 学 打 想 要 在 再 了 all my the a an gear stuff using use drink eat "
-    "play go work job it that this thing things last month week year ago".split()
+    "play go work job it that this thing things last month week year ago "
+    # English verbs of how, as content_words stems them: "switched to learning Japanese" names Japanese
+    "learn read watch listen take get have buy order cook make wear switch start begin now day instead "
+    "lately recently "
+    # …and of when: "weekends are all about climbing, haven't hiked in months" retires weekend hikes
+    "weekend weekday morn evening night daili everi 周末 平时 每天 早上 晚上 工作日".split()
 )
 # what a change of mind can retire: what holds until it changes, not what happened
 _CHANGEABLE = (

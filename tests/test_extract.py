@@ -541,6 +541,26 @@ def test_a_clause_with_no_subject_goes_on_about_the_relative_or_the_moment(
 
 
 @pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("跑步停了，现在改游泳", "跑步停了，现在改游泳"),
+        ("我从腾讯离职了，现在在字节", "我从腾讯离职了，现在在字节"),
+        (
+            "honestly I've gone off oat milk, it's almond milk for me these days",
+            "I've gone off oat milk, it's almond milk for me these days",
+        ),
+        # what follows a change is not always what replaced it
+        ("跑步停了，现在好无聊", "跑步停了"),
+        ("I quit coffee, can you suggest a tea now?", "I quit coffee"),
+    ],
+)
+def test_what_replaced_a_thing_joins_the_change_that_left_it(
+    extractor: RuleExtractor, text: str, kept: str
+) -> None:
+    assert extract(extractor, text)[0].text == kept
+
+
+@pytest.mark.parametrize(
     "text", ["10月18号办婚礼，在厦门", "下周去出差，在深圳", "we're getting married in June, in Lisbon"]
 )
 def test_a_bare_place_is_where_the_event_before_it_takes_place(extractor: RuleExtractor, text: str) -> None:

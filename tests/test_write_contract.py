@@ -556,9 +556,15 @@ def status_after(mem: Memory, before: str, change: str, at: datetime) -> Status:
         ("I'm a huge fan of oat milk lattes", "honestly I've gone off oat milk"),
         ("My favourite food is sushi", "I'm over sushi to be honest"),
         # not done in so long that it is no longer done; the weekends are when, not what
-        ("I'm into hiking on weekends", "lately my weekends are all about rock climbing, haven't hiked in months"),
+        (
+            "I'm into hiking on weekends",
+            "lately my weekends are all about rock climbing, haven't hiked in months",
+        ),
         # learning is how, Japanese the new choice: the old memory does not name it
         ("I'm learning Spanish", "I gave up on Spanish, switched to learning Japanese"),
+        # what replaced it, said in a clause of its own, is no new choice the old habit names
+        ("我每天早上跑步", "跑步停了，现在改游泳"),
+        ("我在学吉他", "吉他不学了，改学钢琴了"),
     ],
 )
 def test_a_stop_in_other_words_retires_the_old_habit(mem: Memory, before: str, change: str) -> None:
@@ -619,6 +625,8 @@ def test_a_switch_retires_the_choice_of_the_same_kind(
         ("顺便说下，我现在在字节做后端", "我离职了哈，下周一去一家创业公司", False),
         ("I work at Google as a data engineer", "I'm not going to quit my job", True),
         ("我现在在字节做后端", "最近有点想离职", True),
+        # the employer it was left, named where it is left, is no new choice
+        ("我在腾讯上班", "我从腾讯离职了，现在在字节", False),
     ],
 )
 def test_leaving_a_job_retires_the_job_the_user_had(

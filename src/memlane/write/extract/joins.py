@@ -1,7 +1,7 @@
 """Which clauses of a message are one statement: an elaboration and what it elaborates, a guess and
 its hedge, an amount and what it measures, a place and the event it is the place of, a relative or
-the moment and what a Chinese clause with no subject of its own goes on to say of them, and a
-complaint told in two parts. Joined, they are one
+the moment and what a Chinese clause with no subject of its own goes on to say of them, what a
+change of mind left behind and what replaced it, and a complaint told in two parts. Joined, they are one
 candidate, whose text is the user's own span of both::
 
     joined(found, message.content, message.at)  # found: (candidate, clause) in text order
@@ -17,6 +17,7 @@ from memlane.domain import Candidate, Category
 from memlane.text.lang import fold
 
 from .clauses import Clause
+from .leaving import left_behind, left_job
 from .lexicon import AMOUNT_ONLY, BARE_HEDGE, CONSEQUENCE, PLACE_ONLY
 from .rule import Context, en_objects, zh_objects
 from .work_zh import names_place
@@ -52,6 +53,8 @@ def _joins(prev: tuple[Candidate, Clause], nxt: tuple[Candidate, Clause]) -> boo
         return True  # "10月18号办婚礼，在厦门": where the event of the clause before takes place
     if p.lang != c.lang:
         return False
+    if _goes_on_to_what_replaced(p, c, clause):
+        return True  # "跑步停了，现在改游泳": what was left, and what replaced it
     if p.category in (Category.FAMILY, Category.CONTEXT) and c.lang == "zh" and _goes_on(p, c, clause):
         # "我老婆是老师，暑假比较闲", "我有两个孩子，大的7岁小的3岁": of them, not of the user;
         # "我在高铁上，信号不太好": of this moment, not of the user's life
@@ -63,6 +66,38 @@ def _joins(prev: tuple[Candidate, Clause], nxt: tuple[Candidate, Clause]) -> boo
         and p.category is Category.COMPLAINT
         and p.event_status == c.event_status
     )
+
+
+# what says a clause is the state a change led to: 现在改游泳, "it's almond milk for me these days"
+_NOW_ON = re.compile(
+    r"^(?:所以|但是?|不过|然后|而且)?我?(?:现在|如今|目前|改|换|转)"
+    r"|(?i:^(?:so\s+|and\s+|but\s+)?(?:now|these\s+days|nowadays|instead)\b"
+    r"|\b(?:now|these\s+days|nowadays|instead)$)"
+)
+# what such a clause may not be: the feeling, the request or the moment after a change is its own
+_NOT_A_STATE = {
+    Category.MOOD,
+    Category.SMALLTALK,
+    Category.REQUEST,
+    Category.HYPOTHETICAL,
+    Category.CONDITION,
+    Category.BUDGET,
+    Category.COMPLAINT,
+    Category.PLAN,
+    Category.SENSITIVE,
+}
+
+
+def _goes_on_to_what_replaced(p: Candidate, c: Candidate, clause: Clause) -> bool:
+    """Whether ``clause`` says what replaced the thing the clause before left behind ("我从腾讯离职了，
+    现在在字节", "I've gone off oat milk, it's almond milk for me these days"): one change, kept as one
+    memory, which retires the old choice and holds the new. A clause that fills a slot of its own
+    ("…，现在在字节上班") is left to set it."""
+    if c.slot is not None or c.category in _NOT_A_STATE or c.hedged:
+        return False
+    if not left_behind(p.text) and left_job(p.text) is None:
+        return False
+    return _NOW_ON.search(fold(clause.text).strip(" .!~,，。！")) is not None
 
 
 # what a Chinese clause opens with when it names its own subject

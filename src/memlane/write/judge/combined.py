@@ -27,7 +27,7 @@ import numpy.typing as npt
 
 from memlane.domain import Action, Candidate, Category, Decision, EventStatus
 from memlane.settings import Settings
-from memlane.write.changes import left_behind
+from memlane.write.extract.leaving import left_behind, left_job
 
 from .features import rule_cues
 from .meaning import MeaningHead
@@ -337,4 +337,8 @@ def changes_mind(decision: Decision) -> bool:
     "恐怖片看腻了", "switched from duolingo to wanikani"): kept, it retires the memories that still
     hold the old choice, so no learned class takes it apart ("恐怖片看腻了" reads as a mood, 0.87)."""
     c = decision.candidate
-    return c is not None and tier(decision.action) == "long-term" and bool(left_behind(c.text))
+    return (
+        c is not None
+        and tier(decision.action) == "long-term"
+        and bool(left_behind(c.text) or left_job(c.text) is not None)
+    )

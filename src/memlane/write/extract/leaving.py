@@ -1,0 +1,137 @@
+"""What words say the user has left behind: the thing a change of mind no longer holds.
+
+"不考上财了，改考本校", "switched from duolingo to wanikani", "sold all my canon gear", "咖啡我戒了",
+"we moved out of the parish hall", "I've gone off oat milk", "haven't hiked in months": each names
+what no longer holds. :func:`left_behind` finds those words, :func:`left_job` a job left; the write
+path retires the memories that hold them (:mod:`memlane.write.changes`), and a clause that goes on to
+say what replaced them is one statement with them (:mod:`memlane.write.extract.joins`).
+
+>>> left_behind("决定了，不考上财了，改考本校")
+['考上财']
+>>> left_behind("switched from duolingo to wanikani, duolingo was too gamey")
+['duolingo']
+>>> left_behind("big news, sold all my canon gear and switched to sony")
+['canon gear']
+>>> left_behind("咖啡我戒了哈")
+['咖啡']
+>>> left_behind("恐怖片看腻了")
+['恐怖片']
+>>> left_behind("我喜欢喝美式")
+[]
+"""
+
+from __future__ import annotations
+
+import re
+
+from memlane.text.keywords import content_words
+
+from .lexicon import STOPPED_ZH
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+_ZH = [
+    re.compile(r"从(?P<old>[^，。,.!！？?；;]{1,12}?)(?:改成|换成|改为|换到|搬到|转到|改到|到)"),
+    re.compile(r"(?:不再|再也不)(?P<old>[^，。,.!！？?；;了]{1,12})"),
+    re.compile(r"不(?!好意思|客气|错|行|用|对|过|少|多|久|然|如)(?P<old>[^，。,.!！？?；;不了]{2,12})了"),
+    re.compile(
+        r"(?P<old>[^，。,.!！？?；;我]{1,8}?)(?:我)?(?:戒了|戒掉了|戒掉|不要了|卖了|卖掉了|卸载了|删了|退坑了)"
+    ),
+    re.compile(r"(?:戒了|戒掉了?|卖掉了?|辞掉了?|退掉了?)(?P<old>[^，。,.!！？?；;了]{1,12})"),
+    re.compile(r"(?:离开了?|辞了|退了)(?P<old>[^，。,.!！？?；;了]{2,12})"),
+    *STOPPED_ZH,
+]
+_EN = [
+    re.compile(
+        r"\b(?:switched|moved|changed|went|transferred|converted)\s+(?:over\s+)?from\s+"
+        r"(?P<old>[\w' -]{2,40}?)\s+(?:to|for|over\s+to)\b",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"\b(?:quit|stopped|(?:gave|given|giving)\s+up(?:\s+on)?|dropped|ditched|sold(?:\s+off)?(?:\s+all)?|"
+        r"left|uninstalled|cancel+ed|got\s+rid\s+of|(?:i'?m|i\s+am)\s+done\s+(?:with|\w+ing)|"
+        r"i(?:'ve|\s+have)?\s+(?:gone|went)\s+off(?:\s+of)?|(?:i'?m|i\s+am)\s+over(?!\s+(?:the\s+moon|\d))|"
+        r"no\s+longer\s+(?:use|drink|eat|play|do|go\s+to|work\s+at|buy\s+from))\s+"
+        r"(?:my\s+|the\s+|using\s+|drinking\s+|eating\s+|playing\s+|doing\s+|going\s+to\s+)*"
+        r"(?P<old>[\w' -]{2,30}?)"
+        r"(?=\s*(?:[,.!?;]|$|\b(?:and|for|to|because|so|after|but|last|this|yesterday|recently|ago)\b))",
+        re.IGNORECASE,
+    ),
+    re.compile(r"\binstead\s+of\s+(?P<old>[\w' -]{2,30}?)(?=\s*(?:[,.!?;]|$))", re.IGNORECASE),
+    # "haven't hiked in months": not done for so long that it is no longer done
+    re.compile(
+        r"\b(?:haven't|have\s+not|hasn't|haven't\s+really)\s+(?P<old>[\w' -]{3,30}?)\s+(?:in|for)\s+"
+        r"(?:months|ages|years|weeks|a\s+(?:while|long\s+time|year))\b",
+        re.IGNORECASE,
+    ),
+    re.compile(r"^(?P<old>[\w' -]{2,30}?)(?:'s|\s+is)\s+not\s+for\s+me\b", re.IGNORECASE),
+    re.compile(
+        r"\b(?:not|don't|do\s+not|no|can't|cannot|won't|doesn't|never)\s+(?:\w+\s+){0,2}?"
+        r"(?P<old>[\w'-]{3,20})\s+any\s*more\b",
+        re.IGNORECASE,
+    ),
+]
+# words that say how or when, not what: a left-behind thing is named by its other words
+_HOW = frozenset(
+    "考 喝 吃 用 去 做 买 玩 住 跑 学 打 想 要 在 再 了 all my the a an gear stuff using use drink eat "
+    "play go work job it that this thing things last month week year ago "
+    # English verbs of how, as content_words stems them: "switched to learning Japanese" names Japanese
+    "learn read watch listen take get have buy order cook make wear switch start begin now day instead "
+    "lately recently "
+    # …and of when: "weekends are all about climbing, haven't hiked in months" retires weekend hikes
+    "weekend weekday morn evening night daili everi 周末 平时 每天 早上 晚上 工作日".split()
+)
+
+
+def left_behind(text: str) -> list[str]:
+    """The phrases ``text`` says the user no longer has, does or wants (none for a plain statement)."""
+    return list(leaving(text))
+
+
+def leaving(text: str) -> dict[str, str]:
+    """Each phrase left behind, with the words that say so ("I'm done flying Delta": Delta, and
+    "I'm done flying Delta", whose verb names no new choice). A statement of several clauses
+    ("跑步停了，现在改游泳") leaves what each of them leaves: some patterns read a whole clause."""
+    found: dict[str, str] = {}
+    parts = [text, *(p for p in _PARTS.split(text) if p.strip() and p != text)]
+    for part in parts:
+        for pattern in [*_ZH, *_EN]:
+            for m in pattern.finditer(part.strip()):
+                phrase = (m.groupdict().get("old") or m.group("obj")).strip(" ,，'")
+                if phrase and phrase not in found and _named(phrase):
+                    found[phrase] = m.group(0)
+    return found
+
+
+_PARTS = re.compile(r"[，,。！？!?；;]\s*")
+
+
+def _named(phrase: str) -> bool:
+    return bool(terms(phrase))
+
+
+def terms(phrase: str) -> set[str]:
+    words = {w for w in content_words(phrase) if w not in _HOW}
+    # one character names nothing, unless it is all the phrase says in Chinese ("猫送人了": 猫)
+    return {w for w in words if len(w) > 1 or (CJK.search(w) and phrase.strip() == w)}
+
+
+# leaving a job: what the user said about the job they had (employer, role there) no longer holds
+_LEFT_JOB = re.compile(
+    r"(?<![没不])(?:离职|辞职|裸辞|辞了工作|辞掉了?工作|被裁|被优化)"
+    r"|(?i:\b(?:quit|left)\s+my\s+job\b|\bresigned\b|\b(?:got|was|been)\s+laid\s+off\b)"
+)
+# …said as done, not as a thought, a plan or a denial ("I'm not going to quit my job", 想离职)
+_NOT_DONE = re.compile(
+    r"(?:不|没|想|打算|准备|考虑|要不要|如果|可能|会不会)[^，。,.!！?？]{0,4}(?:离职|辞职|裸辞)"
+    r"|(?i:\b(?:not|never|won'?t|going\s+to|gonna|will|want\s+to|thinking|might|maybe|if|should)\b|n't\b)"
+)
+
+
+def left_job(text: str) -> str | None:
+    """The clause of ``text`` that says the user left their job, as done (not 想离职, not "I won't
+    quit my job"): "我从腾讯离职了" of "我从腾讯离职了，现在在字节"; None when none says so."""
+    for part in _PARTS.split(text):
+        if _LEFT_JOB.search(part) is not None and not _NOT_DONE.search(part):
+            return part
+    return None

@@ -541,6 +541,26 @@ def test_a_clause_with_no_subject_goes_on_about_the_relative_or_the_moment(
 
 
 @pytest.mark.parametrize(
+    ("text", "slot", "value"),
+    [
+        ("My favorite show is The Office", "favorite:show", "office"),
+        ("The Office is my favorite show", "favorite:show", "office"),
+        ("Succession is my show now", "favorite:show", "succession"),
+        ("我最喜欢看的电影是霸王别姬", "favorite:电影", "霸王别姬"),  # 别 in a name is no "don't"
+        ("我最爱的歌手是周杰伦", "favorite:歌手", "周杰伦"),
+        # what is eaten or drunk keeps its own key; "my thing" names no kind
+        ("My favorite food is sushi", "food", None),
+        ("ramen is my thing now", None, None),
+    ],
+)
+def test_a_favourite_names_its_kind(
+    extractor: RuleExtractor, text: str, slot: str | None, value: str | None
+) -> None:
+    (found,) = extract(extractor, text)
+    assert (found.category, found.slot, found.value) == (C.PREFERENCE, slot, value)
+
+
+@pytest.mark.parametrize(
     ("text", "kept"),
     [
         ("跑步停了，现在改游泳", "跑步停了，现在改游泳"),

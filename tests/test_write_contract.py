@@ -594,6 +594,25 @@ def test_a_general_word_or_a_diet_retires_the_kinds_it_covers(mem: Memory, befor
 @pytest.mark.parametrize(
     ("before", "change", "kept"),
     [
+        ("My favorite show is The Office", "Succession is my show now", False),
+        ("The Office is my favorite show", "my favourite show is Friends", False),
+        ("我最喜欢的剧是甄嬛传", "我最喜欢的剧是繁花", False),
+        # another kind of favourite, or the same one again
+        ("My favorite show is The Office", "my favorite band is Radiohead", True),
+        ("我最喜欢的剧是甄嬛传", "我最爱的剧就是甄嬛传", True),
+    ],
+)
+def test_a_favourite_is_one_of_its_kind(mem: Memory, before: str, change: str, kept: bool) -> None:
+    # the favourite is kept however little the learned judge thinks of a show's name ("Friends")
+    status = status_after(mem, before, change, days(30))
+    assert status is (Status.ACTIVE if kept else Status.SUPERSEDED)
+    if not kept:
+        assert change in active(mem)
+
+
+@pytest.mark.parametrize(
+    ("before", "change", "kept"),
+    [
         ("I do my grocery shopping at Whole Foods", "I switched to Trader Joe's", False),
         ("我每天坐公交上班", "最近改坐地铁了", False),
         ("I use an Android phone", "换了iPhone了", False),

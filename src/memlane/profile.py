@@ -151,6 +151,7 @@ _SPECS = [
     SlotSpec("family:", False, False, contradicts=_counted_differently),
     SlotSpec("routine:", False, True),
     SlotSpec("budget:", False, True),
+    SlotSpec("favorite:", False, True),  # one favourite of a kind at a time: favorite:show
     SlotSpec("pet:", False, False),
     SlotSpec("drink", False, False),
     SlotSpec("food", False, False),

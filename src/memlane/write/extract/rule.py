@@ -226,6 +226,30 @@ def liking(polarity: int, need_objects: bool | None = None) -> Build:
     return build
 
 
+FAVORITE = "favorite:"  # the subject key of a favourite: favorite:show
+# "ramen is my thing now" names no kind of which there is one at a time
+_NO_KIND = frozenset({"thing", "things", "jam", "one"})
+
+
+def favorite(m: re.Match[str], ctx: Context) -> Draft | None:
+    """A favourite ("my favorite show is The Office", "Succession is my show now", 我最喜欢的剧是繁花):
+    a user has one of a kind at a time, so the kind is a subject key (``favorite:show``) whose value
+    a new favourite supersedes. What is eaten or drunk keeps its own key (``food``, ``drink``)."""
+    groups = m.groupdict()
+    raw = next((groups[g] for g in ("obj", "obj2", "obj3") if groups.get(g)), "") or ""
+    objects = (zh_objects if ctx.lang == "zh" else en_objects)(raw, ctx)
+    if not objects:
+        return None
+    # the noun when there is one (最喜欢看的电影: 电影), else the verb (最喜欢吃的: food)
+    kind = " ".join(
+        next((groups[g] for g in ("kind3", "kind2", "kind") if groups.get(g)), "").lower().split()
+    )
+    kind = "" if kind in _NO_KIND else kind
+    slot = consumable_slot(kind, objects) or (f"{FAVORITE}{kind}" if kind else None)
+    value = " ".join(objects[0].lower().split()) if slot and slot.startswith(FAVORITE) else None
+    return Draft(objects=objects, polarity=1, slot=slot, value=value)
+
+
 def slot_value(
     slot: str, group: str = "v", values: dict[str, Any] | None = None, entity: bool = False
 ) -> Build:

@@ -16,7 +16,7 @@ from memlane.domain import EventStatus
 from . import builds_en as b
 from .channels import CHANNEL_WORD, contact
 from .lexicon import FEELINGS, JOBS_EN
-from .rule import Build, Context, Draft, fixed, liking, moved_plan, routine, rule, slot_value, timed
+from .rule import Build, Context, Draft, favorite, fixed, liking, moved_plan, routine, rule, slot_value, timed
 from .rule import any_of as _any
 
 _I = r"\b(?:i|we)(?:\s+|(?='))"  # I / we, before a verb or a contraction (I've, we'll)
@@ -308,8 +308,14 @@ RULES = (
     rule(C.PREFERENCE, r"(?i)\bi\s+can\s+(?:now\s+|finally\s+)?(?P<verb>eat|drink|handle)\s+(?P<obj>.+?)"
                        r"(?:\s+(?:now|again|these\s+days))?$", liking(1)),
     rule(C.PREFERENCE, rf"(?i){_IM}{_ADV}(?:{_INTO})\s+{_VERB}(?P<obj>.+)", liking(1)),
-    rule(C.PREFERENCE, r"(?i)\bmy\s+(?:favou?rite|fave)\s+(?P<verb>drink|food|[\w\s]+?)\s+is\s+(?P<obj>.+)"
-                       r"|\b(?P<obj2>.+?)\s+is\s+my\s+(?:favou?rite|fave|go-to)\b", liking(1)),
+    rule(C.PREFERENCE, r"(?i)\bmy\s+(?:(?:new|all[\s-]time)\s+)?(?:favou?rite|fave|go-to)\s+"
+                       r"(?P<kind>[\w\s]+?)\s+(?:is|are)\s+(?P<obj>.+)"
+                       r"|\b(?P<obj2>.+?)\s+(?:is|are)\s+my\s+(?:new\s+)?(?:favou?rite|fave|go-to)"
+                       r"(?:\s+(?P<kind2>\w+))?\b"
+                       # "Succession is my show now", "ramen is my thing these days"
+                       r"|^(?P<obj3>[\w' -]+?)\s+is\s+my\s+(?:new\s+)?"
+                       r"(?P<kind3>show|thing|jam|drink|game|band|song|sport|spot)\s+(?:now|these\s+days|nowadays)\b",
+         favorite),
     rule(C.PREFERENCE, rf"(?i){_I}(?:(?:just|recently|have|'ve)\s+)*(?:switched|changed|converted|moved\s+on)"
                        rf"\s+to\s+{_VERB}(?P<obj>.+)", liking(1)),
     rule(C.PREFERENCE, r"(?i)\b(?:i'?ve\s+|i\s+have\s+|i\s+)?(?:recently\s+)?(?:started|begun|began)\s+"

@@ -21,7 +21,7 @@ from .family_zh import REL as _REL
 from .family_zh import family as _family
 from .lexicon import FEELINGS, JOBS_ZH, LASTING, STOPPED_ZH
 from .money import budget_draft
-from .rule import Build, Context, Draft, fixed, liking, routine, rule, slot_value, timed, zh_objects
+from .rule import Build, Context, Draft, favorite, fixed, liking, routine, rule, slot_value, timed, zh_objects
 from .rule import moved_plan as _moved_plan
 from .work_zh import SUBJECTS as _SUBJECTS
 from .work_zh import employer as _employer
@@ -294,7 +294,9 @@ RULES = (
          fixed("diet", "omnivore")),
     rule(C.FACT, rf"生日(?:是|在|为)?\s*(?P<m>\d{{1,2}}|{_CN})\s*月\s*(?P<d>\d{{1,2}}|{_CN})\s*[日号]?",
          _birthday),
-    # likes and dislikes
+    # likes and dislikes; a favourite first, whatever its name says (最喜欢的电影是霸王别姬)
+    rule(C.PREFERENCE, rf"最(?:喜欢|爱)(?P<kind>{_CUT}{{0,4}}?)的(?P<kind2>{_CUT}{{0,5}}?)"
+                       rf"(?:是|就是|要数|当属)(?P<obj>{_CUT}+)", favorite),
     rule(C.DISLIKE, rf"对(?P<obj>{_CUT}+?)[不没](?:太|怎么|是很|大)?(?:感兴趣|感冒|有?兴趣)", liking(-1)),
     rule(C.DISLIKE, rf"(?:不|没那么|不是很|不太|不怎么|不大)(?:喜欢|爱)(?!人){_V}(?P<obj>{_CUT}*)",
          liking(-1)),

@@ -28,6 +28,7 @@ import numpy.typing as npt
 from memlane.domain import Action, Candidate, Category, Decision, EventStatus
 from memlane.settings import Settings
 from memlane.write.extract.leaving import left_behind, left_job
+from memlane.write.extract.rule import FAVORITE
 
 from .features import rule_cues
 from .meaning import MeaningHead
@@ -189,7 +190,7 @@ class Judge(RuleJudge):
             return False
         if exact(c):
             return False
-        return c.slot is None and c.category is not Category.COMPLAINT and not changes_mind(decision)
+        return c.slot is None and c.category is not Category.COMPLAINT and not states_a_choice(decision)
 
     def chatter(self, text: str) -> bool:
         """Whether the model is sure ``text`` is small talk ("hey there", "哈哈谢谢你呀"): as a query,
@@ -254,7 +255,7 @@ class Judge(RuleJudge):
         messages said."""
         if prediction.confidence < threshold or not cls.disagrees(prediction, rules):
             return False
-        if prediction.label in _RULES_ONLY or rules.category is Category.COMPLAINT or changes_mind(rules):
+        if prediction.label in _RULES_ONLY or rules.category is Category.COMPLAINT or states_a_choice(rules):
             return False
         c = rules.candidate
         if prediction.tier != "long-term":
@@ -332,13 +333,19 @@ def exact(candidate: Candidate) -> bool:
     )
 
 
-def changes_mind(decision: Decision) -> bool:
-    """Whether ``decision`` keeps a change of mind that names what it leaves behind ("咖啡不喝了",
-    "恐怖片看腻了", "switched from duolingo to wanikani"): kept, it retires the memories that still
-    hold the old choice, so no learned class takes it apart ("恐怖片看腻了" reads as a mood, 0.87)."""
+def states_a_choice(decision: Decision) -> bool:
+    """Whether ``decision`` keeps a statement of which choice the user has now: a change of mind that
+    names what it leaves behind ("咖啡不喝了", "恐怖片看腻了", "switched from duolingo to wanikani",
+    我离职了) or a favourite ("my favorite show is Friends", 我最喜欢的剧是繁花: one of its kind at a
+    time). Kept, it retires the memories of the old choice, so no learned class takes it apart
+    ("恐怖片看腻了" reads as a mood, 0.87; "My favorite show is Friends" as talk about the world)."""
     c = decision.candidate
     return (
         c is not None
         and tier(decision.action) == "long-term"
-        and bool(left_behind(c.text) or left_job(c.text) is not None)
+        and (
+            bool(c.slot and c.slot.startswith(FAVORITE))
+            or bool(left_behind(c.text))
+            or left_job(c.text) is not None
+        )
     )

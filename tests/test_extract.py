@@ -398,6 +398,7 @@ def test_answer_style(extractor: RuleExtractor, text: str, slot: str, value: str
         ("每周一健身", "routine:健身", "every monday"),
         ("每天早上7点跑步", "routine:跑步", "every day 07:00"),
         ("每周三晚上上课", "routine:上课", "every wednesday evening"),
+        ("每天晚上10点就睡", "routine:睡", "every day 22:00"),  # one character is the whole activity
         ("I go swimming every Monday", "routine:swimming", "every monday"),
         ("I work out every morning", "routine:work out", "every morning"),
         ("我周六上午有瑜伽课", "routine:瑜伽课", "every saturday morning"),

@@ -337,6 +337,8 @@ _ZH_SCHEDULE = re.compile(
     r"[\d一二三四五六七八九十两]{1,3}[点时](?:半|\d{1,2}分?)?"
 )
 _ZH_LEAD = re.compile(r"^(?:我|都|会|要|一般|通常|总是|基本|固定|按时|准时|也|还|就|得|去|的|有)+")
+# what one character says as a whole activity: "每天十点就睡" sleeps at ten
+_ZH_ONE_CHAR_ACTIVITY = frozenset("睡起跑游练学读写走骑")
 _EN_SCHEDULE = re.compile(
     r"(?i)\b(?:every|each|on)\s+(?:other\s+)?\w+|\b(?:weekdays?|weekends?|daily|weekly|monthly|yearly|annually|"
     r"mornings?|evenings?|nights?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?)\b|\bat\s+\d{1,2}(?::\d{2})?\s*"
@@ -365,6 +367,6 @@ def routine(m: re.Match[str], ctx: Context) -> Draft | None:
     activity = re.sub(r"\s+", " ", pattern.sub(" ", ctx.without_times())).strip(" ,.，。!！")
     if ctx.lang == "zh":
         activity = _ZH_LEAD.sub("", activity.replace(" ", ""))
-    if len(activity) < 2:
+    if len(activity) < 2 and activity not in _ZH_ONE_CHAR_ACTIVITY:
         return None
     return Draft(slot=f"routine:{activity}", value=ctx.schedule, tags=["routine"])

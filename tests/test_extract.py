@@ -856,6 +856,18 @@ def test_plain_statements_are_not_hedged(extractor: RuleExtractor) -> None:
 
 
 @pytest.mark.parametrize(
+    "text", ["I kind of like it now", "I kinda love spicy ramen", "I sort of enjoy running in the rain"]
+)
+def test_a_softened_liking_is_a_liking_not_a_guess(extractor: RuleExtractor, text: str) -> None:
+    # "kind of" softens how much, not whether: the user is sure they like it
+    check(one(extractor, text), C.PREFERENCE, hedged=False)
+
+
+def test_kind_of_before_anything_else_still_hedges(extractor: RuleExtractor) -> None:
+    assert one(extractor, "I'm sort of a vegetarian").hedged
+
+
+@pytest.mark.parametrize(
     ("text", "category"),
     [
         ("我有个女儿，今年5岁", C.FAMILY),

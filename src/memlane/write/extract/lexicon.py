@@ -83,7 +83,8 @@ CONSEQUENCE = re.compile(r"^(?:我?就|那我?就?|我会|我要|我肯定|(?i:i
 HEDGE = re.compile(
     r"可能|也许|大概|好像|我猜|应该是|或许|估计|似乎|说不定|不确定|貌似|我觉得"
     r"|(?i:\b(?:maybe|perhaps|i\s+think|i\s+guess|probably|possibly|i\s+suppose|i\s+believe|not\s+sure"
-    r"|might|may\s+be|kind\s+of|kinda|sort\s+of|i\s+reckon|likely|pretty\s+sure|idk"
+    r"|might|may\s+be|(?:kind\s+of|kinda|sort\s+of|sorta)(?!\s+(?:like|love|enjoy|prefer|hate|dislike|miss)\b)"
+    r"|i\s+reckon|likely|pretty\s+sure|idk"
     r"|don'?t\s+quote\s+me)\b)"
     r"|瞎猜|别当真|不一定|没准"
     # undecided: an intention not settled yet ("还没想好", "haven't decided yet") is no plan

@@ -527,6 +527,12 @@ def test_a_change_of_mind_retires_what_it_names(
         assert any(kept in t for t in active(mem))
 
 
+def test_missing_what_was_not_done_lately_keeps_it(mem: Memory) -> None:
+    # "haven't X in ages" leaves X behind, unless the user longs for it
+    change = "lately my weekends are all about work, haven't hiked in months, really miss it"
+    assert status_after(mem, "I'm into hiking on weekends", change, days(20)) is Status.ACTIVE
+
+
 def status_after(mem: Memory, before: str, change: str, at: datetime) -> Status:
     """The status of the one memory ``before`` made, once ``change`` was said in a later session."""
     (old,) = [d.memory for d in mem.add(before, user_id="u1", session_id="s1", at=T0).decisions if d.memory]

@@ -41,6 +41,17 @@ _ZH = [
     re.compile(r"(?:离开了?|辞了|退了)(?P<old>[^，。,.!！？?；;了]{2,12})"),
     *STOPPED_ZH,
 ]
+# "haven't hiked in months": not done for so long that it is no longer done, unless the user misses
+# it ("haven't had sushi in ages, craving it so bad")
+_NOT_LATELY = re.compile(
+    r"\b(?:haven't|have\s+not|hasn't|haven't\s+really)\s+(?P<old>[\w' -]{3,30}?)\s+(?:in|for)\s+"
+    r"(?:months|ages|years|weeks|a\s+(?:while|long\s+time|year))\b",
+    re.IGNORECASE,
+)
+_LONGING = re.compile(
+    r"\b(?:miss(?:ing)?|crav(?:e|ing)|want|wanna|dying\s+(?:for|to)|can't\s+wait|need)\b|想|馋|怀念",
+    re.IGNORECASE,
+)
 _EN = [
     re.compile(
         r"\b(?:switched|moved|changed|went|transferred|converted)\s+(?:over\s+)?from\s+"
@@ -58,12 +69,6 @@ _EN = [
         re.IGNORECASE,
     ),
     re.compile(r"\binstead\s+of\s+(?P<old>[\w' -]{2,30}?)(?=\s*(?:[,.!?;]|$))", re.IGNORECASE),
-    # "haven't hiked in months": not done for so long that it is no longer done
-    re.compile(
-        r"\b(?:haven't|have\s+not|hasn't|haven't\s+really)\s+(?P<old>[\w' -]{3,30}?)\s+(?:in|for)\s+"
-        r"(?:months|ages|years|weeks|a\s+(?:while|long\s+time|year))\b",
-        re.IGNORECASE,
-    ),
     re.compile(r"^(?P<old>[\w' -]{2,30}?)(?:'s|\s+is)\s+not\s+for\s+me\b", re.IGNORECASE),
     re.compile(
         r"\b(?:not|don't|do\s+not|no|can't|cannot|won't|doesn't|never)\s+(?:\w+\s+){0,2}?"
@@ -94,8 +99,9 @@ def leaving(text: str) -> dict[str, str]:
     ("跑步停了，现在改游泳") leaves what each of them leaves: some patterns read a whole clause."""
     found: dict[str, str] = {}
     parts = [text, *(p for p in _PARTS.split(text) if p.strip() and p != text)]
+    patterns = [*_ZH, *_EN] + ([] if _LONGING.search(text) else [_NOT_LATELY])
     for part in parts:
-        for pattern in [*_ZH, *_EN]:
+        for pattern in patterns:
             for m in pattern.finditer(part.strip()):
                 phrase = (m.groupdict().get("old") or m.group("obj")).strip(" ,，'")
                 if phrase and phrase not in found and _named(phrase):

@@ -35,8 +35,8 @@ _HOW_LONG = (
 )
 _FOR_HOW_LONG = rf"(?:for\s+{_HOW_LONG}|since\s+[\w\s]{{2,20}})"
 _ADVERBS = _any(
-    "really absolutely just also totally do kind_of kinda sort_of sorta still usually generally truly actually "
-    "so very quite sometimes always mostly now definitely much simply"
+    "really absolutely just also totally do kind_of kinda sort_of sorta still usually generally truly "
+    "actually so very quite sometimes always mostly now definitely much simply"
 )
 _ADV = rf"(?:(?:{_ADVERBS})\s+)*"
 _GERUNDS = _any("drinking eating using playing watching listening_to wearing reading to_drink to_eat to_use")

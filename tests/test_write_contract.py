@@ -630,8 +630,17 @@ def test_a_favourite_is_one_of_its_kind(mem: Memory, before: str, change: str, k
         # another kind, or a way of getting around that is not the way to work
         ("I love cycling on weekends", "I take the subway to work now", True),
         ("I use an Android phone", "I switched to Trader Joe's", True),
-        # the same choice again retires nothing
+        # starting one of a kind is a switch too: a seat on a plane
+        (
+            "I prefer window seats on flights",
+            "actually I've started booking aisle seats, easier to get up",
+            False,
+        ),
+        ("我用印象笔记记东西", "我开始用Notion了", False),
+        # the same choice again, or one more beside the old, retires nothing
         ("I usually fly Delta", "I fly Delta now, their app is better", True),
+        ("I use Chrome", "I use Firefox too now", True),
+        ("我喜欢用微信支付", "现在也用支付宝", True),
     ],
 )
 def test_a_switch_retires_the_choice_of_the_same_kind(

@@ -4,7 +4,8 @@
 grocery store, one way to work, one phone, one airline at a time, and a switch to one of a kind
 retires the user's current memories that name another of that kind ("I do my grocery shopping at
 Whole Foods", "我每天坐公交上班", "I use an Android phone", "I usually fly Delta"). The words say
-the switch (switched to, 改, 换, now, 现在都); :data:`KINDS` says what is one of a kind. A kind may
+the switch (switched to, 改, 换, now, started, 现在都, 开始), unless they say it is one more
+beside the old (too, also, 也); :data:`KINDS` says what is one of a kind. A kind may
 also ask what its old memory is about: a way of getting around is one to *work* ("我每天坐公交上班")
 and a doneness is the one of a *steak*, so "I take the subway to work now" does not retire "I love
 cycling on weekends".
@@ -82,6 +83,10 @@ KINDS: dict[str, Kind] = {
                "scooter|carpool|公交|公交车|地铁|开车|自驾|骑车|自行车|单车|走路|步行|打车|滴滴|电动车"),
         about=re.compile(r"上班|通勤|上学|去公司|(?i:\bcommut|\bto\s+(?:work|the\s+office|school|campus)\b)"),
     ),
+    "seat": Kind(
+        _names("window seat|window|aisle seat|aisle|middle seat|靠窗|靠过道|靠走道|过道"),
+        about=re.compile(r"座|位|(?i:\bseats?\b)"),
+    ),
     "doneness": Kind(
         _names("rare|medium rare|medium|medium well|well done|全熟|七分熟|五分熟|三分熟|八分熟"),
         about=re.compile(r"牛排|(?i:\bsteaks?\b)"),
@@ -95,7 +100,12 @@ _SWITCH = re.compile(
     r"|\b(?:went|gone|going)\s+back\s+to\b|\bconverted\s+to\b|\binstead\b|\breplaced\b)"
 )
 # …or only that it holds now, which is a switch for a kind that needs no context to be one
-_NOW = re.compile(r"现在(?:都|只|改|一般|基本|主要)|如今都|(?i:\bnow\b|\bthese\s+days\b|\bnowadays\b)")
+_NOW = re.compile(
+    r"现在(?:都|只|改|一般|基本|主要)|如今都|开始"
+    r"|(?i:\bnow\b|\bthese\s+days\b|\bnowadays\b|\bstart(?:ed|ing)\b|\bbegun\b)"
+)
+# …unless it is one more beside the old ("I use Firefox too", 也用支付宝)
+_ALONGSIDE = re.compile(r"也|(?i:\btoo\b|\balso\b|\bas\s+well\b|\bsometimes\b)")
 # what says a user's own choice; and what a switch may retire
 _CHOOSES = (Category.PREFERENCE, Category.ROUTINE, Category.FACT, Category.EVENT, Category.STYLE)
 _RETIRABLE = (Category.PREFERENCE, Category.ROUTINE, Category.FACT, Category.STYLE)
@@ -107,6 +117,8 @@ def _found(kind: Kind, text: str) -> set[str]:
 
 def switched_to(text: str) -> dict[str, set[str]]:
     """The kinds ``text`` says the user switched within, each with the names it gives."""
+    if _ALONGSIDE.search(text):
+        return {}
     switch, now = _SWITCH.search(text) is not None, _NOW.search(text) is not None
     return {
         name: found

@@ -527,6 +527,18 @@ def test_a_change_of_mind_retires_what_it_names(
         assert any(kept in t for t in active(mem))
 
 
+@pytest.mark.parametrize(
+    ("before", "change"),
+    [
+        ("I hate cilantro", "weirdly I've come around on cilantro, I kind of like it now"),
+        ("I can't stand jazz", "I've warmed up to jazz lately"),
+        ("我不吃香菜", "其实现在香菜也能吃了"),
+    ],
+)
+def test_getting_over_a_dislike_retires_it(mem: Memory, before: str, change: str) -> None:
+    assert status_after(mem, before, change, days(20)) is Status.SUPERSEDED
+
+
 def test_missing_what_was_not_done_lately_keeps_it(mem: Memory) -> None:
     # "haven't X in ages" leaves X behind, unless the user longs for it
     change = "lately my weekends are all about work, haven't hiked in months, really miss it"

@@ -308,6 +308,9 @@ RULES = (
     rule(C.PREFERENCE, r"(?i)\bi\s+can\s+(?:now\s+|finally\s+)?(?P<verb>eat|drink|handle)\s+(?P<obj>.+?)"
                        r"(?:\s+(?:now|again|these\s+days))?$", liking(1)),
     rule(C.PREFERENCE, rf"(?i){_IM}{_ADV}(?:{_INTO})\s+{_VERB}(?P<obj>.+)", liking(1)),
+    # a dislike the user got over: "I've come around on cilantro", "warmed up to jazz"
+    rule(C.PREFERENCE, r"(?i)\b(?:come|came|coming)\s+(?:a)?round\s+(?:on|to)\s+(?P<obj>.+)"
+                       r"|\b(?:warmed|warming)\s+up\s+to\s+(?P<obj2>.+)", liking(1)),
     rule(C.PREFERENCE, r"(?i)\bmy\s+(?:(?:new|all[\s-]time)\s+)?(?:favou?rite|fave|go-to)\s+"
                        r"(?P<kind>[\w\s]+?)\s+(?:is|are)\s+(?P<obj>.+)"
                        r"|\b(?P<obj2>.+?)\s+(?:is|are)\s+my\s+(?:new\s+)?(?:favou?rite|fave|go-to)"

@@ -317,6 +317,9 @@ RULES = (
                        rf"(?P<verb>喝|吃|用|玩|听|看|穿)(?P<obj>{_CUT}+)", liking(1)),
     rule(C.PREFERENCE, rf"(?:现在|已经|终于|也)?(?:能|可以|敢|会)(?P<verb>吃|喝)(?P<obj>{_CUT}+?)了",
          liking(1)),
+    # the thing first: "香菜现在也能吃了"
+    rule(C.PREFERENCE, rf"(?:现在|已经|最近)?(?P<obj>{_CUT}{{1,8}}?)(?:现在|已经|终于|慢慢)?(?:也|都)?"
+                       rf"(?:能|可以|敢)(?P<verb>吃|喝)了", liking(1)),
     rule(C.PREFERENCE, r"[更最]?(?:喜欢|偏好|偏爱|钟爱|热爱|爱上了?|迷上了?|喜爱|中意|倾向于?|习惯"
                        r"|看重|在意|在乎|重视|注重|讲究)"
                        rf"[在去]?{_V}(?P<obj>{_CUT}+)", liking(1)),

@@ -612,6 +612,31 @@ def test_a_general_word_or_a_diet_retires_the_kinds_it_covers(mem: Memory, befor
 @pytest.mark.parametrize(
     ("before", "change", "kept"),
     [
+        ("I take my tea with milk and sugar", "these days I drink my tea plain, cutting sugar", False),
+        ("I do my workouts at home", "I go to a climbing gym now, home workouts got boring", False),
+        ("I sleep with the window open", "I keep the window shut at night now because of the noise", False),
+        ("我早上喝咖啡", "现在早上都喝豆浆了", False),  # what the user drinks in the morning
+        ("我周末会去打篮球", "现在周末改踢足球了", False),
+        ("我喜欢喝可乐", "现在只喝无糖的了", False),
+        # the same thing said again, another thing, or one the old memory already names
+        ("I love pizza", "I love pizza now more than ever", True),
+        ("I drink coffee in the morning", "I drink wine in the evenings now", True),
+        ("I like jazz", "these days I'm into podcasts", True),
+        ("I use wanikani and duolingo for grammar", "I switched to wanikani", True),
+    ],
+)
+def test_how_things_are_now_retires_what_it_replaces(
+    mem: Memory, before: str, change: str, kept: bool
+) -> None:
+    # no kind of choice and no word of leaving: the change is said by now, these days, 现在都, 改, 只,
+    # about what the old memory is about
+    status = status_after(mem, before, change, days(30))
+    assert status is (Status.ACTIVE if kept else Status.SUPERSEDED), change
+
+
+@pytest.mark.parametrize(
+    ("before", "change", "kept"),
+    [
         ("My favorite show is The Office", "Succession is my show now", False),
         ("The Office is my favorite show", "my favourite show is Friends", False),
         ("我最喜欢的剧是甄嬛传", "我最喜欢的剧是繁花", False),

@@ -10,6 +10,11 @@ also ask what its old memory is about: a way of getting around is one to *work* 
 and a doneness is the one of a *steak*, so "I take the subway to work now" does not retire "I love
 cycling on weekends".
 
+Where no kind is named, a statement of how things are now retires what it replaces when both are
+about one thing and each says something the other does not (:func:`_replaces`): "these days I drink
+my tea plain, cutting sugar" retires "I take my tea with milk and sugar", 现在早上都喝豆浆了 retires
+我早上喝咖啡, 现在只喝无糖的了 retires 我喜欢喝可乐.
+
 Meaning alone does not decide this: "iPhone" is as close to "Google" as to "Android phone" in e5,
 and "支付宝" as close to "淘宝" as to "微信支付".
 
@@ -27,7 +32,9 @@ import re
 from dataclasses import dataclass
 
 from memlane.domain import Category, MemoryItem
+from memlane.text.keywords import content_words
 from memlane.vocabulary import MemoryQuery
+from memlane.write.extract.leaving import HOW, WHEN, terms
 from memlane.write.pool import Pool
 
 
@@ -95,15 +102,18 @@ KINDS: dict[str, Kind] = {
 # fmt: on
 # the words of a switch: the new choice replaces the one before…
 _SWITCH = re.compile(
-    r"改(?:成|为|用|坐|喝|吃|在|去|买|骑|开|看|听)|换(?:成|了|到|用)|转(?:用|投)|用回"
+    r"改(?:成|为|用|坐|喝|吃|在|去|买|骑|开|看|听|踢|打|玩|练|学|跑|做|走|住|穿)|换(?:成|了|到|用)|转(?:用|投)|用回"
     r"|(?i:\bswitched\b|\bswitching\b|\bchanged\s+to\b|\bmoved\s+(?:over\s+)?to\b"
     r"|\b(?:went|gone|going)\s+back\s+to\b|\bconverted\s+to\b|\binstead\b|\breplaced\b)"
 )
 # …or only that it holds now, which is a switch for a kind that needs no context to be one
 _NOW = re.compile(
-    r"现在(?:都|只|改|一般|基本|主要)|如今都|开始"
-    r"|(?i:\bnow\b|\bthese\s+days\b|\bnowadays\b|\bstart(?:ed|ing)\b|\bbegun\b)"
+    r"现在[^，。,.!！？?；;]{0,4}?(?:都|只|改|一般|基本|主要|更)|如今都?|开始"
+    r"|(?i:(?<!right\s)(?<!just\s)(?<!for\s)(?<!by\s)(?<!until\s)\bnow\b|\bthese\s+days\b|\bnowadays\b"
+    r"|\bstart(?:ed|ing)\b|\bbegun\b|\bany\s*more\b)"
 )
+# what says the new choice is the only one: "现在只喝无糖的了", "these days I only read paper books"
+_ONLY = re.compile(r"只|(?i:\bonly\b)")
 # …unless it is one more beside the old ("I use Firefox too", 也用支付宝)
 _ALONGSIDE = re.compile(r"也|(?i:\btoo\b|\balso\b|\bas\s+well\b|\bsometimes\b)")
 # what says a user's own choice; and what a switch may retire
@@ -129,21 +139,59 @@ def switched_to(text: str) -> dict[str, set[str]]:
 
 
 def rivals(pool: Pool, item: MemoryItem) -> list[MemoryItem]:
-    """The user's current memories of the choices ``item`` (a switch) says they left."""
-    if item.category not in _CHOOSES or item.polarity < 0:
+    """The user's current memories of the choices ``item`` (a switch) says they left: another of a
+    kind it names, or another way of doing what it is about (:func:`_replaces`)."""
+    if item.category not in _CHOOSES or item.polarity < 0 or _ALONGSIDE.search(item.text):
         return []
     switched = switched_to(item.text)
-    if not switched:
+    if not switched and not (_SWITCH.search(item.text) or _NOW.search(item.text)):
         return []
     held = pool.query(MemoryQuery(categories=tuple(c.value for c in _RETIRABLE)))
     out: list[MemoryItem] = []
     for m in held:
         if m.id == item.id or m.polarity < 0 or m.category not in _RETIRABLE:
             continue
-        for name, new in switched.items():
-            kind = KINDS[name]
-            old = _found(kind, m.text)
-            if old and not old & new and (kind.about is None or kind.about.search(m.text)):
-                out.append(m)
-                break
+        kinds = [(KINDS[name], new, _found(KINDS[name], m.text)) for name, new in switched.items()]
+        if any(
+            old and not old & new and (k.about is None or k.about.search(m.text)) for k, new, old in kinds
+        ) or (not any(old for _, _, old in kinds) and _replaces(item, m)):
+            out.append(m)
     return out
+
+
+def _replaces(new: MemoryItem, old: MemoryItem) -> bool:
+    """Whether ``new``, a statement of how things are now, is about what ``old`` is about and says
+    something else of it: they share a word of what (tea, window, takeout), or a time and a verb
+    (早上…喝: what the user drinks in the morning), or a time the new one says it changed (现在周末改踢
+    足球了), or a verb of which the new one says there is only one now (只喝, only read); and the
+    clause that says so and ``old`` each name something the other does not ("I fly Delta now"
+    restates "I usually fly Delta"; "switched from duolingo to wanikani" leaves "I use wanikani and
+    duolingo for grammar"; "I go to a climbing gym now, home workouts got boring" retires "I do my
+    workouts at home")."""
+    theirs, changed = terms(old.text), terms(_changing(new.text))
+    if not theirs - changed or not changed - theirs:
+        return False  # one says all the other does: the same choice ("I use wanikani and duolingo")
+    if terms(new.text) & theirs:
+        return True
+    verbs, when = _shared(HOW, new.text, old.text), _shared(WHEN, new.text, old.text)
+    if when and (verbs or _SWITCH.search(new.text)):
+        return True
+    return bool(verbs and _ONLY.search(new.text))
+
+
+_CLAUSES = re.compile(r"[，,。.!！？?；;]\s*")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _changing(text: str) -> str:
+    """The clause of ``text`` that says what changed (the whole text when none does)."""
+    return next(
+        (c for c in _CLAUSES.split(text) if _SWITCH.search(c) or _NOW.search(c) or _ONLY.search(c)), text
+    )
+
+
+def _shared(words: frozenset[str], a: str, b: str) -> set[str]:
+    """Which of ``words`` both texts say: a Chinese one anywhere (segmentation joins 喝咖啡), another as
+    a word."""
+    wa, wb = content_words(a) | set(a.lower().split()), content_words(b) | set(b.lower().split())
+    return {w for w in words if (w in a and w in b) if _CJK.search(w)} | (words & wa & wb)

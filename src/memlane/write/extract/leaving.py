@@ -76,15 +76,18 @@ _EN = [
         re.IGNORECASE,
     ),
 ]
-# words that say how or when, not what: a left-behind thing is named by its other words
-_HOW = frozenset(
+# words that say how, not what: a left-behind thing is named by its other words
+HOW = frozenset(
     "考 喝 吃 用 去 做 买 玩 住 跑 学 打 想 要 在 再 了 all my the a an gear stuff using use drink eat "
     "play go work job it that this thing things last month week year ago "
     # English verbs of how, as content_words stems them: "switched to learning Japanese" names Japanese
     "learn read watch listen take get have buy order cook make wear switch start begin now day instead "
-    "lately recently "
-    # …and of when: "weekends are all about climbing, haven't hiked in months" retires weekend hikes
-    "weekend weekday morn evening night daili everi 周末 平时 每天 早上 晚上 工作日".split()
+    "lately recently".split()
+)
+# …and words of when: "weekends are all about climbing, haven't hiked in months" retires weekend hikes
+WHEN = frozenset(
+    "weekend weekday morn evening night afternoon daili everi monday tuesday wednesday thursday friday "
+    "saturday sunday 周末 平时 每天 早上 晚上 中午 下午 工作日 周一 周二 周三 周四 周五 周六 周日".split()
 )
 
 
@@ -117,7 +120,7 @@ def _named(phrase: str) -> bool:
 
 
 def terms(phrase: str) -> set[str]:
-    words = {w for w in content_words(phrase) if w not in _HOW}
+    words = {w for w in content_words(phrase) if w not in HOW and w not in WHEN}
     # one character names nothing, unless it is all the phrase says in Chinese ("猫送人了": 猫)
     return {w for w in words if len(w) > 1 or (CJK.search(w) and phrase.strip() == w)}
 

@@ -581,6 +581,12 @@ def test_what_replaced_a_thing_joins_the_change_that_left_it(
     assert extract(extractor, text)[0].text == kept
 
 
+def test_what_replaced_a_thing_is_no_object_of_the_change(extractor: RuleExtractor) -> None:
+    # the change is a dislike of running; swimming, liked later, must not flip it
+    (found,) = extract(extractor, "跑步停了，现在改游泳")
+    assert found.objects == ["跑步"]
+
+
 @pytest.mark.parametrize(
     "text", ["10月18号办婚礼，在厦门", "下周去出差，在深圳", "we're getting married in June, in Lisbon"]
 )

@@ -145,7 +145,10 @@ def joined(
             out.append(item)
             continue
         (prev, first), (c, clause) = out[-1], item
-        extra = c.objects or ([] if c.category is prev.category else _elaborated(clause.text, c.lang, at))
+        if _goes_on_to_what_replaced(prev, c, clause):
+            extra = []  # what replaced the thing is no object of the change that left it
+        else:
+            extra = c.objects or ([] if c.category is prev.category else _elaborated(clause.text, c.lang, at))
         joined = replace(
             prev,
             text=content[first.start : clause.end],

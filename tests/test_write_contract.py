@@ -583,6 +583,7 @@ def status_after(mem: Memory, before: str, change: str, at: datetime) -> Status:
         # what replaced it, said in a clause of its own, is no new choice the old habit names
         ("我每天早上跑步", "跑步停了，现在改游泳"),
         ("我在学吉他", "吉他不学了，改学钢琴了"),
+        ("我喜欢看综艺", "综艺不怎么看了，现在都看纪录片"),
     ],
 )
 def test_a_stop_in_other_words_retires_the_old_habit(mem: Memory, before: str, change: str) -> None:

@@ -635,6 +635,22 @@ def test_how_things_are_now_retires_what_it_replaces(
     assert status is (Status.ACTIVE if kept else Status.SUPERSEDED), change
 
 
+def test_a_theme_of_the_user_is_no_choice_a_change_replaces(mem: Memory) -> None:
+    # what many likes and habits say is what the user is about, not one choice of theirs; and a bare
+    # "now" or "started" says no switch (LoCoMo's chats: "now I'm ready to offer love and support")
+    held = [
+        "I volunteer at a support group for new parents",
+        "I enjoy support groups",
+        "I support my sister's bakery on weekends",
+    ]
+    for n, text in enumerate(held):
+        mem.add(text, user_id="u1", session_id=f"s{n}", at=T0)
+    assert set(held) <= set(active(mem))
+    mem.add("these days I'm really into supporting local artists", user_id="u1", session_id="s9", at=days(30))
+    mem.add("Now I'm passionate about helping new parents", user_id="u1", session_id="s9", at=days(31))
+    assert set(held) <= set(active(mem))
+
+
 @pytest.mark.parametrize(
     ("before", "change", "kept"),
     [

@@ -29,6 +29,7 @@ and "支付宝" as close to "淘宝" as to "微信支付".
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 from memlane.domain import Category, MemoryItem
@@ -114,6 +115,16 @@ _NOW = re.compile(
 )
 # what says the new choice is the only one: "现在只喝无糖的了", "these days I only read paper books"
 _ONLY = re.compile(r"只|(?i:\bonly\b)")
+# what says, without a kind, that how things are now replaced how they were: not a bare "now" or
+# "started" ("Now I'm passionate about…", "I started caring more about…" are no switch)
+_CHANGED = re.compile(
+    r"现在[^，。,.!！？?；;]{0,4}?(?:都|只|改|一般|基本|主要)|如今都|只|"
+    + _SWITCH.pattern
+    + r"|(?i:\bthese\s+days\b|\bnowadays\b|\bany\s*more\b|\bonly\b"
+    + r"|\bnow(?=\s*(?:[,.!?;]|$|instead\b|because\b)))"
+)
+# how many of the user's likes and habits one change replaces at most
+_ONE_THING = 2
 # …unless it is one more beside the old ("I use Firefox too", 也用支付宝)
 _ALONGSIDE = re.compile(r"也|(?i:\btoo\b|\balso\b|\bas\s+well\b|\bsometimes\b)")
 # what says a user's own choice; and what a switch may retire
@@ -144,34 +155,43 @@ def rivals(pool: Pool, item: MemoryItem) -> list[MemoryItem]:
     if item.category not in _CHOOSES or item.polarity < 0 or _ALONGSIDE.search(item.text):
         return []
     switched = switched_to(item.text)
-    if not switched and not (_SWITCH.search(item.text) or _NOW.search(item.text)):
+    if not switched and not _CHANGED.search(item.text):
         return []
-    held = pool.query(MemoryQuery(categories=tuple(c.value for c in _RETIRABLE)))
-    out: list[MemoryItem] = []
-    for m in held:
-        if m.id == item.id or m.polarity < 0 or m.category not in _RETIRABLE:
-            continue
-        kinds = [(KINDS[name], new, _found(KINDS[name], m.text)) for name, new in switched.items()]
-        if any(
-            old and not old & new and (k.about is None or k.about.search(m.text)) for k, new, old in kinds
-        ) or (not any(old for _, _, old in kinds) and _replaces(item, m)):
-            out.append(m)
-    return out
+    held = [
+        m
+        for m in pool.query(MemoryQuery(categories=tuple(c.value for c in _RETIRABLE)))
+        if m.id != item.id and m.polarity > 0 and m.category in _RETIRABLE
+    ]
+    if switched:
+        return [m for m in held if _another_of_a_kind(switched, m)]
+    # a word many of the user's likes and habits say is a theme of theirs, not one choice
+    said = Counter(w for m in held for w in terms(m.text))
+    replaced = [m for m in held if _replaces(item, m, {w for w, n in said.items() if n > _ONE_THING})]
+    return replaced if len(replaced) <= _ONE_THING else []  # …and so is what many memories share
 
 
-def _replaces(new: MemoryItem, old: MemoryItem) -> bool:
+def _another_of_a_kind(switched: dict[str, set[str]], m: MemoryItem) -> bool:
+    for name, new in switched.items():
+        kind = KINDS[name]
+        old = _found(kind, m.text)
+        if old and not old & new and (kind.about is None or kind.about.search(m.text)):
+            return True
+    return False
+
+
+def _replaces(new: MemoryItem, old: MemoryItem, themes: set[str]) -> bool:
     """Whether ``new``, a statement of how things are now, is about what ``old`` is about and says
-    something else of it: they share a word of what (tea, window, takeout), or a time and a verb
-    (早上…喝: what the user drinks in the morning), or a time the new one says it changed (现在周末改踢
-    足球了), or a verb of which the new one says there is only one now (只喝, only read); and the
-    clause that says so and ``old`` each name something the other does not ("I fly Delta now"
-    restates "I usually fly Delta"; "switched from duolingo to wanikani" leaves "I use wanikani and
-    duolingo for grammar"; "I go to a climbing gym now, home workouts got boring" retires "I do my
-    workouts at home")."""
+    something else of it: they share a word of what that is no theme of the user's (tea, window,
+    takeout), or a time and a verb (早上…喝: what the user drinks in the morning), or a time the new one
+    says it changed (现在周末改踢足球了), or a verb of which the new one says there is only one now
+    (只喝, only read); and the clause that says so and ``old`` each name something the other does not
+    ("I fly Delta now" restates "I usually fly Delta"; "switched from duolingo to wanikani" leaves "I
+    use wanikani and duolingo for grammar"; "I go to a climbing gym now, home workouts got boring"
+    retires "I do my workouts at home")."""
     theirs, changed = terms(old.text), terms(_changing(new.text))
     if not theirs - changed or not changed - theirs:
-        return False  # one says all the other does: the same choice ("I use wanikani and duolingo")
-    if terms(new.text) & theirs:
+        return False  # one says all the other does: the same choice
+    if (terms(new.text) & theirs) - themes:
         return True
     verbs, when = _shared(HOW, new.text, old.text), _shared(WHEN, new.text, old.text)
     if when and (verbs or _SWITCH.search(new.text)):

@@ -698,6 +698,9 @@ def test_conditions_of_the_task_are_for_this_session(
         # a problem of where the user is right now is of this moment, nothing to follow up on
         "I'm at the airport right now, flight delayed",
         "我在机场，航班延误了",
+        # on the way, a delay is the journey's
+        "I'm waiting at the airport gate, flight delayed again",
+        "I'm on the train and it's delayed again",
     ],
 )
 def test_one_off_context_is_for_this_session(extractor: RuleExtractor, text: str) -> None:

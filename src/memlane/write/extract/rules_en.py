@@ -81,6 +81,9 @@ _LIVE = (
 _HERE_NOW = re.compile(
     r"(?i)\b(?:i'?m|i\s+am)\s+(?:at|in|on|stuck\s+(?:at|in|on))\b.*\b(?:right\s+now|at\s+the\s+moment|atm)\b"
     r"|\b(?:right\s+now|at\s+the\s+moment|atm)\b.*\b(?:i'?m|i\s+am)\s+(?:at|in|on|stuck)\b"
+    # on the way, where a delay is the journey's: "I'm waiting at the airport gate, flight delayed again"
+    r"|\b(?:i'?m|i\s+am)\s+(?:waiting\s+|sitting\s+|stuck\s+)?(?:at|in|on)\s+(?:the|a|my)\s+"
+    r"(?:airport|gate|station|platform|terminal|train|bus|plane|flight|subway|metro|tube|highway|freeway)\b"
 )
 
 

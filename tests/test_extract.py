@@ -1206,5 +1206,10 @@ def test_teaching_a_subject_is_a_teachers_job(extractor: RuleExtractor, text: st
     check(one(extractor, text), C.JOB, slot="job", value=job)
 
 
+@pytest.mark.parametrize("text", ["我在排队做核酸", "我在公司做PPT", "我在医院做检查"])
+def test_a_task_one_does_somewhere_is_no_job(extractor: RuleExtractor, text: str) -> None:
+    assert all(c.slot != "job" for c in extract(extractor, text))
+
+
 def test_teaching_someone_something_is_no_job(extractor: RuleExtractor) -> None:
     assert one(extractor, "I teach kids to swim").slot != "job"

@@ -75,11 +75,18 @@ def place(slot: str, named: bool = False) -> Build:
     return build
 
 
+# what one does (做核酸, 做PPT, 做饭), not what one is: "我在排队做核酸" is no job
+_TASK = re.compile(
+    r"^(?:核酸|体检|检查|手术|饭|菜|早饭|午饭|晚饭|作业|功课|题|PPT|ppt|报告|方案|表格|头发|美甲|按摩|家务|运动"
+    r"|瑜伽|实验|笔记|蛋糕|面包|计划|攻略|决定|准备|梦)"
+)
+
+
 def job(m: re.Match[str], ctx: Context) -> Draft | None:
     groups = m.groupdict()
     job = re.sub(r"(?:的|了|工作|呢|啊)+$", "", groups.get("job") or groups.get("job2") or "").strip()
     employer = (groups.get("emp") or "").strip()
-    if not job or employer in ("家", "家里", "这", "那"):
+    if not job or employer in ("家", "家里", "这", "那") or _TASK.match(job):
         return None
     return Draft(slot="job", value=job, entities=[employer] if employer else [])
 

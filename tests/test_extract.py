@@ -581,6 +581,13 @@ def test_what_replaced_a_thing_joins_the_change_that_left_it(
     assert extract(extractor, text)[0].text == kept
 
 
+def test_a_clause_that_leaves_something_is_a_change_whatever_else_it_says(extractor: RuleExtractor) -> None:
+    (found,) = extract(extractor, "sold the car, I bike to work now")
+    assert (found.category, found.polarity, found.objects) == (C.DISLIKE, -1, ["car"])
+    # …said by the user: another's, or a question, is not theirs
+    assert extract(extractor, "did you sell the car?")[0].category is not C.DISLIKE
+
+
 def test_what_replaced_a_thing_is_no_object_of_the_change(extractor: RuleExtractor) -> None:
     # the change is a dislike of running; swimming, liked later, must not flip it
     (found,) = extract(extractor, "跑步停了，现在改游泳")

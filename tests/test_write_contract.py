@@ -584,6 +584,9 @@ def status_after(mem: Memory, before: str, change: str, at: datetime) -> Status:
         ("我每天早上跑步", "跑步停了，现在改游泳"),
         ("我在学吉他", "吉他不学了，改学钢琴了"),
         ("我喜欢看综艺", "综艺不怎么看了，现在都看纪录片"),
+        # no rule reads the rest of the clause: what it leaves is still left
+        ("I commute by car", "sold the car, I bike to work now"),
+        ("I'm learning the violin", "took a break from violin, picked up the cello instead"),
     ],
 )
 def test_a_stop_in_other_words_retires_the_old_habit(mem: Memory, before: str, change: str) -> None:

@@ -22,6 +22,7 @@ from . import rules_en, rules_zh
 from .clauses import Clause, split_clauses
 from .entities import OPAQUE, en_entities, zh_entities
 from .joins import MAX_ENTITIES, MAX_TAGS, joined
+from .leaving import left_behind
 from .lexicon import (
     FORGET,
     HEDGE,
@@ -117,7 +118,16 @@ def _draft(ctx: Context) -> Draft | None:
         draft = first_match(_RULES[other], replace(ctx, lang=other), fallback=False)
     if draft is None:
         draft = first_match(_RULES[ctx.lang], ctx, fallback=True)
-    return draft or _inferred_interest(ctx)
+    return draft or _left_behind(ctx) or _inferred_interest(ctx)
+
+
+def _left_behind(ctx: Context) -> Draft | None:
+    """A clause no rule read that says the user left something behind ("sold the car, I bike to work
+    now", "took a break from violin"): a dislike of it now, which retires what held it."""
+    if ctx.question or ctx.about_other:
+        return None
+    left = left_behind(ctx.text)
+    return Draft(category=Category.DISLIKE, objects=left, polarity=-1) if left else None
 
 
 def _tags(draft: Draft, text: str) -> list[str]:

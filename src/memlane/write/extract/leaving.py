@@ -61,7 +61,7 @@ _EN = [
     re.compile(
         r"\b(?:quit|stopped|(?:gave|given|giving)\s+up(?:\s+on)?|dropped|ditched|sold(?:\s+off)?(?:\s+all)?|"
         r"left|uninstalled|cancel+ed|got\s+rid\s+of|(?:i'?m|i\s+am)\s+done\s+(?:with|\w+ing)|"
-        r"i(?:'ve|\s+have)?\s+(?:gone|went)\s+off(?:\s+of)?|(?:i'?m|i\s+am)\s+over(?!\s+(?:the\s+moon|\d))|"
+        r"i(?:'ve|\s+have)?\s+(?:gone|went)\s+off(?:\s+of)?|(?:took|taking|taken)\s+a\s+break\s+from|(?:i'?m|i\s+am)\s+over(?!\s+(?:the\s+moon|\d))|"
         r"no\s+longer\s+(?:use|drink|eat|play|do|go\s+to|work\s+at|buy\s+from))\s+"
         r"(?:my\s+|the\s+|using\s+|drinking\s+|eating\s+|playing\s+|doing\s+|going\s+to\s+)*"
         r"(?P<old>[\w' -]{2,30}?)"

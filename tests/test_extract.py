@@ -1213,6 +1213,14 @@ def test_teaching_a_subject_is_a_teachers_job(extractor: RuleExtractor, text: st
     check(one(extractor, text), C.JOB, slot="job", value=job)
 
 
+@pytest.mark.parametrize(("text", "thing"), [("英语是我最弱的", "英语"), ("数学是我最拿手的科目", "数学")])
+def test_a_strength_or_weakness_said_thing_first_is_background(
+    extractor: RuleExtractor, text: str, thing: str
+) -> None:
+    check(one(extractor, text), C.FACT, objects=[thing])
+    assert one(extractor, "这是我最好的朋友").category is not C.FACT
+
+
 @pytest.mark.parametrize("text", ["我在排队做核酸", "我在公司做PPT", "我在医院做检查"])
 def test_a_task_one_does_somewhere_is_no_job(extractor: RuleExtractor, text: str) -> None:
     assert all(c.slot != "job" for c in extract(extractor, text))

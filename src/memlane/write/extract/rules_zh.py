@@ -129,6 +129,10 @@ def _first_person(m: re.Match[str], ctx: Context) -> Draft | None:
     return Draft(polarity=-1 if re.match(rf"{_ME}{_ADV}(?:不|没)", ctx.text) else 1)
 
 
+def _skill(m: re.Match[str], ctx: Context) -> Draft | None:
+    return Draft(objects=zh_objects(m.group("obj"), ctx))
+
+
 def _interest(m: re.Match[str], ctx: Context) -> Draft | None:
     draft = liking(1)(m, ctx)
     if draft is not None:
@@ -287,6 +291,9 @@ RULES = (
                  rf"(?:(?:叫|名叫|名字叫)(?P<name>{_CUT}{{1,8}}))?", _pet),
     rule(C.FACT, rf"(?:最近|正在|在|开始|一直在)学(?:习)?(?!校|生|院|历|期)(?P<obj>{_CUT}{{1,20}})",
          _fact_about("learning")),
+    # a strength or a weakness said of the thing first: "英语是我最弱的", "数学是我最拿手的"
+    rule(C.FACT, rf"^(?!这|那|他|她|它)(?P<obj>{_CUT}{{1,10}}?)(?:是|算是)我(?:的)?最"
+                 r"(?:弱|差|不擅长|不行|头疼|擅长|拿手|强)的(?:科目|一科|一门|一项|技能|地方)?$", _skill),
     rule(C.FACT, r"我是(?:个|一个)?(?:素食者|素食主义者|吃素的|纯素食者)|我吃素"
                  r"|(?<![不再没])(?:开始|改|改成|转为|决定)吃(?:全)?素",
          fixed("diet", "vegetarian")),

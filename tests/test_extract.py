@@ -570,6 +570,9 @@ def test_a_favourite_names_its_kind(
             "honestly I've gone off oat milk, it's almond milk for me these days",
             "I've gone off oat milk, it's almond milk for me these days",
         ),
+        # …or what the user does instead at that time, or again
+        ("游戏已经不玩了，晚上都在看书", "游戏已经不玩了，晚上都在看书"),
+        ("I quit keto, I'm eating carbs again", "I quit keto, I'm eating carbs again"),
         # what follows a change is not always what replaced it
         ("跑步停了，现在好无聊", "跑步停了"),
         ("I quit coffee, can you suggest a tea now?", "I quit coffee"),

@@ -586,6 +586,7 @@ def status_after(mem: Memory, before: str, change: str, at: datetime) -> Status:
         ("我喜欢看综艺", "综艺不怎么看了，现在都看纪录片"),
         # no rule reads the rest of the clause: what it leaves is still left
         ("I commute by car", "sold the car, I bike to work now"),
+        ("我每天晚上打游戏", "游戏已经不玩了，晚上都在看书"),
         ("I'm learning the violin", "took a break from violin, picked up the cello instead"),
     ],
 )

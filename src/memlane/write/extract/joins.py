@@ -71,8 +71,10 @@ def _joins(prev: tuple[Candidate, Clause], nxt: tuple[Candidate, Clause]) -> boo
 # what says a clause is the state a change led to: 现在改游泳, "it's almond milk for me these days"
 _NOW_ON = re.compile(
     r"^(?:所以|但是?|不过|然后|而且)?我?(?:现在|如今|目前|改|换|转)"
+    # what the user does instead at the time they did it: 游戏不玩了，晚上都在看书
+    r"|^我?(?:晚上|周末|早上|中午|下午|平时|每天|最近|现在)?都(?:在|是|用|去|喝|吃|看|玩|听|骑|坐|改)"
     r"|(?i:^(?:so\s+|and\s+|but\s+)?(?:now|these\s+days|nowadays|instead)\b"
-    r"|\b(?:now|these\s+days|nowadays|instead)$)"
+    r"|\b(?:now|these\s+days|nowadays|instead|again)$)"
 )
 # what such a clause may not be: the feeling, the request or the moment after a change is its own
 _NOT_A_STATE = {

@@ -695,6 +695,9 @@ def test_a_favourite_is_one_of_its_kind(mem: Memory, before: str, change: str, k
             False,
         ),
         ("我用印象笔记记东西", "我开始用Notion了", False),
+        # …and so is getting a new one, or using one lately all the time
+        ("I use an Android phone", "I bought a new iPhone", False),
+        ("我平时用美团点外卖", "最近都用饿了么了，美团太贵", False),
         # the same choice again, or one more beside the old, retires nothing
         ("I usually fly Delta", "I fly Delta now, their app is better", True),
         ("I use Chrome", "I use Firefox too now", True),

@@ -79,6 +79,7 @@ KINDS: dict[str, Kind] = {
     "airline": Kind(_names(
         "delta|united|american airlines|southwest|jetblue|alaska airlines|lufthansa|british airways|emirates|"
         "国航|东航|南航|海航|春秋航空")),
+    "delivery": Kind(_names("美团|饿了么|uber eats|doordash|grubhub|deliveroo|postmates")),
     "music": Kind(_names("spotify|apple music|youtube music|pandora|tidal|网易云|网易云音乐|qq音乐|酷狗")),
     "video": Kind(_names("netflix|hulu|disney+|hbo|prime video|爱奇艺|优酷|腾讯视频|芒果tv")),
     "coffee shop": Kind(_names(
@@ -109,8 +110,9 @@ _SWITCH = re.compile(
 )
 # …or only that it holds now, which is a switch for a kind that needs no context to be one
 _NOW = re.compile(
-    r"现在[^，。,.!！？?；;]{0,4}?(?:都|只|改|一般|基本|主要|更)|如今都?|开始"
-    r"|(?i:(?<!right\s)(?<!just\s)(?<!for\s)(?<!by\s)(?<!until\s)\bnow\b|\bthese\s+days\b|\bnowadays\b"
+    r"(?:现在|最近)[^，。,.!！？?；;]{0,4}?(?:都|只|改|一般|基本|主要|更)|如今都?|开始|买了|入手了?"
+    r"|(?i:\b(?:got|bought)\s+(?:a|an|my|myself\s+a)\s+(?:new\s+)?(?=\w)"
+    r"|(?<!right\s)(?<!just\s)(?<!for\s)(?<!by\s)(?<!until\s)\bnow\b|\bthese\s+days\b|\bnowadays\b"
     r"|\bstart(?:ed|ing)\b|\bbegun\b|\bany\s*more\b)"
 )
 # what says the new choice is the only one: "现在只喝无糖的了", "these days I only read paper books"
@@ -118,7 +120,7 @@ _ONLY = re.compile(r"只|(?i:\bonly\b)")
 # what says, without a kind, that how things are now replaced how they were: not a bare "now" or
 # "started" ("Now I'm passionate about…", "I started caring more about…" are no switch)
 _CHANGED = re.compile(
-    r"现在[^，。,.!！？?；;]{0,4}?(?:都|只|改|一般|基本|主要)|如今都|只|"
+    r"(?:现在|最近)[^，。,.!！？?；;]{0,4}?(?:都|只|改|一般|基本|主要)|如今都|只|"
     + _SWITCH.pattern
     + r"|(?i:\bthese\s+days\b|\bnowadays\b|\bany\s*more\b|\bonly\b"
     + r"|\bnow(?=\s*(?:[,.!?;]|$|instead\b|because\b)))"

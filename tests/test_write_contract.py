@@ -539,6 +539,16 @@ def test_getting_over_a_dislike_retires_it(mem: Memory, before: str, change: str
     assert status_after(mem, before, change, days(20)) is Status.SUPERSEDED
 
 
+@pytest.mark.parametrize(
+    "change", ["I won't quit on my dreams", "I never gave up coffee", "I'm not going to quit my coffee habit"]
+)
+def test_a_leaving_denied_retires_nothing(mem: Memory, change: str) -> None:
+    # LoCoMo's "I won't quit on my dreams" retired four memories of the user's dreams
+    assert status_after(mem, "I drink coffee every morning, it's my dream drink", change, days(20)) is (
+        Status.ACTIVE
+    )
+
+
 def test_missing_what_was_not_done_lately_keeps_it(mem: Memory) -> None:
     # "haven't X in ages" leaves X behind, unless the user longs for it
     change = "lately my weekends are all about work, haven't hiked in months, really miss it"

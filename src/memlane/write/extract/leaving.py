@@ -107,11 +107,19 @@ def leaving(text: str) -> dict[str, str]:
         for pattern in patterns:
             for m in pattern.finditer(part.strip()):
                 phrase = (m.groupdict().get("old") or m.group("obj")).strip(" ,，'")
+                if _DENIED.search(part.strip()[: m.start()]):
+                    continue  # "I won't quit on my dreams", "never gave up coffee"
                 if phrase and phrase not in found and _named(phrase):
                     found[phrase] = m.group(0)
     return found
 
 
+# a leaving denied or not done: what comes right before the words of leaving
+_DENIED = re.compile(
+    r"(?i:\b(?:won'?t|will\s+not|wouldn'?t|don'?t|do\s+not|didn'?t|did\s+not|never|not|can'?t|cannot"
+    r"|couldn'?t|shouldn'?t|refuse\s+to|going\s+to|gonna|want\s+to|might|thinking\s+(?:of|about))\s+(?:\w+\s+)?$)"
+    r"|(?:没有?|不会|不想|不打算|想|打算|准备)$"
+)
 _PARTS = re.compile(r"[，,。！？!?；;]\s*")
 
 

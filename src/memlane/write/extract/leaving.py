@@ -70,6 +70,8 @@ _EN = [
     ),
     re.compile(r"\binstead\s+of\s+(?P<old>[\w' -]{2,30}?)(?=\s*(?:[,.!?;]|$))", re.IGNORECASE),
     re.compile(r"^(?P<old>[\w' -]{2,30}?)(?:'s|\s+is)\s+not\s+for\s+me\b", re.IGNORECASE),
+    # "my running days are over", "my partying days are behind me"
+    re.compile(r"\bmy\s+(?P<old>[\w'-]{2,20}ing)\s+days\s+are\s+(?:over|done|behind\s+me)\b", re.IGNORECASE),
     re.compile(
         r"\b(?:not|don't|do\s+not|no|can't|cannot|won't|doesn't|never)\s+(?:\w+\s+){0,2}?"
         r"(?P<old>[\w'-]{3,20})\s+any\s*more\b",

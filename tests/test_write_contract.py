@@ -650,6 +650,42 @@ def test_how_things_are_now_retires_what_it_replaces(
     assert status is (Status.ACTIVE if kept else Status.SUPERSEDED), change
 
 
+@pytest.mark.parametrize(
+    ("before", "change"),
+    [
+        # LoCoMo's chats: a word in common, but no habit replaced
+        (
+            "I'm looking forward to trying out different flavors and toppings",
+            "I feel like a different person now",
+        ),
+        (
+            "We're all passionate about using tech for good in our community",
+            "I've been looking into some opportunities in the tech industry for a while now",
+        ),
+        (
+            "I love getting new tips from my trainer",
+            "I got some tips to try and help with their problems now",
+        ),
+    ],
+)
+def test_chat_that_says_now_replaces_nothing(mem: Memory, before: str, change: str) -> None:
+    assert status_after(mem, before, change, days(20)) is Status.ACTIVE
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        "I haven't talked to you in a while",
+        "I haven't had one in ages",
+        "Taking a break from life can help us recharge",
+        "instead of giving up",
+    ],
+)
+def test_chat_that_sounds_like_leaving_leaves_nothing(mem: Memory, change: str) -> None:
+    before = "I've been talking to community leaders about giving up less and taking life slow"
+    assert status_after(mem, before, change, days(20)) is Status.ACTIVE
+
+
 def test_a_theme_of_the_user_is_no_choice_a_change_replaces(mem: Memory) -> None:
     # what many likes and habits say is what the user is about, not one choice of theirs; and a bare
     # "now" or "started" says no switch (LoCoMo's chats: "now I'm ready to offer love and support")

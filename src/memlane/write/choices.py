@@ -33,6 +33,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from memlane.domain import Category, MemoryItem
+from memlane.domain import Kind as MemoryKind
 from memlane.text.keywords import content_words
 from memlane.vocabulary import MemoryQuery
 from memlane.write.extract.leaving import HOW, WHEN, terms
@@ -127,6 +128,13 @@ _CHANGED = re.compile(
 )
 # how many of the user's likes and habits one change replaces at most
 _ONE_THING = 2
+# how close in e5 a change and what it replaces are at least
+_CLOSE = 0.855
+# "for a while now", "for years now": how long, not a change
+_DURATION = re.compile(
+    r"(?i)\bfor\s+(?:a\s+(?:while|bit|long\s+time)|(?:\w+\s+)?(?:years|months|weeks|days|ages)|some\s+time)"
+    r"\s+now\b|\b(?:by|until|till|up\s+to|from)\s+now\b"
+)
 # …unless it is one more beside the old ("I use Firefox too", 也用支付宝)
 _ALONGSIDE = re.compile(r"也|(?i:\btoo\b|\balso\b|\bas\s+well\b|\bsometimes\b)")
 # what says a user's own choice; and what a switch may retire
@@ -157,7 +165,8 @@ def rivals(pool: Pool, item: MemoryItem) -> list[MemoryItem]:
     if item.category not in _CHOOSES or item.polarity < 0 or _ALONGSIDE.search(item.text):
         return []
     switched = switched_to(item.text)
-    if not switched and not _CHANGED.search(item.text):
+    changed = item.category is not Category.EVENT and _CHANGED.search(_DURATION.sub("", item.text))
+    if not switched and not changed:
         return []
     held = [
         m
@@ -168,8 +177,19 @@ def rivals(pool: Pool, item: MemoryItem) -> list[MemoryItem]:
         return [m for m in held if _another_of_a_kind(switched, m)]
     # a word many of the user's likes and habits say is a theme of theirs, not one choice
     said = Counter(w for m in held for w in terms(m.text))
-    replaced = [m for m in held if _replaces(item, m, {w for w, n in said.items() if n > _ONE_THING})]
-    return replaced if len(replaced) <= _ONE_THING else []  # …and so is what many memories share
+    themes = {w for w, n in said.items() if n > _ONE_THING}
+    replaced = [m for m in held if _replaces(item, m, themes)]
+    if not replaced or len(replaced) > _ONE_THING:  # …and so is what many memories share
+        return []
+    # and what the words tie together must be close in meaning too ("I feel like a different person
+    # now" shares a word with "trying out different flavors", 0.85 apart in e5; a change of the same
+    # habit sits 0.86-0.95 from it)
+    close = {m.id for kind in {m.kind for m in replaced} for s, m in _near(pool, item, kind) if s >= _CLOSE}
+    return [m for m in replaced if m.id in close]
+
+
+def _near(pool: Pool, item: MemoryItem, kind: MemoryKind) -> list[tuple[float, MemoryItem]]:
+    return pool.near(item.embedding, kind) if item.embedding is not None else []
 
 
 def _another_of_a_kind(switched: dict[str, set[str]], m: MemoryItem) -> bool:

@@ -44,8 +44,10 @@ _ZH = [
 # "haven't hiked in months": not done for so long that it is no longer done, unless the user misses
 # it ("haven't had sushi in ages, craving it so bad")
 _NOT_LATELY = re.compile(
-    r"\b(?:haven't|have\s+not|hasn't|haven't\s+really)\s+(?P<old>[\w' -]{3,30}?)\s+(?:in|for)\s+"
-    r"(?:months|ages|years|weeks|a\s+(?:while|long\s+time|year))\b",
+    r"\b(?:haven't|have\s+not|hasn't|haven't\s+really)\s+"
+    # a thing, not a person or "one" ("I haven't talked to you in a while" leaves nothing)
+    r"(?P<old>(?:(?!\b(?:you|him|her|them|it|one|that|this|those|these|us)\b)[\w' -]){3,30}?)\s+(?:in|for)\s+"
+    r"(?:months|ages|years|a\s+(?:long\s+time|year))\b",
     re.IGNORECASE,
 )
 _LONGING = re.compile(
@@ -61,7 +63,7 @@ _EN = [
     re.compile(
         r"\b(?:quit|stopped|(?:gave|given|giving)\s+up(?:\s+on)?|dropped|ditched|sold(?:\s+off)?(?:\s+all)?|"
         r"left|uninstalled|cancel+ed|got\s+rid\s+of|(?:i'?m|i\s+am)\s+done\s+(?:with|\w+ing)|"
-        r"i(?:'ve|\s+have)?\s+(?:gone|went)\s+off(?:\s+of)?|(?:took|taking|taken)\s+a\s+break\s+from|(?:i'?m|i\s+am)\s+over(?!\s+(?:the\s+moon|\d))|"
+        r"i(?:'ve|\s+have)?\s+(?:gone|went)\s+off(?:\s+of)?|(?:^took|\bi(?:'ve|\s+have|'m|\s+am)?\s+(?:took|taking|taken))\s+a\s+break\s+from|(?:i'?m|i\s+am)\s+over(?!\s+(?:the\s+moon|\d))|"
         r"no\s+longer\s+(?:use|drink|eat|play|do|go\s+to|work\s+at|buy\s+from))\s+"
         r"(?:my\s+|the\s+|using\s+|drinking\s+|eating\s+|playing\s+|doing\s+|going\s+to\s+)*"
         r"(?P<old>[\w' -]{2,30}?)"
@@ -83,7 +85,7 @@ HOW = frozenset(
     "考 喝 吃 用 去 做 买 玩 住 跑 学 打 想 要 在 再 了 all my the a an gear stuff using use drink eat "
     "play go work job it that this thing things last month week year ago "
     # English verbs of how, as content_words stems them: "switched to learning Japanese" names Japanese
-    "learn read watch listen take get have buy order cook make wear switch start begin now day instead "
+    "learn read watch listen take get have buy order cook make wear switch start begin give now day instead "
     "lately recently".split()
 )
 # …and words of when: "weekends are all about climbing, haven't hiked in months" retires weekend hikes

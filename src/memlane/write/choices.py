@@ -165,7 +165,7 @@ def rivals(pool: Pool, item: MemoryItem) -> list[MemoryItem]:
     if item.category not in _CHOOSES or item.polarity < 0 or _ALONGSIDE.search(item.text):
         return []
     switched = switched_to(item.text)
-    changed = item.category is not Category.EVENT and _CHANGED.search(_DURATION.sub("", item.text))
+    changed = _CHANGED.search(_DURATION.sub("", item.text))
     if not switched and not changed:
         return []
     held = [

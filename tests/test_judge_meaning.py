@@ -85,8 +85,8 @@ def test_a_profile_slot_is_not_read_again_and_an_episode_is() -> None:
 
 
 def test_a_mood_the_rules_take_for_an_event_is_not_kept(mem: Memory) -> None:
-    # filed as an episode by the rules and the n-gram model (kept as one before the head read episodes)
-    text = "刚才真的被吓出一身冷汗"
+    # filed as an episode by the rules (kept as one before the head read episodes)
+    text = "昨天被吓出一身冷汗"
     candidate = RuleExtractor().extract(Message("user", text, T0))[0]
     assert Judge(Settings()).decide(candidate, T0).action is Action.EPISODIC
     said = decisions(mem, text)

@@ -11,9 +11,9 @@ and a doneness is the one of a *steak*, so "I take the subway to work now" does 
 cycling on weekends".
 
 Where no kind is named, a statement of how things are now retires what it replaces when both are
-about one thing and each says something the other does not (:func:`_replaces`): "these days I drink
-my tea plain, cutting sugar" retires "I take my tea with milk and sugar", 现在早上都喝豆浆了 retires
-我早上喝咖啡, 现在只喝无糖的了 retires 我喜欢喝可乐.
+about one thing and each says something the other does not (:meth:`_Change.replaces`): "these days
+I drink my tea plain, cutting sugar" retires "I take my tea with milk and sugar", 现在早上都喝豆浆了
+retires 我早上喝咖啡, 现在只喝无糖的了 retires 我喜欢喝可乐.
 
 Meaning alone does not decide this: "iPhone" is as close to "Google" as to "Android phone" in e5,
 and "支付宝" as close to "淘宝" as to "微信支付".
@@ -33,10 +33,9 @@ from collections import Counter
 from dataclasses import dataclass
 
 from memlane.domain import Category, MemoryItem
-from memlane.domain import Kind as MemoryKind
 from memlane.text.keywords import content_words
 from memlane.vocabulary import MemoryQuery
-from memlane.write.extract.leaving import HOW, WHEN, terms
+from memlane.write.extract.leaving import CJK, HOW, WHEN, terms
 from memlane.write.pool import Pool
 
 
@@ -161,7 +160,7 @@ def switched_to(text: str) -> dict[str, set[str]]:
 
 def rivals(pool: Pool, item: MemoryItem) -> list[MemoryItem]:
     """The user's current memories of the choices ``item`` (a switch) says they left: another of a
-    kind it names, or another way of doing what it is about (:func:`_replaces`)."""
+    kind it names, or another way of doing what it is about (:meth:`_Change.replaces`)."""
     if item.category not in _CHOOSES or item.polarity < 0 or _ALONGSIDE.search(item.text):
         return []
     switched = switched_to(item.text)
@@ -178,18 +177,16 @@ def rivals(pool: Pool, item: MemoryItem) -> list[MemoryItem]:
     # a word many of the user's likes and habits say is a theme of theirs, not one choice
     said = Counter(w for m in held for w in terms(m.text))
     themes = {w for w, n in said.items() if n > _ONE_THING}
-    replaced = [m for m in held if _replaces(item, m, themes)]
-    if not replaced or len(replaced) > _ONE_THING:  # …and so is what many memories share
-        return []
+    change = _Change.of(item.text)
+    replaced = [m for m in held if change.replaces(m.text, themes)]
+    if not replaced or len(replaced) > _ONE_THING or item.embedding is None:
+        return []  # …and so is what many memories share
     # and what the words tie together must be close in meaning too ("I feel like a different person
     # now" shares a word with "trying out different flavors", 0.85 apart in e5; a change of the same
     # habit sits 0.86-0.95 from it)
-    close = {m.id for kind in {m.kind for m in replaced} for s, m in _near(pool, item, kind) if s >= _CLOSE}
+    kinds = {m.kind for m in replaced}
+    close = {near.id for kind in kinds for s, near in pool.near(item.embedding, kind) if s >= _CLOSE}
     return [m for m in replaced if m.id in close]
-
-
-def _near(pool: Pool, item: MemoryItem, kind: MemoryKind) -> list[tuple[float, MemoryItem]]:
-    return pool.near(item.embedding, kind) if item.embedding is not None else []
 
 
 def _another_of_a_kind(switched: dict[str, set[str]], m: MemoryItem) -> bool:
@@ -201,28 +198,41 @@ def _another_of_a_kind(switched: dict[str, set[str]], m: MemoryItem) -> bool:
     return False
 
 
-def _replaces(new: MemoryItem, old: MemoryItem, themes: set[str]) -> bool:
-    """Whether ``new``, a statement of how things are now, is about what ``old`` is about and says
-    something else of it: they share a word of what that is no theme of the user's (tea, window,
-    takeout), or a time and a verb (早上…喝: what the user drinks in the morning), or a time the new one
-    says it changed (现在周末改踢足球了), or a verb of which the new one says there is only one now
-    (只喝, only read); and the clause that says so and ``old`` each name something the other does not
-    ("I fly Delta now" restates "I usually fly Delta"; "switched from duolingo to wanikani" leaves "I
-    use wanikani and duolingo for grammar"; "I go to a climbing gym now, home workouts got boring"
-    retires "I do my workouts at home")."""
-    theirs, changed = terms(old.text), terms(_changing(new.text))
-    if not theirs - changed or not changed - theirs:
-        return False  # one says all the other does: the same choice
-    if (terms(new.text) & theirs) - themes:
-        return True
-    verbs, when = _shared(HOW, new.text, old.text), _shared(WHEN, new.text, old.text)
-    if when and (verbs or _SWITCH.search(new.text)):
-        return True
-    return bool(verbs and _ONLY.search(new.text))
+@dataclass(frozen=True)
+class _Change:
+    """A statement of how things are now, read once for every memory it may replace."""
+
+    text: str
+    named: frozenset[str]  # its words of what
+    changed: frozenset[str]  # …those of the clause that says what changed
+    words: frozenset[str]  # all its words, for the verbs and times it shares
+
+    @classmethod
+    def of(cls, text: str) -> _Change:
+        return cls(text, frozenset(terms(text)), frozenset(terms(_changing(text))), _words(text))
+
+    def replaces(self, old: str, themes: set[str]) -> bool:
+        """Whether this change is about what ``old`` is about and says something else of it: they
+        share a word of what that is no theme of the user's (tea, window, takeout), or a time and a
+        verb (早上…喝: what the user drinks in the morning), or a time the change says it changed
+        (现在周末改踢足球了), or a verb of which it says there is only one now (只喝, only read); and
+        the clause that says so and ``old`` each name something the other does not ("I fly Delta
+        now" restates "I usually fly Delta"; "switched from duolingo to wanikani" leaves "I use
+        wanikani and duolingo for grammar"; "I go to a climbing gym now, home workouts got boring"
+        retires "I do my workouts at home")."""
+        theirs = terms(old)
+        if not theirs - self.changed or not self.changed - theirs:
+            return False  # one says all the other does: the same choice
+        if (self.named & theirs) - themes:
+            return True
+        both = self.words & _words(old)
+        verbs, when = _shared(HOW, self.text, old, both), _shared(WHEN, self.text, old, both)
+        if when and (verbs or _SWITCH.search(self.text)):
+            return True
+        return bool(verbs and _ONLY.search(self.text))
 
 
 _CLAUSES = re.compile(r"[，,。.!！？?；;]\s*")
-_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def _changing(text: str) -> str:
@@ -232,8 +242,11 @@ def _changing(text: str) -> str:
     )
 
 
-def _shared(words: frozenset[str], a: str, b: str) -> set[str]:
+def _words(text: str) -> frozenset[str]:
+    return frozenset(content_words(text) | set(text.lower().split()))
+
+
+def _shared(words: frozenset[str], a: str, b: str, both: frozenset[str]) -> set[str]:
     """Which of ``words`` both texts say: a Chinese one anywhere (segmentation joins 喝咖啡), another as
-    a word."""
-    wa, wb = content_words(a) | set(a.lower().split()), content_words(b) | set(b.lower().split())
-    return {w for w in words if (w in a and w in b) if _CJK.search(w)} | (words & wa & wb)
+    one of the words ``both`` say."""
+    return {w for w in words if CJK.search(w) and w in a and w in b} | (words & both)

@@ -97,9 +97,9 @@ def _goes_on_to_what_replaced(p: Candidate, c: Candidate, clause: Clause) -> boo
     ("…，现在在字节上班") is left to set it."""
     if c.slot is not None or c.category in _NOT_A_STATE or c.hedged:
         return False
-    if not left_behind(p.text) and left_job(p.text) is None:
-        return False
-    return _NOW_ON.search(fold(clause.text).strip(" .!~,，。！")) is not None
+    if _NOW_ON.search(fold(clause.text).strip(" .!~,，。！")) is None:
+        return False  # read first: what was left behind takes many patterns and a segmentation
+    return bool(left_behind(p.text)) or left_job(p.text) is not None
 
 
 # what a Chinese clause opens with when it names its own subject

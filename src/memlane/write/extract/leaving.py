@@ -63,7 +63,8 @@ _EN = [
     re.compile(
         r"\b(?:quit|stopped|(?:gave|given|giving)\s+up(?:\s+on)?|dropped|ditched|sold(?:\s+off)?(?:\s+all)?|"
         r"left|uninstalled|cancel+ed|got\s+rid\s+of|(?:i'?m|i\s+am)\s+done\s+(?:with|\w+ing)|"
-        r"i(?:'ve|\s+have)?\s+(?:gone|went)\s+off(?:\s+of)?|(?:^took|\bi(?:'ve|\s+have|'m|\s+am)?\s+(?:took|taking|taken))\s+a\s+break\s+from|(?:i'?m|i\s+am)\s+over(?!\s+(?:the\s+moon|\d))|"
+        r"i(?:'ve|\s+have)?\s+(?:gone|went)\s+off(?:\s+of)?|(?:i'?m|i\s+am)\s+over(?!\s+(?:the\s+moon|\d))|"
+        r"(?:^took|\bi(?:'ve|\s+have|'m|\s+am)?\s+(?:took|taking|taken))\s+a\s+break\s+from|"
         r"no\s+longer\s+(?:use|drink|eat|play|do|go\s+to|work\s+at|buy\s+from))\s+"
         r"(?:my\s+|the\s+|using\s+|drinking\s+|eating\s+|playing\s+|doing\s+|going\s+to\s+)*"
         r"(?P<old>[\w' -]{2,30}?)"
@@ -107,11 +108,11 @@ def leaving(text: str) -> dict[str, str]:
     found: dict[str, str] = {}
     parts = [text, *(p for p in _PARTS.split(text) if p.strip() and p != text)]
     patterns = [*_ZH, *_EN] + ([] if _LONGING.search(text) else [_NOT_LATELY])
-    for part in parts:
+    for part in (p.strip() for p in parts):
         for pattern in patterns:
-            for m in pattern.finditer(part.strip()):
+            for m in pattern.finditer(part):
                 phrase = (m.groupdict().get("old") or m.group("obj")).strip(" ,，'")
-                if _DENIED.search(part.strip()[: m.start()]):
+                if _DENIED.search(part[: m.start()]):
                     continue  # "I won't quit on my dreams", "never gave up coffee"
                 if phrase and phrase not in found and _named(phrase):
                     found[phrase] = m.group(0)
@@ -121,7 +122,8 @@ def leaving(text: str) -> dict[str, str]:
 # a leaving denied or not done: what comes right before the words of leaving
 _DENIED = re.compile(
     r"(?i:\b(?:won'?t|will\s+not|wouldn'?t|don'?t|do\s+not|didn'?t|did\s+not|never|not|can'?t|cannot"
-    r"|couldn'?t|shouldn'?t|refuse\s+to|going\s+to|gonna|want\s+to|might|thinking\s+(?:of|about))\s+(?:\w+\s+)?$)"
+    r"|couldn'?t|shouldn'?t|refuse\s+to|going\s+to|gonna|want\s+to|might|thinking\s+(?:of|about))"
+    r"\s+(?:\w+\s+)?$)"
     r"|(?:没有?|不会|不想|不打算|想|打算|准备)$"
 )
 _PARTS = re.compile(r"[，,。！？!?；;]\s*")

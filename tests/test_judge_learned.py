@@ -77,6 +77,63 @@ def test_a_task_budget_does_not_supersede_a_lasting_one(mem: Memory) -> None:
     assert mem.list("u1", status="superseded") == []
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("we budget 600 a month for food", id="en-month"),
+        pytest.param("my monthly budget for eating out is 200", id="en-monthly"),
+        pytest.param("每周买菜预算五百左右", id="zh-week"),
+    ],
+)
+def test_a_budget_that_recurs_is_a_lasting_fact(mem: Memory, text: str) -> None:
+    assert set(said(mem, text)) & set(LONG_TERM)
+    assert [m.text for m in mem.list("u1")] == [text]
+
+
+def test_the_model_never_keeps_a_slot_the_rules_keep_for_the_session(mem: Memory) -> None:
+    # a gift's "budget £50" reads as 0.71 long-term to the model; kept, it would replace a lasting budget
+    actions = said(mem, "what's a good gift for my sister's 30th? she loves plants. budget £50")
+    assert Action.SESSION in actions
+    assert [m.text for m in mem.list("u1")] == ["she loves plants"]
+
+
+def _spread(**shares: float) -> Prediction:
+    return Prediction.of(np.array([shares.get(label, 0.0) for label in LABELS]))
+
+
+def test_a_keep_counts_every_lasting_label_a_drop_names_one() -> None:
+    # a fact about the user spreads over the lasting labels: kept when the long-term tier is sure
+    lasting = _spread(background=0.37, profile=0.2, preference=0.1, context=0.33)
+    assert (lasting.label, lasting.confidence, lasting.share) == ("background", 0.37, 0.67)
+    office = Candidate(text="my office is in Dallas", category=Category.OTHER)
+    dropped = RuleJudge(Settings()).decide(office, T0)
+    assert dropped.action is Action.DISCARD
+    assert Judge.overrules(lasting, dropped, 0.3, 0.6)
+    assert not Judge.overrules(lasting, dropped, 0.3, 0.7)
+    # a drop needs one reason the model is sure of, not a bin of several unsure ones
+    scattered = _spread(other=0.25, mood=0.2, smalltalk=0.15, event=0.4)
+    assert (scattered.label, scattered.tier) == ("event", "long-term")
+    unsure = _spread(other=0.25, mood=0.2, smalltalk=0.15, event=0.2, background=0.2)
+    assert (unsure.label, unsure.share) == ("other", 0.6)
+    kept = RuleJudge(Settings()).decide(Candidate(text="我在你们这买的空气炸锅", category=Category.EVENT), T0)
+    assert kept.action is Action.EPISODIC
+    assert not Judge.overrules(unsure, kept, 0.3, 0.7)
+    assert Judge.overrules(_spread(mood=0.6, event=0.4), kept, 0.3, 0.7)
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        pytest.param("my office is in Denver", "en", id="en-office"),
+        pytest.param("home has been Lisbon for a few years now", "en", id="en-home"),
+        pytest.param("小名叫团子", "zh", id="zh-nickname"),
+    ],
+)
+def test_a_lasting_fact_the_labels_share_is_kept(mem: Memory, text: str, lang: str) -> None:
+    assert set(said(mem, text)) & set(LONG_TERM)
+    assert [m.text for m in mem.list("u1")] == [text]
+
+
 def test_skimming_is_a_lasting_preference(mem: Memory) -> None:
     assert said(mem, "I skim a lot", "u1") == [Action.SEMANTIC]
     (memory,) = mem.list("u1")

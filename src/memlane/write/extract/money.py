@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from memlane.domain import Category
+
 from .rule import Context, Draft
 
 _NUM = r"\d+(?:[.,]\d+)*(?:\s*[万千kKw](?![a-zA-Z]))?"
@@ -60,6 +62,11 @@ _CURRENCY = {
 MONEY_WORD = re.compile(
     r"预算|价位|价格|价钱|花费|费用|不超过|以内|以下|左右|(?i:\bbudget\b|\bprice\b|\bspend\b|\bafford\b|\bcost\b|"
     r"\bunder\b|\bbelow\b|\bmax(?:imum)?\b)"
+)
+# a budget that recurs is how the user lives, not a condition of the task at hand: "we budget 600 a
+# month for food", "my monthly budget for eating out is 200", "每个月伙食预算两千"
+_RECURRING = re.compile(
+    r"每个?[月周年]|一个?月|(?i:\b(?:a|per|each|every)\s+(?:month|week|year)\b|\b(?:monthly|weekly|yearly|annual)\b)"
 )
 HAS_CURRENCY = re.compile(
     r"[$¥￥€£]|\d\s*(?:元|块|万|千|美元|欧元|(?i:k\b|rmb\b|usd\b|dollars?\b|bucks\b|euros?\b))"
@@ -124,7 +131,8 @@ def budget_draft(ctx: Context, default_currency: str) -> Draft | None:
     """A builder's result for a stated budget: slot ``budget`` whatever the thing bought.
 
     The slot never names the product: 手机预算7000-12000元 and a later 预算范围7000-12000元 must land in
-    the same slot with the same value. The product still shows in the topic tags.
+    the same slot with the same value. The product still shows in the topic tags. A budget that
+    recurs ("a month", "每月") is a lasting fact, not a condition of the task at hand.
     """
     text = ctx.text
     if not MONEY_WORD.search(text):
@@ -134,4 +142,5 @@ def budget_draft(ctx: Context, default_currency: str) -> Draft | None:
     value = budget_value(text, default_currency)
     if value is None:
         return None
-    return Draft(slot="budget", value=value, tags=["budget"])
+    lasting = Category.FACT if _RECURRING.search(text) else None
+    return Draft(category=lasting, slot="budget", value=value, tags=["budget"])

@@ -109,11 +109,13 @@ def tier(action: Action) -> str:
 
 
 def learned_reason(prediction: Prediction, lang: str) -> str:
-    """Why the model decided, in the user's language: its class, how sure, what it did."""
+    """Why the model decided, in the user's language: its class, how sure (of the long-term tier as a
+    whole for a lasting class, of the class itself otherwise), what it did."""
     en, zh = _OUTCOME[prediction.tier]
+    sure = prediction.share if prediction.tier == "long-term" else prediction.confidence
     if lang == "zh":
-        return f"学习判断：{NAMES_ZH[prediction.label]}（{prediction.confidence:.2f}），{zh}"
-    return f"learned: {prediction.label} ({prediction.confidence:.2f}), {en}"
+        return f"学习判断：{NAMES_ZH[prediction.label]}（{sure:.2f}），{zh}"
+    return f"learned: {prediction.label} ({sure:.2f}), {en}"
 
 
 class Judge(RuleJudge):
@@ -253,20 +255,28 @@ class Judge(RuleJudge):
         trend (the n-gram model read "快递又延迟了，物流太慢" as talk about the world). A clause the
         model reads as a withdrawal is discarded, but only the rules' words take back what earlier
         messages said."""
-        if prediction.confidence < threshold or not cls.disagrees(prediction, rules):
+        # a keep is as sure as the long-term tier's whole share (a fact about the user spreads over
+        # profile, background and preference); a drop, or a move within long-term, as its label
+        keeps = prediction.tier == "long-term" and tier(rules.action) != "long-term"
+        sure = prediction.share if keeps else prediction.confidence
+        if sure < threshold or not cls.disagrees(prediction, rules):
             return False
         if prediction.label in _RULES_ONLY or rules.category is Category.COMPLAINT or states_a_choice(rules):
             return False
         c = rules.candidate
         if prediction.tier != "long-term":
             return True
+        if tier(rules.action) == "session" and c is not None and c.slot is not None:
+            # a slot the rules keep for this conversation is a condition of the task at hand: kept, a
+            # gift's "budget £50" (0.71 long-term) would replace the user's lasting budget
+            return False
         if tier(rules.action) == "long-term":
             # a profile slot is structure: "we just moved to Austin" sets the user's city, however
             # much its words look like an event (0.76), and an episode would set none
             return c is None or c.slot is None
         if c is not None and (c.hedged or _LONG_NUMBER.search(c.text)):
             return False  # a guess in the user's own words ("我可能喜欢…吧"), or a number no detector named
-        return prediction.confidence >= keep and rules.category not in _PASSING
+        return sure >= keep and rules.category not in _PASSING
 
     @staticmethod
     def disagrees(prediction: Prediction, rules: Decision) -> bool:

@@ -28,11 +28,10 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from .model import IMPORTANCE, LABELS, STABILITY, TIERS, Prediction, int8_columns
+from .model import IMPORTANCE, LABELS, STABILITY, TIER_OF, Prediction, int8_columns
 
 Array = npt.NDArray[np.float64]
 
-_TIER_OF = np.array([("discard", "session", "long-term").index(TIERS[label]) for label in LABELS])
 _IMPORTANCE = np.array([IMPORTANCE[label] for label in LABELS])
 _STABILITY = np.array([STABILITY[label] for label in LABELS])
 
@@ -126,24 +125,17 @@ class MeaningHead:
         p = self.probabilities(vector)
         if self.alpha < 1:
             p = self.alpha * p + (1 - self.alpha) * np.asarray(words().probabilities)
-        best = int(p.argmax())
-        return Prediction(
-            label=LABELS[best],
-            confidence=round(float(p[best]), 3),
-            importance=round(float(p @ _IMPORTANCE), 3),
-            stability=round(float(p @ _STABILITY), 3),
-            probabilities=tuple(float(v) for v in p),
-        )
+        return Prediction.of(p, round(float(p @ _IMPORTANCE), 3), round(float(p @ _STABILITY), 3))
 
     def moves(self, mixed: Prediction) -> Prediction | None:
         """Where a clause about to be kept long-term belongs instead, as a prediction of that tier
         (its most likely label there, sure by the tier's whole share); None to keep it."""
         p = np.asarray(mixed.probabilities)
-        shares = np.bincount(_TIER_OF, weights=p, minlength=3)
+        shares = np.bincount(TIER_OF, weights=p, minlength=3)
         tier = int(shares[:2].argmax())
         if shares[tier] < self.threshold:
             return None
-        within = np.where(tier == _TIER_OF, p, 0.0)
+        within = np.where(tier == TIER_OF, p, 0.0)
         best = int(within.argmax())
         return Prediction(
             LABELS[best],

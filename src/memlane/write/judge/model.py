@@ -2,8 +2,12 @@
 
 :class:`Classifier` predicts one of the corpus's labels (``eval/data/judge``) for a clause, with
 calibrated class probabilities (a temperature chosen by cross-validation), and derives the scores
-the judge writes: confidence is the top probability, importance and stability the expected value
-of each label's policy under the distribution. The weights (``model.npz``, int8 with one scale per
+the judge writes. A lasting fact about the user spreads its probability over several lasting labels
+("my office is in Dallas" is 0.37 background, 0.63 long-term), so where the long-term tier holds most
+of the probability the prediction is that tier's most likely label; otherwise it is the most likely
+label (a reason to drop a clause is one label: a mood, a request). Confidence is the label's
+probability, :attr:`Prediction.share` its tier's; importance and stability are the expected value of
+each label's policy under the distribution. The weights (``model.npz``, int8 with one scale per
 class) are read on first use and shared by every judge of the process::
 
     >>> p = Classifier.bundled().predict("If I won the lottery I'd buy a castle in Scotland")
@@ -71,6 +75,9 @@ IMPORTANCE = {
 STABILITY = dict.fromkeys(LABELS[:8], 0.0) | {"mood": 0.1, "guess": 0.2, "context": 0.1}
 STABILITY |= {"condition": 0.2, "profile": 0.85, "preference": 0.7, "constraint": 0.8, "background": 0.7}
 STABILITY |= {"event": 0.5, "plan": 0.3}
+TIER_OF = np.array([("discard", "session", "long-term").index(TIERS[label]) for label in LABELS])
+"""The tier of each label as 0 (discard), 1 (session) or 2 (long-term), in the order of :data:`LABELS`."""
+_LONG_TERM = 2
 
 
 @dataclass(frozen=True)
@@ -87,6 +94,21 @@ class Prediction:
     def tier(self) -> str:
         """``discard``, ``session`` or ``long-term``."""
         return TIERS[self.label]
+
+    @property
+    def share(self) -> float:
+        """The probability of :attr:`tier`: the sum over its labels."""
+        shares = zip(LABELS, self.probabilities, strict=True)
+        return round(sum(p for label, p in shares if TIERS[label] == self.tier), 3)
+
+    @classmethod
+    def of(cls, p: npt.NDArray[np.float64], importance: float = 0.0, stability: float = 0.0) -> Prediction:
+        """The prediction of probabilities ``p`` (one per :data:`LABELS`): the most probable lasting
+        label when the long-term tier holds most of the probability, else the most probable label."""
+        shares = np.bincount(TIER_OF, weights=p, minlength=3)
+        lasting = shares.argmax() == _LONG_TERM
+        best = int(np.where(TIER_OF == _LONG_TERM, p, -1.0).argmax() if lasting else p.argmax())
+        return cls(LABELS[best], round(float(p[best]), 3), importance, stability, tuple(float(v) for v in p))
 
 
 def int8_columns(weights: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.float32]]:
@@ -181,11 +203,4 @@ class Classifier:
         z = self.scores(text, cues) / self.temperature
         p = np.exp(z - z.max())
         p /= p.sum()
-        best = int(p.argmax())
-        return Prediction(
-            label=LABELS[best],
-            confidence=round(float(p[best]), 3),
-            importance=round(float(p @ self._importance), 3),
-            stability=round(float(p @ self._stability), 3),
-            probabilities=tuple(float(v) for v in p),
-        )
+        return Prediction.of(p, round(float(p @ self._importance), 3), round(float(p @ self._stability), 3))

@@ -125,7 +125,7 @@ def tier_accuracy(
         if chosen == "long-term" and head is not None and meaning is not None and Judge.looks_again(kept):
             read = meaning[kept.action is Action.EPISODIC][i]
             mixed = head.alpha * read + (1 - head.alpha) * row
-            moved = head.moves(Prediction(LABELS[int(mixed.argmax())], 0.0, 0.0, 0.0, tuple(mixed)))
+            moved = head.moves(Prediction.of(mixed))
             chosen = moved.tier if moved is not None else chosen
         right += chosen == TIERS[LABELS[clause.label]]
     return right / max(1, len(data))

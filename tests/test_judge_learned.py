@@ -15,7 +15,8 @@ from click.testing import CliRunner
 from conftest import T0
 from memlane import Memory
 from memlane.cli import main
-from memlane.domain import Action, Candidate, Category, Kind
+from memlane.domain import Action, Candidate, Category, Decision, Kind
+from memlane.eval.judge import secret_kept
 from memlane.settings import Settings
 from memlane.write.judge import LABELS, Classifier, Judge, RuleJudge
 from memlane.write.judge import train as training
@@ -267,3 +268,20 @@ def test_the_model_never_keeps_a_long_number_the_rules_dropped() -> None:
         rules = RuleJudge(Settings()).decide(Candidate(text=text, category=Category.OTHER), T0)
         assert rules.action is Action.DISCARD
         assert Judge.overrules(sure, rules, 0.2, 0.3) is kept
+
+
+def test_a_secret_counts_as_kept_only_where_a_kept_memory_holds_it() -> None:
+    def decided(action: Action, text: str) -> Decision:
+        return Decision(action=action, text=text, reason="", category=Category.FACT)
+
+    clause = training.masked("家里wifi名字是home，密码是 qwerty1234")
+    assert "qwerty1234" not in clause
+    name = decided(Action.SEMANTIC, "家里wifi名字是home")
+    password = decided(Action.DISCARD, clause.split("，")[1])
+    assert not secret_kept(clause, name, [name, password])  # the wifi's name is kept, the password is not
+    leaked = decided(Action.SEMANTIC, clause.split("，")[1])
+    assert secret_kept(clause, name, [name, leaked])
+    # a value no detector named: the clause's own decision, kept, keeps it
+    missed = decided(Action.SEMANTIC, "the code on the back is 1 2 3")
+    assert secret_kept("the code on the back is 1 2 3", missed, [missed])
+    assert not secret_kept("the code on the back is 1 2 3", None, [])

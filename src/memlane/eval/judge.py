@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from memlane.domain import Action, Candidate, Category, Decision, Message
 from memlane.extras import optional
 from memlane.memory import Memory
+from memlane.privacy.sensitive import PLACEHOLDER
 from memlane.profile import spec
 from memlane.settings import Settings
 from memlane.write.extract import RuleExtractor
@@ -87,6 +88,7 @@ class Scored:
     tier: str  # the tier of the decision's action
     kinds: tuple[str, ...]  # sensitive kinds the corpus names
     reason: str
+    secret_kept: bool = False  # a secret the clause holds is in a memory kept long-term
 
 
 @dataclass
@@ -121,7 +123,7 @@ class Run:
         kept = [s for s in self.clauses if s.tier == "long-term"]
         return {
             "moods kept long-term": sum(s.gold == "mood" for s in kept),
-            "secrets kept long-term": sum(any(k in SECRETS for k in s.kinds) for s in kept),
+            "secrets kept long-term": sum(s.secret_kept for s in self.clauses),
             "sensitive kept long-term": sum(s.gold == "sensitive" for s in kept),
             "session conditions kept long-term": sum(TIERS[s.gold] == "session" for s in kept),
             "stable facts lost": sum(
@@ -178,6 +180,7 @@ def run(
             for clause in row["clauses"]:
                 text = masked(clause["text"])
                 best = max(decisions, key=lambda d: overlap(d.text, text), default=None)
+                secret = any(k in SECRETS for k in clause.get("kinds", ()))
                 out.clauses.append(
                     Scored(
                         id=row["id"],
@@ -188,11 +191,24 @@ def run(
                         tier=tier(best.action) if best is not None else "discard",
                         kinds=tuple(clause.get("kinds", ())),
                         reason=best.reason if best is not None else "no decision",
+                        secret_kept=secret and secret_kept(text, best, decisions),
                     )
                 )
             if progress is not None:
                 progress(n)
     return out
+
+
+def secret_kept(masked_clause: str, best: Decision | None, decisions: Sequence[Decision]) -> bool:
+    """Whether a clause's secret is in a memory kept long-term. Where the detectors masked it, that
+    is a kept decision holding its placeholder, whichever part of the clause it kept ("家里wifi名字是
+    home" of "…，密码是 [已隐藏:密码]" keeps no secret); where they missed it, the clause's own
+    decision kept long-term."""
+    placeholders = PLACEHOLDER.findall(masked_clause)
+    if not placeholders:
+        return best is not None and tier(best.action) == "long-term"
+    kept = (d for d in decisions if tier(d.action) == "long-term")
+    return any(p in d.text for d in kept for p in placeholders)
 
 
 def micros(messages: Sequence[dict[str, Any]]) -> dict[str, float]:

@@ -257,7 +257,8 @@ class Judge(RuleJudge):
         messages said."""
         # a keep is as sure as the long-term tier's whole share (a fact about the user spreads over
         # profile, background and preference); a drop, or a move within long-term, as its label
-        keeps = prediction.tier == "long-term" and tier(rules.action) != "long-term"
+        ruled = tier(rules.action)
+        keeps = prediction.tier == "long-term" and ruled != "long-term"
         sure = prediction.share if keeps else prediction.confidence
         if sure < threshold or not cls.disagrees(prediction, rules):
             return False
@@ -266,11 +267,11 @@ class Judge(RuleJudge):
         c = rules.candidate
         if prediction.tier != "long-term":
             return True
-        if tier(rules.action) == "session" and c is not None and c.slot is not None:
+        if ruled == "session" and c is not None and c.slot is not None:
             # a slot the rules keep for this conversation is a condition of the task at hand: kept, a
             # gift's "budget £50" (0.71 long-term) would replace the user's lasting budget
             return False
-        if tier(rules.action) == "long-term":
+        if ruled == "long-term":
             # a profile slot is structure: "we just moved to Austin" sets the user's city, however
             # much its words look like an event (0.76), and an episode would set none
             return c is None or c.slot is None

@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from .model import IMPORTANCE, LABELS, STABILITY, TIER_OF, Prediction, int8_columns
+from .model import IMPORTANCE, LABELS, STABILITY, TIER_OF, Prediction, int8_columns, tier_shares
 
 Array = npt.NDArray[np.float64]
 
@@ -131,7 +131,7 @@ class MeaningHead:
         """Where a clause about to be kept long-term belongs instead, as a prediction of that tier
         (its most likely label there, sure by the tier's whole share); None to keep it."""
         p = np.asarray(mixed.probabilities)
-        shares = np.bincount(TIER_OF, weights=p, minlength=3)
+        shares = tier_shares(p)
         tier = int(shares[:2].argmax())
         if shares[tier] < self.threshold:
             return None

@@ -80,6 +80,11 @@ TIER_OF = np.array([("discard", "session", "long-term").index(TIERS[label]) for 
 _LONG_TERM = 2
 
 
+def tier_shares(p: npt.ArrayLike) -> npt.NDArray[np.float64]:
+    """The probability of each tier (discard, session, long-term) under label probabilities ``p``."""
+    return np.bincount(TIER_OF, weights=np.asarray(p), minlength=3).astype(np.float64, copy=False)
+
+
 @dataclass(frozen=True)
 class Prediction:
     """The model's view of one clause: its label, how sure it is, and the scores that follow."""
@@ -98,15 +103,13 @@ class Prediction:
     @property
     def share(self) -> float:
         """The probability of :attr:`tier`: the sum over its labels."""
-        shares = zip(LABELS, self.probabilities, strict=True)
-        return round(sum(p for label, p in shares if TIERS[label] == self.tier), 3)
+        return round(float(tier_shares(self.probabilities)[TIER_OF[LABELS.index(self.label)]]), 3)
 
     @classmethod
     def of(cls, p: npt.NDArray[np.float64], importance: float = 0.0, stability: float = 0.0) -> Prediction:
         """The prediction of probabilities ``p`` (one per :data:`LABELS`): the most probable lasting
         label when the long-term tier holds most of the probability, else the most probable label."""
-        shares = np.bincount(TIER_OF, weights=p, minlength=3)
-        lasting = shares.argmax() == _LONG_TERM
+        lasting = tier_shares(p).argmax() == _LONG_TERM
         best = int(np.where(TIER_OF == _LONG_TERM, p, -1.0).argmax() if lasting else p.argmax())
         return cls(LABELS[best], round(float(p[best]), 3), importance, stability, tuple(float(v) for v in p))
 

@@ -760,6 +760,14 @@ def test_a_switch_retires_the_choice_of_the_same_kind(
     assert status is (Status.ACTIVE if kept else Status.SUPERSEDED), change
 
 
+def test_a_thing_moved_somewhere_is_not_the_user_moving(mem: Memory) -> None:
+    mem.add("我住在杭州", user_id="u1", session_id="s1", at=T0)
+    mem.add("照片都搬到网盘上了", user_id="u1", session_id="s2", at=days(3))
+    assert mem.profile("u1")["home_city"] == "杭州"
+    mem.add("去年搬到了一个海边小镇", user_id="u1", session_id="s3", at=days(6))
+    assert mem.profile("u1")["home_city"] != "杭州"
+
+
 @pytest.mark.parametrize(
     ("before", "change", "kept"),
     [

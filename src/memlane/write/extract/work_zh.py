@@ -60,12 +60,23 @@ def work_place(m: re.Match[str], ctx: Context) -> Draft | None:
     return Draft(category=C.JOB, slot="employer", value=where, entities=[where])
 
 
+# who moves when a clause says 搬到: the user or their household ("我们家搬到郊区了"); a thing that
+# moves (笔记都搬到语雀上了) says where it went, not where the user lives
+_MOVERS = re.compile(
+    r"我|咱|家|^(?:[去今前]年|上个?月|[上这]周|最近|刚刚?|已经|终于|早就|后来|[\d一二三四五六七八九十]+(?:年|月份?)|[^\u4e00-\u9fff])*$"
+)
+
+
 def place(slot: str, named: bool = False) -> Build:
-    """A place slot; ``named``: only when the words are a place's name (人在深圳, not 人在外面)."""
+    """A place slot; ``named``: only when the words are a place's name (人在深圳, not 人在外面); a move
+    (搬到) names one, or says the user moved."""
 
     def build(m: re.Match[str], ctx: Context) -> Draft | None:
         where = re.sub(r"(?:附近|这边|那边|那里|这里|一带|的|了|啊|呢|哦|吧)+$", "", m.group("v")).strip()
         if not where or ((named or slot == "hometown") and not is_place(where, ctx)):
+            return None
+        moved = "搬" in m.group(0) or "移居" in m.group(0)
+        if moved and not is_place(where, ctx) and not _MOVERS.search(m.string[: m.start()]):
             return None
         if slot == "home_city" and (ctx.time(1) or re.search(r"打算|准备|计划|要|想", ctx.text)):
             return None  # 下个月搬到北京 is a plan

@@ -280,6 +280,9 @@ def test_impossible_dates_are_skipped() -> None:
         ("他周末要去上游泳课", "every weekend"),
         ("女儿周二和周四晚上有钢琴课", "every tuesday, thursday evening"),
         ("我们乐队礼拜天下午排练", "every sunday afternoon"),
+        # …and a bare 周末 with a word of habit
+        ("周末一般去爬山", "every weekend"),
+        ("周末开始自驾去郊外玩", "every weekend"),
     ],
 )
 def test_recurrence_is_normalised(text: str, expected: str) -> None:
@@ -297,7 +300,7 @@ def test_on_one_weekday_is_no_schedule(text: str) -> None:
     "text",
     [
         *("明天开会", "周末别给我打电话", "I moved last year", "", "😀"),
-        *("下周六有个培训课", "这周日有课", "周六要上班"),  # one day, not each of them
+        *("下周六有个培训课", "这周日有课", "周六要上班", "这周末开始下雨"),  # one day, not each of them
     ],
 )
 def test_no_recurrence_without_a_schedule(text: str) -> None:

@@ -54,6 +54,8 @@ _RECURRENCE_PATTERNS: tuple[tuple[str, str | Callable[[re.Match[str]], str]], ..
     (r"工作日|(?:周|星期|礼拜)一(?:到|至|-|~)(?:周|星期|礼拜)?五"
      r"|(?i:\bweekdays?\b|\bmon(?:day)?\s*(?:-|to|through|thru)\s*fri(?:day)?\b)", "weekdays"),
     (r"每个?(?:周末|礼拜天|星期天|周日)|每逢周末"
+     # a bare 周末 with a word of habit is each of them: 周末一般去爬山, 周末开始自驾去郊外玩
+     r"|(?<![这下本上今明后个])周末(?=[^，。,.;；！？]{0,3}?(?:一般|通常|都|常常?|经常|总是?|开始|习惯|基本|大多|多半))"
      r"|(?i:\b(?:every|each)\s+weekend\b|\bweekends\b)", "every weekend"),
     (r"(?:每个?|每逢)(?:周|星期|礼拜)"
      r"(?P<days>[一二三四五六日天1-7](?:[、和及,，]?[一二三四五六日天1-7])*)", _days),

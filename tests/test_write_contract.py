@@ -745,7 +745,16 @@ def test_a_favourite_is_one_of_its_kind(mem: Memory, before: str, change: str, k
         # …and so is getting a new one, or using one lately all the time
         ("I use an Android phone", "I bought a new iPhone", False),
         ("我平时用美团点外卖", "最近都用饿了么了，美团太贵", False),
-        # the same choice again, or one more beside the old, retires nothing
+        # more words of a switch, and more kinds: a notes app, an input method, a carrier, a cuisine
+        ("I keep all my notes in Evernote", "I moved everything over to Notion", False),
+        ("I do my coding on a Mac", "work made me switch to Linux", False),
+        ("我打字一直用双拼", "现在换成五笔了", False),
+        ("我的手机号是电信的", "号码转到联通了", False),
+        ("我最爱吃湘菜", "口味变了，现在更爱吃粤菜", False),
+        ("Italian is my favorite food", "Mexican has replaced Italian as my go-to", False),
+        # the same choice again, one more beside the old, or one for someone else retires nothing
+        ("I use an Android phone", "I got my dad an iPhone for christmas", True),
+        ("我用安卓手机", "给我老婆换了个iPhone", True),
         ("I usually fly Delta", "I fly Delta now, their app is better", True),
         ("I use Chrome", "I use Firefox too now", True),
         ("我喜欢用微信支付", "现在也用支付宝", True),
@@ -758,6 +767,14 @@ def test_a_switch_retires_the_choice_of_the_same_kind(
     # says which memory it replaces
     status = status_after(mem, before, change, days(30))
     assert status is (Status.ACTIVE if kept else Status.SUPERSEDED), change
+
+
+def test_a_clause_that_only_says_something_changed_is_one_statement_with_what(mem: Memory) -> None:
+    mem.add("口味变了，现在更喜欢吃清淡的", user_id="u1", session_id="s1", at=T0)
+    mem.add("My taste has changed, I'm into jazz now", user_id="u1", session_id="s1", at=T0)
+    assert sorted(active(mem)) == sorted(
+        ["口味变了，现在更喜欢吃清淡的", "My taste has changed, I'm into jazz now"]
+    )
 
 
 def test_a_thing_moved_somewhere_is_not_the_user_moving(mem: Memory) -> None:

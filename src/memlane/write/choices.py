@@ -4,8 +4,9 @@
 grocery store, one way to work, one phone, one airline at a time, and a switch to one of a kind
 retires the user's current memories that name another of that kind ("I do my grocery shopping at
 Whole Foods", "我每天坐公交上班", "I use an Android phone", "I usually fly Delta"). The words say
-the switch (switched to, 改, 换, now, started, 现在都, 开始), unless they say it is one more
-beside the old (too, also, 也); :data:`KINDS` says what is one of a kind. A kind may
+the switch (switched to, 改, 换, 搬到, now, started, 现在都, 开始), unless they say it is one more
+beside the old (too, also, 也) or a choice made for someone else ("bought my mom an iPhone",
+给我妈买了个iPhone); :data:`KINDS` says what is one of a kind. A kind may
 also ask what its old memory is about: a way of getting around is one to *work* ("我每天坐公交上班")
 and a doneness is the one of a *steak*, so "I take the subway to work now" does not retire "I love
 cycling on weekends".
@@ -35,6 +36,8 @@ from dataclasses import dataclass
 from memlane.domain import Category, MemoryItem
 from memlane.text.keywords import content_words
 from memlane.vocabulary import MemoryQuery
+from memlane.write.extract.builds_en import RELATIONS
+from memlane.write.extract.family_zh import REL
 from memlane.write.extract.leaving import CJK, HOW, WHEN, terms
 from memlane.write.pool import Pool
 
@@ -96,6 +99,20 @@ KINDS: dict[str, Kind] = {
         _names("window seat|window|aisle seat|aisle|middle seat|靠窗|靠过道|靠走道|过道"),
         about=re.compile(r"座|位|(?i:\bseats?\b)"),
     ),
+    "input method": Kind(_names(
+        "拼音|全拼|双拼|五笔|手写输入|语音输入|搜狗输入法|百度输入法|微信输入法|讯飞输入法|gboard|swiftkey|"
+        "pinyin|wubi")),
+    "carrier": Kind(
+        _names("移动|联通|电信|广电|verizon|t-mobile|at&t|sprint|mint mobile|visible|cricket|vodafone|o2|"
+               "three|giffgaff|ee"),
+        about=re.compile(r"号|卡|套餐|手机|(?i:\b(?:phone|plan|carrier|sim|network|cell)\b)"),
+    ),
+    "cuisine": Kind(
+        _names("川菜|粤菜|湘菜|鲁菜|苏菜|浙菜|闽菜|徽菜|东北菜|西北菜|本帮菜|日料|日本料理|韩餐|韩料|西餐|泰国菜|"
+               "泰餐|意大利菜|法餐|越南菜|印度菜|thai|indian|italian|mexican|japanese|korean|chinese|french|"
+               "vietnamese|greek|mediterranean|sichuan|cantonese"),
+        about=re.compile(r"菜|餐|料理|(?i:\b(?:food|cuisine|dishes|restaurants?)\b)"),
+    ),
     "doneness": Kind(
         _names("rare|medium rare|medium|medium well|well done|全熟|七分熟|五分熟|三分熟|八分熟"),
         about=re.compile(r"牛排|(?i:\bsteaks?\b)"),
@@ -105,7 +122,8 @@ KINDS: dict[str, Kind] = {
 # the words of a switch: the new choice replaces the one before…
 _SWITCH = re.compile(
     r"改(?:成|为|用|坐|喝|吃|在|去|买|骑|开|看|听|踢|打|玩|练|学|跑|做|走|住|穿)|换(?:成|了|到|用)|转(?:用|投)|用回"
-    r"|(?i:\bswitched\b|\bswitching\b|\bchanged\s+to\b|\bmoved\s+(?:over\s+)?to\b"
+    r"|搬到|转到|迁到"
+    r"|(?i:\bswitch(?:ed|ing|es)?\b|\bchanged\s+to\b|\bmoved\s+(?:[\w']+\s+){0,4}?(?:over\s+)?to\b"
     r"|\b(?:went|gone|going)\s+back\s+to\b|\bconverted\s+to\b|\binstead\b|\breplaced\b)"
 )
 # …or only that it holds now, which is a switch for a kind that needs no context to be one
@@ -134,8 +152,15 @@ _DURATION = re.compile(
     r"(?i)\bfor\s+(?:a\s+(?:while|bit|long\s+time)|(?:\w+\s+)?(?:years|months|weeks|days|ages)|some\s+time)"
     r"\s+now\b|\b(?:by|until|till|up\s+to|from)\s+now\b"
 )
+_KIN_EN = "|".join(sorted(RELATIONS, key=len, reverse=True))
 # …unless it is one more beside the old ("I use Firefox too", 也用支付宝)
 _ALONGSIDE = re.compile(r"也|(?i:\btoo\b|\balso\b|\bas\s+well\b|\bsometimes\b)")
+# …or a choice made for someone else ("bought my mom an iPhone", 给我妈买了个iPhone, "got one for him")
+_FOR_OTHERS = re.compile(
+    rf"给(?:我|咱)?(?:{REL}|他|她|朋友|同事)"
+    rf"|(?i:\b(?:for|bought|got|gave|gifted)\s+(?:my|our|his|her)\s+(?:\w+\s+)?(?:{_KIN_EN})s?\b"
+    r"|\bfor\s+(?:him|her|them)\b)"
+)
 # what says a user's own choice; and what a switch may retire
 _CHOOSES = (Category.PREFERENCE, Category.ROUTINE, Category.FACT, Category.EVENT, Category.STYLE)
 _RETIRABLE = (Category.PREFERENCE, Category.ROUTINE, Category.FACT, Category.STYLE)
@@ -161,7 +186,12 @@ def switched_to(text: str) -> dict[str, set[str]]:
 def rivals(pool: Pool, item: MemoryItem) -> list[MemoryItem]:
     """The user's current memories of the choices ``item`` (a switch) says they left: another of a
     kind it names, or another way of doing what it is about (:meth:`_Change.replaces`)."""
-    if item.category not in _CHOOSES or item.polarity < 0 or _ALONGSIDE.search(item.text):
+    if (
+        item.category not in _CHOOSES
+        or item.polarity < 0
+        or _ALONGSIDE.search(item.text)
+        or _FOR_OTHERS.search(item.text)
+    ):
         return []
     switched = switched_to(item.text)
     changed = _CHANGED.search(_DURATION.sub("", item.text))

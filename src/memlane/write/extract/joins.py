@@ -53,8 +53,8 @@ def _joins(prev: tuple[Candidate, Clause], nxt: tuple[Candidate, Clause]) -> boo
         return True  # "10月18号办婚礼，在厦门": where the event of the clause before takes place
     if p.lang != c.lang:
         return False
-    if _goes_on_to_what_replaced(p, c, clause):
-        return True  # "跑步停了，现在改游泳": what was left, and what replaced it
+    if _goes_on_to_what_replaced(p, c, clause) or _says_what_changed(p, c):
+        return True  # "跑步停了，现在改游泳": what was left, and what replaced it; "口味变了，现在更喜欢粤菜"
     if p.category in (Category.FAMILY, Category.CONTEXT) and c.lang == "zh" and _goes_on(p, c, clause):
         # "我老婆是老师，暑假比较闲", "我有两个孩子，大的7岁小的3岁": of them, not of the user;
         # "我在高铁上，信号不太好": of this moment, not of the user's life
@@ -68,6 +68,12 @@ def _joins(prev: tuple[Candidate, Clause], nxt: tuple[Candidate, Clause]) -> boo
     )
 
 
+def _says_what_changed(p: Candidate, c: Candidate) -> bool:
+    """Whether ``c`` says what the clause before only says changed ("口味变了，现在更喜欢粤菜"): the
+    change is the statement after it, in the words of both."""
+    return _only(_CHANGED_ONLY, p.text) and c.category not in _NOT_A_STATE and not c.hedged
+
+
 # what says a clause is the state a change led to: 现在改游泳, "it's almond milk for me these days"
 _NOW_ON = re.compile(
     r"^(?:所以|但是?|不过|然后|而且)?我?(?:现在|如今|目前|改|换|转)"
@@ -75,6 +81,13 @@ _NOW_ON = re.compile(
     r"|^我?(?:晚上|周末|早上|中午|下午|平时|每天|最近|现在)?都(?:在|是|用|去|喝|吃|看|玩|听|骑|坐|改)"
     r"|(?i:^(?:so\s+|and\s+|but\s+)?(?:now|these\s+days|nowadays|instead)\b"
     r"|\b(?:now|these\s+days|nowadays|instead|again)$)"
+)
+# a clause that only says something changed ("口味变了", "my taste has changed"): the clause after it
+# says what, and the two are one change
+_CHANGED_ONLY = re.compile(
+    r"(?:我的?)?(?:口味|喜好|爱好|习惯|想法|品味|胃口|作息|我)(?:也|都|真的|早就|完全)?(?:变了|改了)(?:啊|呀|哈|哦|不少|很多)*"
+    r"|(?i:(?:my\s+)?(?:taste|tastes|habits?|preferences?)\s+(?:has\s+|have\s+)?changed(?:\s+a\s+lot)?"
+    r"|i(?:'ve|\s+have)\s+changed\s+my\s+mind)"
 )
 # what such a clause may not be: the feeling, the request or the moment after a change is its own
 _NOT_A_STATE = {
@@ -147,6 +160,10 @@ def joined(
             out.append(item)
             continue
         (prev, first), (c, clause) = out[-1], item
+        if _says_what_changed(prev, c):
+            whole = replace(c, text=content[first.start : clause.end], clauses=prev.clauses + c.clauses)
+            out[-1] = (whole, replace(first, end=clause.end))
+            continue
         if _goes_on_to_what_replaced(prev, c, clause):
             extra = []  # what replaced the thing is no object of the change that left it
         else:

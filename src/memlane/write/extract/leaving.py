@@ -72,6 +72,10 @@ _EN = [
         re.IGNORECASE,
     ),
     re.compile(r"\binstead\s+of\s+(?P<old>[\w' -]{2,30}?)(?=\s*(?:[,.!?;]|$))", re.IGNORECASE),
+    # "Indian has replaced Thai as my go-to"
+    re.compile(
+        r"\breplaced\s+(?P<old>[\w' -]{2,30}?)(?=\s*(?:[,.!?;]|$|\b(?:as|for|in|at|on)\b))", re.IGNORECASE
+    ),
     re.compile(r"^(?P<old>[\w' -]{2,30}?)(?:'s|\s+is)\s+not\s+for\s+me\b", re.IGNORECASE),
     # "my running days are over", "my partying days are behind me"
     re.compile(r"\bmy\s+(?P<old>[\w'-]{2,20}ing)\s+days\s+are\s+(?:over|done|behind\s+me)\b", re.IGNORECASE),

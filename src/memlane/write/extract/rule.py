@@ -236,13 +236,13 @@ def favorite(m: re.Match[str], ctx: Context) -> Draft | None:
     a user has one of a kind at a time, so the kind is a subject key (``favorite:show``) whose value
     a new favourite supersedes. What is eaten or drunk keeps its own key (``food``, ``drink``)."""
     groups = m.groupdict()
-    raw = next((groups[g] for g in ("obj", "obj2", "obj3") if groups.get(g)), "") or ""
+    raw = next((groups[g] for g in ("obj", "obj2", "obj3", "obj4") if groups.get(g)), "") or ""
     objects = (zh_objects if ctx.lang == "zh" else en_objects)(raw, ctx)
     if not objects:
         return None
     # the noun when there is one (最喜欢看的电影: 电影), else the verb (最喜欢吃的: food)
     kind = " ".join(
-        next((groups[g] for g in ("kind3", "kind2", "kind") if groups.get(g)), "").lower().split()
+        next((groups[g] for g in ("kind4", "kind3", "kind2", "kind") if groups.get(g)), "").lower().split()
     )
     kind = "" if kind in _NO_KIND else kind
     slot = consumable_slot(kind, objects) or (f"{FAVORITE}{kind}" if kind else None)

@@ -320,12 +320,16 @@ RULES = (
                        r"(?:\s+(?P<kind2>\w+))?\b"
                        # "Succession is my show now", "ramen is my thing these days"
                        r"|^(?P<obj3>[\w' -]+?)\s+is\s+my\s+(?:new\s+)?"
-                       r"(?P<kind3>show|thing|jam|drink|game|band|song|sport|spot)\s+(?:now|these\s+days|nowadays)\b",
+                       r"(?P<kind3>show|thing|jam|drink|game|band|song|sport|spot)\s+(?:now|these\s+days|nowadays)\b"
+                       # "Indian has replaced Thai as my go-to"
+                       r"|(?:\b(?:these\s+days|nowadays|lately|now),?\s+)?\b(?P<obj4>[\w' -]+?)\s+"
+                       r"(?:has\s+|have\s+)?replaced\s+[\w' -]+?\s+as\s+my\s+(?:new\s+)?"
+                       r"(?:favou?rite|fave|go-to)(?:\s+(?P<kind4>\w+))?\b",
          favorite),
     rule(C.PREFERENCE, rf"(?i){_I}(?:(?:just|recently|have|'ve)\s+)*(?:switched|changed|converted|moved\s+on)"
                        rf"\s+to\s+{_VERB}(?P<obj>.+)", liking(1)),
     rule(C.PREFERENCE, r"(?i)\b(?:i'?ve\s+|i\s+have\s+|i\s+)?(?:recently\s+)?(?:started|begun|began)\s+"
-                       r"(?P<verb>drinking|eating|using|playing|watching|reading|listening\s+to)\s+(?P<obj>.+)"
+                       r"(?P<verb>drinking|eating|using|playing|watching|reading|listening\s+to|having)\s+(?P<obj>.+)"
                        r"|\b(?:i'?ve\s+|i\s+have\s+|i\s+)?(?:taken\s+up|took\s+up|picked\s+up|got\s+into"
                        r"|gotten\s+into)\s+(?P<obj2>.+)", liking(1)),
     rule(C.PREFERENCE, r"(?i)\bi\s+(?:usually|always|often|mostly|normally|typically|tend\s+to)\s+"
@@ -333,7 +337,9 @@ RULES = (
          liking(1)),
     rule(C.PREFERENCE, r"(?i)^(?:love|loving|really\s+like|enjoy|prefer)\s+(?P<obj>.+)", liking(1)),
     # a change of habit is a lasting preference, whatever feeling comes with it ("way less jittery")
-    rule(C.PREFERENCE, rf"(?i)\b(?:switched|converted)\s+(?:over\s+)?(?:from\s+[\w' -]+?\s+)?to\s+(?P<obj>.+)"
+    rule(C.PREFERENCE, r"(?i)\b(?:switched|converted|(?<!\bto\s)(?<!should\s)(?<!might\s)(?<!could\s)"
+                       r"(?<!would\s)(?<!will\s)(?<!'ll\s)(?<!may\s)(?<!\bi\s)switch(?:es)?)\s+"
+                       r"(?:over\s+)?(?:from\s+[\w' -]+?\s+)?to\s+(?P<obj>.+)"
                        rf"|\bwent\s+(?P<obj2>{_DIETS})\b", liking(1)),
     rule(C.DISLIKE, rf"(?i)^(?:(?:{_LEADS}|so|just|finally|recently|officially)\s+)*(?:i\s+|i've\s+|we\s+)?"
                     r"(?:(?:just|finally|recently|officially)\s+)?(?:quit|gave\s+up|ditched|cut\s+out"

@@ -769,6 +769,25 @@ def test_a_switch_retires_the_choice_of_the_same_kind(
     assert status is (Status.ACTIVE if kept else Status.SUPERSEDED), change
 
 
+@pytest.mark.parametrize(
+    ("before", "change", "kept"),
+    [
+        # a kind of what was refused, liked now
+        ("我不吃肉", "最近开始吃点牛肉了", False),
+        ("I don't drink alcohol", "I've started having a beer after work", False),
+        # a whole kind refused after one of it was liked
+        ("I love red wine", "I don't drink alcohol anymore", False),
+        # one of a kind refused leaves the liking of the whole kind alone
+        ("我喜欢喝酒", "我不喝白酒", True),
+    ],
+)
+def test_a_refusal_and_a_liking_of_its_kind_are_a_change_of_mind(
+    mem: Memory, before: str, change: str, kept: bool
+) -> None:
+    status = status_after(mem, before, change, days(60))
+    assert status is (Status.ACTIVE if kept else Status.SUPERSEDED), change
+
+
 def test_a_clause_that_only_says_something_changed_is_one_statement_with_what(mem: Memory) -> None:
     mem.add("口味变了，现在更喜欢吃清淡的", user_id="u1", session_id="s1", at=T0)
     mem.add("My taste has changed, I'm into jazz now", user_id="u1", session_id="s1", at=T0)

@@ -57,11 +57,16 @@ _MEAT = _said(
 _ANIMAL = _MEAT | _said(
     "鸡蛋 蛋 牛奶 奶酪 芝士 酸奶 黄油 蜂蜜 egg eggs milk cheese dairy yogurt yoghurt butter honey"
 )
+_ALCOHOL = _said(
+    "酒 红酒 白酒 啤酒 葡萄酒 黄酒 米酒 清酒 烧酒 威士忌 伏特加 鸡尾酒 香槟 alcohol booze wine wines beer "
+    "beers whisky whiskey vodka gin rum tequila cocktail cocktails champagne sake soju cider"
+)
 # fmt: on
 # a general word a change of mind names → the kinds it stands for
 _KINDS: dict[str, frozenset[str]] = {
     **dict.fromkeys(_said("咖啡 coffee"), _COFFEE),
     **dict.fromkeys(_said("肉 吃肉 荤 meat meats"), _MEAT),
+    **dict.fromkeys(_said("酒 喝酒 alcohol booze drinking"), _ALCOHOL),
 }
 # a diet → what it leaves off the plate
 _DIET_LEAVES: dict[str, frozenset[str]] = {
@@ -84,6 +89,18 @@ _JOB_SLOTS = frozenset({"employer", "job"})
 def _kinds(named: set[str]) -> set[str]:
     """The kinds the general words among ``named`` stand for (coffee → americano, latte…)."""
     return set().union(*(_KINDS.get(t, frozenset()) for t in named)) - named
+
+
+def kind_of(general: str, specific: str) -> bool:
+    """Whether the thing ``specific`` names is a kind of what ``general`` names: red wine of alcohol,
+    a latte of coffee, and in Chinese a name that ends in the one character of the general thing
+    (红酒 of 酒, 绿茶 of 茶, 牛肉 of 肉)."""
+    if general == specific:
+        return False
+    if len(general) == 1 and CJK.search(general):
+        return len(specific) > 1 and specific.endswith(general)
+    kinds = _kinds(set(_said(general)))
+    return bool(kinds) and _holds(specific, kinds)
 
 
 def retired(pool: Pool, item: MemoryItem, exclude: Sequence[MemoryItem] = ()) -> list[MemoryItem]:

@@ -11,8 +11,9 @@ reconcile with each other too ("我最近开始喝冷萃了，不喝美式了").
   then stays a memory of its own for the profile to quote; a value that changes a one-value slot, or the
   same value in a slot it excludes (``preferred_channel`` and ``avoid_channel``), supersedes;
 - **the objects** of a preference, dislike or constraint: the same object liked and now not (or the
-  reverse) supersedes, and so does a preference that says it *replaces* the old ones of its kind
-  (换成喝茶 / switched to tea); "美式" and "美式咖啡" are one object;
+  reverse) supersedes, and so does a kind of a thing refused (我不喝酒, then 开始喝点红酒了) or a
+  whole kind refused after one of it was liked, and a preference that says it *replaces* the old ones
+  of its kind (换成喝茶 / switched to tea); "美式" and "美式咖啡" are one object;
 - **a change of mind** that names what it leaves behind ("不考上财了", "咖啡不喝了", "恐怖片看腻了",
   "没空爬山了", "switched from duolingo to wanikani", "sold all my canon gear") supersedes the
   current memories that hold it (:mod:`memlane.write.changes`), and **a switch** that names only the
@@ -48,7 +49,7 @@ from memlane.settings import Settings
 from memlane.store import Stores
 from memlane.text.lang import normalize
 from memlane.vocabulary import MemoryQuery
-from memlane.write.changes import retired
+from memlane.write.changes import kind_of, retired
 from memlane.write.choices import rivals
 from memlane.write.episodes import open_plan, resolved_complaint
 from memlane.write.pool import Pool
@@ -185,7 +186,11 @@ def _by_objects(pool: Pool, item: MemoryItem, named: list[str], change: str | No
     if not wanted or item.category not in _LIKES:
         return None
     related = pool.query(MemoryQuery(categories=tuple(c.value for c in _LIKES)))
-    flipped = [m for m in related if m.polarity != item.polarity and shared(things(m), wanted)]
+    flipped = [
+        m
+        for m in related
+        if m.polarity != item.polarity and (shared(things(m), wanted) or _narrows(m, named))
+    ]
     if change == "replace" and item.polarity > 0 and item.slot:
         # 换成喝茶 / switched to tea: the kind's other favourites are no longer current
         flipped += [
@@ -197,6 +202,17 @@ def _by_objects(pool: Pool, item: MemoryItem, named: list[str], change: str | No
         return None
     names = ", ".join(sorted(wanted & {w for w in wanted if any(shared({w}, things(m)) for m in flipped)}))
     return _retire(item, flipped, f"the user changed their mind about {names or 'it'}")
+
+
+def _narrows(old: MemoryItem, named: list[str]) -> bool:
+    """Whether one of two opposite statements refuses a whole kind of thing and the other likes one of
+    that kind: "我不喝酒" and now 开始喝点红酒了, or "I love red wine" and now "I don't drink
+    alcohol". Liking a whole kind and refusing one of it is no change of mind."""
+    held = [o.lower() for o in old.entities if o]
+    said = [o.lower() for o in named if o]
+    if old.polarity < 0:
+        return any(kind_of(g, s) for g in held for s in said)
+    return any(kind_of(g, s) for g in said for s in held)
 
 
 def find_match(

@@ -67,16 +67,15 @@ _MOVERS = re.compile(
 )
 
 
-def place(slot: str, named: bool = False) -> Build:
-    """A place slot; ``named``: only when the words are a place's name (人在深圳, not 人在外面); a move
-    (搬到) names one, or says the user moved."""
+def place(slot: str, named: bool = False, move: bool = False) -> Build:
+    """A place slot; ``named``: only when the words are a place's name (人在深圳, not 人在外面);
+    ``move``: the words say a move (搬到), which names a place or says the user moved."""
 
     def build(m: re.Match[str], ctx: Context) -> Draft | None:
         where = re.sub(r"(?:附近|这边|那边|那里|这里|一带|的|了|啊|呢|哦|吧)+$", "", m.group("v")).strip()
         if not where or ((named or slot == "hometown") and not is_place(where, ctx)):
             return None
-        moved = "搬" in m.group(0) or "移居" in m.group(0)
-        if moved and not is_place(where, ctx) and not _MOVERS.search(m.string[: m.start()]):
+        if move and not is_place(where, ctx) and not _MOVERS.search(m.string[: m.start()]):
             return None
         if slot == "home_city" and (ctx.time(1) or re.search(r"打算|准备|计划|要|想", ctx.text)):
             return None  # 下个月搬到北京 is a plan

@@ -450,6 +450,10 @@ def test_plans_are_planned_with_their_time(
         ("I flew to Tokyo on March 3rd", datetime(2024, 3, 3, tzinfo=TZ)),
         ("我换了新工作", None),
         ("I finally finished my thesis", None),
+        # the period that holds the message time says the event is in it, not on its first day
+        ("报名了今年的上海马拉松", None),
+        ("I went to Japan this year", None),
+        ("去年去了日本", datetime(2023, 1, 1, tzinfo=TZ)),
     ],
 )
 def test_events_are_done_with_their_time(extractor: RuleExtractor, text: str, when: datetime | None) -> None:

@@ -296,13 +296,22 @@ def timed(status: EventStatus, direction: int | None, require_time: bool = False
             return None
         if require_time and len(re.sub(r"[\W_]", "", ctx.without_times())) < 2:
             return None  # just a time ("下个月"), no action
-        if mention is None:
+        if mention is None or not _dates(mention, status):
             return Draft(event_time=None, event_status=status)
         passed = status is EventStatus.PLANNED and mention.direction < 0
         at = _a_year_on(mention.at) if passed and _YEARLESS_DAY.search(mention.text) else mention.at
         return Draft(event_time=at, event_status=status)
 
     return build
+
+
+def _dates(mention: TimeMention, status: EventStatus) -> bool:
+    """Whether ``mention`` says when a done event happened. A period longer than a day that holds the
+    message time (今年的马拉松, this month, 这周) says only that it happened in it, not at its start: the
+    message time dates it better (dated on 1 January, 报名了今年的上海马拉松 would be rolled into January's
+    digest)."""
+    fine = mention.granularity in ("minute", "hour", "day")
+    return status is EventStatus.PLANNED or mention.direction != 0 or fine
 
 
 def _a_year_on(at: datetime) -> datetime:
@@ -326,7 +335,8 @@ def complaint(status: EventStatus) -> Build:
 
     def build(m: re.Match[str], ctx: Context) -> Draft | None:
         mention = ctx.time(-1) or ctx.time(0)
-        return Draft(event_status=status, event_time=mention.at if mention else None)
+        dated = mention is not None and _dates(mention, EventStatus.DONE)
+        return Draft(event_status=status, event_time=mention.at if mention and dated else None)
 
     return build
 

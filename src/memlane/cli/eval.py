@@ -243,12 +243,33 @@ def writes(split: str, json_out: Path | None, failures: bool) -> None:
     help="Write the numbers as JSON (and a PNG next to it).",
 )
 @click.option("--failures", is_flag=True, help="Print every question that missed an item or leaked one.")
-def context(split: str, max_tokens: int | None, json_out: Path | None, failures: bool) -> None:
+@click.option(
+    "--floors",
+    "calibrate",
+    is_flag=True,
+    help="Instead, print the relevance floor of each language and kind of hit, calibrated on the dev half.",
+)
+def context(
+    split: str, max_tokens: int | None, json_out: Path | None, failures: bool, calibrate: bool
+) -> None:
     """Whether context blocks hold what a model needs and nothing it must not see: bilingual scenarios
     over multi-session histories, scored by coverage and junk rate on both halves."""
     from rich.table import Table
 
     from memlane.eval import context as scenarios
+    from memlane.read.admit import FLOORS
+
+    if calibrate:
+        with Console(stderr=True).status("replaying the dev scenarios"):
+            found = scenarios.floors()
+        table = Table(title="Relevance floors (9 in 10 needed hits reach them, dev half)")
+        for name in ("language", "kind", "calibrated", "shipped"):
+            table.add_column(name, justify="left" if name in ("language", "kind") else "right")
+        for (language, kind), value in found.items():
+            shipped = FLOORS.get((language, kind))
+            table.add_row(language, kind.value, f"{value:.2f}", "-" if shipped is None else f"{shipped:.2f}")
+        Console().print(table)
+        return
 
     chosen = [s for s in scenarios.load() if split in ("all", s["split"])]
     console = Console()

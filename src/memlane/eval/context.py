@@ -13,6 +13,9 @@ Reported per half (``dev`` was written first and may be tuned on; ``test`` never
 - **coverage**: the share of must items present;
 - **junk rate**: the share of blocks holding a forbidden item;
 - **memory lines** and **tokens** per block.
+
+:func:`floors` calibrates the relevance floor of context blocks (:data:`memlane.read.admit.FLOORS`) on
+the dev half alone.
 """
 
 from __future__ import annotations
@@ -26,8 +29,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from memlane.domain import Kind
 from memlane.extras import optional
 from memlane.memory import Memory
+from memlane.read.facade import CONTEXT_HITS
+from memlane.text.lang import detect
 
 OUTDATED_MARKS = ("superseded", "outdated", "已过时", "已被取代", "不再成立")
 """Words that mark a block line as no longer current (as :mod:`memlane.read.context` writes them)."""
@@ -212,3 +218,34 @@ def plot(report: Report, path: Path) -> Path:
     fig.savefig(path, dpi=120)
     plt.close(fig)
     return path
+
+
+def floors(
+    scenarios: Iterable[dict[str, Any]] | None = None, share: float = 0.9
+) -> dict[tuple[str, Kind], float]:
+    """The relevance floor of each query language and kind of hit: the highest that ``share`` of the
+    hits a question needs reach (a hit is needed when its text holds one of the question's must
+    items). Calibrated on the dev half only (a test scenario raises ValueError). The search is the
+    one ``context()`` runs; small-talk queries, which search nothing, are left out."""
+    needed: dict[tuple[str, Kind], list[float]] = {}
+    with Memory(":memory:") as mem:
+        for scenario in scenarios if scenarios is not None else load():
+            if scenario["split"] != "dev":
+                if scenarios is None:
+                    continue
+                raise ValueError(f"scenario {scenario['id']} is held out: floors are set on dev only")
+            user = replay(mem, scenario)
+            mem.maintain(min(datetime.fromisoformat(q["at"]) for q in scenario["questions"]), user_id=user)
+            for q in scenario["questions"]:
+                if mem.judge.chatter(q["query"]):
+                    continue
+                when = datetime.fromisoformat(q["at"])
+                for hit in mem.search(q["query"], user_id=user, limit=CONTEXT_HITS, now=when):
+                    text = _fold(hit.memory.text)
+                    if any(_fold(alt) in text for item in q["must"] for alt in item):
+                        key = (detect(q["query"]), hit.memory.kind)
+                        needed.setdefault(key, []).append(hit.explain.get("relevance", 1.0))
+    return {
+        key: int(sorted(values)[int((1 - share) * len(values))] * 100) / 100
+        for key, values in sorted(needed.items(), key=lambda kv: (kv[0][0], kv[0][1].value))
+    }

@@ -33,10 +33,22 @@ from memlane.text.lang import normalize
 # (keyword and vector agreement, 0..1): an e5 similarity of about 0.80 alone, or a keyword match of a
 # rare word, is what "related" looks like; below it, a hit is the best of nothing.
 # Chinese scores run higher for the same closeness (e5 places short Chinese texts nearer each other,
-# and single characters match as keywords), so each language has its own floor, chosen on the dev half
-# of the context scenarios (eval/data/context): the share of hits that are neither needed nor junk
-# halves, while 9 in 10 needed ones stay.
-FLOORS: dict[str, float] = {"zh": 0.30, "en": 0.12}
+# and single characters match as keywords), and each kind scores differently (a raw turn is long and
+# matches many words; a memory is one short sentence), so each language and kind has its own floor:
+# the relevance that 9 in 10 of the hits a question needs reach, on the dev half of the context
+# scenarios (eval/data/context); ``memlane eval context --floors`` prints them again.
+FLOORS: dict[tuple[str, Kind], float] = {
+    ("zh", Kind.PROFILE): 0.26,
+    ("zh", Kind.SEMANTIC): 0.28,
+    ("zh", Kind.EPISODIC): 0.30,
+    ("zh", Kind.SUMMARY): 0.35,
+    ("zh", Kind.LOG): 0.39,
+    ("en", Kind.PROFILE): 0.08,
+    ("en", Kind.SEMANTIC): 0.09,
+    ("en", Kind.EPISODIC): 0.13,
+    ("en", Kind.SUMMARY): 0.12,
+    ("en", Kind.LOG): 0.12,
+}
 DEFAULT_FLOOR = 0.12
 _JUNK = {Flag.DISCARDED, Flag.CHATTER, Flag.OUTDATED}
 _POINTS = re.compile(r"[；;]\s*")
@@ -45,7 +57,7 @@ _TITLE = re.compile(r"^[^：:]{0,40}[：:]\s*")
 
 def floor(lang: str, kind: Kind) -> float:
     """The relevance a hit of ``kind`` needs to enter a block for a query in ``lang``."""
-    return FLOORS.get(lang, DEFAULT_FLOOR)
+    return FLOORS.get((lang, kind), DEFAULT_FLOOR)
 
 
 Covering = Callable[[Sequence[str]], Iterable[MemoryItem]]

@@ -898,15 +898,40 @@ def test_kind_of_before_anything_else_still_hedges(extractor: RuleExtractor) -> 
         ("我住在上海，五年了", C.LOCATION),
         ("我儿子上小学了，三年级", C.FAMILY),
         ("帮我订个酒店，三天", C.REQUEST),
+        ("我每天早上跑步，已经两个星期了", C.ROUTINE),
+        # who with
+        ("我开始学游泳了，跟我老婆一起", C.FACT),
+        ("I started taking pottery classes, with my sister", C.EVENT),
     ],
 )
-def test_an_age_a_duration_or_a_frequency_stays_with_its_clause(
+def test_an_age_a_duration_a_frequency_or_a_companion_stays_with_its_clause(
     extractor: RuleExtractor, text: str, category: Category
 ) -> None:
     # "今年5岁" alone would read as the user's own age
     c = one(extractor, text)
     assert c.text == text
     assert c.category is category
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("中签啦！！上马11月30号", C.PLAN),
+        ("我上岸了，9月去南京报到", C.PLAN),
+        ("I got in! Classes start September 5th", C.PLAN),
+    ],
+)
+def test_news_is_one_statement_with_what_it_is(
+    extractor: RuleExtractor, text: str, category: Category
+) -> None:
+    # "中签啦" alone says nothing a later conversation could use
+    c = one(extractor, text)
+    assert c.text == text
+    assert c.category is category
+
+
+def test_news_does_not_take_a_request_after_it(extractor: RuleExtractor) -> None:
+    assert [c.text for c in extract(extractor, "中签啦！帮我排个训练计划")][-1] == "帮我排个训练计划"
 
 
 @pytest.mark.parametrize("text", ["我在考虑换工作", "我们在犹豫要不要买房"])

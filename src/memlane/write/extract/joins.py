@@ -1,7 +1,8 @@
 """Which clauses of a message are one statement: an elaboration and what it elaborates, a guess and
-its hedge, an amount and what it measures, a place and the event it is the place of, a relative or
-the moment and what a Chinese clause with no subject of its own goes on to say of them, what a
-change of mind left behind and what replaced it, and a complaint told in two parts. Joined, they are one
+its hedge, an amount or a companion and what it measures or accompanies, a place and the event it is
+the place of, a relative or the moment and what a Chinese clause with no subject of its own goes on to
+say of them, what a change of mind left behind and what replaced it, news and what it is, and a
+complaint told in two parts. Joined, they are one
 candidate, whose text is the user's own span of both::
 
     joined(found, message.content, message.at)  # found: (candidate, clause) in text order
@@ -18,7 +19,7 @@ from memlane.text.lang import fold
 
 from .clauses import Clause
 from .leaving import left_behind, left_job
-from .lexicon import AMOUNT_ONLY, BARE_HEDGE, CONSEQUENCE, PLACE_ONLY
+from .lexicon import AMOUNT_ONLY, BARE_HEDGE, COMPANY_ONLY, CONSEQUENCE, PLACE_ONLY
 from .rule import Context, en_objects, zh_objects
 from .work_zh import names_place
 
@@ -47,13 +48,13 @@ def _joins(prev: tuple[Candidate, Clause], nxt: tuple[Candidate, Clause]) -> boo
         return False
     if _only(BARE_HEDGE, clause.text):
         return True  # "…, but don't quote me", "…，还没想好": the clause before is a guess
-    if _only(AMOUNT_ONLY, clause.text):
-        return True  # "我有个女儿，今年5岁": how old, how long, how often, of the clause before
+    if _only(AMOUNT_ONLY, clause.text) or _only(COMPANY_ONLY, clause.text):
+        return True  # "我有个女儿，今年5岁", "我开始吃素了，跟我姐一起": how old, how long, who with
     if p.category in (Category.EVENT, Category.PLAN, Category.CONTEXT) and _a_place(clause.text):
         return True  # "10月18号办婚礼，在厦门": where the event of the clause before takes place
     if p.lang != c.lang:
         return False
-    if _goes_on_to_what_replaced(p, c, clause) or _says_what_changed(p, c):
+    if _goes_on_to_what_replaced(p, c, clause) or _says_what(p, c):
         return True  # "跑步停了，现在改游泳": what was left, and what replaced it; "口味变了，现在更喜欢粤菜"
     if p.category in (Category.FAMILY, Category.CONTEXT) and c.lang == "zh" and _goes_on(p, c, clause):
         # "我老婆是老师，暑假比较闲", "我有两个孩子，大的7岁小的3岁": of them, not of the user;
@@ -68,10 +69,16 @@ def _joins(prev: tuple[Candidate, Clause], nxt: tuple[Candidate, Clause]) -> boo
     )
 
 
-def _says_what_changed(p: Candidate, c: Candidate) -> bool:
-    """Whether ``c`` says what the clause before only says changed ("口味变了，现在更喜欢粤菜"): the
-    change is the statement after it, in the words of both."""
-    return _only(_CHANGED_ONLY, p.text) and c.category not in _NOT_A_STATE and not c.hedged
+def _says_what(p: Candidate, c: Candidate) -> bool:
+    """Whether ``c`` says what the clause before only announces: that something changed ("口味变了，现在
+    更喜欢粤菜"), or that news came ("中签啦！！上马11月30号", "I got in! classes start in September"). The
+    change or the news is the statement after it, in the words of both ("中签啦" alone says nothing a
+    later conversation could use, and was dropped as small talk)."""
+    if c.hedged:
+        return False
+    if _only(_CHANGED_ONLY, p.text):
+        return c.category not in _NOT_A_STATE
+    return _only(_NEWS_ONLY, p.text) and c.category not in _NOT_NEWS
 
 
 # what says a clause is the state a change led to: 现在改游泳, "it's almond milk for me these days"
@@ -89,6 +96,24 @@ _CHANGED_ONLY = re.compile(
     r"|(?i:(?:my\s+)?(?:taste|tastes|habits?|preferences?)\s+(?:has\s+|have\s+)?changed(?:\s+a\s+lot)?"
     r"|i(?:'ve|\s+have)\s+changed\s+my\s+mind)"
 )
+# a clause that only says news came: an outcome the user waited for (中签了, 上岸啦, "I got in!"); the
+# clause after it says what it is
+_NEWS_ONLY = re.compile(
+    r"(?:我|我们)?(?:终于|居然|竟然|也|真的|总算)?(?:被)?"
+    r"(?:中签|上岸|考上|考过|录取|通过|中|拿到offer|拿到录取通知书?|批下来|下签)(?:了|啦|咯|喽)(?:啊|呀|哈|哦|耶)*"
+    r"|(?i:(?:i|we)\s+(?:finally\s+)?(?:got\s+in|got\s+accepted|passed|got\s+the\s+(?:offer|spot|visa))"
+    r"|(?:good|great)\s+news|it'?s\s+official)"
+)
+# what the news may not be: a feeling, a request, an imagined case, a condition of the task at hand
+_NOT_NEWS = {
+    Category.MOOD,
+    Category.SMALLTALK,
+    Category.REQUEST,
+    Category.HYPOTHETICAL,
+    Category.CONDITION,
+    Category.BUDGET,
+    Category.SENSITIVE,
+}
 # what such a clause may not be: the feeling, the request or the moment after a change is its own
 _NOT_A_STATE = {
     Category.MOOD,
@@ -160,7 +185,7 @@ def joined(
             out.append(item)
             continue
         (prev, first), (c, clause) = out[-1], item
-        if _says_what_changed(prev, c):
+        if _says_what(prev, c):
             whole = replace(c, text=content[first.start : clause.end], clauses=prev.clauses + c.clauses)
             out[-1] = (whole, replace(first, end=clause.end))
             continue

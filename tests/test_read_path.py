@@ -10,7 +10,7 @@ import pytest
 
 from conftest import T0, days
 from memlane import Memory
-from memlane.domain import Flag
+from memlane.domain import EventStatus, Flag
 from memlane.errors import InvalidInput
 from memlane.text.tokens import estimate_tokens
 
@@ -354,3 +354,16 @@ def test_a_plan_whose_day_is_over_says_so(mem: Memory) -> None:
     assert "日期已过" not in next_month  # next month is April: not over on March 24
     later = mem.context("家里最近有什么安排", user_id="u1", now=days(70)).text
     assert "日期已过" in next(line for line in later.splitlines() if "过生日" in line)
+
+
+def test_a_plan_with_no_day_of_its_own_is_never_over(mem: Memory) -> None:
+    # dated by when it was said, "want a hybrid" has no day that a later block could call over
+    mem.add("还是想换台车了，想要混动的", user_id="u1", session_id="s1", at=T0)
+    mem.add("I'm planning to repaint the kitchen", user_id="u1", session_id="s1", at=T0)
+    plans = [m for m in mem.list("u1", kinds=["episodic"]) if m.event_status is EventStatus.PLANNED]
+    assert len(plans) == 2, [(m.text, m.event_status) for m in mem.list("u1")]
+    for query in ("买车", "kitchen plans"):
+        block = mem.context(query, user_id="u1", now=days(30)).text
+        assert "planned" in block
+        assert "日期已过" not in block
+        assert "date has passed" not in block

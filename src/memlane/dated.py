@@ -35,12 +35,18 @@ def period(item: MemoryItem) -> tuple[str, str] | None:
 
 def passed(item: MemoryItem, now: datetime) -> bool:
     """Whether the time a memory names is over by ``now``: its day, or the whole week, month or year
-    its words named (a plan for 下个月 made in June is not over before August)."""
+    its words named (a plan for 下个月 made in June is not over before August). A memory whose words
+    name no time has none to be over."""
     if item.valid_from is None:
         return False
     day_end = aware(item.valid_from) + timedelta(days=1)
     if aware(now) < day_end:
         return False  # a named week, month or year ends no sooner: no need to parse its words again
+    said_then = item.created_at is not None and aware(item.valid_from) == aware(item.created_at)
+    if said_then and not find_times(item.text, aware(item.valid_from)):
+        # dated by when it was said, with no time in its words: a plan with no day of its own
+        # ("还是想换台车了") has no day to be over
+        return False
     named = _named(item, _COARSE)
     if named is None:
         end = day_end

@@ -796,6 +796,14 @@ def test_a_clause_that_only_says_something_changed_is_one_statement_with_what(me
     )
 
 
+def test_a_brand_that_begins_with_a_place_is_no_hometown(mem: Memory) -> None:
+    # 美的 (Midea) is one name; 美 alone would be the United States
+    mem.add("我买的空气炸锅坏了，美的的", user_id="u1", session_id="s1", at=T0)
+    assert "hometown" not in mem.profile("u1")
+    mem.add("我是湖南人", user_id="u1", session_id="s1", at=T0)
+    assert mem.profile("u1")["hometown"] == "湖南"
+
+
 def test_a_thing_moved_somewhere_is_not_the_user_moving(mem: Memory) -> None:
     mem.add("我住在杭州", user_id="u1", session_id="s1", at=T0)
     mem.add("照片都搬到网盘上了", user_id="u1", session_id="s2", at=days(3))

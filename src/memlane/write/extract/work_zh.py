@@ -15,11 +15,29 @@ _PLACE_SUFFIX = ("市", "省", "区", "县", "州", "镇", "村", "岛")
 
 
 def is_place(text: str, ctx: Context) -> bool:
-    """Whether ``text`` names a place: a place's suffix (市, 省, 岛) or a word jieba tags as one."""
+    """Whether ``text`` names a place: a place's suffix (市, 省, 岛) or a word jieba tags as one, and
+    no piece of a name in the clause (美的的 is the brand 美的, not 美 the country)."""
+    if _cuts_a_name(text, ctx):
+        return False
     if text.endswith(_PLACE_SUFFIX):
         return True
     # the clause's words, or the phrase's own: 我是湖南人 is cut 我/是/湖南人
     return any(flag == "ns" and word in text for word, flag in ctx.words) or names_place(text)
+
+
+def _cuts_a_name(text: str, ctx: Context) -> bool:
+    """Whether ``text`` begins or ends inside a word of the clause that jieba tags as a name of a
+    person, a brand or an organisation (湖南 of 湖南人 is a place; 美 of 美的 is not)."""
+    at = ctx.text.find(text)
+    if at < 0:
+        return False
+    start, end, n = at, at + len(text), 0
+    for word, flag in ctx.words:
+        first, n = n, n + len(word)
+        inside = first < start < n or first < end < n
+        if inside and flag.startswith(("nr", "nz", "nt")):
+            return True
+    return False
 
 
 def names_place(text: str) -> bool:

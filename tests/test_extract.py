@@ -334,6 +334,9 @@ def test_constraints(extractor: RuleExtractor, text: str, objects: list[str]) ->
         ("prefer text messages", "preferred_channel", "sms"),
         ("don't call me on weekends", "no_call_on_weekends", True),
         ("don't call me after 9pm", "no_call_after", "21:00"),
+        ("never book calls before 10am", "no_call_before", "10:00"),
+        ("早上10点前别给我打电话", "no_call_before", "10:00"),
+        ("下午2点之前不方便接电话", "no_call_before", "14:00"),
         ("you can reach me on WhatsApp", "preferred_channel", "whatsapp"),
         ("我prefer email", "preferred_channel", "email"),
         # a channel the user complains about is one to avoid, whatever words follow it

@@ -68,6 +68,10 @@ def _flag(value: Any) -> bool:
     return value is True
 
 
+def _hour(value: Any) -> bool:
+    return isinstance(value, str) and re.fullmatch(r"\d\d:00", value) is not None
+
+
 def _birthday(value: Any) -> bool:
     if not isinstance(value, str) or not re.fullmatch(r"(?:\d{4}-)?\d{2}-\d{2}", value):
         return False
@@ -142,7 +146,8 @@ _SPECS = [
     SlotSpec("no_call_on_weekends", True, True, _flag),
     SlotSpec("no_call_at_night", True, True, _flag),
     SlotSpec("no_call_during_work", True, True, _flag),
-    SlotSpec("no_call_after", True, True, lambda v: isinstance(v, str) and bool(re.fullmatch(r"\d\d:00", v))),
+    SlotSpec("no_call_after", True, True, _hour),
+    SlotSpec("no_call_before", True, True, _hour),
     SlotSpec("language", True, True, _text(10, 1)),
     SlotSpec("response_style", True, True, _one_of("concise", "detailed")),
     SlotSpec("tone", True, True, _one_of("formal", "casual")),

@@ -46,6 +46,7 @@ _LABELS: dict[str, tuple[str, str]] = {
     "no_call_at_night": ("晚上不要打电话", "No calls at night"),
     "no_call_during_work": ("工作时间不要打电话", "No calls during working hours"),
     "no_call_after": ("最晚通话时间", "No calls after"),
+    "no_call_before": ("最早通话时间", "No calls before"),
     "language": ("语言", "Language"),
     "response_style": ("回答风格", "Answer style"),
     "tone": ("语气", "Tone"),

@@ -3,7 +3,8 @@
 One builder serves both languages because the channel words mix freely. It yields one of:
 
 - ``no_call_on_weekends = True`` / ``no_call_at_night = True`` / ``no_call_after = "21:00"`` /
-  ``no_call_during_work = True`` for a refused phone call with a time (周末别给我打电话);
+  ``no_call_before = "10:00"`` / ``no_call_during_work = True`` for a refused phone call with a time
+  (周末别给我打电话, never book calls before 10am);
 - ``preferred_channel = "email" | "phone" | "sms" | "wechat" | …`` for a stated preference
   (优先邮件联系, email me rather than call);
 - ``avoid_channel = …`` for a refused channel with no alternative (别打电话).
@@ -73,6 +74,11 @@ _NIGHT = _re(r"晚上|夜里|深夜|半夜|(?i:{B}at\s+night{B}|{B}nights?{B}|{B
 _AFTER = _re(
     r"(?P<h>\d{1,2})\s*(?:点|:00)?\s*(?:以后|之后|后)|(?i:{B}after\s+(?P<h2>\d{1,2})(?::00)?\s*(?P<ampm>[ap]\.?m)?)"
 )
+_BEFORE = _re(
+    r"(?P<h>\d{1,2})\s*(?:点|:00)\s*(?:以前|之前|前)"
+    r"|(?i:{B}(?:before|until|till)\s+(?P<h2>\d{1,2})(?::00)?\s*(?P<ampm>[ap]\.?m)?)"
+)
+_AFTERNOON = _re(r"下午|晚上|(?i:{B}afternoon{B}|{B}evening{B})")
 _WORK_HOURS = _re(
     r"工作时间|上班时间|(?i:{B}during\s+(?:work|office|working|business)\s+hours{B}|{B}at\s+work{B})"
 )
@@ -89,6 +95,13 @@ def _refused_call(text: str) -> Draft | None:
         if hour < 12 and (evening or hour < 7):
             hour += 12
         return Draft(slot="no_call_after", value=f"{hour % 24:02d}:00")
+    before = _BEFORE.search(text)
+    if before:
+        hour = int(before.group("h") or before.group("h2"))
+        later = _AFTERNOON.search(text) or (before.group("ampm") or "").lower().startswith("p")
+        if hour < 12 and later:
+            hour += 12
+        return Draft(slot="no_call_before", value=f"{hour % 24:02d}:00")
     if _NIGHT.search(text):
         return Draft(slot="no_call_at_night", value=True)
     if _WORK_HOURS.search(text):

@@ -10,7 +10,7 @@ import pytest
 
 from conftest import T0, days
 from memlane import Memory
-from memlane.domain import EventStatus, Flag
+from memlane.domain import SHOWN, EventStatus, Flag
 from memlane.errors import InvalidInput
 from memlane.text.tokens import estimate_tokens
 
@@ -262,6 +262,17 @@ def test_a_raw_turn_reaches_a_block_without_what_the_judge_threw_away(
     (log,) = [m for m in mem.list("u1", include_log=True) if m.kind.value == "log"]
     assert log.text == turn
     assert all(h.memory.text == turn for h in mem.search(query, user_id="u1") if h.memory.id == log.id)
+
+
+@pytest.mark.parametrize(
+    ("turn", "shown"),
+    [("oh crap. revoked. ok", "revoked."), ("ok, I booked the okra place", "I booked the okra place")],
+)
+def test_a_clause_thrown_away_is_taken_out_where_it_stands_whole(mem: Memory, turn: str, shown: str) -> None:
+    # "ok" is not taken out of "revoked" or "booked"
+    mem.add(turn, user_id="u1", session_id="s1", at=T0)
+    (log,) = mem.list("u1", kinds=["log"])
+    assert (log.value or {}).get(SHOWN, log.text) == shown
 
 
 @pytest.mark.parametrize("greeting", ["hey there", "lol thanks", "哈哈哈你好呀", "早上好呀"])

@@ -113,14 +113,40 @@ _EMPTY_BETWEEN = re.compile(r"\s*([,，;；、])(?:\s*[,，;；、.。!！?？])
 
 def _without(text: str, dropped: Sequence[Decision]) -> str:
     """The turn without the clauses the judge threw away (a mood, small talk, a request, a guess): what
-    a context block may show of it. The whole turn stays searchable; only the block leaves them out."""
+    a context block may show of it. The whole turn stays searchable; only the block leaves them out.
+    Each clause is taken out where it stands whole: "ok" of "oh crap. revoked. ok" is not the "ok" of
+    "revoked"."""
+    spans: list[tuple[int, int]] = []
     for d in dropped:
         assert d.candidate is not None
-        at = text.find(d.candidate.text)
-        if at >= 0:
-            text = text[:at] + text[at + len(d.candidate.text) :]
+        span = _whole(text, d.candidate.text, spans)
+        if span is not None:
+            spans.append(span)
+    for start, end in sorted(spans, reverse=True):
+        text = text[:start] + text[end:]
     text = _EMPTY_BETWEEN.sub(r"\1", text)
     return _LOOSE_ENDS.sub("", re.sub(r"\s{2,}", " ", text))
+
+
+def _whole(text: str, clause: str, taken: Sequence[tuple[int, int]]) -> tuple[int, int] | None:
+    """Where ``clause`` stands in ``text`` as a whole, at no span already ``taken``: not inside a
+    word of Latin letters or digits (Chinese has no spaces to stand between words)."""
+    if not clause:
+        return None
+    at = text.find(clause)
+    while at >= 0:
+        end = at + len(clause)
+        inside = (at > 0 and _letter(text[at - 1]) and _letter(clause[0])) or (
+            end < len(text) and _letter(text[end]) and _letter(clause[-1])
+        )
+        if not inside and not any(start < end and at < stop for start, stop in taken):
+            return at, end
+        at = text.find(clause, at + 1)
+    return None
+
+
+def _letter(char: str) -> bool:
+    return char.isascii() and char.isalnum()
 
 
 def _secret(decisions: Sequence[Decision]) -> bool:

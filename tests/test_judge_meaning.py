@@ -94,6 +94,39 @@ def test_a_mood_the_rules_take_for_an_event_is_not_kept(mem: Memory) -> None:
     assert said[0][2].startswith("学习判断：情绪")
 
 
+def test_a_lasting_clause_no_rule_reads_is_kept_by_its_meaning(mem: Memory) -> None:
+    # no rule names it and the n-gram model would not keep it: the vector's model is sure it lasts
+    text = "Pottery is a huge part of my life"
+    judge = mem.judge
+    (candidate,) = RuleExtractor().extract(Message("user", text, T0))
+    dropped = judge.decide(candidate, T0)
+    assert (dropped.action, dropped.category) == (Action.DISCARD, Category.OTHER)
+    assert judge.reads_again(dropped)
+    said = decisions(mem, text)
+    assert [action for _, action, _ in said] == [Action.SEMANTIC], said
+    assert said[0][2].startswith("learned: ")
+    (kept,) = mem.list(user_id="u1", kinds=["semantic"])
+    # stored with the vector it was read with
+    (plain,) = mem.embedder.embed_passages([text])
+    assert np.allclose(np.asarray(kept.embedding, dtype=np.float32), plain, atol=1e-6)
+
+
+def test_a_withdrawn_clause_is_not_kept_by_its_meaning(mem: Memory) -> None:
+    mem.add("Pottery is a huge part of my life", user_id="u1", session_id="s1", at=T0)
+    mem.add("别记这个", user_id="u1", session_id="s1", at=T0)
+    assert mem.list(user_id="u1", kinds=["semantic", "episodic", "profile"]) == []
+    said = decisions(mem, "Pottery is a huge part of my life. Don't remember that.")
+    assert Action.SEMANTIC not in [action for _, action, _ in said]
+    assert mem.list(user_id="u1", kinds=["semantic", "episodic", "profile"]) == []
+
+
+@pytest.mark.parametrize("text", ["lol ok", "sounds good to me", "哈哈好吧"])
+def test_chatter_dropped_by_the_rules_costs_no_embedding(text: str) -> None:
+    judge = Judge(Settings())
+    for candidate in RuleExtractor().extract(Message("user", text, T0)):
+        assert not judge.reads_again(judge.decide(candidate, T0))
+
+
 EVENTS = [
     "I finished my first marathon yesterday",
     "我们昨天搬进了新家",

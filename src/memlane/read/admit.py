@@ -45,9 +45,9 @@ FLOORS: dict[tuple[str, Kind], float] = {
     ("zh", Kind.LOG): 0.39,
     ("en", Kind.PROFILE): 0.08,
     ("en", Kind.SEMANTIC): 0.09,
-    ("en", Kind.EPISODIC): 0.13,
-    ("en", Kind.SUMMARY): 0.12,
-    ("en", Kind.LOG): 0.12,
+    ("en", Kind.EPISODIC): 0.17,
+    ("en", Kind.SUMMARY): 0.16,
+    ("en", Kind.LOG): 0.16,
 }
 DEFAULT_FLOOR = 0.12
 _JUNK = {Flag.DISCARDED, Flag.CHATTER, Flag.OUTDATED}

@@ -4,15 +4,20 @@ judge's second look at the clause.
 Every memory about to be kept long-term is embedded (as before: one pass for the write), and the
 judge reads a fact, a preference or an episode again with that vector, its clause's (with its day,
 for an episode) (:meth:`~memlane.write.judge.Judge.second_look`): what it moves to the session or the
-bin is not kept, and its vector was the only cost::
+bin is not kept, and its vector was the only cost. A clause dropped as about nothing in particular
+is embedded in the same pass, and what the second look keeps of it is kept with that vector (an
+episode is embedded again with its day)::
 
     decisions, made = Keeper(embedder, judge).keep("u1", "s1", decisions, said_at, look=True)
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from datetime import datetime
+
+import numpy as np
+import numpy.typing as npt
 
 from memlane.domain import Action, Decision, Flag, Kind, MemoryItem, Source
 from memlane.embed import Embedder
@@ -38,28 +43,50 @@ class Keeper:
         said_at: Callable[[Decision], datetime],
         *,
         look: bool,
+        withdrawn: Collection[str] = (),
     ) -> tuple[list[Decision], dict[int, MemoryItem]]:
         """The decisions (after the second look, with ``look``: not for an explicit ``remember``) and
-        the memory of each decision to keep, by ``id`` of the decision, each with its vector."""
-        out = list(decisions)
+        the memory of each decision to keep, by ``id`` of the decision, each with its vector. Nothing
+        of a message in ``withdrawn`` ("别记这个") is kept again."""
         made = {
             id(d): item(user_id, session_id, d, said_at(d))
-            for d in out
+            for d in decisions
             if d.action in LONG_TERM and d.candidate is not None
         }
-        vectors = dict(
-            zip(made, self.embedder.embed_passages([indexed(m) for m in made.values()]), strict=True)
-        )
-        if look and self.embedder.name == "e5" and self.judge.head is not None:
+        looking = look and self.embedder.name == "e5" and self.judge.head is not None
+        spare = [
+            d
+            for d in decisions
+            if looking
+            and d.action not in LONG_TERM
+            and d.candidate is not None
+            and d.candidate.message_id not in withdrawn
+            and self.judge.reads_again(d)
+        ]
+        texts = [indexed(m) for m in made.values()] + [d.candidate.text for d in spare if d.candidate]
+        embedded = list(self.embedder.embed_passages(texts)) if texts else []
+        vectors = dict(zip(made, embedded, strict=False))
+        vectors.update(zip(map(id, spare), embedded[len(made) :], strict=True))
+        out = list(decisions)
+        if looking:
             out = [
-                self.judge.second_look(d, vectors[id(d)], said_at(d)) if self.judge.looks_again(d) else d
-                for d in out
+                self.judge.second_look(d, vectors[id(d)], said_at(d)) if id(d) in vectors else d
+                for d in decisions
             ]
             still = {id(d) for d in out}
             made = {key: m for key, m in made.items() if key in still}
+            for before, after in zip(decisions, out, strict=True):
+                if after.action in LONG_TERM and id(after) not in made and id(before) in vectors:
+                    made[id(after)] = kept = item(user_id, session_id, after, said_at(after))
+                    plain = kept.kind is not Kind.EPISODIC  # an episode's vector holds its day
+                    vectors[id(after)] = vectors[id(before)] if plain else self._vector(kept)
         for key, memory in made.items():
             memory.embedding = vectors[key].tolist()
         return out, made
+
+    def _vector(self, memory: MemoryItem) -> npt.NDArray[np.float32]:
+        (vector,) = self.embedder.embed_passages([indexed(memory)])
+        return np.asarray(vector, dtype=np.float32)
 
 
 def item(user_id: str, session_id: str | None, decision: Decision, at: datetime) -> MemoryItem:

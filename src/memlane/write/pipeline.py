@@ -259,7 +259,9 @@ class WritePath:
         def said_at(d: Decision) -> datetime:
             return times.get(d.candidate.message_id or "", at) if d.candidate is not None else at
 
-        decisions, made = self.keeper.keep(user_id, session_id, decisions, said_at, look=log)
+        decisions, made = self.keeper.keep(
+            user_id, session_id, decisions, said_at, look=log, withdrawn=withdrawn
+        )
         items = tuple(made.get(id(d)) for d in decisions)
         pending = [
             (item, d.candidate.objects)

@@ -32,11 +32,11 @@ from memlane.write.extract.rule import FAVORITE
 
 from .features import rule_cues
 from .meaning import MeaningHead
-from .model import IMPORTANCE, TIERS, Classifier, Prediction
+from .model import IMPORTANCE, TIERS, Classifier, Prediction, tier_shares
 from .rules import POLICIES, RuleJudge, placed
 
 # the category a learned class gives a candidate, when the rules' own does not fit it
-_CATEGORY = {
+CATEGORY = {
     "mood": Category.MOOD,
     "smalltalk": Category.SMALLTALK,
     "request": Category.REQUEST,
@@ -48,6 +48,7 @@ _CATEGORY = {
     "condition": Category.CONDITION,
     "preference": Category.PREFERENCE,
     "constraint": Category.CONSTRAINT,
+    "profile": Category.FACT,  # a lasting fact with no slot the rules could fill
     "background": Category.FACT,
     "event": Category.EVENT,
     "plan": Category.PLAN,
@@ -150,7 +151,7 @@ class Judge(RuleJudge):
         if self._overrules(prediction, rules):
             return self._learned(rules, candidate, prediction, at)
         if self.names_junk(prediction, rules):
-            named = replace(candidate, category=_CATEGORY[prediction.label])
+            named = replace(candidate, category=CATEGORY[prediction.label])
             reason = learned_reason(prediction, candidate.lang)
             return replace(rules, category=named.category, candidate=named, reason=reason)
         return rules
@@ -165,19 +166,50 @@ class Judge(RuleJudge):
         return self._head
 
     def second_look(self, decision: Decision, vector: npt.ArrayLike, at: datetime) -> Decision:
-        """``decision`` to keep a clause long-term, read again with the clause's own e5 passage vector
-        (the one its memory is stored with): where the vector's model and the n-gram model together
-        put the clause in the session or the bin, it is not kept (:mod:`memlane.write.judge.meaning`).
-        Only what :meth:`looks_again` names is read again; every other decision stays."""
+        """``decision`` read again with the clause's own e5 passage vector (the one its memory is, or
+        would be, stored with) (:mod:`memlane.write.judge.meaning`): a clause about to be kept
+        long-term that the vector's model and the n-gram model together put in the session or the
+        bin is not kept; a clause dropped as about nothing in particular that they are sure is
+        lasting is kept. Only what :meth:`looks_again` or :meth:`may_keep` names is read again;
+        every other decision stays."""
         head, c = self.head, decision.candidate
-        if head is None or c is None or not self.looks_again(decision):
+        again = self.looks_again(decision)
+        if head is None or c is None or not (again or self.may_keep(decision)):
             return decision
         vector = np.asarray(vector, dtype=np.float32)
         model = self.classifier
         if model is None or vector.shape != (head.dim,):
             return decision
-        moved = head.moves(head.mix(vector, lambda: model.predict(c.text, rule_cues(c))))
-        return decision if moved is None else self._learned(decision, c, moved, at)
+        mixed = head.mix(vector, lambda: model.predict(c.text, rule_cues(c)))
+        changed = head.moves(mixed) if again else head.keeps(mixed)
+        return decision if changed is None else self._learned(decision, c, changed, at)
+
+    def reads_again(self, decision: Decision) -> bool:
+        """Whether the second look reads ``decision`` (so the write path embeds its clause): what
+        :meth:`looks_again` names, and what :meth:`may_keep` names when the n-gram model gives the
+        long-term tier at least the head's ``floor``."""
+        if self.looks_again(decision):
+            return True
+        head, c = self.head, decision.candidate
+        if head is None or c is None or not self.may_keep(decision):
+            return False
+        model = self.classifier
+        return model is not None and leans_lasting(model.predict(c.text, rule_cues(c)), head.floor)
+
+    @staticmethod
+    def may_keep(decision: Decision) -> bool:
+        """Whether the second look may keep ``decision``: a clause dropped as about nothing in
+        particular (no rule named it, the n-gram model named nothing passing), unless the rules
+        decide it alone, the user hedged it, or it holds a long number no detector named."""
+        c = decision.candidate
+        return (
+            c is not None
+            and decision.action is Action.DISCARD
+            and decision.category is Category.OTHER
+            and not exact(c)
+            and not c.hedged
+            and not _LONG_NUMBER.search(c.text)
+        )
 
     @staticmethod
     def looks_again(decision: Decision) -> bool:
@@ -212,7 +244,7 @@ class Judge(RuleJudge):
         return (
             rules.action is Action.DISCARD
             and rules.category is Category.OTHER
-            and _CATEGORY.get(prediction.label) in _PASSING
+            and CATEGORY.get(prediction.label) in _PASSING
             and prediction.confidence >= _NAMING
         )
 
@@ -293,7 +325,7 @@ class Judge(RuleJudge):
         """The decision the model's class makes, keeping the rules' structure where it fits."""
         category = candidate.category
         if category not in _FITS.get(p.label, ()):
-            category = _CATEGORY.get(p.label, category)
+            category = CATEGORY.get(p.label, category)
         changed = replace(candidate, category=category)
         if category not in _DATED and candidate.category in _DATED:
             changed = replace(changed, event_time=None, event_status=None)  # a routine, not a date
@@ -330,6 +362,11 @@ class Judge(RuleJudge):
             expires_at=self._expiry(action, policy, changed, at),
             candidate=changed,
         )
+
+
+def leans_lasting(prediction: Prediction, floor: float) -> bool:
+    """Whether the long-term tier holds at least ``floor`` of ``prediction``."""
+    return float(tier_shares(np.asarray(prediction.probabilities))[2]) >= floor
 
 
 def exact(candidate: Candidate) -> bool:

@@ -7,11 +7,14 @@ clause would double the cost of ``add``. The write path embeds what it keeps any
 own vector, :mod:`memlane.write.keeper`), so :class:`MeaningHead` reads those vectors: before a
 clause is kept long-term, its class scores (mixed with the n-gram model's by the share training
 chose) are read, and a clause they put in the session or the bin (a mood, a request, a condition of
-this task) is not kept::
+this task) is not kept. The other way round, a clause the rules and the n-gram model drop as about
+nothing in particular ("running a 4-person startup in sf": no rule knows that phrasing) is embedded
+too, and kept when the vector's model is sure it is lasting::
 
     head = MeaningHead.bundled()
     p = head.mix(vector, lambda: ngram_prediction)  # a Prediction over the corpus's labels
     head.moves(p)  # a Prediction of the session or the bin, or None: keep it
+    head.keeps(p)  # for a dropped clause: a Prediction of the long-term tier, or None: drop it
 
 The weights (384 x 16, with the standardisation the regression was fitted on) ship in
 ``meaning.npz`` beside ``model.npz``; ``memlane eval judge --train`` rebuilds both.
@@ -46,7 +49,11 @@ class MeaningHead:
     ``mean`` and ``scale`` standardise the vector (e5's vectors sit close together, so raw ones
     leave the penalty nothing to work with); ``weights`` is (dim, labels). ``alpha`` is the share of
     this model in the mix with the n-gram model's probabilities, ``threshold`` how much of the
-    mixed probability the session or the bin must hold for a clause not to be kept.
+    mixed probability the session or the bin must hold for a clause not to be kept, ``rescue`` how
+    much the long-term tier must hold for a clause dropped as about nothing to be kept (above 1:
+    never), and ``floor`` how much of the n-gram model's probability that tier must hold for such a
+    clause to be embedded and read at all (most dropped clauses are chatter: embedding each would
+    slow ``add`` for none kept).
     """
 
     mean: npt.NDArray[np.float32]
@@ -56,6 +63,8 @@ class MeaningHead:
     temperature: float
     alpha: float
     threshold: float
+    rescue: float
+    floor: float
 
     @staticmethod
     def path() -> Path:
@@ -78,7 +87,9 @@ class MeaningHead:
             if tuple(str(v) for v in data["labels"]) != LABELS:
                 raise ValueError(f"{path}: the head's labels are not memlane's")
             weights = data["weights"].astype(np.float32) * data["step"].astype(np.float32)
-            t, alpha, threshold = (float(data[k]) for k in ("temperature", "alpha", "threshold"))
+            t, alpha, threshold, rescue, floor = (
+                float(data[k]) for k in ("temperature", "alpha", "threshold", "rescue", "floor")
+            )
             return cls(
                 data["mean"].astype(np.float32),
                 data["scale"].astype(np.float32),
@@ -87,6 +98,8 @@ class MeaningHead:
                 t,
                 alpha,
                 threshold,
+                rescue,
+                floor,
             )
 
     def save(self, path: Path) -> None:
@@ -103,6 +116,8 @@ class MeaningHead:
                 temperature=np.float64(self.temperature),
                 alpha=np.float64(self.alpha),
                 threshold=np.float64(self.threshold),
+                rescue=np.float64(self.rescue),
+                floor=np.float64(self.floor),
                 labels=np.array(LABELS),
             )
 
@@ -130,17 +145,21 @@ class MeaningHead:
     def moves(self, mixed: Prediction) -> Prediction | None:
         """Where a clause about to be kept long-term belongs instead, as a prediction of that tier
         (its most likely label there, sure by the tier's whole share); None to keep it."""
-        p = np.asarray(mixed.probabilities)
-        shares = tier_shares(p)
+        shares = tier_shares(np.asarray(mixed.probabilities))
         tier = int(shares[:2].argmax())
-        if shares[tier] < self.threshold:
-            return None
-        within = np.where(tier == TIER_OF, p, 0.0)
-        best = int(within.argmax())
-        return Prediction(
-            LABELS[best],
-            round(float(shares[tier]), 3),
-            mixed.importance,
-            mixed.stability,
-            mixed.probabilities,
-        )
+        return None if shares[tier] < self.threshold else _within(mixed, tier)
+
+    def keeps(self, mixed: Prediction) -> Prediction | None:
+        """For a clause dropped as about nothing in particular: a prediction of the long-term tier
+        (its most likely lasting label, sure by the tier's whole share) when that tier holds at least
+        ``rescue`` of the mixed probability; None to leave it dropped."""
+        shares = tier_shares(np.asarray(mixed.probabilities))
+        return None if shares[2] < self.rescue else _within(mixed, 2)
+
+
+def _within(mixed: Prediction, tier: int) -> Prediction:
+    """``mixed`` as a prediction of one tier: its most likely label there, sure by the tier's share."""
+    p = np.asarray(mixed.probabilities)
+    best = int(np.where(tier == TIER_OF, p, 0.0).argmax())
+    share = round(float(tier_shares(p)[tier]), 3)
+    return Prediction(LABELS[best], share, mixed.importance, mixed.stability, mixed.probabilities)

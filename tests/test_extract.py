@@ -1172,8 +1172,18 @@ def test_a_change_of_habit_is_a_lasting_preference(
         assert (c.slot, c.value) == ("diet", "vegetarian")
 
 
-@pytest.mark.parametrize("text", ["要要要", "要要要要！"])
-def test_an_eager_yes_is_not_a_plan(extractor: RuleExtractor, text: str) -> None:
+@pytest.mark.parametrize(
+    "text",
+    [
+        "要要要",
+        "要要要要！",
+        # 要 that ends a word is no intent
+        "画画是我生活里很重要的一部分",
+        "周末主要在家带娃",
+        "只要是川菜我都爱吃",
+    ],
+)
+def test_an_eager_yes_or_a_word_ending_in_yao_is_not_a_plan(extractor: RuleExtractor, text: str) -> None:
     found = extractor.extract(Message("user", text, datetime(2025, 3, 1)))
     assert all(c.category is not Category.PLAN for c in found)
 

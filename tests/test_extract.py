@@ -866,6 +866,10 @@ def test_hedges_are_marked(extractor: RuleExtractor, text: str, category: Catego
             "we might do Japan in spring, nothing's decided yet",
         ),
         ("thinking about learning piano, haven't decided", "thinking about learning piano, haven't decided"),
+        # where it was heard, how little it was checked
+        ("我们组下个月要搬去滨江办公，听同事说的", "我们组下个月要搬去滨江办公，听同事说的"),
+        ("对方保险公司是平安的，没细看", "对方保险公司是平安的，没细看"),
+        ("my sister got engaged. heard it from my mom", "my sister got engaged. heard it from my mom"),
     ],
 )
 def test_a_hedge_said_after_a_statement_makes_it_a_guess(
@@ -902,6 +906,7 @@ def test_kind_of_before_anything_else_still_hedges(extractor: RuleExtractor) -> 
         ("我儿子上小学了，三年级", C.FAMILY),
         ("帮我订个酒店，三天", C.REQUEST),
         ("我每天早上跑步，已经两个星期了", C.ROUTINE),
+        ("我儿子今年8岁，上二年级", C.FAMILY),
         # who with
         ("我开始学游泳了，跟我老婆一起", C.FACT),
         ("I started taking pottery classes, with my sister", C.EVENT),

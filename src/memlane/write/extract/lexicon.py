@@ -94,13 +94,18 @@ HEDGE = re.compile(
 # a clause that only qualifies the one before it ("…, but don't quote me", "……我瞎猜的"): the two are
 # one guess
 BARE_HEDGE = re.compile(
-    r"(?:我|我也|也)?(?:瞎猜的?|随便猜的?|不确定|不太确定|不一定|别当真|说不准|没准"
-    r"|还?没想好|还?没决定|还没定|还在考虑|还在犹豫|再说吧|再看吧|看情况吧?)(?:呢|哈|啊|吧|的)?"
+    r"(?:我|我也|也)?(?:瞎猜的?|随便猜的?|不确定|不太确定|不一定(?:准|对|靠谱)?|别当真|说不准|没准"
+    r"|还?没想好|还?没决定|还没定|还在考虑|还在犹豫|再说吧|再看吧|看情况吧?"
+    # where a guess came from, or how little it was checked: 听同事说的, 没细看
+    r"|(?:也是)?听(?:[\u4e00-\u9fff]{1,4})?说的|(?:我)?没(?:细看|仔细看|看清楚?|细问|问清楚?)|记不清了?|记不太清了?)"
+    r"(?:呢|哈|啊|吧|的)?"
     r"|(?i:(?:but\s+)?(?:(?:i'?m\s+)?not\s+(?:100%\s+)?sure(?:\s+(?:yet|about\s+(?:that|it)))?"
     r"|don'?t\s+quote\s+me(?:\s+on\s+(?:that|this))?|idk|i\s+don'?t\s+know|could\s+be\s+wrong"
     r"|i\s+might\s+be\s+wrong|just\s+guessing|(?:i\s+)?haven'?t\s+decided(?:\s+yet)?"
     r"|(?:nothing'?s|it'?s\s+not|not)\s+(?:decided|settled|set\s+in\s+stone)(?:\s+yet)?"
-    r"|still\s+(?:deciding|thinking(?:\s+about\s+it)?)|we'?ll\s+see)(?:\s+(?:though|tho))?)"
+    r"|still\s+(?:deciding|thinking(?:\s+about\s+it)?)|we'?ll\s+see"
+    r"|(?:at\s+least\s+)?(?:that'?s\s+what\s+)?(?:i\s+)?heard(?:\s+it)?\s+from\s+(?:a|my|some)\s+\w+(?:\s+\w+)?"
+    r"|didn'?t\s+(?:check|look\s+closely))(?:\s+(?:though|tho))?)"
 )
 # a clause that is only an age, a duration, a frequency or a school year: it says more of the clause
 # before it ("我有个女儿，今年5岁", "我学吉他，三年了", "我每周游泳，一周三次", "我儿子上小学了，三年级")
@@ -116,7 +121,7 @@ AMOUNT_ONLY = re.compile(
     r"(?:周岁|岁|个月|年级|年|天|小时|周|星期|礼拜)(?:多|半)?(?:了|啦|咯|呢|哦|吧)?"
     r"|(?:每|一)(?:天|周|星期|礼拜|个月|月|年)(?:都|大概|差不多)?[0-9一二两三四五六七八九十几]+(?:次|回|趟)"
     r"(?:左右)?(?:吧)?"
-    r"|(?:今年|现在)?(?:[初高]|小学|初中|高中)?[一二三四五六]年级了?|(?:今年|现在)?(?:初|高|大)[一二三四]了?"
+    r"|(?:今年|现在)?上?(?:[初高]|小学|初中|高中)?[一二三四五六]年级了?|(?:今年|现在)?(?:初|高|大)[一二三四]了?"
 )
 # a clause that only says who with (跟我姐一起, "together with my wife"): of the clause before
 COMPANY_ONLY = re.compile(

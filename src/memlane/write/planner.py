@@ -108,6 +108,11 @@ def _thrown_away(d: Decision) -> bool:
 
 
 _LOOSE_ENDS = re.compile(r"^[\s,，.。!！?？;；:：、~～-]+|[\s,，;；:：、~～-]+$")
+# what is left of a turn that said nothing else: a word that only leads on to what followed
+_FILLER = re.compile(
+    r"(?:(?:对了|哦+|嗯+|啊+|好吧|那个|还有|另外|顺便说一下|然后|(?i:by\s+the\s+way|btw|oh|ok|okay|so|also|anyway|well))"
+    r"[\s,，.。!！~～]*)*"
+)
 _EMPTY_BETWEEN = re.compile(r"\s*([,，;；、])(?:\s*[,，;；、.。!！?？])+")
 
 
@@ -124,8 +129,8 @@ def _without(text: str, dropped: Sequence[Decision]) -> str:
             spans.append(span)
     for start, end in sorted(spans, reverse=True):
         text = text[:start] + text[end:]
-    text = _EMPTY_BETWEEN.sub(r"\1", text)
-    return _LOOSE_ENDS.sub("", re.sub(r"\s{2,}", " ", text))
+    text = _LOOSE_ENDS.sub("", re.sub(r"\s{2,}", " ", _EMPTY_BETWEEN.sub(r"\1", text)))
+    return "" if _FILLER.fullmatch(text) else text  # "对了，…" with all that followed it thrown away
 
 
 def _whole(text: str, clause: str, taken: Sequence[tuple[int, int]]) -> tuple[int, int] | None:

@@ -1075,6 +1075,9 @@ def test_typographic_apostrophes_are_understood_and_kept(extractor: RuleExtracto
         ("My husband Dave and I live in Denver", ["My husband Dave and I live in Denver"]),
         ("me and my wife love hiking", ["me and my wife love hiking"]),
         ("I love pizza and I have two kids", ["I love pizza", "I have two kids"]),
+        # an emoji before more words ends a sentence; one at the end stays with its clause
+        ("晚上好呀😄 今天学校通知8月要补课", ["晚上好呀", "今天学校通知8月要补课"]),
+        ("我爱喝咖啡☕️", ["我爱喝咖啡☕️"]),
     ],
 )
 def test_clause_splitting_keeps_lists_numbers_and_dates_whole(text: str, clauses: list[str]) -> None:

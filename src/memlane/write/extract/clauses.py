@@ -48,7 +48,8 @@ class Clause:
 
 
 _SEPARATOR = re.compile(
-    r"(?P<end>[。！？!?；;\n]+|\.{2,}|…+|\.(?=\s|$))"
+    # an emoji before more words ends a sentence too: "晚上好呀😄 今天学校突然通知…"
+    r"(?P<end>[。！？!?；;\n]+|\.{2,}|…+|\.(?=\s|$)|[\U0001F300-\U0001FAFF\u2600-\u27BF]+(?:\s+|(?=[\u4e00-\u9fffA-Za-z])))"
     r"|(?P<comma>[，,])"
     r"|(?P<colon>[：:])"
     r"|(?P<but>\s*\b(?i:but|however|though)\b\s*|但是|可是|然而|而且|并且)"

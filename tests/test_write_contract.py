@@ -843,6 +843,8 @@ def test_a_move_retires_where_the_user_was_based(mem: Memory) -> None:
     [
         ("we have dinner with the Smiths next friday", "dinner with the smiths got cancelled", "cancelled"),
         ("下周六和大学同学聚餐", "聚餐取消了", "cancelled"),
+        # what can no longer happen, and a request to call it off, said together
+        ("打算8月初带我妈去云南玩一周", "学校通知8月要补课，云南去不成了，行程先取消吧", "cancelled"),
         ("I'm seeing the dentist next monday", "the dentist moved it to thursday", "superseded"),
         ("下周一去医院体检", "体检改到下周三上午", "superseded"),
     ],

@@ -14,7 +14,7 @@ import re
 from dataclasses import replace
 from datetime import datetime
 
-from memlane.domain import Candidate, Category
+from memlane.domain import Candidate, Category, EventStatus
 from memlane.text.lang import fold
 
 from .clauses import Clause
@@ -62,6 +62,8 @@ def _joins(prev: tuple[Candidate, Clause], nxt: tuple[Candidate, Clause]) -> boo
         return True
     if clause.elaborates and p.category in _HOLDS_MORE and not _OWN_SUBJECT.match(_after_lead(clause.text)):
         return c.category in (Category.OTHER, p.category) or (c.slot is None and c.category in _HOLDS_MORE)
+    if p.event_status is EventStatus.CANCELLED and c.event_status is EventStatus.CANCELLED:
+        return True  # "云南去不成了，行程先取消吧": one plan called off, said twice
     return (
         c.category is Category.COMPLAINT
         and p.category is Category.COMPLAINT

@@ -796,6 +796,11 @@ def test_a_clause_that_only_says_something_changed_is_one_statement_with_what(me
     )
 
 
+def test_what_the_user_asks_for_in_a_place_is_no_hometown(mem: Memory) -> None:
+    mem.add("帮我找今晚开着的宠物医院，要天河区的", user_id="u1", session_id="s1", at=T0)
+    assert "hometown" not in mem.profile("u1")
+
+
 def test_a_brand_that_begins_with_a_place_is_no_hometown(mem: Memory) -> None:
     # 美的 (Midea) is one name; 美 alone would be the United States
     mem.add("我买的空气炸锅坏了，美的的", user_id="u1", session_id="s1", at=T0)

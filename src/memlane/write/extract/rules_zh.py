@@ -267,7 +267,9 @@ RULES = (
     rule(C.LOCATION, rf"{_ADV}{_AT}(?P<v>[^，。,在]{{1,20}}?)(?:工作|上班|打工|任职|实习|就职|办公)",
          _work_place),
     # 我是湖南人, 我是东北的, and in an introduction "…，合肥的，…"
-    rule(C.LOCATION, r"^(?:我是|我)?(?P<v>(?:(?!是|在|有|做|老家)[\u4e00-\u9fff]){2,6}?)(?:人|的)"
+    # (not what the user wants: "要天河区的" asks for a vet in 天河区)
+    rule(C.LOCATION, r"^(?:我是|我)?(?P<v>(?:(?!是|在|有|做|老家|要|想|去|找|选|买|订)[\u4e00-\u9fff]){2,6}?)"
+                     r"(?:人|的)"
                      r"(?:哈|啊|呀|哦|呢)?$",
          _place("hometown")),
     rule(C.LOCATION, rf"(?:来自|老家(?:是|在)?|出生在|出生于|生在|籍贯是?)(?P<v>{_CUT}{{1,20}})",

@@ -870,6 +870,8 @@ def test_hedges_are_marked(extractor: RuleExtractor, text: str, category: Catego
         ("我们组下个月要搬去滨江办公，听同事说的", "我们组下个月要搬去滨江办公，听同事说的"),
         ("对方保险公司是平安的，没细看", "对方保险公司是平安的，没细看"),
         ("my sister got engaged. heard it from my mom", "my sister got engaged. heard it from my mom"),
+        ("他可能更适合学吉他？随便说说哈", "他可能更适合学吉他？随便说说哈"),
+        ("maybe we'll move to Lisbon, just saying", "maybe we'll move to Lisbon, just saying"),
     ],
 )
 def test_a_hedge_said_after_a_statement_makes_it_a_guess(

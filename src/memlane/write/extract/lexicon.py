@@ -95,7 +95,7 @@ HEDGE = re.compile(
 # one guess
 BARE_HEDGE = re.compile(
     r"(?:我|我也|也)?(?:瞎猜的?|随便猜的?|不确定|不太确定|不一定(?:准|对|靠谱)?|别当真|说不准|没准"
-    r"|还?没想好|还?没决定|还没定|还在考虑|还在犹豫|再说吧|再看吧|看情况吧?"
+    r"|还?没想好|还?没决定|还没定|还在考虑|还在犹豫|再说吧|再看吧|看情况吧?|随便说说|随口(?:一说|说说)|开玩笑的?|说着玩的?"
     # where a guess came from, or how little it was checked: 听同事说的, 没细看
     r"|(?:也是)?听(?:[\u4e00-\u9fff]{1,4})?说的|(?:我)?没(?:细看|仔细看|看清楚?|细问|问清楚?)|记不清了?|记不太清了?)"
     r"(?:呢|哈|啊|吧|的)?"
@@ -105,7 +105,7 @@ BARE_HEDGE = re.compile(
     r"|(?:nothing'?s|it'?s\s+not|not)\s+(?:decided|settled|set\s+in\s+stone)(?:\s+yet)?"
     r"|still\s+(?:deciding|thinking(?:\s+about\s+it)?)|we'?ll\s+see"
     r"|(?:at\s+least\s+)?(?:that'?s\s+what\s+)?(?:i\s+)?heard(?:\s+it)?\s+from\s+(?:a|my|some)\s+\w+(?:\s+\w+)?"
-    r"|didn'?t\s+(?:check|look\s+closely))(?:\s+(?:though|tho))?)"
+    r"|didn'?t\s+(?:check|look\s+closely)|just\s+(?:saying|kidding)|jk)(?:\s+(?:though|tho))?)"
 )
 # a clause that is only an age, a duration, a frequency or a school year: it says more of the clause
 # before it ("我有个女儿，今年5岁", "我学吉他，三年了", "我每周游泳，一周三次", "我儿子上小学了，三年级")

@@ -872,6 +872,10 @@ def test_hedges_are_marked(extractor: RuleExtractor, text: str, category: Catego
         ("my sister got engaged. heard it from my mom", "my sister got engaged. heard it from my mom"),
         ("他可能更适合学吉他？随便说说哈", "他可能更适合学吉他？随便说说哈"),
         ("maybe we'll move to Lisbon, just saying", "maybe we'll move to Lisbon, just saying"),
+        (
+            "I think the box got dropped in shipping, but honestly no idea",
+            "I think the box got dropped in shipping, but honestly no idea",
+        ),
     ],
 )
 def test_a_hedge_said_after_a_statement_makes_it_a_guess(

@@ -101,6 +101,7 @@ BARE_HEDGE = re.compile(
     r"(?:呢|哈|啊|吧|的)?"
     r"|(?i:(?:but\s+)?(?:(?:i'?m\s+)?not\s+(?:100%\s+)?sure(?:\s+(?:yet|about\s+(?:that|it)))?"
     r"|don'?t\s+quote\s+me(?:\s+on\s+(?:that|this))?|idk|i\s+don'?t\s+know|could\s+be\s+wrong"
+    r"|(?:(?:but\s+)?honestly\s+)?(?:i\s+have\s+)?no\s+idea|who\s+knows"
     r"|i\s+might\s+be\s+wrong|just\s+guessing|(?:i\s+)?haven'?t\s+decided(?:\s+yet)?"
     r"|(?:nothing'?s|it'?s\s+not|not)\s+(?:decided|settled|set\s+in\s+stone)(?:\s+yet)?"
     r"|still\s+(?:deciding|thinking(?:\s+about\s+it)?)|we'?ll\s+see"

@@ -113,7 +113,7 @@ _FILLER = re.compile(
     r"(?:(?:对了|哦+|嗯+|啊+|好吧|那个|还有|另外|顺便说一下|然后|(?i:by\s+the\s+way|btw|oh|ok|okay|so|also|anyway|well))"
     r"[\s,，.。!！~～]*)*"
 )
-_EMPTY_BETWEEN = re.compile(r"\s*([,，;；、])(?:\s*[,，;；、.。!！?？])+")
+_EMPTY_BETWEEN = re.compile(r"\s*([,，;；、.。!！?？])(?:\s*[,，;；、.。!！?？])+")
 
 
 def _without(text: str, dropped: Sequence[Decision]) -> str:

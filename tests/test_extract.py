@@ -873,6 +873,11 @@ def test_hedges_are_marked(extractor: RuleExtractor, text: str, category: Catego
         ("他可能更适合学吉他？随便说说哈", "他可能更适合学吉他？随便说说哈"),
         ("maybe we'll move to Lisbon, just saying", "maybe we'll move to Lisbon, just saying"),
         (
+            "my roommate is moving out in june? she hasn't said for sure",
+            "my roommate is moving out in june? she hasn't said for sure",
+        ),
+        ("室友好像六月要搬走，她还没确定", "室友好像六月要搬走，她还没确定"),
+        (
             "I think the box got dropped in shipping, but honestly no idea",
             "I think the box got dropped in shipping, but honestly no idea",
         ),

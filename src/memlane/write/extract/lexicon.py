@@ -97,11 +97,12 @@ BARE_HEDGE = re.compile(
     r"(?:我|我也|也)?(?:瞎猜的?|随便猜的?|不确定|不太确定|不一定(?:准|对|靠谱)?|别当真|说不准|没准"
     r"|还?没想好|还?没决定|还没定|还在考虑|还在犹豫|再说吧|再看吧|看情况吧?|随便说说|随口(?:一说|说说)|开玩笑的?|说着玩的?"
     # where a guess came from, or how little it was checked: 听同事说的, 没细看
-    r"|(?:也是)?听(?:[\u4e00-\u9fff]{1,4})?说的|(?:我)?没(?:细看|仔细看|看清楚?|细问|问清楚?)|记不清了?|记不太清了?)"
+    r"|(?:也是)?听(?:[\u4e00-\u9fff]{1,4})?说的|[他她]还没(?:说|定|确定)|(?:我)?没(?:细看|仔细看|看清楚?|细问|问清楚?)|记不清了?|记不太清了?)"
     r"(?:呢|哈|啊|吧|的)?"
     r"|(?i:(?:but\s+)?(?:(?:i'?m\s+)?not\s+(?:100%\s+)?sure(?:\s+(?:yet|about\s+(?:that|it)))?"
     r"|don'?t\s+quote\s+me(?:\s+on\s+(?:that|this))?|idk|i\s+don'?t\s+know|could\s+be\s+wrong"
     r"|(?:(?:but\s+)?honestly\s+)?(?:i\s+have\s+)?no\s+idea|who\s+knows"
+    r"|(?:she|he|they)\s+(?:hasn'?t|haven'?t|didn'?t)\s+(?:said|confirmed|decided)(?:\s+(?:it\s+)?(?:for\s+sure|yet))?"
     r"|i\s+might\s+be\s+wrong|just\s+guessing|(?:i\s+)?haven'?t\s+decided(?:\s+yet)?"
     r"|(?:nothing'?s|it'?s\s+not|not)\s+(?:decided|settled|set\s+in\s+stone)(?:\s+yet)?"
     r"|still\s+(?:deciding|thinking(?:\s+about\s+it)?)|we'?ll\s+see"

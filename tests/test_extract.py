@@ -878,6 +878,10 @@ def test_hedges_are_marked(extractor: RuleExtractor, text: str, category: Catego
         ),
         ("室友好像六月要搬走，她还没确定", "室友好像六月要搬走，她还没确定"),
         (
+            "i think we might pivot to vet clinics?? just a thought, prob not",
+            "i think we might pivot to vet clinics?? just a thought, prob not",
+        ),
+        (
             "I think the box got dropped in shipping, but honestly no idea",
             "I think the box got dropped in shipping, but honestly no idea",
         ),

@@ -271,6 +271,7 @@ def test_a_raw_turn_reaches_a_block_without_what_the_judge_threw_away(
         ("ok, I booked the okra place", "I booked the okra place"),
         # nothing but the word that led on to what was thrown away
         ("对了，我们组好像下个月要搬去滨江办公？听同事说的，不一定准", ""),
+        ("also i think we might pivot to vet clinics?? just a thought, prob not", ""),
         # no stray stop where a sentence was taken out
         (
             "Order's under Tom Becker. I think the box got dropped in shipping, but honestly no idea.",

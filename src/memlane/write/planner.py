@@ -111,7 +111,7 @@ _LOOSE_ENDS = re.compile(r"^[\s,，.。!！?？;；:：、~～-]+|[\s,，;；:�
 # what is left of a turn that said nothing else: a word that only leads on to what followed
 _FILLER = re.compile(
     r"(?:(?:对了|哦+|嗯+|啊+|好吧|那个|还有|另外|顺便说一下|然后|(?i:by\s+the\s+way|btw|oh|ok|okay|so|also|anyway|well))"
-    r"[\s,，.。!！~～]*)*"
+    r"[\s,，.。!！?？~～]*)*"
 )
 _EMPTY_BETWEEN = re.compile(r"\s*([,，;；、.。!！?？])(?:\s*[,，;；、.。!！?？])+")
 

@@ -102,6 +102,7 @@ BARE_HEDGE = re.compile(
     r"|(?i:(?:but\s+)?(?:(?:i'?m\s+)?not\s+(?:100%\s+)?sure(?:\s+(?:yet|about\s+(?:that|it)))?"
     r"|don'?t\s+quote\s+me(?:\s+on\s+(?:that|this))?|idk|i\s+don'?t\s+know|could\s+be\s+wrong"
     r"|(?:(?:but\s+)?honestly\s+)?(?:i\s+have\s+)?no\s+idea|who\s+knows"
+    r"|just\s+a\s+thought(?:,?\s+prob(?:ably)?\s+not)?|prob(?:ably)?\s+not"
     r"|(?:she|he|they)\s+(?:hasn'?t|haven'?t|didn'?t)\s+(?:said|confirmed|decided)(?:\s+(?:it\s+)?(?:for\s+sure|yet))?"
     r"|i\s+might\s+be\s+wrong|just\s+guessing|(?:i\s+)?haven'?t\s+decided(?:\s+yet)?"
     r"|(?:nothing'?s|it'?s\s+not|not)\s+(?:decided|settled|set\s+in\s+stone)(?:\s+yet)?"

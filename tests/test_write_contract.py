@@ -867,6 +867,27 @@ def test_a_called_off_or_moved_plan_settles_the_plan_it_names(
         assert any(change in t for t in active(mem))
 
 
+@pytest.mark.parametrize(
+    ("plan", "done", "later", "happened"),
+    [
+        ("I'm running my first marathon next sunday", "I finished my first marathon yesterday", 9, True),
+        ("下周六去爬黄山", "周六去爬了黄山，风景太美了", 12, True),
+        # a trip before the plan's day is another occasion
+        ("下周六去爬黄山", "上周六去爬了黄山", 3, False),
+    ],
+)
+def test_a_done_event_settles_the_plan_whose_time_has_come(
+    mem: Memory, plan: str, done: str, later: int, happened: bool
+) -> None:
+    (old,) = [d.memory for d in mem.add(plan, user_id="u1", session_id="s1", at=T0).decisions if d.memory]
+    mem.add(done, user_id="u1", session_id="s2", at=days(later))
+    held = mem.get(old.id, user_id="u1")
+    assert (held.status is Status.SUPERSEDED) is happened
+    assert sum(1 for m in mem.list("u1", kinds=["episodic"]) if m.event_status is EventStatus.PLANNED) == (
+        0 if happened else 1
+    )
+
+
 def test_a_called_off_plan_leaves_other_plans_alone(mem: Memory) -> None:
     (old,) = [d.memory for d in mem.add("下周一去医院体检", user_id="u1", session_id="s1", at=T0).decisions]
     mem.add("周六的聚餐取消了", user_id="u1", session_id="s2", at=days(1))

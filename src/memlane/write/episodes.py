@@ -1,6 +1,7 @@
-"""Which open episode a new one settles: the complaint a resolution refers to ("耳机收到了"), and the
-planned event a cancellation or a new date refers to ("vet cancelled friday, rebooked for tuesday").
-:mod:`memlane.write.reconcile` resolves or retires what these find."""
+"""Which open episode a new one settles: the complaint a resolution refers to ("耳机收到了"), the
+planned event a cancellation or a new date refers to ("vet cancelled friday, rebooked for tuesday"),
+and the plan whose time has come that a done event says happened ("FINALS DONE" after "finals in 2
+weeks"). :mod:`memlane.write.reconcile` resolves or retires what these find."""
 
 from __future__ import annotations
 
@@ -57,6 +58,35 @@ def open_plan(pool: Pool, item: MemoryItem) -> MemoryItem | None:
     vector = np.asarray(item.embedding, dtype=np.float32)
     return max(
         named,
+        key=lambda m: (
+            float(np.dot(np.asarray(m.embedding, dtype=np.float32), vector)) if m.embedding else -1.0
+        ),
+    )
+
+
+def happened_plan(pool: Pool, item: MemoryItem) -> MemoryItem | None:
+    """The plan a done event says happened: a plan still open whose time has come by when the event
+    was told (its day, or up to a day later) and not more than the window before it, that shares a
+    word with the event, the closest in meaning. A plan still ahead is another occasion ("上周去了
+    上海" leaves "下周去上海出差" planned)."""
+    if item.created_at is None:
+        return None
+    told = item.created_at
+    plans = MemoryQuery(kinds=(Kind.EPISODIC,), categories=(Category.PLAN.value,))
+    due = [
+        m
+        for m in pool.query(plans)
+        if m.event_status is EventStatus.PLANNED
+        and m.id != item.id
+        and m.valid_from is not None
+        and told - timedelta(days=_RESOLVE_WINDOW_DAYS) <= m.valid_from <= told + timedelta(days=1)
+        and word_overlap(m.text, item.text) > 0
+    ]
+    if not due or item.embedding is None:
+        return due[0] if due else None
+    vector = np.asarray(item.embedding, dtype=np.float32)
+    return max(
+        due,
         key=lambda m: (
             float(np.dot(np.asarray(m.embedding, dtype=np.float32), vector)) if m.embedding else -1.0
         ),

@@ -51,7 +51,7 @@ from memlane.text.lang import normalize
 from memlane.vocabulary import MemoryQuery
 from memlane.write.changes import kind_of, retired
 from memlane.write.choices import rivals
-from memlane.write.episodes import open_plan, resolved_complaint
+from memlane.write.episodes import happened_plan, open_plan, resolved_complaint
 from memlane.write.pool import Pool
 from memlane.write.wording import covers, masked, shared, things
 
@@ -258,6 +258,10 @@ def find_match(
             return Match(Kin.RESOLVE, (plan,), why="the plan was called off")
         if plan is not None:
             return _retire(item, [plan], "the plan was moved to another time")
+    if item.kind is Kind.EPISODIC and item.event_status is EventStatus.DONE:
+        happened = happened_plan(pool, item)
+        if happened is not None:
+            return _retire(item, [happened], "the plan happened")
 
     if item.embedding is None:
         return Match(Kin.NEW)

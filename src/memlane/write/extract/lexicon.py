@@ -41,10 +41,19 @@ FORGET = re.compile(
     r"(?:别|不要|不用|请勿|千万别)(?:帮我)?(?:记|记住|记下来?|记录|保存|存)(?:这个|这些|这条|这句|刚才的?|那个|了|哦|啊)?(?:$|[，,。！!]|话)"
     r"|(?:这个|这些|这条|这句|刚才的?|那个|上面的?)(?:话)?(?:别|不要|不用)(?:记|记住|记下来?|记录|保存|存)"
     r"|(?:忘掉|忘了|忘记|删掉|删除|撤回)(?:我)?(?:刚才|刚刚|之前|上面|前面)(?:说|讲|发)的?(?:话|内容|那句)?"
+    # what was just said, taken back: 刚才那段忘掉, 刚刚说的那个不算, 上一条作废, 这句你别往记忆里放
+    r"|^(?:刚才|刚刚|上面|上一条|这句|那句)(?:我?说的)?(?:那个|那段|那句|那条)?(?:你)?"
+    r"(?:忘掉吧?|忘了吧|删掉吧?|删了吧|作废|不算|别往记忆里放|别记了?|别存了?|(?i:别save|不要save|cancel掉))$"
+    r"|^(?:就)?当我没(?:说|问)(?:过)?(?:吧)?$"
     # English only as a whole imperative clause: "I don't remember that movie" is no such request
-    r"|(?i:^(?:please\s+|pls\s+)?(?:(?:don'?t|do\s+not)\s+(?:remember|save|store|record)\s+(?:that|this|it)"
-    r"|forget\s+(?:what\s+i\s+(?:just\s+)?(?:said|told\s+you|wrote)|that|this|it|everything\s+i\s+just\s+said)"
-    r"|strike\s+that|scratch\s+that)(?:\s+please)?\W*$)"
+    r"|(?i:^(?:(?:nah|nope|no|nvm|never\s+mind|actually|wait(?:\s+no)?|oh|ok|oops)[\s,.!]+)*"
+    r"(?:please\s+|pls\s+)?(?:(?:don'?t|do\s+not)\s+(?:remember|save|store|record|keep|log)"
+    r"\s+(?:that|this|it|that\s+one|any\s+of\s+(?:this|that))"
+    r"|don'?t\s+hang\s+on\s+to\s+(?:that|this|it)(?:\s+one)?"
+    r"|(?:forget|ignore|disregard)\s+(?:what\s+i\s+(?:just\s+)?(?:said|told\s+you|wrote)|that|this|it"
+    r"|everything\s+i\s+just\s+said|i\s+said\s+that|my\s+last\s+message)"
+    r"|(?:strike|scratch|wipe|erase|delete|undo)\s+(?:that|this)(?:\s+last\s+(?:bit|part|one|message))?"
+    r"|leave\s+(?:that|this|it)\s+out(?:\s+of\s+your\s+memory)?)(?:\s+please)?\W*$)"
 )
 
 # What the user has stopped doing, the thing said first ("咖啡不喝了", "恐怖片看腻了", "健身房现在很少去

@@ -269,6 +269,13 @@ class Planner:
             return replace(
                 decision, outcome=Outcome.RESOLVED, memory=settled, related=related, note=match.why
             )
+        if match.kin is Kin.FULFIL:
+            # the plan happened: it still says what was planned (and a question about the plan
+            # finds it), now done; the event is a memory of its own
+            old = match.existing[0]
+            done = replace(old, event_status=EventStatus.DONE, updated_at=at, valid_to=at)
+            pool.pending[done.id] = done
+            steps.append(Resolve(done, match.why))
         if match.kin is Kin.WEAKER:
             reason = f"a weaker claim than an existing one: {match.why}"
             return replace(

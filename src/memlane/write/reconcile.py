@@ -72,6 +72,7 @@ class Kin(str, Enum):
     SUPERSEDE = "supersede"
     WEAKER = "weaker"
     RESOLVE = "resolve"
+    FULFIL = "fulfil"  # new, and the plan it names happened
 
 
 @dataclass(frozen=True)
@@ -261,7 +262,7 @@ def find_match(
     if item.kind is Kind.EPISODIC and item.event_status is EventStatus.DONE:
         happened = happened_plan(pool, item)
         if happened is not None:
-            return _retire(item, [happened], "the plan happened")
+            return Match(Kin.FULFIL, (happened,), why="the plan happened")
 
     if item.embedding is None:
         return Match(Kin.NEW)

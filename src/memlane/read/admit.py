@@ -41,7 +41,7 @@ FLOORS: dict[tuple[str, Kind], float] = {
     ("zh", Kind.PROFILE): 0.26,
     ("zh", Kind.SEMANTIC): 0.28,
     ("zh", Kind.EPISODIC): 0.30,
-    ("zh", Kind.SUMMARY): 0.35,
+    ("zh", Kind.SUMMARY): 0.33,
     ("zh", Kind.LOG): 0.39,
     ("en", Kind.PROFILE): 0.08,
     ("en", Kind.SEMANTIC): 0.09,

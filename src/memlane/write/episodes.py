@@ -52,16 +52,7 @@ def open_plan(pool: Pool, item: MemoryItem) -> MemoryItem | None:
     if item.created_at is not None:
         horizon = item.created_at - timedelta(days=_RESOLVE_WINDOW_DAYS)
         open_ones = [m for m in open_ones if (m.valid_from or m.created_at or horizon) >= horizon]
-    named = [m for m in open_ones if word_overlap(m.text, item.text) > 0]
-    if not named or item.embedding is None:
-        return named[0] if named else None  # newest first
-    vector = np.asarray(item.embedding, dtype=np.float32)
-    return max(
-        named,
-        key=lambda m: (
-            float(np.dot(np.asarray(m.embedding, dtype=np.float32), vector)) if m.embedding else -1.0
-        ),
-    )
+    return _closest([m for m in open_ones if word_overlap(m.text, item.text) > 0], item)
 
 
 def happened_plan(pool: Pool, item: MemoryItem) -> MemoryItem | None:
@@ -82,11 +73,17 @@ def happened_plan(pool: Pool, item: MemoryItem) -> MemoryItem | None:
         and told - timedelta(days=_RESOLVE_WINDOW_DAYS) <= m.valid_from <= told + timedelta(days=1)
         and word_overlap(m.text, item.text) > 0
     ]
-    if not due or item.embedding is None:
-        return due[0] if due else None
+    return _closest(due, item)
+
+
+def _closest(found: list[MemoryItem], item: MemoryItem) -> MemoryItem | None:
+    """Of ``found`` (newest first), the one closest in meaning to ``item``; the newest when either
+    side has no vector."""
+    if not found or item.embedding is None:
+        return found[0] if found else None
     vector = np.asarray(item.embedding, dtype=np.float32)
     return max(
-        due,
+        found,
         key=lambda m: (
             float(np.dot(np.asarray(m.embedding, dtype=np.float32), vector)) if m.embedding else -1.0
         ),

@@ -65,7 +65,7 @@ class Keeper:
         ]
         texts = [indexed(m) for m in made.values()] + [d.candidate.text for d in spare if d.candidate]
         embedded = list(self.embedder.embed_passages(texts)) if texts else []
-        vectors = dict(zip(made, embedded, strict=False))
+        vectors = dict(zip(made, embedded[: len(made)], strict=True))
         vectors.update(zip(map(id, spare), embedded[len(made) :], strict=True))
         out = list(decisions)
         if looking:

@@ -116,18 +116,9 @@ _NOT_NEWS = {
     Category.BUDGET,
     Category.SENSITIVE,
 }
-# what such a clause may not be: the feeling, the request or the moment after a change is its own
-_NOT_A_STATE = {
-    Category.MOOD,
-    Category.SMALLTALK,
-    Category.REQUEST,
-    Category.HYPOTHETICAL,
-    Category.CONDITION,
-    Category.BUDGET,
-    Category.COMPLAINT,
-    Category.PLAN,
-    Category.SENSITIVE,
-}
+# what such a clause may not be: besides what news may not be, a complaint or a plan is news itself,
+# never the state a change led to
+_NOT_A_STATE = _NOT_NEWS | {Category.COMPLAINT, Category.PLAN}
 
 
 def _goes_on_to_what_replaced(p: Candidate, c: Candidate, clause: Clause) -> bool:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from conftest import T0
 from memlane import Memory, Settings, Source
-from memlane.domain import Action, Candidate, Category, Kind, MemoryItem
+from memlane.domain import Action, Candidate, Category, Kind, MemoryItem, Outcome
 from memlane.write.judge import Judge
 from memlane.write.pool import Pool
 from memlane.write.reconcile import Kin, find_match
@@ -76,6 +78,28 @@ def test_an_inferred_claim_does_not_overwrite_an_explicit_one(mem: Memory) -> No
     match = find_match(Pool(mem.stores, "u1"), guess, [], mem.settings.duplicate_similarity)
     assert match.kin is Kin.WEAKER
     assert match.existing[0].id == explicit.id
+
+
+@pytest.mark.parametrize(
+    ("later", "earlier", "slot"),
+    [("I live in Berlin now", "I live in Paris", "home_city"), ("我喜欢喝美式", "我不喝咖啡", None)],
+)
+def test_what_was_said_before_never_replaces_what_was_said_after(
+    mem: Memory, later: str, earlier: str, slot: str | None
+) -> None:
+    # written out of order (a clause read again after the write, a history imported backwards)
+    mem.add(later, user_id="u1", at=T0 + timedelta(days=30))
+    (stood,) = mem.add(earlier, user_id="u1", at=T0).decisions
+    assert (stood.action, stood.outcome) == (Action.DISCARD, Outcome.KEPT_EXISTING), stood.reason
+    assert stood.reason == "an existing memory stands: something said later says otherwise"
+    assert [m.text for m in mem.list("u1")] == [later]
+    if slot is not None:
+        assert mem.profile("u1")[slot] == "Berlin"
+    # in order, the same words do replace it
+    mem.add(earlier, user_id="u2", at=T0)
+    mem.add(later, user_id="u2", at=T0 + timedelta(days=30))
+    assert [m.text for m in mem.list("u2")] == [later]
+    assert [m.text for m in mem.list("u2", status="superseded")] == [earlier]
 
 
 @pytest.mark.parametrize(

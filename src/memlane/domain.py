@@ -118,7 +118,7 @@ class Outcome(_Text):
     MERGED = "merged"  # the same as an existing memory, which it strengthened
     SUPERSEDED = "superseded"  # stored, retiring the memories it changes or contradicts
     RESOLVED = "resolved"  # settled an open event, which now says so
-    KEPT_EXISTING = "kept_existing"  # a weaker claim than an existing memory: that one stands
+    KEPT_EXISTING = "kept_existing"  # a weaker or older claim than an existing memory: that one stands
     SESSION = "session"  # kept for this conversation only
     DISCARDED = "discarded"  # not kept
 

@@ -277,7 +277,7 @@ class Planner:
             pool.pending[done.id] = done
             steps.append(Resolve(done, match.why))
         if match.kin is Kin.WEAKER:
-            reason = f"a weaker claim than an existing one: {match.why}"
+            reason = f"an existing memory stands: {match.why}"
             return replace(
                 decision,
                 action=Action.DISCARD,

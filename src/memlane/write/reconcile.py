@@ -25,9 +25,10 @@ reconcile with each other too ("我最近开始喝冷萃了，不喝美式了").
   the other: "关注游戏性能" into "关注iPhone游戏性能", with the wording that says more. Statements with a
   word of their own each (三星 and 防抖, tea 9 and tea 0, piano and violin) are different memories.
 
-A weaker claim (inferred, less confident) never overwrites an explicit one. A masked memory (its
-values replaced by placeholders) merges only with the same masked words, and a sealed one only when
-the originals are the same: masked texts look alike whatever they hid.
+A weaker claim (inferred, less confident) never overwrites an explicit one, and nothing overwrites
+what was said after it. A masked memory (its values replaced by placeholders) merges only with the
+same masked words, and a sealed one only when the originals are the same: masked texts look alike
+whatever they hid.
 
 Where the rules only guess, the match says so: its ``doubts`` are the near memories it could not
 settle. :class:`Reconciler` is the port the write path uses; a second opinion (the LLM reconciler)
@@ -133,11 +134,22 @@ def _weaker(new: MemoryItem, old: MemoryItem) -> bool:
 
 
 def _retire(item: MemoryItem, olds: Sequence[MemoryItem], why: str) -> Match:
-    """Supersede ``olds``, unless the strongest of them is an explicit claim and ``item`` a weaker one."""
+    """Supersede ``olds``, unless the strongest of them is an explicit claim and ``item`` a weaker one.
+    What was said after ``item`` stays (a clause read again after the write, a history imported out
+    of order): the item is older news, not kept when nothing older is left to replace."""
+    later = [m for m in olds if _said_after(m, item)]
+    if later:
+        olds = [m for m in olds if m not in later]
+        if not olds:
+            return Match(Kin.WEAKER, (later[0],), why="something said later says otherwise")
     strongest = max(olds, key=lambda m: m.confidence)
     if _weaker(item, strongest):
         return Match(Kin.WEAKER, (strongest,), why="an explicit statement says otherwise")
     return Match(Kin.SUPERSEDE, tuple(olds), why=why)
+
+
+def _said_after(old: MemoryItem, item: MemoryItem) -> bool:
+    return old.created_at is not None and item.created_at is not None and old.created_at > item.created_at
 
 
 def _same_original(item: MemoryItem, old: MemoryItem, originals: Originals) -> bool:

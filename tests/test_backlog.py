@@ -175,7 +175,7 @@ def test_a_store_failing_under_the_backlog_is_reported_once_and_repaired_later(
         down.clear()
         memory.add("The store is back.", user_id="u2", at=T0)
         memory.flush()
-        assert "3 records were left without a vector" in caplog.text
+        assert "3 records or clauses were left without a vector" in caplog.text
         assert memory.maintain(now=days(1)).vectors_repaired == 3
         assert all(has for _, has in log_turns(memory))
 

@@ -103,9 +103,12 @@ def test_a_lasting_clause_no_rule_reads_is_kept_by_its_meaning(mem: Memory) -> N
     assert (dropped.action, dropped.category) == (Action.DISCARD, Category.OTHER)
     assert judge.reads_again(dropped)
     said = decisions(mem, text)
-    assert [action for _, action, _ in said] == [Action.SEMANTIC], said
-    assert said[0][2].startswith("learned: ")
+    # the write does not wait for the clause's vector: it is read again off the caller's path
+    assert [action for _, action, _ in said] == [Action.DISCARD], said
+    mem.flush("u1")
     (kept,) = mem.list(user_id="u1", kinds=["semantic"])
+    assert kept.reason.startswith("learned: ")
+    assert [a.op for a in mem.audit("u1")].count("write") == 2  # its own write, audited
     # stored with the vector it was read with
     (plain,) = mem.embedder.embed_passages([text])
     assert np.allclose(np.asarray(kept.embedding, dtype=np.float32), plain, atol=1e-6)
@@ -117,6 +120,26 @@ def test_a_withdrawn_clause_is_not_kept_by_its_meaning(mem: Memory) -> None:
     assert mem.list(user_id="u1", kinds=["semantic", "episodic", "profile"]) == []
     said = decisions(mem, "Pottery is a huge part of my life. Don't remember that.")
     assert Action.SEMANTIC not in [action for _, action, _ in said]
+    assert mem.list(user_id="u1", kinds=["semantic", "episodic", "profile"]) == []
+
+
+def test_a_clause_read_again_is_found_by_the_next_search(mem: Memory) -> None:
+    mem.add("Pottery is a huge part of my life", user_id="u1", session_id="s1", at=T0)
+    hits = mem.search("what is a big part of my life?", user_id="u1")  # no flush: reads settle first
+    assert any(h.memory.kind is Kind.SEMANTIC and "Pottery" in h.memory.text for h in hits), hits
+
+
+@pytest.mark.parametrize("forget", ["session", "user", "withdrawn"])
+def test_forgetting_waits_for_a_clause_read_again(mem: Memory, forget: str) -> None:
+    # forgotten right after the write: the clause still waiting for its vector does not come back
+    mem.add("Pottery is a huge part of my life", user_id="u1", session_id="s1", at=T0)
+    if forget == "session":
+        mem.forget_session("u1", "s1")
+    elif forget == "user":
+        mem.forget("u1", all=True)
+    else:
+        mem.add("刚才那句别记", user_id="u1", session_id="s1", at=T0)
+    mem.flush("u1")
     assert mem.list(user_id="u1", kinds=["semantic", "episodic", "profile"]) == []
 
 

@@ -77,6 +77,7 @@ class LifecycleFacade(Facade):
         uid = self._user(user_id)
         who = validate.caller(caller, self.settings)
         when = validate.when(at, utcnow())
+        self._vectors.wait(uid)  # what is still read again of the user's words is kept, then forgotten
         if all is True and tags is None:
             return self._edit.forget_user(uid)
         if all is not False:
@@ -132,9 +133,10 @@ class LifecycleFacade(Facade):
         return self._vectors.queued
 
     def flush(self, user_id: str | None = None) -> None:
-        """Wait until every turn added so far (for one user, or for all) has its vector. Reads need no
-        flush (they embed what their user still has queued themselves); this is for callers that
-        want to know the work is done, such as the worker before it reports a job done.
+        """Wait until every turn added so far (for one user, or for all) has its vector, and every
+        clause the judge reads again off the write path is kept or left. Reads need no flush (they
+        settle what their user still has queued themselves); this is for callers that want to know
+        the work is done, such as the worker before it reports a job done.
         """
         self._check_open()
         self._vectors.wait(self._user(user_id) if user_id is not None else None)
@@ -145,6 +147,7 @@ class LifecycleFacade(Facade):
         """
         uid = self._user(user_id)
         sid = validate.identifier(session_id, "session_id", self.settings)
+        self._vectors.wait(uid)  # its summary holds what the write path still reads again
         session = next((s for s in self.stores.sessions.list_sessions(uid, None) if s.id == sid), None)
         if session is None:
             raise NotFound(f"no session {session_id!r}")

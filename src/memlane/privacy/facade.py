@@ -22,6 +22,7 @@ from memlane.privacy.crypto import DataKey
 from memlane.settings import Settings
 from memlane.store import Stores
 from memlane.vocabulary import AuditEntry, ConsentSettings
+from memlane.write.backlog import VectorBacklog
 
 
 class PrivacyFacade:
@@ -31,6 +32,7 @@ class PrivacyFacade:
     stores: Stores
     _privacy: PrivacyControls
     _edit: Editor
+    _vectors: VectorBacklog
 
     def _user(self, user_id: str) -> str:
         return validate.identifier(user_id, "user_id", self.settings)
@@ -64,6 +66,7 @@ class PrivacyFacade:
         when = validate.when(at, utcnow())
         chosen = consent_categories(categories)
         consent = ConsentSettings(uid, bool(enabled), chosen, when)
+        self._vectors.wait(uid)  # what was said before is settled under the consent it was said with
         self.stores.consent.put(consent)
         allowed = "every category" if chosen is None else f"{len(chosen)} categories"
         detail = f"memory {'on' if enabled else 'off'}, {allowed}"
@@ -89,6 +92,8 @@ class PrivacyFacade:
         """Delete one conversation: its short-term memory, its log turns, what was learned only from
         it and what was built from that. Returns how many memories went (log turns aside).
         """
+        uid = self._user(user_id)
         sid = validate.identifier(session_id, "session_id", self.settings)
         who = validate.caller(caller, self.settings)
-        return self._edit.forget_session(self._user(user_id), sid, validate.when(at, utcnow()), who)
+        self._vectors.wait(uid)  # what is still read again of the session is kept, then forgotten
+        return self._edit.forget_session(uid, sid, validate.when(at, utcnow()), who)

@@ -8,9 +8,16 @@ for the model behind it) and writes the vector; in a chat that is done long befo
 generated. Reads settle first: ``search`` and ``context`` embed whatever of their user's turns is
 still waiting before they look, so a turn is never missed because its vector is late.
 
-``flush`` and ``close`` wait for the backlog to drain. If the process dies first, the turns it held
-keep their text and keywords, and ``maintain`` gives them vectors (of their own text: the turn
-before is not kept for them).
+The backlog also embeds the clauses a write dropped that the judge may still keep by their meaning
+(a :class:`Reread` each, :mod:`memlane.write.keeper`): with the vector, the write path reads the
+clause again and keeps what the second look keeps, in a write of its own. The user's records and
+clauses are worked off in the order they were submitted, so a clause is read again before anything
+said after it settles.
+
+``flush`` and ``close`` wait for the backlog to drain, and so does anything that forgets what was
+said (a withdrawal, a deleted session or user), so that nothing read again later brings it back. If
+the process dies first, the turns it held keep their text and keywords, and ``maintain`` gives them
+vectors (of their own text: the turn before is not kept for them); the clauses it held stay dropped.
 
 ::
 
@@ -23,15 +30,27 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 
-from memlane.embed import Embedder
+from memlane.embed import Embedder, Vector
 from memlane.store import Stores
 from memlane.vocabulary import MemoryQuery
 
 log = logging.getLogger(__name__)
 
-Job = tuple[str, str]  # (memory id, text to embed)
+Record = tuple[str, str]  # (memory id, text to embed)
+
+
+@dataclass(frozen=True)
+class Reread:
+    """A clause to embed and hand to ``then`` with its vector (the judge's second look at it)."""
+
+    text: str
+    then: Callable[[Vector], None]
+
+
+Job = Record | Reread
 
 _REPAIR_BATCH = 64
 _SETTLE_BATCH = 4  # records a settling reader takes at a time, leaving the rest to share
@@ -145,15 +164,20 @@ class VectorBacklog:
             try:
                 self._embed(user_id, jobs, self._background_embedder)
             except Exception:
-                # the records keep their text and keywords; maintain() gives them vectors later. While
-                # the store is down every record fails: say so once, and how many when it is back
+                # the records keep their text and keywords; maintain() gives them vectors later (a
+                # clause read again stays dropped). While the store is down every record fails: say
+                # so once, and how many when it is back
                 if not self._failed:
-                    log.exception("could not write a vector; the records keep their text until maintain()")
+                    log.exception(
+                        "could not write a vector or a clause read again; the records keep their text "
+                        "until maintain()"
+                    )
                 self._failed += len(jobs)
             else:
                 if self._failed:
                     log.warning(
-                        "%d records were left without a vector; maintain() gives them one", self._failed
+                        "%d records or clauses were left without a vector; maintain() gives the records one",
+                        self._failed,
                     )
                     self._failed = 0
             finally:
@@ -185,7 +209,11 @@ class VectorBacklog:
             self._cond.notify_all()
 
     def _embed(self, user_id: str, jobs: list[Job], embedder: Embedder) -> None:
-        vectors = embedder.embed_passages([text for _, text in jobs])
-        self._stores.search.put_vectors(
-            user_id, {memory_id: v for (memory_id, _), v in zip(jobs, vectors, strict=True)}
-        )
+        vectors = embedder.embed_passages([j.text if isinstance(j, Reread) else j[1] for j in jobs])
+        done = list(zip(jobs, vectors, strict=True))
+        records = {j[0]: v for j, v in done if not isinstance(j, Reread)}
+        if records:
+            self._stores.search.put_vectors(user_id, records)
+        for job, vector in done:
+            if isinstance(job, Reread):
+                job.then(vector)

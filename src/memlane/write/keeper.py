@@ -5,10 +5,12 @@ Every memory about to be kept long-term is embedded (as before: one pass for the
 judge reads a fact, a preference or an episode again with that vector, its clause's (with its day,
 for an episode) (:meth:`~memlane.write.judge.Judge.second_look`): what it moves to the session or the
 bin is not kept, and its vector was the only cost. A clause dropped as about nothing in particular
-is embedded in the same pass, and what the second look keeps of it is kept with that vector (an
-episode is embedded again with its day)::
+that the judge may still keep is named in ``later``: the write path has it embedded off the
+caller's path (:mod:`memlane.write.backlog`), and :meth:`Keeper.rescue` keeps it when the second look
+is sure it lasts::
 
-    decisions, made = Keeper(embedder, judge).keep("u1", "s1", decisions, said_at, look=True)
+    decisions, made, later = Keeper(embedder, judge).keep("u1", "s1", decisions, said_at, look=True)
+    kept = keeper.rescue("u1", "s1", later[0], vector, said_at(later[0]))  # (decision, memory) or None
 """
 
 from __future__ import annotations
@@ -44,45 +46,65 @@ class Keeper:
         *,
         look: bool,
         withdrawn: Collection[str] = (),
-    ) -> tuple[list[Decision], dict[int, MemoryItem]]:
-        """The decisions (after the second look, with ``look``: not for an explicit ``remember``) and
-        the memory of each decision to keep, by ``id`` of the decision, each with its vector. Nothing
-        of a message in ``withdrawn`` ("别记这个") is kept again."""
+    ) -> tuple[list[Decision], dict[int, MemoryItem], list[Decision]]:
+        """The decisions (after the second look, with ``look``: not for an explicit ``remember``), the
+        memory of each decision to keep, by ``id`` of the decision, each with its vector, and the
+        dropped decisions the second look may still keep once their clause is embedded. Nothing of a
+        message in ``withdrawn`` ("别记这个") is kept again."""
         made = {
             id(d): item(user_id, session_id, d, said_at(d))
             for d in decisions
             if d.action in LONG_TERM and d.candidate is not None
         }
-        looking = look and self.embedder.name == "e5" and self.judge.head is not None
-        spare = [
+        texts = [indexed(m) for m in made.values()]
+        embedded = list(self.embedder.embed_passages(texts)) if texts else []
+        vectors = dict(zip(made, embedded, strict=True))
+        if not self._looking(look):
+            for key, memory in made.items():
+                memory.embedding = vectors[key].tolist()
+            return list(decisions), made, []
+        out = [
+            self.judge.second_look(d, vectors[id(d)], said_at(d)) if id(d) in vectors else d
+            for d in decisions
+        ]
+        kept: dict[int, MemoryItem] = {}
+        for before, after in zip(decisions, out, strict=True):
+            if after.action not in LONG_TERM or id(before) not in made:
+                continue
+            memory = made[id(before)] if after is before else item(user_id, session_id, after, said_at(after))
+            memory.embedding = vectors[id(before)].tolist()
+            kept[id(after)] = memory
+        later = [
             d
             for d in decisions
-            if looking
-            and d.action not in LONG_TERM
+            if d.action not in LONG_TERM
             and d.candidate is not None
             and d.candidate.message_id not in withdrawn
             and self.judge.reads_again(d)
         ]
-        texts = [indexed(m) for m in made.values()] + [d.candidate.text for d in spare if d.candidate]
-        embedded = list(self.embedder.embed_passages(texts)) if texts else []
-        vectors = dict(zip(made, embedded[: len(made)], strict=True))
-        vectors.update(zip(map(id, spare), embedded[len(made) :], strict=True))
-        out = list(decisions)
-        if looking:
-            out = [
-                self.judge.second_look(d, vectors[id(d)], said_at(d)) if id(d) in vectors else d
-                for d in decisions
-            ]
-            still = {id(d) for d in out}
-            made = {key: m for key, m in made.items() if key in still}
-            for before, after in zip(decisions, out, strict=True):
-                if after.action in LONG_TERM and id(after) not in made and id(before) in vectors:
-                    made[id(after)] = kept = item(user_id, session_id, after, said_at(after))
-                    plain = kept.kind is not Kind.EPISODIC  # an episode's vector holds its day
-                    vectors[id(after)] = vectors[id(before)] if plain else self._vector(kept)
-        for key, memory in made.items():
-            memory.embedding = vectors[key].tolist()
-        return out, made
+        return out, kept, later
+
+    def rescue(
+        self,
+        user_id: str,
+        session_id: str | None,
+        decision: Decision,
+        vector: npt.ArrayLike,
+        at: datetime,
+    ) -> tuple[Decision, MemoryItem] | None:
+        """``decision`` (one of :meth:`keep`'s ``later``) read again with its clause's ``vector``: the
+        decision to keep it and its memory, with its vector, or None to leave it dropped."""
+        kept = self.judge.second_look(decision, vector, at)
+        if kept.action not in LONG_TERM or kept.candidate is None:
+            return None
+        memory = item(user_id, session_id, kept, at)
+        plain = memory.kind is not Kind.EPISODIC  # an episode's vector holds its day
+        memory.embedding = (np.asarray(vector, dtype=np.float32) if plain else self._vector(memory)).tolist()
+        return kept, memory
+
+    def _looking(self, look: bool) -> bool:
+        """Whether the judge reads clauses again with their e5 vectors."""
+        return look and self.embedder.name == "e5" and self.judge.head is not None
 
     def _vector(self, memory: MemoryItem) -> npt.NDArray[np.float32]:
         (vector,) = self.embedder.embed_passages([indexed(memory)])

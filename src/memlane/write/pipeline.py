@@ -7,14 +7,16 @@ kept is embedded and read again with its vector (:mod:`memlane.write.keeper`); i
 ones are reconciled with the user's memories and with each other into a
 :class:`~memlane.write.plan.WritePlan`, which :func:`~memlane.write.apply.apply` writes all at once.
 The log turns get their vectors from the backlog, off the caller's path
-(:mod:`memlane.write.backlog`); the session is updated after the commit.
+(:mod:`memlane.write.backlog`), and so do the dropped clauses the judge may still keep by their
+meaning: what it keeps of them is written afterwards, on its own. The session is updated after the
+commit.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from memlane.domain import (
     Action,
@@ -23,11 +25,9 @@ from memlane.domain import (
     Decision,
     Kind,
     Message,
-    Outcome,
     Session,
-    Turn,
 )
-from memlane.embed import Embedder
+from memlane.embed import Embedder, Vector
 from memlane.privacy import injection, sensitive
 from memlane.privacy.controls import PrivacyControls
 from memlane.profile import holds
@@ -36,13 +36,14 @@ from memlane.store import Stores
 from memlane.text.lang import detect
 from memlane.vocabulary import ConsentSettings, MemoryQuery
 from memlane.write.apply import apply
-from memlane.write.backlog import VectorBacklog
+from memlane.write.backlog import Reread, VectorBacklog
 from memlane.write.extract import Extractor
 from memlane.write.judge import Judge
 from memlane.write.keeper import Keeper
-from memlane.write.plan import ForgetMessages, Forgetter, WritePlan
-from memlane.write.planner import LONG_TERM, Draft, Planner
+from memlane.write.plan import Forgetter, WritePlan
+from memlane.write.planner import Draft, Planner
 from memlane.write.reconcile import Reconciler
+from memlane.write.short_term import ShortTerm, turn_before, user_turn_before
 
 # a message made only of these says nothing but the withdrawal itself
 _TRIVIAL = {Category.FORGET, Category.SMALLTALK, Category.REQUEST}
@@ -82,6 +83,7 @@ class WritePath:
         self.reconciler = reconciler or Reconciler(settings)
         self.planner = Planner(stores, self.reconciler, privacy, settings)
         self.keeper = Keeper(embedder, judge)
+        self.short_term = ShortTerm(stores, settings)
 
     def add(
         self,
@@ -93,8 +95,8 @@ class WritePath:
     ) -> Written:
         """Process ``messages`` (already validated, in time order): one decision per candidate."""
         redacted = [self._redact(m) for m in messages]
-        session = self._session(user_id, session_id, messages[0].at)
-        said_before = _user_turn_before(redacted, session)
+        session = self.short_term.session(user_id, session_id, messages[0].at)
+        said_before = user_turn_before(redacted, session)
         found: list[tuple[Candidate, datetime]] = []
         skipped = 0
         for original, message in zip(messages, redacted, strict=True):
@@ -104,11 +106,14 @@ class WritePath:
             found += [(c, message.at) for c in candidates[:limit]]
         decisions = self._judged(found, consent)
         decisions, withdrawn, earlier = self._withdrawals(user_id, session_id, redacted, decisions)
-        draft = self._draft(
+        if earlier:
+            self.backlog.wait(user_id)  # what is read again of them is kept before they are forgotten
+        draft, later = self._draft(
             user_id, session_id, messages, redacted, decisions, withdrawn, earlier, caller, session
         )
         plan, gone = self._write(draft)
-        decisions = self._update_session(user_id, session_id, plan, gone)
+        self.backlog.submit(user_id, [self._reread(draft, d) for d in later])
+        decisions = self.short_term.update(user_id, session_id, plan, gone)
         return Written(decisions, skipped)
 
     def remember(
@@ -136,8 +141,8 @@ class WritePath:
             decision = replace(
                 decision, action=action, reason=f"written explicitly as a {action.value} memory"
             )
-        session = self._session(user_id, session_id, message.at)
-        draft = self._draft(
+        session = self.short_term.session(user_id, session_id, message.at)
+        draft, _ = self._draft(
             user_id, session_id, [message], [redacted], [decision], set(), [], caller, session, log=False
         )
         plan, _ = self._write(draft, also)
@@ -250,16 +255,17 @@ class WritePath:
         session: Session | None,
         *,
         log: bool = True,
-    ) -> Draft:
+    ) -> tuple[Draft, list[Decision]]:
         """Everything the plan needs that costs time: the vectors of what is kept, and a second
-        opinion on what the rules doubt, both before the transaction opens."""
+        opinion on what the rules doubt, both before the transaction opens; and the dropped decisions
+        to read again once their clause is embedded."""
         times = {m.id: m.at for m in messages}
         at = messages[-1].at
 
         def said_at(d: Decision) -> datetime:
             return times.get(d.candidate.message_id or "", at) if d.candidate is not None else at
 
-        decisions, made = self.keeper.keep(
+        decisions, made, later = self.keeper.keep(
             user_id, session_id, decisions, said_at, look=log, withdrawn=withdrawn
         )
         items = tuple(made.get(id(d)) for d in decisions)
@@ -270,7 +276,7 @@ class WritePath:
         ]
         rulings = self.reconciler.review(self.stores, pending)
         logged = [m for m in messages if log and self.settings.keep_log and m.id not in withdrawn]
-        return Draft(
+        draft = Draft(
             user_id=user_id,
             session_id=session_id,
             at=at,
@@ -280,11 +286,55 @@ class WritePath:
             items=items,
             rulings=rulings,
             logged=tuple(logged),
-            before=_turn_before(messages, session),
+            before=turn_before(messages, session),
             withdrawn=frozenset(withdrawn),
             earlier=tuple(earlier),
             caller=caller,
         )
+        return draft, later
+
+    def _reread(self, draft: Draft, decision: Decision) -> Reread:
+        """The backlog's job for a dropped clause of ``draft`` to read again with its vector."""
+        assert decision.candidate is not None
+        said = next((m.at for m in draft.messages if m.id == decision.candidate.message_id), draft.at)
+
+        def then(vector: Vector) -> None:
+            self._rescue(draft.user_id, draft.session_id, decision, vector, said, draft.caller)
+
+        return Reread(decision.candidate.text, then)
+
+    def _rescue(
+        self,
+        user_id: str,
+        session_id: str | None,
+        decision: Decision,
+        vector: Vector,
+        at: datetime,
+        caller: str | None,
+    ) -> None:
+        """Keep what the second look keeps of a dropped clause, reconciled like any write."""
+        found = self.keeper.rescue(user_id, session_id, decision, vector, at)
+        if found is None:
+            return
+        kept, memory = found
+        assert kept.candidate is not None
+        draft = Draft(
+            user_id=user_id,
+            session_id=session_id,
+            at=at,
+            messages=(),
+            originals={},
+            decisions=(kept,),
+            items=(memory,),
+            rulings=self.reconciler.review(self.stores, [(memory, kept.candidate.objects)]),
+            logged=(),
+            before={},
+            withdrawn=frozenset(),
+            earlier=(),
+            caller=caller,
+        )
+        plan, gone = self._write(draft)
+        self.short_term.kept_later(user_id, session_id, plan, gone)
 
     def _write(
         self, draft: Draft, also: Callable[[Decision], None] | None = None
@@ -297,50 +347,6 @@ class WritePath:
         self.backlog.submit(draft.user_id, list(plan.vectors))
         return plan, gone
 
-    def _session(self, user_id: str, session_id: str | None, at: datetime) -> Session | None:
-        """The conversation so far, as short-term memory holds it (None without a session)."""
-        return self.stores.sessions.get_session(user_id, session_id, at) if session_id else None
-
-    # -- short-term memory ------------------------------------------------------------------------
-
-    def _update_session(
-        self, user_id: str, session_id: str | None, plan: WritePlan, gone: set[str]
-    ) -> list[Decision]:
-        """Keep this conversation's turns, conditions and running summary; the decisions returned say
-        whether what was kept for the conversation only was kept at all."""
-        decisions = list(plan.decisions)
-        if session_id is None:
-            return [_no_session(d) for d in decisions]
-        at = plan.at
-        ttl = timedelta(hours=self.settings.session_ttl_hours)
-        session = self.stores.sessions.get_session(user_id, session_id, at) or Session(
-            id=session_id, user_id=user_id, created_at=at, updated_at=at
-        )
-        kept = [m for m in plan.messages if m.id not in plan.withdrawn]
-        forgotten = set(plan.withdrawn) | {i for step in plan.of(ForgetMessages) for i in step.message_ids}
-        session.forget_messages(forgotten)  # a withdrawn message's turn, and what it set for the session
-        session.turns.extend(Turn(role=m.role, content=m.content, at=m.at, message_id=m.id) for m in kept)
-        session.turns = session.turns[-self.settings.session_turns :]
-        for d in decisions:
-            c = d.candidate
-            if d.action is not Action.SESSION or c is None:
-                continue
-            if c.slot:
-                session.keep_slot(c.slot, c.value, c.message_id)
-            else:
-                session.keep_note(c.text, c.message_id)
-        # what the episode summary will say: the new long-term facts, not a fact merely restated, and
-        # not what held for this conversation only (its conditions live in the session's slots, and a
-        # later conversation must not read them as current)
-        said = [d.text for d in decisions if d.action in LONG_TERM and d.outcome is not Outcome.MERGED]
-        lines = [line for line in session.summary.split("\n") if line and line not in gone] + said
-        session.summary = "\n".join(list(dict.fromkeys(lines))[-12:])
-        session.updated_at = at
-        session.expires_at = at + ttl
-        if self.stores.sessions.save_session(session):
-            return decisions
-        return [_no_session(d, "the session store is unavailable") for d in decisions]
-
 
 def _checked(candidate: Candidate) -> Candidate:
     """``candidate`` without its slot when the value cannot stand in it (a masked fragment, a street
@@ -348,38 +354,3 @@ def _checked(candidate: Candidate) -> Candidate:
     if candidate.slot is None or holds(candidate.slot, candidate.value):
         return candidate
     return replace(candidate, slot=None, value=None)
-
-
-def _no_session(decision: Decision, why: str = "") -> Decision:
-    """A decision to keep something for this conversation only, when there is no conversation to keep
-    it in (no session id, or a session store that is down): it says that nothing was kept."""
-    if decision.action is not Action.SESSION:
-        return decision
-    because = why or "no session was given"
-    return replace(decision, outcome=Outcome.DISCARDED, reason=f"{decision.reason}; not kept: {because}")
-
-
-def _turn_before(messages: Sequence[Message], session: Session | None) -> dict[str, str]:
-    """The turn said just before each message (in this call, or the session's last turn)."""
-    out: dict[str, str] = {}
-    previous = session.turns[-1].content if session is not None and session.turns else None
-    for message in messages:
-        if previous:
-            out[message.id] = previous
-        previous = f"{message.name}: {message.content}" if message.name else message.content
-    return out
-
-
-def _user_turn_before(messages: Sequence[Message], session: Session | None) -> dict[str, str]:
-    """What the user said in the turn before each of their messages (in this call, or the session's
-    last user turn): a pronoun may speak of whom it named."""
-    out: dict[str, str] = {}
-    turns = [t for t in session.turns if t.role == "user"] if session is not None else []
-    previous = turns[-1].content if turns else None
-    for message in messages:
-        if message.role != "user":
-            continue
-        if previous:
-            out[message.id] = previous
-        previous = message.content
-    return out

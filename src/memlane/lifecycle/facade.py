@@ -77,7 +77,7 @@ class LifecycleFacade(Facade):
         uid = self._user(user_id)
         who = validate.caller(caller, self.settings)
         when = validate.when(at, utcnow())
-        self._vectors.wait(uid)  # what is still read again of the user's words is kept, then forgotten
+        self._vectors.settle_rereads(uid)  # what is still read again is kept, then forgotten
         if all is True and tags is None:
             return self._edit.forget_user(uid)
         if all is not False:
@@ -147,7 +147,7 @@ class LifecycleFacade(Facade):
         """
         uid = self._user(user_id)
         sid = validate.identifier(session_id, "session_id", self.settings)
-        self._vectors.wait(uid)  # its summary holds what the write path still reads again
+        self._vectors.settle_rereads(uid)  # its summary holds what the write path still reads again
         session = next((s for s in self.stores.sessions.list_sessions(uid, None) if s.id == sid), None)
         if session is None:
             raise NotFound(f"no session {session_id!r}")

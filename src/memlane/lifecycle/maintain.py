@@ -81,7 +81,7 @@ class Maintenance:
         return report
 
     def _user(self, user_id: str, now: datetime, report: MaintenanceReport) -> None:
-        self.backlog.wait(user_id)  # what the write path still reads again is kept before summaries
+        self.backlog.settle_rereads(user_id)  # what the write path still reads again is kept before summaries
         for session in self.stores.sessions.list_sessions(user_id, None):
             if session.expires_at is not None and session.expires_at <= now:
                 self.closer.end(session, now)

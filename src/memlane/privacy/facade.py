@@ -66,7 +66,7 @@ class PrivacyFacade:
         when = validate.when(at, utcnow())
         chosen = consent_categories(categories)
         consent = ConsentSettings(uid, bool(enabled), chosen, when)
-        self._vectors.wait(uid)  # what was said before is settled under the consent it was said with
+        self._vectors.settle_rereads(uid)  # what was said before is settled under its consent
         self.stores.consent.put(consent)
         allowed = "every category" if chosen is None else f"{len(chosen)} categories"
         detail = f"memory {'on' if enabled else 'off'}, {allowed}"
@@ -95,5 +95,5 @@ class PrivacyFacade:
         uid = self._user(user_id)
         sid = validate.identifier(session_id, "session_id", self.settings)
         who = validate.caller(caller, self.settings)
-        self._vectors.wait(uid)  # what is still read again of the session is kept, then forgotten
+        self._vectors.settle_rereads(uid)  # what is still read again of the session is kept, then forgotten
         return self._edit.forget_session(uid, sid, validate.when(at, utcnow()), who)

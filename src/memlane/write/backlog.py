@@ -10,12 +10,15 @@ still waiting before they look, so a turn is never missed because its vector is 
 
 The backlog also embeds the clauses a write dropped that the judge may still keep by their meaning
 (a :class:`Reread` each, :mod:`memlane.write.keeper`): with the vector, the write path reads the
-clause again and keeps what the second look keeps, in a write of its own. The user's records and
-clauses are worked off in the order they were submitted, so a clause is read again before anything
-said after it settles.
+clause again and keeps what the second look keeps, in a write of its own. A user's clauses are read
+before their turns are embedded, and the user's next write first settles those still waiting
+(:meth:`VectorBacklog.settle_rereads`): what the judge keeps of one write is reconciled before the
+next, as if it had been kept at once. In a chat that costs the next write nothing; in a
+back-to-back import it waits for at most the clause being read.
 
-``flush`` and ``close`` wait for the backlog to drain, and so does anything that forgets what was
-said (a withdrawal, a deleted session or user), so that nothing read again later brings it back. If
+``flush`` and ``close`` wait for the backlog to drain. Anything that forgets what was said (a
+withdrawal, a deleted session or user) or sums it up (a session's end, ``maintain``) first settles
+the user's clauses still waiting, so that nothing read again later brings back what it forgot. If
 the process dies first, the turns it held keep their text and keywords, and ``maintain`` gives them
 vectors (of their own text: the turn before is not kept for them); the clauses it held stay dropped.
 
@@ -73,6 +76,7 @@ class VectorBacklog:
         self._pending: dict[str, list[Job]] = {}  # user → jobs; a user taken from goes to the back
         self._queued = 0  # jobs in _pending
         self._busy: dict[str, int] = {}  # user → batches of theirs being embedded now
+        self._rereading: dict[str, int] = {}  # user → clauses of theirs being read again now
         self._cond = threading.Condition()
         self._thread: threading.Thread | None = None
         self._failed = 0  # records the background thread could not give a vector, since the last success
@@ -86,7 +90,10 @@ class VectorBacklog:
         with self._cond:
             queue = self._queued + len(jobs) <= self._max_queued
             if queue:
-                self._pending.setdefault(user_id, []).extend(jobs)
+                pending = self._pending.setdefault(user_id, [])
+                ahead = next((i for i, j in enumerate(pending) if not isinstance(j, Reread)), len(pending))
+                pending[ahead:ahead] = [j for j in jobs if isinstance(j, Reread)]  # read before turns
+                pending.extend(j for j in jobs if not isinstance(j, Reread))
                 self._queued += len(jobs)
                 if self._thread is None:
                     self._thread = threading.Thread(target=self._work, name="memlane-vectors", daemon=True)
@@ -108,6 +115,22 @@ class VectorBacklog:
                 if user_id in self._pending:
                     jobs = self._take(user_id, _SETTLE_BATCH)
                 elif self._busy.get(user_id):
+                    self._cond.wait()
+                    continue
+                else:
+                    return
+            self._embed_and_release(user_id, jobs, self._embedder)
+
+    def settle_rereads(self, user_id: str) -> None:
+        """Return once no clause of ``user_id`` waits to be read again (those queued are read on this
+        thread), so that a user's next write comes after what the last one may still keep."""
+        while True:
+            with self._cond:
+                queue = self._pending.get(user_id, [])
+                first = next((i for i, j in enumerate(queue) if not isinstance(j, Reread)), len(queue))
+                if first:
+                    jobs = self._take(user_id, min(first, _SETTLE_BATCH))
+                elif self._rereading.get(user_id):
                     self._cond.wait()
                     continue
                 else:
@@ -182,7 +205,7 @@ class VectorBacklog:
                     self._failed = 0
             finally:
                 # released after the outcome is logged, so that one who waited for it finds it said
-                self._release(user_id)
+                self._release(user_id, jobs)
 
     def _take(self, user_id: str, n: int) -> list[Job]:
         """Up to ``n`` of the user's queued jobs, counted as being embedded; the lock is held."""
@@ -192,17 +215,23 @@ class VectorBacklog:
             self._pending[user_id] = rest
         self._queued -= len(jobs)
         self._busy[user_id] = self._busy.get(user_id, 0) + 1
+        if _rereads(jobs):
+            self._rereading[user_id] = self._rereading.get(user_id, 0) + _rereads(jobs)
         return jobs
 
     def _embed_and_release(self, user_id: str, jobs: list[Job], embedder: Embedder) -> None:
         try:
             self._embed(user_id, jobs, embedder)
         finally:
-            self._release(user_id)
+            self._release(user_id, jobs)
 
-    def _release(self, user_id: str) -> None:
+    def _release(self, user_id: str, jobs: list[Job]) -> None:
         """One batch of the user's is done (embedded or failed): wake whoever waits for it."""
         with self._cond:
+            if _rereads(jobs):
+                self._rereading[user_id] -= _rereads(jobs)
+                if not self._rereading[user_id]:
+                    del self._rereading[user_id]
             self._busy[user_id] -= 1
             if not self._busy[user_id]:
                 del self._busy[user_id]
@@ -217,3 +246,7 @@ class VectorBacklog:
         for job, vector in done:
             if isinstance(job, Reread):
                 job.then(vector)
+
+
+def _rereads(jobs: Sequence[Job]) -> int:
+    return sum(isinstance(j, Reread) for j in jobs)

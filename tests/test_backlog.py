@@ -24,6 +24,7 @@ from memlane.store import Stores
 from memlane.store.open import open_stores
 from memlane.text.keywords import query_tokens
 from memlane.vocabulary import MemoryQuery
+from memlane.write.backlog import Reread
 
 TURN = "We finally adopted a puppy from the shelter last weekend, a golden retriever."
 QUERY = "what pet does the user have"  # shares no word with TURN: only its vector finds it
@@ -125,6 +126,23 @@ def test_flush_and_close_leave_no_turn_without_a_vector(tmp_path: Path, gated: G
     memory.close()  # drains the others
     with Memory(tmp_path / "memlane.db", embedder=gated) as reopened:
         assert all(has for i in range(3) for _, has in log_turns(reopened, f"u{i}"))
+
+
+def test_a_clause_read_again_goes_ahead_of_waiting_turns(mem: Memory, gated: Gated) -> None:
+    # two turns wait behind the held model; a clause submitted after them is read first, and a
+    # caller settling the user's clauses reads it on its own thread without waiting for the turns
+    mem.add(TURN, user_id="u1", at=T0)
+    mem.add(f"{TURN} Again.", user_id="u1", at=T0)
+    assert gated.started.wait(timeout=10)
+    read: list[Vector] = []
+    mem._vectors.submit("u1", [Reread("Pottery is a huge part of my life", read.append)])
+    mem._vectors.settle_rereads("u1")
+    assert len(read) == 1
+    assert read[0].shape == (384,)
+    assert not all(has for _, has in log_turns(mem))  # the turns still wait
+    gated.gate.set()
+    mem.flush("u1")
+    assert all(has for _, has in log_turns(mem))
 
 
 def test_a_turn_deleted_before_its_vector_arrives_stays_deleted(mem: Memory, gated: Gated) -> None:

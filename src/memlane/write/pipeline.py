@@ -94,7 +94,6 @@ class WritePath:
         caller: str | None = None,
     ) -> Written:
         """Process ``messages`` (already validated, in time order): one decision per candidate."""
-        self.backlog.settle_rereads(user_id)  # what the last write may still keep comes first
         redacted = [self._redact(m) for m in messages]
         session = self.short_term.session(user_id, session_id, messages[0].at)
         said_before = user_turn_before(redacted, session)
@@ -107,6 +106,8 @@ class WritePath:
             found += [(c, message.at) for c in candidates[:limit]]
         decisions = self._judged(found, consent)
         decisions, withdrawn, earlier = self._withdrawals(user_id, session_id, redacted, decisions)
+        if earlier:
+            self.backlog.settle_rereads(user_id)  # what is read again of them is kept, then forgotten
         draft, later = self._draft(
             user_id, session_id, messages, redacted, decisions, withdrawn, earlier, caller, session
         )
@@ -128,7 +129,6 @@ class WritePath:
     ) -> Decision:
         """Store one explicit memory: no extraction, but redaction, the sensitivity check and reconcile.
         ``also`` runs with the decision inside the transaction that stores it."""
-        self.backlog.settle_rereads(user_id)
         redacted = self._redact(message)
         candidate = replace(
             candidate,

@@ -20,6 +20,7 @@ from memlane.write.judge import Judge, RuleJudge
 from memlane.write.judge import train as training
 from memlane.write.judge.meaning import MeaningHead
 from memlane.write.judge.train_meaning import embed, passages, select_head
+from memlane.write.pipeline import READ_AGAIN
 
 LONG_TERM = (Action.SEMANTIC, Action.EPISODIC, Action.PROFILE)
 
@@ -102,9 +103,10 @@ def test_a_lasting_clause_no_rule_reads_is_kept_by_its_meaning(mem: Memory) -> N
     dropped = judge.decide(candidate, T0)
     assert (dropped.action, dropped.category) == (Action.DISCARD, Category.OTHER)
     assert judge.reads_again(dropped)
-    said = decisions(mem, text)
+    (said,) = mem.add(text, user_id="u1", session_id="s1", at=T0).decisions
     # the write does not wait for the clause's vector: it is read again off the caller's path
-    assert [action for _, action, _ in said] == [Action.DISCARD], said
+    assert said.action is Action.DISCARD
+    assert said.note == READ_AGAIN
     mem.flush("u1")
     (kept,) = mem.list(user_id="u1", kinds=["semantic"])
     assert kept.reason.startswith("learned: ")

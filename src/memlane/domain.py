@@ -334,7 +334,8 @@ class Decision:
 
     ``outcome`` is None while the decision is only the judge's; every decision :meth:`Memory.add`
     returns has one. ``related`` names the existing memories it merged into, superseded, resolved or
-    deferred to, and ``note`` says why in a few words.
+    deferred to, and ``note`` says why in a few words (or, for a clause returned dropped, that the
+    judge reads it again by its meaning after the write and may still keep it).
     """
 
     action: Action

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memlane.domain import Action, Candidate, Category, Decision, Message
+from memlane.domain import Action, AddResult, Candidate, Category, Decision, Message
 from memlane.extras import optional
 from memlane.memory import Memory
 from memlane.privacy.sensitive import PLACEHOLDER
@@ -176,7 +176,7 @@ def run(
     with Memory(":memory:", learned_judge=learned) as mem:
         for n, row in enumerate(messages, 1):
             user = f"judge-{row['id']}"
-            decisions = mem.add(row["text"], user_id=user, session_id=f"{user}-s", at=T0).decisions
+            decisions = settled(mem, user, mem.add(row["text"], user_id=user, session_id=f"{user}-s", at=T0))
             for clause in row["clauses"]:
                 text = masked(clause["text"])
                 best = max(decisions, key=lambda d: overlap(d.text, text), default=None)
@@ -196,6 +196,24 @@ def run(
                 )
             if progress is not None:
                 progress(n)
+    return out
+
+
+def settled(mem: Memory, user: str, added: AddResult) -> list[Decision]:
+    """The decisions of one ``add`` as the write path finally carried them out: a clause it returned
+    dropped and then kept, read again off the caller's path, counts as kept as it was kept."""
+    mem.flush(user)
+    later = {
+        (m.provenance[0], m.text): m
+        for m in mem.list(user_id=user, kinds=["semantic", "episodic", "profile"])
+        if m.provenance
+    }
+    out = []
+    for d in added.decisions:
+        kept = later.get((d.candidate.message_id or "", d.text)) if d.candidate is not None else None
+        if d.action is Action.DISCARD and kept is not None:
+            d = replace(d, action=Action(kept.kind.value), category=kept.category, reason=kept.reason)
+        out.append(d)
     return out
 
 

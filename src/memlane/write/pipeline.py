@@ -45,6 +45,8 @@ from memlane.write.planner import Draft, Planner
 from memlane.write.reconcile import Reconciler
 from memlane.write.short_term import ShortTerm, turn_before, user_turn_before
 
+# the note of a dropped clause the judge reads again by its meaning after the write (it may keep it)
+READ_AGAIN = "read again by its meaning after this write"
 # a message made only of these says nothing but the withdrawal itself
 _TRIVIAL = {Category.FORGET, Category.SMALLTALK, Category.REQUEST}
 
@@ -114,6 +116,8 @@ class WritePath:
         plan, gone = self._write(draft)
         self.backlog.submit(user_id, [self._reread(draft, d) for d in later])
         decisions = self.short_term.update(user_id, session_id, plan, gone)
+        reading = {id(d.candidate) for d in later}
+        decisions = [replace(d, note=READ_AGAIN) if id(d.candidate) in reading else d for d in decisions]
         return Written(decisions, skipped)
 
     def remember(

@@ -31,6 +31,7 @@ from memlane.write.judge import LABELS, TIERS, Judge, RuleJudge
 from memlane.write.judge.combined import tier
 from memlane.write.judge.features import rule_cues
 from memlane.write.judge.train import corpus, masked, overlap
+from memlane.write.pipeline import READ_AGAIN
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -202,6 +203,8 @@ def run(
 def settled(mem: Memory, user: str, added: AddResult) -> list[Decision]:
     """The decisions of one ``add`` as the write path finally carried them out: a clause it returned
     dropped and then kept, read again off the caller's path, counts as kept as it was kept."""
+    if not any(d.note == READ_AGAIN for d in added.decisions):
+        return added.decisions
     mem.flush(user)
     later = {
         (m.provenance[0], m.text): m
@@ -211,7 +214,7 @@ def settled(mem: Memory, user: str, added: AddResult) -> list[Decision]:
     out = []
     for d in added.decisions:
         kept = later.get((d.candidate.message_id or "", d.text)) if d.candidate is not None else None
-        if d.action is Action.DISCARD and kept is not None:
+        if d.note == READ_AGAIN and kept is not None:
             d = replace(d, action=Action(kept.kind.value), category=kept.category, reason=kept.reason)
         out.append(d)
     return out

@@ -90,7 +90,7 @@ class VectorBacklog:
             queue = self._queued + len(jobs) <= self._max_queued
             if queue:
                 pending = self._pending.setdefault(user_id, [])
-                ahead = next((i for i, j in enumerate(pending) if not isinstance(j, Reread)), len(pending))
+                ahead = _leading_rereads(pending)
                 pending[ahead:ahead] = [j for j in jobs if isinstance(j, Reread)]  # read before turns
                 pending.extend(j for j in jobs if not isinstance(j, Reread))
                 self._queued += len(jobs)
@@ -109,27 +109,22 @@ class VectorBacklog:
         """Return once every record submitted for ``user_id`` has its vector. What is still queued is
         embedded on this thread (beside the background one, so a long backlog drains on two cores).
         """
-        while True:
-            with self._cond:
-                if user_id in self._pending:
-                    jobs = self._take(user_id, _SETTLE_BATCH)
-                elif self._busy.get(user_id):
-                    self._cond.wait()
-                    continue
-                else:
-                    return
-            self._embed_and_release(user_id, jobs, self._embedder)
+        self._settle(user_id, len, self._busy)
 
     def settle_rereads(self, user_id: str) -> None:
         """Return once no clause of ``user_id`` waits to be read again (those queued are read on this
         thread), so that what forgets or sums up what the user said comes after what it may keep."""
+        self._settle(user_id, _leading_rereads, self._rereading)
+
+    def _settle(self, user_id: str, takeable: Callable[[list[Job]], int], running: dict[str, int]) -> None:
+        """Do on this thread the ``takeable`` part of the user's queue, a few at a time, and wait for
+        what is ``running`` for the user elsewhere."""
         while True:
             with self._cond:
-                queue = self._pending.get(user_id, [])
-                first = next((i for i, j in enumerate(queue) if not isinstance(j, Reread)), len(queue))
-                if first:
-                    jobs = self._take(user_id, min(first, _SETTLE_BATCH))
-                elif self._rereading.get(user_id):
+                n = takeable(self._pending.get(user_id, []))
+                if n:
+                    jobs = self._take(user_id, min(n, _SETTLE_BATCH))
+                elif running.get(user_id):
                     self._cond.wait()
                     continue
                 else:
@@ -249,3 +244,8 @@ class VectorBacklog:
 
 def _rereads(jobs: Sequence[Job]) -> int:
     return sum(isinstance(j, Reread) for j in jobs)
+
+
+def _leading_rereads(queue: Sequence[Job]) -> int:
+    """How many clauses to read again stand at the front of a user's queue (ahead of the records)."""
+    return next((i for i, j in enumerate(queue) if not isinstance(j, Reread)), len(queue))

@@ -57,23 +57,19 @@ class Keeper:
             if d.action in LONG_TERM and d.candidate is not None
         }
         texts = [indexed(m) for m in made.values()]
-        embedded = list(self.embedder.embed_passages(texts)) if texts else []
-        vectors = dict(zip(made, embedded, strict=True))
+        vectors = dict(zip(made, self.embedder.embed_passages(texts) if texts else [], strict=True))
+        for key, memory in made.items():
+            memory.embedding = vectors[key].tolist()
         if not self._looking(look):
-            for key, memory in made.items():
-                memory.embedding = vectors[key].tolist()
             return list(decisions), made, []
+        # the second look only moves a decision out of the long term, as a new decision: one it
+        # leaves is the same decision, with the memory made for it
         out = [
             self.judge.second_look(d, vectors[id(d)], said_at(d)) if id(d) in vectors else d
             for d in decisions
         ]
-        kept: dict[int, MemoryItem] = {}
-        for before, after in zip(decisions, out, strict=True):
-            if after.action not in LONG_TERM or id(before) not in made:
-                continue
-            memory = made[id(before)] if after is before else item(user_id, session_id, after, said_at(after))
-            memory.embedding = vectors[id(before)].tolist()
-            kept[id(after)] = memory
+        still = {id(d) for d in out}
+        made = {key: m for key, m in made.items() if key in still}
         later = [
             d
             for d in decisions
@@ -82,7 +78,7 @@ class Keeper:
             and d.candidate.message_id not in withdrawn
             and self.judge.reads_again(d)
         ]
-        return out, kept, later
+        return out, made, later
 
     def rescue(
         self,

@@ -114,9 +114,9 @@ class WritePath:
             user_id, session_id, messages, redacted, decisions, withdrawn, earlier, caller, session
         )
         plan, gone = self._write(draft)
-        self.backlog.submit(user_id, [self._reread(draft, d) for d in later])
+        self.backlog.submit(user_id, [self._reread(draft, d, said) for d, said in later])
         decisions = self.short_term.update(user_id, session_id, plan, gone)
-        reading = {id(d.candidate) for d in later}
+        reading = {id(d.candidate) for d, _ in later}
         decisions = [replace(d, note=READ_AGAIN) if id(d.candidate) in reading else d for d in decisions]
         return Written(decisions, skipped)
 
@@ -259,10 +259,10 @@ class WritePath:
         session: Session | None,
         *,
         log: bool = True,
-    ) -> tuple[Draft, list[Decision]]:
+    ) -> tuple[Draft, list[tuple[Decision, datetime]]]:
         """Everything the plan needs that costs time: the vectors of what is kept, and a second
         opinion on what the rules doubt, both before the transaction opens; and the dropped decisions
-        to read again once their clause is embedded."""
+        to read again once their clause is embedded, each with when it was said."""
         times = {m.id: m.at for m in messages}
         at = messages[-1].at
 
@@ -295,12 +295,12 @@ class WritePath:
             earlier=tuple(earlier),
             caller=caller,
         )
-        return draft, later
+        return draft, [(d, said_at(d)) for d in later]
 
-    def _reread(self, draft: Draft, decision: Decision) -> Reread:
-        """The backlog's job for a dropped clause of ``draft`` to read again with its vector."""
+    def _reread(self, draft: Draft, decision: Decision, said: datetime) -> Reread:
+        """The backlog's job for a dropped clause of ``draft``, said at ``said``, to read again with
+        its vector."""
         assert decision.candidate is not None
-        said = next((m.at for m in draft.messages if m.id == decision.candidate.message_id), draft.at)
 
         def then(vector: Vector) -> None:
             self._rescue(draft.user_id, draft.session_id, decision, vector, said, draft.caller)

@@ -73,7 +73,7 @@ def test_only_consented_categories_become_long_term_memory(
     result = mem.add("我叫阿白，我住在上海，我喜欢喝美式", user_id="u1", at=T0)
     assert sorted(m.text for m in result.memories) == sorted(kept)
     reasons = [d.reason for d in result.decisions if d.memory is None]
-    assert sorted(reasons) == sorted(f"the user has not consented to remembering {c}" for c in refused)
+    assert sorted(reasons) == sorted(f"用户没有同意记住这类信息（{c}）" for c in refused)
 
 
 def test_consent_is_kept_in_the_store_for_every_process(opener: Opener) -> None:

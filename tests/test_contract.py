@@ -473,7 +473,7 @@ def test_consent_turns_memory_off_or_limits_it_to_some_categories(mem: Memory) -
     assert mem.consent("u1").enabled
     mem.set_consent("u1", enabled=False, at=T0)
     result = mem.add("我叫阿白，我喜欢喝美式", user_id="u1", session_id="s1", at=T0)
-    assert [d.reason for d in result.decisions] == ["memory is turned off for this user: nothing is kept"]
+    assert [d.reason for d in result.decisions] == ["该用户的记忆已关闭：什么都不保存"]
     assert mem.list("u1", include_log=True) == []
     assert mem.session("u1", "s1", now=T0) is None
     mem.set_consent("u1", categories=["preference"], at=days(1))
@@ -481,7 +481,7 @@ def test_consent_turns_memory_off_or_limits_it_to_some_categories(mem: Memory) -
     result = mem.add("我叫阿白，我喜欢喝美式", user_id="u1", at=days(1))
     assert [m.text for m in result.memories] == ["我喜欢喝美式"]
     refused = next(d for d in result.decisions if d.memory is None)
-    assert refused.reason == "the user has not consented to remembering name"
+    assert refused.reason == "用户没有同意记住这类信息（name）"
     assert mem.profile("u1") == {}
 
 

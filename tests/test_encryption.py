@@ -84,7 +84,7 @@ def test_values_reach_neither_the_file_nor_its_keyword_index(tmp_path: Path) -> 
 def test_the_default_policy_is_unchanged_and_others_can_be_chosen(tmp_path: Path) -> None:
     with Memory(tmp_path / "a.db") as mem:
         dropped = mem.add(f"我的身份证号是{ID_NUMBER}", user_id="u1", at=T0)
-        assert "never stored" in dropped.decisions[0].reason
+        assert dropped.decisions[0].reason == "含有身份证号：这类内容从不保存"
         kept = mem.add(f"我的手机号是{PHONE}", user_id="u1", at=T0).memories[0]
         assert (
             mem.get(kept.id, user_id=kept.user_id).text == "我的手机号是[已隐藏:手机号]"

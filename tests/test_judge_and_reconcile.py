@@ -32,7 +32,7 @@ def test_the_write_threshold_is_configurable() -> None:
     assert judge().decide(preference, T0).action is Action.SEMANTIC
     strict = judge(write_threshold=0.9).decide(preference, T0)
     assert strict.action is Action.SESSION
-    assert "below the threshold" in strict.reason
+    assert strict.reason == "明确说过的偏好，重要性 0.70 低于阈值 0.90：仅在本次对话中保留"
 
 
 def test_expiry_follows_the_class() -> None:

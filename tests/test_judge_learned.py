@@ -197,7 +197,7 @@ def test_small_talk_the_rules_only_dropped_stays_out_of_later_blocks(mem: Memory
 def test_the_rules_alone_still_decide_when_the_model_is_off(tmp_path: Path) -> None:
     with Memory(tmp_path / "rules.db", learned_judge=False) as mem:
         (decision,) = mem.add("预算 6000 以内", user_id="u1", session_id="s1", at=T0).decisions
-    assert decision.reason == "a condition of the user's current task: kept for this conversation only"
+    assert decision.reason == "用户当前任务的条件：仅在本次对话中保留"
 
 
 def test_a_request_to_remember_is_the_rules_word() -> None:

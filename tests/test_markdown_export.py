@@ -28,5 +28,5 @@ def test_the_readable_export_lists_profile_memories_events_and_what_is_no_longer
     assert "平时喜欢喝美式 (状态: expired)" in zh
     en = to_markdown(mem.export("u1"), "en")
     assert en.startswith("# What memlane remembers about u1")
-    assert "why kept: who the user is" in en
+    assert "why kept: 用户是谁" in en  # a reason is in the language the memory was said in
     assert to_markdown(mem.export("u1"), "fr").startswith("# What memlane")

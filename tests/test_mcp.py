@@ -71,7 +71,7 @@ async def exercise_every_tool(c: Client) -> dict[str, Any]:
     coffee = kept["平时喜欢喝美式"]["memory_id"]
     mood = ok(await c.call_tool("remember", {"text": "我今天有点烦"}))["decisions"]
     assert [d["kept"] for d in mood] == [False]
-    assert "mood" in mood[0]["reason"]
+    assert "情绪" in mood[0]["reason"]
     ok(await c.call_tool("add_memories", {"text": "I prefer email over phone calls."}))
 
     hits = ok(await c.call_tool("recall", {"query": "早上喝什么", "limit": 3, "user_id": "victim"}))[

@@ -493,7 +493,7 @@ def test_without_a_session_nothing_claims_to_be_kept_for_it(mem: Memory) -> None
     (decision,) = mem.add("我现在在地铁上", user_id="u1", at=T0).decisions
     assert decision.action is Action.SESSION
     assert decision.outcome is Outcome.DISCARDED
-    assert "not kept" in decision.reason
+    assert decision.reason.endswith("没有保存：没有给出会话")
 
 
 # -- a change of mind that names what it leaves behind -----------------------------------------------------

@@ -17,6 +17,7 @@ from memlane.privacy.policy import SensitivePolicy
 from memlane.privacy.vault import Vault
 from memlane.settings import Settings
 from memlane.store import Stores
+from memlane.text.lang import detect, said
 from memlane.vocabulary import AuditEntry, ConsentSettings, SealedText
 
 
@@ -65,7 +66,11 @@ class PrivacyControls:
             Decision(
                 action=Action.DISCARD,
                 text=sensitive.redact(m.content),
-                reason="memory is turned off for this user: nothing is kept",
+                reason=said(
+                    detect(m.content),
+                    "memory is turned off for this user: nothing is kept",
+                    "该用户的记忆已关闭：什么都不保存",
+                ),
                 category=Category.FACT,
                 outcome=Outcome.DISCARDED,
             )

@@ -27,6 +27,7 @@ from memlane.domain import Action, Candidate, Category, Decision
 from memlane.errors import ConfigurationError
 from memlane.privacy.sensitive import KINDS, NEVER_STORE, described
 from memlane.settings import Settings
+from memlane.text.lang import said
 from memlane.vocabulary import ConsentSettings
 
 Treatment = Literal["drop", "redact", "encrypt"]
@@ -91,16 +92,25 @@ class SensitivePolicy:
             candidate=replace(shown, sensitive=candidate.sensitive),
             sensitivity=1.0 if candidate.sensitive else decision.sensitivity,
         )
+        lang = candidate.lang
         dropped = [k for k in candidate.sensitive if self.of(k) == "drop" and k not in NEVER_STORE]
         if dropped and judged.action is not Action.DISCARD:
-            return _discarded(judged, f"contains {described(dropped)}; the privacy policy drops it")
+            why = said(
+                lang,
+                f"contains {described(dropped)}; the privacy policy drops it",
+                f"含有{described(dropped, 'zh')}：隐私策略不保存它",
+            )
+            return _discarded(judged, why)
         category = judged.candidate.category if judged.candidate is not None else candidate.category
         if consent is not None and judged.action in _LONG_TERM and not consent.allows(category):
-            why = (
-                "memory is turned off for this user"
-                if not consent.enabled
-                else f"the user has not consented to remembering {category.value}"
-            )
+            if not consent.enabled:
+                why = said(lang, "memory is turned off for this user", "该用户的记忆已关闭")
+            else:
+                why = said(
+                    lang,
+                    f"the user has not consented to remembering {category.value}",
+                    f"用户没有同意记住这类信息（{category.value}）",
+                )
             return _discarded(judged, why)
         return judged
 

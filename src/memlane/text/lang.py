@@ -28,6 +28,16 @@ def detect(text: str) -> str:
     return "zh" if cjk >= latin_words else "en"
 
 
+def said(lang: str, en: str, zh: str) -> str:
+    """``zh`` to a user who writes Chinese (``lang`` ``"zh"``), ``en`` to everyone else: what memlane
+    tells a user (why a clause was kept or not) is in the user's language.
+
+    >>> said("zh", "small talk", "闲聊"), said("en", "small talk", "闲聊")
+    ('闲聊', 'small talk')
+    """
+    return zh if lang == "zh" else en
+
+
 def normalize(text: str) -> str:
     """NFKC, lower case, no punctuation or spaces: the form two texts are compared in for equality."""
     folded = unicodedata.normalize("NFKC", text).casefold()

@@ -33,12 +33,13 @@ from memlane.privacy.controls import PrivacyControls
 from memlane.profile import holds
 from memlane.settings import Settings
 from memlane.store import Stores
-from memlane.text.lang import detect
+from memlane.text.lang import detect, said
 from memlane.vocabulary import ConsentSettings, MemoryQuery
 from memlane.write.apply import apply
 from memlane.write.backlog import Reread, VectorBacklog
 from memlane.write.extract import Extractor
 from memlane.write.judge import Judge
+from memlane.write.judge.rules import POLICIES
 from memlane.write.keeper import Keeper
 from memlane.write.plan import Forgetter, WritePlan
 from memlane.write.planner import Draft, Planner
@@ -49,6 +50,13 @@ from memlane.write.short_term import ShortTerm, turn_before, user_turn_before
 READ_AGAIN = "read again by its meaning after this write"
 # a message made only of these says nothing but the withdrawal itself
 _TRIVIAL = {Category.FORGET, Category.SMALLTALK, Category.REQUEST}
+# a layer as a reason names it to a user who writes Chinese
+_KIND_ZH = {
+    Action.SESSION: "会话",
+    Action.SEMANTIC: "语义",
+    Action.EPISODIC: "情景",
+    Action.PROFILE: "个人资料",
+}
 
 
 @dataclass(frozen=True)
@@ -143,7 +151,13 @@ class WritePath:
         (decision,) = self._judged([(candidate, message.at)], consent)
         if decision.action is not Action.DISCARD:
             decision = replace(
-                decision, action=action, reason=f"written explicitly as a {action.value} memory"
+                decision,
+                action=action,
+                reason=said(
+                    candidate.lang,
+                    f"written explicitly as a {action.value} memory",
+                    f"按调用直接写成{_KIND_ZH[action]}记忆",
+                ),
             )
         session = self.short_term.session(user_id, session_id, message.at)
         draft, _ = self._draft(
@@ -227,7 +241,12 @@ class WritePath:
                     last = self._last_user_message(user_id, session_id, message.at)
                     earlier += [last] if last else []
         out = [
-            replace(d, action=Action.DISCARD, reason="the user asked not to remember this", expires_at=None)
+            replace(
+                d,
+                action=Action.DISCARD,
+                reason=POLICIES[Category.FORGET].said(d.candidate.lang),
+                expires_at=None,
+            )
             if d.candidate is not None
             and d.candidate.message_id in withdrawn
             and d.candidate.category is not Category.FORGET

@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from memlane.domain import Action, Decision, Message, Outcome, Session, Turn
 from memlane.settings import Settings
 from memlane.store import Stores
+from memlane.text.lang import said
 from memlane.write.plan import ForgetMessages, WritePlan
 from memlane.write.planner import LONG_TERM
 
@@ -61,7 +62,7 @@ class ShortTerm:
         session.expires_at = at + ttl
         if self.stores.sessions.save_session(session):
             return decisions
-        return [no_session(d, "the session store is unavailable") for d in decisions]
+        return [no_session(d, unavailable=True) for d in decisions]
 
     def kept_later(self, user_id: str, session_id: str | None, plan: WritePlan, gone: set[str]) -> None:
         """What a write after the fact kept joins the running summary of its conversation, if that
@@ -82,13 +83,19 @@ def _summarise(session: Session, decisions: Sequence[Decision], gone: set[str]) 
     session.summary = "\n".join(list(dict.fromkeys(lines))[-_SUMMARY_LINES:])
 
 
-def no_session(decision: Decision, why: str = "") -> Decision:
+def no_session(decision: Decision, *, unavailable: bool = False) -> Decision:
     """A decision to keep something for this conversation only, when there is no conversation to keep
-    it in (no session id, or a session store that is down): it says that nothing was kept."""
+    it in (no session id, or a session store that is down: ``unavailable``): it says that nothing was
+    kept."""
     if decision.action is not Action.SESSION:
         return decision
-    because = why or "no session was given"
-    return replace(decision, outcome=Outcome.DISCARDED, reason=f"{decision.reason}; not kept: {because}")
+    lang = decision.candidate.lang if decision.candidate is not None else "en"
+    if unavailable:
+        because = said(lang, "the session store is unavailable", "会话存储暂时不可用")
+    else:
+        because = said(lang, "no session was given", "没有给出会话")
+    reason = said(lang, f"{decision.reason}; not kept: {because}", f"{decision.reason}；没有保存：{because}")
+    return replace(decision, outcome=Outcome.DISCARDED, reason=reason)
 
 
 def turn_before(messages: Sequence[Message], session: Session | None) -> dict[str, str]:

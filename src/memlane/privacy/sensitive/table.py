@@ -65,6 +65,9 @@ PLACEHOLDER: re.Pattern[str] = re.compile(
 """Matches any placeholder that ``redact`` writes, in either language."""
 
 
-def described(kinds: list[str]) -> str:
-    """The kinds as a reason names them: ``"a password and a phone number"``."""
+def described(kinds: list[str], lang: str = "en") -> str:
+    """The kinds as a reason names them in ``lang``: ``"a password and a phone number"``, or
+    ``"密码和手机号"`` in Chinese."""
+    if lang == "zh":
+        return "和".join(KINDS[k].label_zh if k in KINDS else k for k in kinds)
     return " and ".join(KINDS[k].described if k in KINDS else k for k in kinds)

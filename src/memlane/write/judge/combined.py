@@ -33,6 +33,7 @@ from memlane.write.extract.rule import FAVORITE
 from .features import rule_cues
 from .meaning import MeaningHead
 from .model import IMPORTANCE, TIERS, Classifier, Prediction, tier_shares
+from .reasons import learned_reason
 from .rules import POLICIES, RuleJudge, placed
 
 # the category a learned class gives a candidate, when the rules' own does not fit it
@@ -79,44 +80,10 @@ _CHATTER = 0.8
 # (chosen on the context benchmark's dev half and LoCoMo's dev conversations)
 _NAMING = 0.35
 
-NAMES_ZH = {
-    "mood": "情绪",
-    "smalltalk": "闲聊",
-    "request": "请求",
-    "hypothetical": "假设",
-    "guess": "猜测",
-    "other": "与用户无关",
-    "forget": "撤回",
-    "sensitive": "敏感信息",
-    "context": "一次性情境",
-    "condition": "本次任务的条件",
-    "profile": "个人资料",
-    "preference": "偏好",
-    "constraint": "限制",
-    "background": "背景",
-    "event": "经历",
-    "plan": "计划",
-}
-_OUTCOME = {
-    "discard": ("not kept", "不保存"),
-    "session": ("kept for this conversation only", "仅在本次对话中保留"),
-    "long-term": ("kept", "长期保存"),
-}
-
 
 def tier(action: Action) -> str:
     """``discard``, ``session`` or ``long-term``: the tier of an action."""
     return {Action.DISCARD: "discard", Action.SESSION: "session"}.get(action, "long-term")
-
-
-def learned_reason(prediction: Prediction, lang: str) -> str:
-    """Why the model decided, in the user's language: its class, how sure (of the long-term tier as a
-    whole for a lasting class, of the class itself otherwise), what it did."""
-    en, zh = _OUTCOME[prediction.tier]
-    sure = prediction.share if prediction.tier == "long-term" else prediction.confidence
-    if lang == "zh":
-        return f"学习判断：{NAMES_ZH[prediction.label]}（{sure:.2f}），{zh}"
-    return f"learned: {prediction.label} ({sure:.2f}), {en}"
 
 
 class Judge(RuleJudge):

@@ -22,9 +22,12 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from memlane.domain import Action, Candidate, Category, Decision
-from memlane.privacy.sensitive import NEVER_STORE, described
+from memlane.privacy.sensitive import NEVER_STORE
 from memlane.profile import spec
 from memlane.settings import Settings
+from memlane.text.lang import said
+
+from .reasons import SPEAKERS_ZH, below_threshold, never_stored, noted
 
 
 @dataclass(frozen=True)
@@ -36,38 +39,71 @@ class Policy:
     stability: float
     expiry: str  # "none" | "temporary" | "event" | "session"
     why: str  # the reason given for keeping (or not keeping) it, in a few words
+    why_zh: str  # the same, to a user who writes Chinese
+
+    def said(self, lang: str) -> str:
+        """Why, in ``lang``."""
+        return said(lang, self.why, self.why_zh)
 
 
 P = Policy
 POLICIES: dict[Category, Policy] = {
-    Category.NAME: P(Action.PROFILE, 0.9, 0.95, "none", "who the user is"),
-    Category.LOCATION: P(Action.PROFILE, 0.8, 0.8, "none", "where the user lives or works"),
-    Category.JOB: P(Action.PROFILE, 0.8, 0.8, "none", "the user's work"),
-    Category.CONTACT: P(Action.PROFILE, 0.85, 0.8, "none", "how the user wants to be contacted"),
-    Category.STYLE: P(Action.PROFILE, 0.8, 0.7, "none", "how the user wants to be answered"),
-    Category.FAMILY: P(Action.SEMANTIC, 0.75, 0.9, "none", "the user's family"),
-    Category.PREFERENCE: P(Action.SEMANTIC, 0.7, 0.7, "none", "a stated preference"),
-    Category.DISLIKE: P(Action.SEMANTIC, 0.75, 0.7, "none", "a stated dislike"),
-    Category.CONSTRAINT: P(Action.SEMANTIC, 0.8, 0.8, "none", "a constraint to respect"),
-    Category.ROUTINE: P(Action.SEMANTIC, 0.75, 0.7, "none", "a recurring routine"),
-    Category.FACT: P(Action.SEMANTIC, 0.7, 0.7, "none", "background about the user"),
-    Category.PLAN: P(Action.EPISODIC, 0.7, 0.3, "temporary", "a plan with a time"),
-    Category.EVENT: P(Action.EPISODIC, 0.7, 0.5, "event", "something that happened"),
-    Category.COMPLAINT: P(Action.EPISODIC, 0.8, 0.5, "event", "a problem the user reported"),
-    Category.BUDGET: P(Action.SESSION, 0.7, 0.3, "session", "a condition of the user's current task"),
-    Category.CONDITION: P(Action.SESSION, 0.5, 0.2, "session", "a condition of the current task"),
+    Category.NAME: P(Action.PROFILE, 0.9, 0.95, "none", "who the user is", "用户是谁"),
+    Category.LOCATION: P(
+        Action.PROFILE, 0.8, 0.8, "none", "where the user lives or works", "用户住在或工作在哪里"
+    ),
+    Category.JOB: P(Action.PROFILE, 0.8, 0.8, "none", "the user's work", "用户的工作"),
+    Category.CONTACT: P(
+        Action.PROFILE, 0.85, 0.8, "none", "how the user wants to be contacted", "用户希望怎样被联系"
+    ),
+    Category.STYLE: P(
+        Action.PROFILE, 0.8, 0.7, "none", "how the user wants to be answered", "用户希望怎样被回答"
+    ),
+    Category.FAMILY: P(Action.SEMANTIC, 0.75, 0.9, "none", "the user's family", "用户的家人"),
+    Category.PREFERENCE: P(Action.SEMANTIC, 0.7, 0.7, "none", "a stated preference", "明确说过的偏好"),
+    Category.DISLIKE: P(Action.SEMANTIC, 0.75, 0.7, "none", "a stated dislike", "明确说过的不喜欢"),
+    Category.CONSTRAINT: P(Action.SEMANTIC, 0.8, 0.8, "none", "a constraint to respect", "需要遵守的限制"),
+    Category.ROUTINE: P(Action.SEMANTIC, 0.75, 0.7, "none", "a recurring routine", "固定的习惯"),
+    Category.FACT: P(Action.SEMANTIC, 0.7, 0.7, "none", "background about the user", "用户的背景"),
+    Category.PLAN: P(Action.EPISODIC, 0.7, 0.3, "temporary", "a plan with a time", "有时间的计划"),
+    Category.EVENT: P(Action.EPISODIC, 0.7, 0.5, "event", "something that happened", "发生过的事"),
+    Category.COMPLAINT: P(
+        Action.EPISODIC, 0.8, 0.5, "event", "a problem the user reported", "用户反映的问题"
+    ),
+    Category.BUDGET: P(
+        Action.SESSION, 0.7, 0.3, "session", "a condition of the user's current task", "用户当前任务的条件"
+    ),
+    Category.CONDITION: P(
+        Action.SESSION, 0.5, 0.2, "session", "a condition of the current task", "当前任务的条件"
+    ),
     Category.CONTEXT: P(
-        Action.SESSION, 0.3, 0.1, "session", "one-off context, useful only in this conversation"
+        Action.SESSION,
+        0.3,
+        0.1,
+        "session",
+        "one-off context, useful only in this conversation",
+        "一次性的情境，只在本次对话有用",
     ),
-    Category.MOOD: P(Action.DISCARD, 0.2, 0.1, "session", "a passing mood"),
-    Category.SMALLTALK: P(Action.DISCARD, 0.05, 0.0, "session", "small talk"),
-    Category.FORGET: P(Action.DISCARD, 0.0, 0.0, "session", "the user asked not to remember this"),
+    Category.MOOD: P(Action.DISCARD, 0.2, 0.1, "session", "a passing mood", "一时的情绪"),
+    Category.SMALLTALK: P(Action.DISCARD, 0.05, 0.0, "session", "small talk", "闲聊"),
+    Category.FORGET: P(
+        Action.DISCARD, 0.0, 0.0, "session", "the user asked not to remember this", "用户要求不要记住"
+    ),
     Category.REQUEST: P(
-        Action.DISCARD, 0.1, 0.0, "session", "a request to the assistant, not a fact about the user"
+        Action.DISCARD,
+        0.1,
+        0.0,
+        "session",
+        "a request to the assistant, not a fact about the user",
+        "对助手的请求，不是关于用户的事实",
     ),
-    Category.SENSITIVE: P(Action.DISCARD, 0.0, 0.0, "session", "sensitive data"),
-    Category.HYPOTHETICAL: P(Action.DISCARD, 0.1, 0.0, "session", "imagined, not something that is so"),
-    Category.OTHER: P(Action.DISCARD, 0.1, 0.0, "session", "nothing lasting about the user"),
+    Category.SENSITIVE: P(Action.DISCARD, 0.0, 0.0, "session", "sensitive data", "敏感信息"),
+    Category.HYPOTHETICAL: P(
+        Action.DISCARD, 0.1, 0.0, "session", "imagined, not something that is so", "假设的情况，并非事实"
+    ),
+    Category.OTHER: P(
+        Action.DISCARD, 0.1, 0.0, "session", "nothing lasting about the user", "没有关于用户的长久信息"
+    ),
 }
 
 
@@ -129,10 +165,7 @@ class RuleJudge:
             action = Action.SESSION
         elif importance < threshold:
             action = Action.SESSION
-            reason = (
-                f"{reason}; importance {importance:.2f} below the threshold {threshold:.2f}: "
-                "kept for this conversation only"
-            )
+            reason = below_threshold(reason, importance, threshold, [], c.lang)
         else:
             action = placed(layer, c)
         policy = POLICIES[c.category]
@@ -153,9 +186,11 @@ class RuleJudge:
         confidence = 0.9 if candidate.explicit else 0.6
         notes: list[str] = []
 
+        lang = candidate.lang
+        why = policy.said(lang)
         if candidate.remember_request:
             importance = min(1.0, importance + 0.25)
-            notes.append("the user asked to remember it")
+            notes.append(said(lang, "the user asked to remember it", "用户要求记住"))
         if candidate.hedged:
             confidence = 0.35
         sensitivity = 1.0 if candidate.sensitive else 0.0
@@ -176,29 +211,46 @@ class RuleJudge:
 
         blocked = [k for k in candidate.sensitive if k in NEVER_STORE]
         if blocked:
-            return verdict(Action.DISCARD, f"contains {described(blocked)}; such content is never stored")
+            return verdict(Action.DISCARD, never_stored(blocked, lang))
         if candidate.role != "user":
-            return verdict(Action.DISCARD, f"said by the {candidate.role}, not the user: never a user fact")
+            speaker = said(lang, f"the {candidate.role}", SPEAKERS_ZH.get(candidate.role, candidate.role))
+            return verdict(
+                Action.DISCARD,
+                said(
+                    lang,
+                    f"said by {speaker}, not the user: never a user fact",
+                    f"{speaker}说的，不是用户说的：不算用户的事实",
+                ),
+            )
         if policy.action is Action.DISCARD and not candidate.remember_request:
-            return verdict(Action.DISCARD, f"{policy.why}: not worth remembering")
+            return verdict(Action.DISCARD, said(lang, f"{why}: not worth remembering", f"{why}：不值得记住"))
         if candidate.hedged:
-            return verdict(Action.SESSION, "a guess, not a confirmed fact: kept for this conversation only")
-        if candidate.session_only or policy.action is Action.SESSION:
-            return verdict(Action.SESSION, f"{policy.why}: kept for this conversation only")
-        if not candidate.explicit:
-            importance -= 0.1
-            notes.append("inferred, not stated")
-        if importance < self.settings.write_threshold:
-            note = f"; {', '.join(notes)}" if notes else ""
             return verdict(
                 Action.SESSION,
-                f"{policy.why}, importance {importance:.2f} below the threshold "
-                f"{self.settings.write_threshold:.2f}{note}: kept for this conversation only",
+                said(
+                    lang,
+                    "a guess, not a confirmed fact: kept for this conversation only",
+                    "只是猜测，不是确定的事实：仅在本次对话中保留",
+                ),
             )
+        if candidate.session_only or policy.action is Action.SESSION:
+            return verdict(
+                Action.SESSION,
+                said(lang, f"{why}: kept for this conversation only", f"{why}：仅在本次对话中保留"),
+            )
+        if not candidate.explicit:
+            importance -= 0.1
+            notes.append(said(lang, "inferred, not stated", "推断而来，并非明说"))
+        threshold = self.settings.write_threshold
+        if importance < threshold:
+            return verdict(Action.SESSION, below_threshold(why, importance, threshold, notes, lang))
         kept = Action.SEMANTIC if policy.action is Action.DISCARD else policy.action  # remembered on request
         action = placed(kept, candidate)
-        note = f" ({', '.join(notes)})" if notes else ""
-        return verdict(action, f"{policy.why}, importance {importance:.2f}{note}")
+        return verdict(
+            action,
+            said(lang, f"{why}, importance {importance:.2f}", f"{why}，重要性 {importance:.2f}")
+            + noted(notes, lang),
+        )
 
     def _expiry(self, action: Action, policy: Policy, candidate: Candidate, at: datetime) -> datetime | None:
         if action in (Action.DISCARD, Action.SESSION):

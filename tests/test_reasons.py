@@ -105,3 +105,23 @@ def test_the_rules_reasons_for_an_assistant_turn_and_an_inferred_fact() -> None:
     )
     asked = Candidate(text="记住我喜欢喝美式", category=Category.PREFERENCE, remember_request=True)
     assert judge.decide(asked, T0).reason == "明确说过的偏好，重要性 0.95（用户要求记住）"
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "note"),
+    [
+        ("我喜欢喝美式", "不喝美式了", "用户对美式改变了主意"),
+        (
+            "I love black coffee",
+            "I don't drink black coffee anymore",
+            "the user changed their mind about black coffee",
+        ),
+        ("我住在杭州", "我搬到上海了", "home_city 有了新的值"),
+    ],
+)
+def test_what_reconcile_notes_is_in_the_users_language(before: str, after: str, note: str) -> None:
+    with Memory(":memory:") as mem:
+        (old,) = mem.add(before, user_id="u1", at=T0).memories
+        (changed,) = mem.add(after, user_id="u1", at=T0).decisions
+        assert changed.note == note
+        assert mem.history(old.id, user_id="u1")[-1].reason == note  # the old memory's history says so too

@@ -38,6 +38,7 @@ from memlane.store import Stores
 from memlane.store.tokens import SPEAKER, tokens_for
 from memlane.text.keywords import index_text
 from memlane.vocabulary import AuditEntry, MemoryQuery
+from memlane.write.notes import note
 from memlane.write.plan import (
     Audit,
     ForgetMessages,
@@ -277,7 +278,7 @@ class Planner:
             pool.pending[done.id] = done
             steps.append(Resolve(done, match.why))
         if match.kin is Kin.WEAKER:
-            reason = f"an existing memory stands: {match.why}"
+            reason = note("stands", decision.text, why=match.why)
             return replace(
                 decision,
                 action=Action.DISCARD,

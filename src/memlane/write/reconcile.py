@@ -53,6 +53,7 @@ from memlane.vocabulary import MemoryQuery
 from memlane.write.changes import kind_of, retired
 from memlane.write.choices import rivals
 from memlane.write.episodes import happened_plan, open_plan, resolved_complaint
+from memlane.write.notes import note
 from memlane.write.pool import Pool
 from memlane.write.wording import covers, masked, shared, things
 
@@ -141,10 +142,10 @@ def _retire(item: MemoryItem, olds: Sequence[MemoryItem], why: str) -> Match:
     if later:
         olds = [m for m in olds if m not in later]
         if not olds:
-            return Match(Kin.WEAKER, (later[0],), why="something said later says otherwise")
+            return Match(Kin.WEAKER, (later[0],), why=note("later", item.text))
     strongest = max(olds, key=lambda m: m.confidence)
     if _weaker(item, strongest):
-        return Match(Kin.WEAKER, (strongest,), why="an explicit statement says otherwise")
+        return Match(Kin.WEAKER, (strongest,), why=note("explicit", item.text))
     return Match(Kin.SUPERSEDE, tuple(olds), why=why)
 
 
@@ -169,18 +170,17 @@ def _by_slot(pool: Pool, item: MemoryItem) -> Match | None:
     if same and _own_wording(item, same):
         # the same value in words of its own ("i sleep during the day and calls wake me up" beside
         # "don't call"): a memory of its own, so the profile can quote what the value leaves out
-        return Match(Kin.NEW, why=f"the same {item.slot} as before, in words of its own")
+        return Match(Kin.NEW, why=note("own_words", item.text, slot=item.slot))
     if same:
         fuller = [m for m in same if not says_more(m) and covers(m.text, item.text)]
         wording: Literal["old", "new"] = "new" if fuller and says_more(item) else "old"
-        return Match(
-            Kin.MERGE, ((fuller or same)[0],), 1.0, f"the same {item.slot} as before", wording=wording
-        )
+        why = note("same_slot", item.text, slot=item.slot)
+        return Match(Kin.MERGE, ((fuller or same)[0],), 1.0, why, wording=wording)
     changed = [m for m in same_slot if m.value is not None and rules.changes(m.value, item.value)]
     for other in rules.exclusive:
         changed += [m for m in pool.query(MemoryQuery(slot=other)) if m.value == item.value]
     if changed:
-        return _retire(item, changed, f"a new value for {item.slot}")
+        return _retire(item, changed, note("new_value", item.text, slot=item.slot))
     return None
 
 
@@ -213,8 +213,10 @@ def _by_objects(pool: Pool, item: MemoryItem, named: list[str], change: str | No
         ]
     if not flipped:
         return None
-    names = ", ".join(sorted(wanted & {w for w in wanted if any(shared({w}, things(m)) for m in flipped)}))
-    return _retire(item, flipped, f"the user changed their mind about {names or 'it'}")
+    shown = {normalize(o): o for o in named if o}  # each name as the user wrote it
+    names = ", ".join(sorted(shown[w] for w in wanted if any(shared({w}, things(m)) for m in flipped)))
+    why = note("changed_mind", item.text, names=names) if names else note("changed_mind_it", item.text)
+    return _retire(item, flipped, why)
 
 
 def _narrows(old: MemoryItem, named: list[str]) -> bool:
@@ -250,31 +252,31 @@ def find_match(
         if not (hidden or masked(m)) or _same_original(item, m, originals)
     ]
     if exact:
-        return Match(Kin.MERGE, (exact[0],), 1.0, "the same words as an existing memory")
+        return Match(Kin.MERGE, (exact[0],), 1.0, note("same_words", item.text))
     if hidden:
-        return Match(Kin.NEW, why="a masked memory is never matched on its masked words")
+        return Match(Kin.NEW, why=note("masked", item.text))
 
     for decided in (_by_slot(pool, item), _by_objects(pool, item, objects, change)):
         if decided is not None:
             return decided
     left = retired(pool, item) or rivals(pool, item)
     if left:
-        return _retire(item, left, "the user says this no longer holds")
+        return _retire(item, left, note("no_longer", item.text))
 
     if item.category is Category.COMPLAINT and item.event_status is EventStatus.RESOLVED:
         solved = resolved_complaint(pool, item)
         if solved is not None:
-            return Match(Kin.RESOLVE, (solved,), why="the problem the user reported is solved")
+            return Match(Kin.RESOLVE, (solved,), why=note("solved", item.text))
     if item.category is Category.PLAN and (item.event_status is EventStatus.CANCELLED or change == "replace"):
         plan = open_plan(pool, item)
         if plan is not None and item.event_status is EventStatus.CANCELLED:
-            return Match(Kin.RESOLVE, (plan,), why="the plan was called off")
+            return Match(Kin.RESOLVE, (plan,), why=note("called_off", item.text))
         if plan is not None:
-            return _retire(item, [plan], "the plan was moved to another time")
+            return _retire(item, [plan], note("moved", item.text))
     if item.kind is Kind.EPISODIC and item.event_status is EventStatus.DONE:
         happened = happened_plan(pool, item)
         if happened is not None:
-            return Match(Kin.FULFIL, (happened,), why="the plan happened")
+            return Match(Kin.FULFIL, (happened,), why=note("happened", item.text))
 
     if item.embedding is None:
         return Match(Kin.NEW)
@@ -297,9 +299,9 @@ def find_match(
             doubts.append(old)  # the opposite by the embedding alone: the objects did not say so
             continue
         if covers(item.text, old.text):
-            return Match(Kin.MERGE, (old,), score, f"says what an existing memory says ({score:.2f})")
+            return Match(Kin.MERGE, (old,), score, note("says_same", item.text, score=score))
         if covers(old.text, item.text):
-            why = f"says more than an existing memory ({score:.2f})"
+            why = note("says_more", item.text, score=score)
             return Match(Kin.MERGE, (old,), score, why, wording="new")
         doubts.append(old)  # close in meaning, but each says something of its own: 三星 and 防抖
     return Match(Kin.NEW, doubts=tuple(doubts))

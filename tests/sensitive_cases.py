@@ -234,6 +234,12 @@ POSITIVES = [
     P("我在做心理咨询", "health", "心理咨询", id="zh-counselling"),
     P("I have a peanut allergy", "health", "peanut", id="en-allergy"),
     P("我血压有点高", "health", "血压", id="zh-blood-pressure"),
+    P("儿子刚查出来是过敏体质，对尘螨过敏", "health", "尘螨", id="zh-family-allergy"),
+    P("上个月刚生完宝宝，还在坐月子", "health", "生完宝宝", id="zh-childbirth"),
+    P("我是剖腹产的", "health", "剖腹产", id="zh-c-section"),
+    P("got my wisdom teeth out yesterday", "health", "wisdom teeth", id="en-wisdom-teeth"),
+    P("I had my appendix removed last year", "health", "appendix", id="en-appendix"),
+    P("my son is allergic to peanuts", "health", "peanuts", id="en-family-allergy"),
     P("Aadhaar 1234 5678 9012", "id_card", "1234 5678 9012", id="aadhaar"),
 ]
 
@@ -292,6 +298,9 @@ NEGATIVES = [
     P("帮我记得提醒我带病历本", id="zh-medical-record-reminder"),
     P("my doctor is on holiday this week", id="doctor-away"),
     P("I have no allergies", id="no-allergies"),
+    P("我姐生了个儿子", id="zh-family-birth"),  # news of the family, not the speaker's health
+    P("the cat had her kittens out in the shed", id="kittens-out"),
+    P("this app is a c-suite favourite", id="c-suite"),
     P("我去看了心理咨询的书", id="zh-book-about-counselling"),
     P("密码是六位数", id="zh-password-length"),
     P("I changed my password to something stronger", id="pw-changed-to-prose"),

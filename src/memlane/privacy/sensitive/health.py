@@ -97,6 +97,9 @@ _EN_HEALTH_SOURCE = (
     rf"|\b(?:{_EN_KIN}|he|she|they)(?:'s|’s|\s+has|\s+had|\s+is|\s+was)?\s+(?:got\s+|been\s+)?"
     rf"(?:diagnosed\s+with\s+)?{_EN_MOD}(?:[a-z]+\s+)?(?:{_EN_COND}|pregnant|autistic|diabetic"
     rf"|on\s+the\s+autism\s+spectrum)\b"
+    rf"|\b(?:got|had|have|having|getting)\s+(?:my|his|her|their)\s+(?:wisdom\s+teeth|appendix|tonsils|gallbladder"
+    rf"|adenoids)\s+(?:out|removed|pulled|taken\s+out)\b|\b(?:c-section|caesarean|cesarean|postpartum)\b"
+    rf"|\b{_EN_KIN}(?:'s|’s|\s+is|\s+was)?\s+(?:also\s+|severely\s+)?allergic\s+to\b"
     rf"|\b(?:broke|tore|fractured|sprained|dislocated)\s+(?:my|his|her|their)\s+(?:acl|arm|leg|wrist|ankle"
     rf"|hip|knee|back|neck|shoulder|ribs?|collarbone|foot|hand|finger|toe|nose|jaw)\b"
     rf"|\bblood\s+type\s+(?:is\s+)?(?-i:AB|A|B|O)\b|\b(?:his|her|their)\s+{_EN_MOD}{_EN_COND}\b"
@@ -122,7 +125,11 @@ _ZH_HEALTH = re.compile(
     rf"|(?:做|在做|接受|去做)心理(?:咨询|治疗)|(?:看|去看|在看)(?:心理医生|精神科)|心理医生说|试管婴儿"
     rf"|(?:家族|家里人?)(?:里|中)?(?:也|都)?有{_ZH_MOD}{_ZH_COND}|(?:在|要)?戒(?:毒|酒)|坐轮椅|发高?烧|(?:(?<![A-Za-z])IVF)"
     rf"|我的\s*(?i:therapist|psychiatrist|psychologist)"
-    rf"|我{_ZH_ADV}(?:对[^\s，。；！？,.;!?]{{1,12}}?过敏|[\u4e00-\u9fff]{{0,6}}?过敏|是过敏体质)|我的{_ZH_MOD}{_ZH_COND}|我的{_ZH_MED}"
+    rf"|(?:我|{_ZH_KIN}|{_ZH_START}){_ZH_ADV}(?:查出(?:来)?)?(?:对[^\s，。；！？,.;!?]{{1,12}}?过敏|是过敏体质)"
+    rf"|我{_ZH_ADV}[\u4e00-\u9fff]{{0,6}}?过敏|我的{_ZH_MOD}{_ZH_COND}|我的{_ZH_MED}"
+    # the speaker's childbirth, as private as the pregnancy before it ("上个月刚生完宝宝", "我是剖腹产的")
+    rf"|(?:我|{_ZH_START}){_ZH_ADV}(?:生完|生了|生下)(?:宝宝|孩子|二胎|老二|小孩|儿子|女儿)"
+    rf"|剖腹产|剖宫产|顺产|产后(?:抑郁|恢复|修复|出血)"
 )
 # English "." and "," end a clause only before a space, so "2.5mg" and "a.b@x.com" stay whole.
 # (A full-width comma arrives folded to ",": next to a Chinese character it ends a clause too.)

@@ -149,3 +149,17 @@ def test_the_user_summary_is_rebuilt_without_a_deleted_preference(mem: Memory) -
     assert "Zorblax" not in str(everything)
     summaries = mem.list("u1", kinds=["summary"], status=None)
     assert [m.kind for m in summaries] == [Kind.SUMMARY]
+
+
+def test_a_deleted_profile_value_leaves_no_copy_in_the_slots_history(mem: Memory) -> None:
+    mem.add("I live in Zorbton", user_id="u1", at=T0)
+    moved = mem.add("I moved to Leeds", user_id="u1", at=days(1)).memories[0]
+    assert mem.profile("u1")["home_city"] == "Leeds"
+    assert "Zorbton" in str(mem.export("u1")["history"])  # the slot's history said where they lived
+    mem.delete(moved.id, at=days(2), user_id="u1")
+    old = next(m for m in mem.list("u1", status=None) if "Zorbton" in m.text)
+    mem.delete(old.id, at=days(3), user_id="u1")
+    assert "home_city" not in mem.profile("u1")
+    everything = str(mem.export("u1"))
+    assert "Zorbton" not in everything
+    assert "Leeds" not in everything

@@ -49,11 +49,13 @@ def restore_superseded(stores: Stores, deleted: MemoryItem, at: datetime, reason
 def drop_slot_values(
     stores: Stores, user_id: str, deleted: Sequence[MemoryItem], at: datetime, reason: str
 ) -> None:
-    """Remove the slot versions deleted memories set (they hold the deleted value), then record
-    what the surviving memories now say (a restored one's value, or a retraction)."""
+    """Remove the slot versions deleted memories set (they hold the deleted value) and blank the
+    values in those slots' history, then record what the surviving memories now say (a restored
+    one's value, or a retraction)."""
     memory_ids = {m.id for m in deleted}
     versions = stores.profile.slots(user_id, current_only=False)
     touched = {v.slot for v in versions if v.memory_id in memory_ids}
+    stores.history.scrub(user_id, [f"profile:{slot}" for slot in sorted(touched)])
     for slot in touched:
         keep = [v for v in versions if v.slot == slot and v.memory_id not in memory_ids]
         stores.profile.delete(user_id, slot)

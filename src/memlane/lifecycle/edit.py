@@ -200,6 +200,15 @@ class Editor:
         """
         return {m.text for m in self._forget_messages(user_id, message_ids, at, reason)}
 
+    def forget_memories(self, user_id: str, memory_ids: Sequence[str], at: datetime, reason: str) -> set[str]:
+        """Delete the memories of ``memory_ids`` still held, as :meth:`delete` does (with their log
+        turns, what was built from them and every copy); returns their texts."""
+        items = self.stores.records.get_many(user_id, list(memory_ids))
+        if not items:
+            return set()
+        self.delete(user_id, [m.id for m in items], at, reason, op="forget")
+        return {m.text for m in items}
+
     def _forget_messages(
         self,
         user_id: str,

@@ -13,6 +13,7 @@ from memlane.store import Stores
 from memlane.store.tokens import tokens_for
 from memlane.write.plan import (
     Audit,
+    ForgetMemories,
     ForgetMessages,
     Forgetter,
     Insert,
@@ -46,7 +47,8 @@ def _history(
 
 
 def apply(stores: Stores, plan: WritePlan, forgetter: Forgetter) -> set[str]:
-    """Write ``plan``; returns the texts of memories deleted because the user withdrew a message."""
+    """Write ``plan``; returns the texts of memories deleted because the user withdrew a message or
+    asked to forget them."""
     gone: set[str] = set()
     with stores.records.transaction(plan.user_id):
         for step in plan.steps:
@@ -71,6 +73,8 @@ def apply(stores: Stores, plan: WritePlan, forgetter: Forgetter) -> set[str]:
                     stores.sealed.put(sealed)
                 case ForgetMessages(ids, reason):
                     gone |= forgetter.forget_messages(plan.user_id, list(ids), plan.at, reason)
+                case ForgetMemories(ids, reason):
+                    gone |= forgetter.forget_memories(plan.user_id, list(ids), plan.at, reason)
                 case Audit(entry):
                     stores.audit.add(entry)
     return gone

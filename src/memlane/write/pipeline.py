@@ -35,6 +35,7 @@ from memlane.settings import Settings
 from memlane.store import Stores
 from memlane.text.lang import detect, said
 from memlane.vocabulary import ConsentSettings, MemoryQuery
+from memlane.write import forget_about
 from memlane.write.apply import apply
 from memlane.write.backlog import Reread, VectorBacklog
 from memlane.write.extract import Extractor
@@ -116,11 +117,13 @@ class WritePath:
             found += [(c, message.at) for c in candidates[:limit]]
         decisions = self._judged(found, consent)
         decisions, withdrawn, earlier = self._withdrawals(user_id, session_id, redacted, decisions)
-        if earlier:
+        if earlier or forget_about.requested(decisions):
             self.backlog.settle_rereads(user_id)  # what is read again of them is kept, then forgotten
+        decisions, forgotten = forget_about.asked(self.stores, user_id, decisions)
         draft, later = self._draft(
             user_id, session_id, messages, redacted, decisions, withdrawn, earlier, caller, session
         )
+        draft = replace(draft, forgotten=forgotten)
         plan, gone = self._write(draft)
         self.backlog.submit(user_id, [self._reread(draft, d, said) for d, said in later])
         decisions = self.short_term.update(user_id, session_id, plan, gone)
@@ -214,11 +217,13 @@ class WritePath:
         self, user_id: str, session_id: str | None, messages: Sequence[Message], decisions: list[Decision]
     ) -> tuple[list[Decision], set[str], list[str]]:
         """Honour "别记这个 / don't remember that": nothing of the withdrawing message is kept, and a
-        message that says only that withdraws the user's previous message. Returns the decisions,
-        the ids of messages of this call that keep nothing, and of earlier messages to forget.
+        message that says only that withdraws the user's previous message. A message that names what
+        to forget ("忘掉我住哪") is not logged, but the rest of it stands (:mod:`forget_about`).
+        Returns the decisions, the ids of messages of this call not logged, and of earlier messages
+        to forget.
         """
         asking = {
-            d.candidate.message_id
+            d.candidate.message_id: not d.candidate.objects  # True: takes back, False: names what goes
             for d in decisions
             if d.candidate is not None
             and d.candidate.message_id is not None
@@ -227,10 +232,10 @@ class WritePath:
         }
         if not asking:
             return decisions, set(), []
-        withdrawn = set(asking)
+        withdrawn = {m for m, back in asking.items() if back}
         earlier: list[str] = []
         for i, message in enumerate(messages):
-            if message.id not in asking:
+            if not asking.get(message.id):
                 continue
             said = [d for d in decisions if d.candidate is not None and d.candidate.message_id == message.id]
             if all(d.candidate is not None and d.candidate.category in _TRIVIAL for d in said):
@@ -253,7 +258,7 @@ class WritePath:
             else d
             for d in decisions
         ]
-        return out, withdrawn, earlier
+        return out, withdrawn | set(asking), earlier
 
     def _last_user_message(self, user_id: str, session_id: str | None, before: datetime) -> str | None:
         session = self.stores.sessions.get_session(user_id, session_id, before) if session_id else None

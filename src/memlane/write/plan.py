@@ -92,6 +92,14 @@ class ForgetMessages:
 
 
 @dataclass(frozen=True)
+class ForgetMemories:
+    """Memories the user asked to forget by what they are about ("忘掉我住哪")."""
+
+    memory_ids: tuple[str, ...]
+    reason: str
+
+
+@dataclass(frozen=True)
 class LogTurn:
     """A raw (redacted) turn for the conversation log, with its index tokens."""
 
@@ -118,6 +126,7 @@ Step = (
     | RetractSlot
     | Seal
     | ForgetMessages
+    | ForgetMemories
     | LogTurn
     | Audit
 )
@@ -143,8 +152,13 @@ class WritePlan:
 
 
 class Forgetter(Protocol):
-    """Withdraws messages: what came only from them is deleted with everything built from it."""
+    """Withdraws messages (what came only from them is deleted with everything built from it) and
+    deletes memories the user asked to forget."""
 
     def forget_messages(self, user_id: str, message_ids: list[str], at: datetime, reason: str) -> set[str]:
         """Forget ``message_ids``; returns the texts of the memories deleted."""
+        ...
+
+    def forget_memories(self, user_id: str, memory_ids: list[str], at: datetime, reason: str) -> set[str]:
+        """Delete ``memory_ids`` (those still held) as a deletion by the user; returns their texts."""
         ...

@@ -21,6 +21,7 @@ from memlane.text.timeparse import TimeMention, find_times
 from . import rules_en, rules_zh
 from .clauses import Clause, split_clauses
 from .entities import OPAQUE, en_entities, zh_entities
+from .forgetting import topic as forgotten
 from .joins import MAX_ENTITIES, MAX_TAGS, joined
 from .leaving import left_behind
 from .lexicon import (
@@ -211,6 +212,9 @@ class RuleExtractor:
         lang = detect(text)
         if FORGET.search(text):
             draft: Draft | None = Draft(category=Category.FORGET)
+            ctx = Context(text, lang, message.at)
+        elif (about := forgotten(text)) is not None:  # "忘掉我住哪": what to forget, named
+            draft = Draft(category=Category.FORGET, objects=[about])
             ctx = Context(text, lang, message.at)
         elif not normalize(text.replace(OPAQUE, "")) and OPAQUE in text:
             draft = Draft(category=Category.SENSITIVE)  # the clause was only a value redaction masked

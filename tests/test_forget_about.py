@@ -1,0 +1,138 @@
+"""Forgetting by topic in conversation: "忘掉我住哪", "forget what I said about hiking" delete what
+they name (every version, its log turns, what was built from it, its copies in live sessions), keep
+everything else, and are never stored themselves. Sentences that only look like such a request
+("我忘了带钥匙", "don't forget my birthday") are no request."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from conftest import T0, days
+from memlane import Memory
+from memlane.domain import Category
+from memlane.write.extract.forgetting import topic
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("忘掉我住哪", "住哪"),
+        ("把我的地址删了吧", "地址"),
+        ("把我说的那个地址删了", "地址"),
+        ("别记我喜欢喝美式了", "喜欢喝美式"),
+        ("忘了我说过的关于前任的事吧", "前任"),
+        ("以后不要再记着我在哪上班了", "在哪上班"),
+        ("删掉关于我前公司的记忆", "前公司"),
+        ("forget what I said about hiking", "hiking"),
+        ("forget my email", "email"),
+        ("please forget that I like jazz", "like jazz"),
+        ("don't remember my birthday anymore", "birthday"),
+        ("remove my phone number from your memory", "phone number"),
+        ("erase everything about my ex", "ex"),
+    ],
+)
+def test_a_request_names_what_to_forget(text: str, named: str) -> None:
+    assert topic(text) == named
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我忘了带钥匙",
+        "我把密码忘了",
+        "别忘了提醒我",
+        "别记错了",
+        "删掉这个文件",
+        "忘掉我刚才说的",  # the message before, taken back (别记这个)
+        "I forgot my keys",
+        "don't forget my birthday",
+        "I don't remember my password",
+        "forget it",
+        "I want to forget my ex",
+        "forget about work, it's the weekend",
+        "Forget about my job, how are you?",
+    ],
+)
+def test_what_only_looks_like_a_request_names_nothing(text: str) -> None:
+    assert topic(text) is None
+
+
+@pytest.fixture
+def mem(open_memory: Callable[[], Memory]) -> Iterator[Memory]:
+    with open_memory() as memory:
+        yield memory
+
+
+def _everything(mem: Memory, user: str) -> str:
+    """Every text held about ``user``: memories of every status and the log, history, sessions."""
+    exported = mem.export(user)
+    return str(exported)
+
+
+def test_forgetting_where_i_live_deletes_every_version_and_keeps_the_rest(mem: Memory) -> None:
+    mem.add("我叫阿白，住在杭州西湖区，喜欢喝美式", user_id="u1", session_id="s1", at=T0)
+    mem.add("我搬到苏州了", user_id="u1", session_id="s1", at=days(1))
+    assert mem.profile("u1")["home_city"] == "苏州"
+    (asked,) = mem.add("忘掉我住哪", user_id="u1", session_id="s1", at=days(2)).decisions
+    assert asked.category is Category.FORGET
+    assert asked.reason == "用户要求忘掉关于住哪的内容：删除了 2 条记忆"
+    assert "home_city" not in mem.profile("u1")
+    held = _everything(mem, "u1")
+    assert "杭州" not in held
+    assert "苏州" not in held
+    assert "忘掉我住哪" not in held
+    assert {m.text for m in mem.list("u1")} == {"我叫阿白", "喜欢喝美式"}
+    assert not any(
+        "杭州" in h.memory.text or "苏州" in h.memory.text for h in mem.search("住在哪", user_id="u1")
+    )
+    session = mem.session("u1", "s1", now=days(2))
+    assert session is not None
+    assert "苏州" not in str(session)
+
+
+def test_forgetting_a_topic_in_english_deletes_what_says_it_and_nothing_more(mem: Memory) -> None:
+    mem.add("I love hiking and I live in Leeds", user_id="u1", at=T0)
+    forgot = mem.add("I forgot my keys at the gym", user_id="u1", at=days(1)).decisions
+    assert all(d.category is not Category.FORGET for d in forgot)  # no request: what happened
+    (asked,) = mem.add("forget what I said about hiking", user_id="u1", at=days(2)).decisions
+    assert asked.reason == "the user asked to forget what they said about hiking: 1 memory deleted"
+    texts = {m.text for m in mem.list("u1")}
+    assert not any("hiking" in t for t in texts)
+    assert "I live in Leeds" in texts
+    (none,) = mem.add("forget what I said about sailing", user_id="u1", at=days(3)).decisions
+    assert none.reason == "the user asked to forget what they said about sailing: nothing was held about it"
+    assert {m.text for m in mem.list("u1")} == texts
+
+
+def test_forgetting_a_masked_value_deletes_the_memories_that_hold_it(mem: Memory) -> None:
+    mem.add("my email is bo@example.com, and I prefer email to calls", user_id="u1", at=T0)
+    mem.add("我喜欢喝美式", user_id="u1", at=T0)
+    assert any("[redacted: email]" in m.text for m in mem.list("u1"))
+    mem.add("forget my email", user_id="u1", at=days(1))
+    assert not any("[redacted: email]" in m.text for m in mem.list("u1", include_log=True))
+    assert "我喜欢喝美式" in {m.text for m in mem.list("u1")}
+
+
+def test_a_forgotten_word_is_gone_from_the_database_files(tmp_path: Path) -> None:
+    db = tmp_path / "memlane.db"
+    with Memory(db) as mem:
+        mem.add("I keep a pet iguana called Zorblax", user_id="u1", session_id="s1", at=T0)
+        mem.add("I like tea", user_id="u1", session_id="s1", at=T0)
+        mem.maintain(now=days(1))
+        mem.add("forget what I said about Zorblax", user_id="u1", session_id="s2", at=days(2))
+        raw = b"".join(p.read_bytes() for p in sorted(db.parent.glob(db.name + "*")))
+    assert b"Zorblax" not in raw
+    assert b"zorblax" not in raw
+
+
+def test_a_request_drops_only_what_it_names_of_its_own_message(mem: Memory) -> None:
+    mem.add("我住在杭州西湖区", user_id="u1", at=T0)
+    decisions = mem.add("把我说的那个地址删了，搬走了", user_id="u1", at=days(1)).decisions
+    assert [d.action.value for d in decisions] == ["discard", "episodic"]  # 搬走了 is what happened
+    assert [m.text for m in mem.list("u1")] == ["搬走了"]
+    said = mem.add("我住在深圳，别记我住哪", user_id="u1", at=days(2)).decisions
+    assert [d.action.value for d in said] == ["discard", "discard"]
+    assert "home_city" not in mem.profile("u1")

@@ -125,3 +125,14 @@ def test_what_reconcile_notes_is_in_the_users_language(before: str, after: str, 
         (changed,) = mem.add(after, user_id="u1", at=T0).decisions
         assert changed.note == note
         assert mem.history(old.id, user_id="u1")[-1].reason == note  # the old memory's history says so too
+
+
+def test_a_profile_slots_history_says_why_each_value_was_set_and_why_it_went() -> None:
+    with Memory(":memory:") as mem:
+        mem.add("I live in Leeds", user_id="u1", at=T0)
+        mem.add("I don't live in Leeds anymore", user_id="u1", at=T0)
+        history = mem.history("profile:home_city", user_id="u1")
+        assert [(h.op, h.reason) for h in history] == [
+            ("add", "where the user lives or works, importance 0.80"),
+            ("retract", "no memory states it any more"),
+        ]

@@ -308,13 +308,20 @@ class Planner:
     # -- what follows from the decisions ------------------------------------------------------------
 
     def _slot_versions(self, draft: Draft, pool: Pool, slots: set[str]) -> list[Step]:
-        """A version for each profile slot whose value the plan changes (or retracts)."""
+        """A version for each profile slot whose value the plan changes (or retracts): a value says
+        why its memory was kept, a retraction that no memory states it any more."""
         wanted = {s for s in slots if spec(s).profile}
         if not wanted:
             return []
         held = backing(pool.query(MemoryQuery(kinds=(Kind.PROFILE,))))
         found = changes(self.stores, draft.user_id, wanted, held, draft.at, "no memory states it any more")
-        return [SetSlot(v, before) if v.memory_id else RetractSlot(v, before) for v, before in found]
+        why = {m.id: m.reason for memories in held.values() for m in memories}
+        return [
+            SetSlot(replace(v, reason=why.get(v.memory_id) or v.reason), before)
+            if v.memory_id
+            else RetractSlot(v, before)
+            for v, before in found
+        ]
 
     def _outdated_turns(self, retired: Sequence[MemoryItem]) -> list[Step]:
         """The stored log turns of the memories the plan retired: they say something outdated now."""

@@ -11,10 +11,11 @@ made here is recorded in the user's audit log.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from memlane import profile
-from memlane.domain import Actor, Kind, MemoryItem, Message, Source, Status
+from memlane.domain import Actor, Candidate, Kind, MemoryItem, Message, Source, Status
 from memlane.embed import Embedder
 from memlane.errors import InvalidInput, NotFound
 from memlane.lifecycle import copies
@@ -28,6 +29,7 @@ from memlane.store import Stores
 from memlane.store.tokens import indexed, tokens_for
 from memlane.vocabulary import MemoryQuery
 from memlane.write.extract import RuleExtractor
+from memlane.write.turns import mark_outdated
 
 
 class Editor:
@@ -52,16 +54,18 @@ class Editor:
                 f"the new text contains {sensitive.described(blocked)}; the privacy policy drops it"
             )
         before = item.text
+        said = replace(item)  # as it was: the log turns it came from say that, and are outdated now
         slots = {item.slot} if item.slot else set()
         item.text = sensitive.redact(text, findings) if findings else text
         item.source = Source.EXPLICIT
         item.confidence = 1.0
         item.updated_at = at
         item.last_verified_at = at
-        self._restate(item, at)
+        self._restate(item, at, before)
         item.embedding = self.embedder.embed_passages([indexed(item)])[0].tolist()
         with self.stores.records.transaction(user_id):
             self.stores.records.put(item, tokens_for(item))
+            mark_outdated(self.stores, [said])
             self.stores.sealed.delete(user_id, [memory_id])  # the sealed original said the old text
             slots |= {s for m in self._retire_others(item, at) for s in (m.slot,) if s}
             if item.supersedes and item.slot not in slots:
@@ -87,10 +91,19 @@ class Editor:
             )
         return item
 
-    def _restate(self, item: MemoryItem, at: datetime) -> None:
+    def _restate(self, item: MemoryItem, at: datetime, before: str) -> None:
         """Read the corrected text as the write path reads a message: the slot it states now (or none),
-        so the profile follows the correction ("我住在上海" → "我住在杭州" moves home_city)."""
-        found = [c for c in self.extractor.extract(Message("user", item.text, at)) if c.slot]
+        so the profile follows the correction ("我住在上海" → "我住在杭州" moves home_city), and an
+        episode's day ("我周二去北京出差" → "我周三…": it moves by as much as the day the words name,
+        both read as of when the memory was first said)."""
+        said = self.extractor.extract(Message("user", item.text, item.created_at or at))
+        new, old = _day(said), _day(self.extractor.extract(Message("user", before, item.created_at or at)))
+        moved = new - old if new is not None and old is not None else None
+        if item.kind is Kind.EPISODIC and moved and item.valid_from is not None:
+            item.valid_from += moved
+            if item.expires_at is not None:
+                item.expires_at += moved  # a plan still expires as long after its day
+        found = [c for c in said if c.slot]
         stated = [c for c in found if holds(c.slot or "", c.value) and c.value is not None]
         same = [c for c in stated if c.slot == item.slot]
         chosen = next(iter(same or [c for c in stated if spec(c.slot or "").profile]), None)
@@ -307,3 +320,8 @@ class Editor:
         if item is None or item.kind is Kind.LOG:
             raise NotFound(f"no memory {memory_id!r}")
         return item
+
+
+def _day(found: list[Candidate]) -> datetime | None:
+    """The first day the candidates name."""
+    return next((c.event_time for c in found if c.event_time is not None), None)

@@ -13,9 +13,9 @@ from memlane.store import Stores
 from memlane.store.tokens import tokens_for
 from memlane.write.plan import (
     Audit,
+    Correct,
     ForgetMemories,
     ForgetMessages,
-    Forgetter,
     Insert,
     LogTurn,
     Merge,
@@ -25,6 +25,7 @@ from memlane.write.plan import (
     Seal,
     SetSlot,
     Supersede,
+    UserEdits,
     WritePlan,
 )
 
@@ -46,9 +47,9 @@ def _history(
     )
 
 
-def apply(stores: Stores, plan: WritePlan, forgetter: Forgetter) -> set[str]:
-    """Write ``plan``; returns the texts of memories deleted because the user withdrew a message or
-    asked to forget them."""
+def apply(stores: Stores, plan: WritePlan, edits: UserEdits) -> set[str]:
+    """Write ``plan``; returns the texts of memories deleted or corrected because the user withdrew a
+    message, asked to forget them or corrected one (what the conversation's summary no longer says)."""
     gone: set[str] = set()
     with stores.records.transaction(plan.user_id):
         for step in plan.steps:
@@ -72,9 +73,13 @@ def apply(stores: Stores, plan: WritePlan, forgetter: Forgetter) -> set[str]:
                 case Seal(sealed):
                     stores.sealed.put(sealed)
                 case ForgetMessages(ids, reason):
-                    gone |= forgetter.forget_messages(plan.user_id, list(ids), plan.at, reason)
+                    gone |= edits.forget_messages(plan.user_id, list(ids), plan.at, reason)
                 case ForgetMemories(ids, reason):
-                    gone |= forgetter.forget_memories(plan.user_id, list(ids), plan.at, reason)
+                    gone |= edits.forget_memories(plan.user_id, list(ids), plan.at, reason)
+                case Correct(memory_id, text):
+                    before = stores.records.get(plan.user_id, memory_id)
+                    edits.update(plan.user_id, memory_id, text, plan.at)
+                    gone |= {before.text} if before is not None else set()  # the summary's old line
                 case Audit(entry):
                     stores.audit.add(entry)
     return gone

@@ -35,14 +35,14 @@ from memlane.settings import Settings
 from memlane.store import Stores
 from memlane.text.lang import detect, said
 from memlane.vocabulary import ConsentSettings, MemoryQuery
-from memlane.write import forget_about
+from memlane.write import corrections, forget_about
 from memlane.write.apply import apply
 from memlane.write.backlog import Reread, VectorBacklog
 from memlane.write.extract import Extractor
 from memlane.write.judge import Judge
 from memlane.write.judge.rules import POLICIES
 from memlane.write.keeper import Keeper
-from memlane.write.plan import Forgetter, WritePlan
+from memlane.write.plan import Correct, ForgetMemories, UserEdits, WritePlan
 from memlane.write.planner import Draft, Planner
 from memlane.write.reconcile import Reconciler
 from memlane.write.short_term import ShortTerm, turn_before, user_turn_before
@@ -78,7 +78,7 @@ class WritePath:
         extractor: Extractor,
         judge: Judge,
         settings: Settings,
-        forgetter: Forgetter,
+        edits: UserEdits,
         backlog: VectorBacklog,
         privacy: PrivacyControls,
         reconciler: Reconciler | None = None,
@@ -89,7 +89,7 @@ class WritePath:
         self.extractor = extractor
         self.judge = judge
         self.settings = settings
-        self.forgetter = forgetter
+        self.edits = edits
         self.privacy = privacy
         self.reconciler = reconciler or Reconciler(settings)
         self.planner = Planner(stores, self.reconciler, privacy, settings)
@@ -109,13 +109,17 @@ class WritePath:
         session = self.short_term.session(user_id, session_id, messages[0].at)
         said_before = user_turn_before(redacted, session)
         found: list[tuple[Candidate, datetime]] = []
+        fixes: list[tuple[Decision, tuple[str, str]]] = []  # "I meant Berlin, not Munich"
         skipped = 0
         for original, message in zip(messages, redacted, strict=True):
+            if (fix := corrections.corrects(self.stores, user_id, message)) is not None:
+                fixes.append(fix)
+                continue
             candidates = self._candidates(message, original, said_before.get(message.id))
             limit = self.settings.max_clauses
             skipped += max(0, len(candidates) - limit)
             found += [(c, message.at) for c in candidates[:limit]]
-        decisions = self._judged(found, consent)
+        decisions = self._judged(found, consent) + [d for d, _ in fixes]
         decisions, withdrawn, earlier = self._withdrawals(user_id, session_id, redacted, decisions)
         if earlier or forget_about.requested(decisions):
             self.backlog.settle_rereads(user_id)  # what is read again of them is kept, then forgotten
@@ -123,7 +127,8 @@ class WritePath:
         draft, later = self._draft(
             user_id, session_id, messages, redacted, decisions, withdrawn, earlier, caller, session
         )
-        draft = replace(draft, forgotten=forgotten)
+        asked = (ForgetMemories(forgotten, "the user asked to forget it"),) if forgotten else ()
+        draft = replace(draft, asked=asked + tuple(Correct(*fixed) for _, fixed in fixes))
         plan, gone = self._write(draft)
         self.backlog.submit(user_id, [self._reread(draft, d, said) for d, said in later])
         decisions = self.short_term.update(user_id, session_id, plan, gone)
@@ -369,7 +374,7 @@ class WritePath:
     ) -> tuple[WritePlan, set[str]]:
         with self.stores.records.transaction(draft.user_id):
             plan = self.planner.plan(draft)
-            gone = apply(self.stores, plan, self.forgetter)
+            gone = apply(self.stores, plan, self.edits)
             if also is not None:
                 also(plan.decisions[0])
         self.backlog.submit(draft.user_id, list(plan.vectors))

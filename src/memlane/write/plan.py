@@ -100,6 +100,14 @@ class ForgetMemories:
 
 
 @dataclass(frozen=True)
+class Correct:
+    """A memory the user corrected in conversation ("I meant Berlin, not Munich"): its new text."""
+
+    memory_id: str
+    text: str
+
+
+@dataclass(frozen=True)
 class LogTurn:
     """A raw (redacted) turn for the conversation log, with its index tokens."""
 
@@ -127,6 +135,7 @@ Step = (
     | Seal
     | ForgetMessages
     | ForgetMemories
+    | Correct
     | LogTurn
     | Audit
 )
@@ -151,9 +160,9 @@ class WritePlan:
         return [s for s in self.steps if isinstance(s, kind)]
 
 
-class Forgetter(Protocol):
-    """Withdraws messages (what came only from them is deleted with everything built from it) and
-    deletes memories the user asked to forget."""
+class UserEdits(Protocol):
+    """What the user asks of their memories in conversation: withdrawn messages (what came only from
+    them is deleted with everything built from it), memories to forget, a memory to correct."""
 
     def forget_messages(self, user_id: str, message_ids: list[str], at: datetime, reason: str) -> set[str]:
         """Forget ``message_ids``; returns the texts of the memories deleted."""
@@ -161,4 +170,8 @@ class Forgetter(Protocol):
 
     def forget_memories(self, user_id: str, memory_ids: list[str], at: datetime, reason: str) -> set[str]:
         """Delete ``memory_ids`` (those still held) as a deletion by the user; returns their texts."""
+        ...
+
+    def update(self, user_id: str, memory_id: str, text: str, at: datetime, caller: str | None = None) -> Any:
+        """Replace a memory's text with the user's correction."""
         ...

@@ -41,7 +41,6 @@ from memlane.vocabulary import AuditEntry, MemoryQuery
 from memlane.write.notes import note
 from memlane.write.plan import (
     Audit,
-    ForgetMemories,
     ForgetMessages,
     Insert,
     LogTurn,
@@ -81,7 +80,7 @@ class Draft:
     withdrawn: frozenset[str]
     earlier: tuple[str, ...]
     caller: str | None
-    forgotten: tuple[str, ...] = ()  # memory ids the user asked to forget by what they are about
+    asked: tuple[Step, ...] = ()  # what the user asked of earlier memories: forget these, correct that
 
 
 def _said_only(decisions: Sequence[Decision], categories: set[Category]) -> bool:
@@ -220,8 +219,7 @@ class Planner:
         steps += turns
         if draft.earlier:
             steps.append(ForgetMessages(draft.earlier, "the user asked not to remember it"))
-        if draft.forgotten:
-            steps.append(ForgetMemories(draft.forgotten, "the user asked to forget it"))
+        steps += draft.asked
         steps.append(Audit(self._audit(draft, decisions)))
         vectors = tuple(
             (t.item.id, self._in_context(draft, m)) for t, m in zip(turns, draft.logged, strict=True)

@@ -1296,3 +1296,18 @@ def test_a_task_one_does_somewhere_is_no_job(extractor: RuleExtractor, text: str
 
 def test_teaching_someone_something_is_no_job(extractor: RuleExtractor) -> None:
     assert one(extractor, "I teach kids to swim").slot != "job"
+
+
+@pytest.mark.parametrize(
+    ("text", "category", "slot"),
+    [
+        ("from now on, answer in English", C.STYLE, "language"),
+        ("以后，回答简短一点", C.STYLE, "response_style"),
+        ("从现在开始，我不喝酒了", C.DISLIKE, "drink"),
+    ],
+)
+def test_from_when_a_statement_holds_is_one_candidate_with_it(
+    extractor: RuleExtractor, text: str, category: Category, slot: str | None
+) -> None:
+    check(one(extractor, text), category, text=text)
+    assert one(extractor, text).slot == slot

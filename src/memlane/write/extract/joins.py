@@ -72,12 +72,15 @@ def _joins(prev: tuple[Candidate, Clause], nxt: tuple[Candidate, Clause]) -> boo
 
 
 def _says_what(p: Candidate, c: Candidate) -> bool:
-    """Whether ``c`` says what the clause before only announces: that something changed ("口味变了，现在
-    更喜欢粤菜"), or that news came ("中签啦！！上马11月30号", "I got in! classes start in September"). The
-    change or the news is the statement after it, in the words of both ("中签啦" alone says nothing a
-    later conversation could use, and was dropped as small talk)."""
+    """Whether ``c`` says what the clause before only announces: from when it holds ("from now on,
+    answer in English"), that something changed ("口味变了，现在更喜欢粤菜"), or that news came
+    ("中签啦！！上马11月30号", "I got in! classes start in September"). The change or the news is the
+    statement after it, in the words of both ("中签啦" alone says nothing a later conversation could
+    use, and was dropped as small talk)."""
     if c.hedged:
         return False
+    if _only(_FROM_NOW_ON, p.text):
+        return True  # "from now on, answer in English": when it starts holding is all it says
     if _only(_CHANGED_ONLY, p.text):
         return c.category not in _NOT_A_STATE
     return _only(_NEWS_ONLY, p.text) and c.category not in _NOT_NEWS
@@ -97,6 +100,12 @@ _CHANGED_ONLY = re.compile(
     r"(?:我的?)?(?:口味|喜好|爱好|习惯|想法|品味|胃口|作息|我)(?:也|都|真的|早就|完全)?(?:变了|改了)(?:啊|呀|哈|哦|不少|很多)*"
     r"|(?i:(?:my\s+)?(?:taste|tastes|habits?|preferences?)\s+(?:has\s+|have\s+)?changed(?:\s+a\s+lot)?"
     r"|i(?:'ve|\s+have)\s+changed\s+my\s+mind)"
+)
+# a clause that only says from when the next one holds: "from now on", 以后, 从现在开始
+_FROM_NOW_ON = re.compile(
+    r"(?:那|那就|所以)?(?:从现在(?:开始|起)|从今天(?:开始|起)|从今往后|以后|今后|往后)(?:呢|啊|的话)?"
+    r"|(?i:(?:so\s+|and\s+)?(?:from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future|from\s+today(?:\s+on)?"
+    r"|henceforth))"
 )
 # a clause that only says news came: an outcome the user waited for (中签了, 上岸啦, "I got in!"); the
 # clause after it says what it is

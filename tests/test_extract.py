@@ -1311,3 +1311,23 @@ def test_from_when_a_statement_holds_is_one_candidate_with_it(
 ) -> None:
     check(one(extractor, text), category, text=text)
     assert one(extractor, text).slot == slot
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "please always answer in bullet points",
+        "format answers as numbered steps",
+        "use tables when you compare things",
+        "回答用要点列出来",
+        "以后用表格给我",
+        "用列表回答我",
+    ],
+)
+def test_the_shape_of_an_answer_is_a_style(extractor: RuleExtractor, text: str) -> None:
+    check(one(extractor, text), C.STYLE, slot=None)
+
+
+@pytest.mark.parametrize("text", ["I wrote it in markdown", "我用表格记账"])
+def test_a_format_the_user_uses_is_no_style(extractor: RuleExtractor, text: str) -> None:
+    assert one(extractor, text).category is not C.STYLE

@@ -148,6 +148,12 @@ def test_bullet_points_are_a_preference_not_an_episode(mem: Memory) -> None:
     assert [m.kind for m in mem.list("u1")] in ([Kind.SEMANTIC], [Kind.PROFILE])
 
 
+@pytest.mark.parametrize("text", ["please always answer in bullet points", "回答用要点列出来"])
+def test_the_shape_of_an_answer_is_kept_as_how_to_answer(mem: Memory, text: str) -> None:
+    assert said(mem, text) == [Action.SEMANTIC]
+    assert [m.category for m in mem.list("u1")] == [Category.STYLE]
+
+
 def test_a_weekend_habit_is_a_routine_not_a_dated_plan(mem: Memory) -> None:
     assert said(mem, "周末一般去爬山") == [Action.SEMANTIC]
     (memory,) = mem.list("u1")

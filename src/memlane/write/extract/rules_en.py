@@ -61,6 +61,13 @@ _PLAIN = (
     r"|\b(?:no|without|avoid|skip|cut)\s+(?:the\s+)?(?:tech(?:nical)?\s+)?(?:jargon|buzzwords)\b"
     r"|\bin\s+layman'?s\s+terms\b|\blike\s+i'?m\s+(?:five|5|a\s+beginner)\b"
 )
+# the shape an answer takes: "answer in bullet points", "use tables when you compare things"
+_FORMAT = (
+    r"(?i)\b(?:answer|reply|respond|format|write|give|show|lay\s+out|list|put)\b[^.!?]{0,30}?\b(?:in|as|with|using)"
+    r"\s+(?:a\s+)?(?:bullet(?:ed)?\s+(?:points?|lists?)|bullets|numbered\s+(?:lists?|steps)|(?:a\s+)?tables?"
+    r"|markdown|plain\s+text|short\s+paragraphs)\b"
+    r"|\buse\s+(?:bullet\s+points|bullets|tables?|numbered\s+lists?|markdown)\b"
+)
 _CONCISE = (
     r"(?i)\b(?:keep|make)\s+(?:it|them|things|(?:your\s+)?(?:answers?|responses?|replies))"
     r"\s+(?:short|brief|concise|succinct|simple|to\s+the\s+point)\b"
@@ -220,6 +227,7 @@ RULES = (
     rule(C.STYLE, _DETAILED, fixed("response_style", "detailed"), "ask"),
     rule(C.STYLE, _CONCISE, fixed("response_style", "concise"), "ask"),
     rule(C.STYLE, _PLAIN, fixed("plain_language", True), "ask"),
+    rule(C.STYLE, _FORMAT, scope="ask"),  # the shape of an answer: a style with no slot
     rule(C.STYLE, r"(?i)\b(?:be\s+)?more\s+(?:formal|polite|professional)\b|\bformal\s+tone\b",
          fixed("tone", "formal"), "any"),
     rule(C.STYLE, r"(?i)\b(?:be\s+)?more\s+(?:casual|friendly|relaxed)\b|\b(?:casual|friendly)\s+tone\b",

@@ -242,6 +242,14 @@ RULES = (
     rule(C.STYLE, _STYLE_DETAILED, fixed("response_style", "detailed"), "ask"),
     rule(C.STYLE, _STYLE_CONCISE, fixed("response_style", "concise"), "ask"),
     rule(C.STYLE, _STYLE_PLAIN, fixed("plain_language", True), "ask"),
+    # the shape of an answer: a style with no slot (用要点回答, 以后用表格给我, 分点列出来)
+    rule(
+        C.STYLE,
+        r"(?:用|以|按)(?:要点|列表|表格|分点|条目|编号|(?i:markdown))(?:的形式|的方式|的格式)?(?:来)?"
+        r"(?:回答|回复|列出来?|给我|展示|说|写)|(?:回答|回复)(?:都|请)?(?:用|以)(?:要点|列表|表格|分点)"
+        r"|分点(?:回答|列出|说|写)",
+        scope="ask",
+    ),
     rule(C.STYLE, r"(?:语气|说话|回复|回答)?(?:正式|礼貌|客气|专业)一?点", fixed("tone", "formal"), "any"),
     rule(C.STYLE, r"(?:语气|说话|回复|回答)?(?:随意|轻松|口语化|幽默|活泼)一?点",
          fixed("tone", "casual"), "any"),

@@ -7,13 +7,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 
 from conftest import T0, days
 from memlane import Memory
 from memlane.domain import Category, Flag, Kind
+from memlane.write.apply import apply
 from memlane.write.corrections import correction
+from memlane.write.plan import Correct, WritePlan
 
 
 @pytest.mark.parametrize(
@@ -88,3 +91,11 @@ def test_a_correction_is_of_what_was_said_lately(mem: Memory) -> None:
     decisions = mem.add("sorry, I meant Berlin, not Munich", user_id="u1", at=days(3)).decisions
     assert all(not d.related for d in decisions)  # three days on it corrects nothing: read as said
     assert mem.profile("u1")["home_city"] == "Munich"
+
+
+def test_a_correction_of_a_memory_deleted_meanwhile_corrects_nothing(tmp_path: Path) -> None:
+    with Memory(tmp_path / "m.db") as mem:
+        (city,) = mem.add("I live in Munich", user_id="u1", at=T0).memories
+        plan = WritePlan("u1", None, T0, (), (), (Correct("no-such-memory", "I live in Berlin"),))
+        assert apply(mem._edit.stores, plan, mem._edit) == set()
+        assert [m.text for m in mem.list("u1")] == [city.text]

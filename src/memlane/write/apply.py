@@ -78,8 +78,9 @@ def apply(stores: Stores, plan: WritePlan, edits: UserEdits) -> set[str]:
                     gone |= edits.forget_memories(plan.user_id, list(ids), plan.at, reason)
                 case Correct(memory_id, text):
                     before = stores.records.get(plan.user_id, memory_id)
-                    edits.update(plan.user_id, memory_id, text, plan.at)
-                    gone |= {before.text} if before is not None else set()  # the summary's old line
+                    if before is not None:  # deleted since the write read it: nothing to correct
+                        edits.update(plan.user_id, memory_id, text, plan.at)
+                        gone.add(before.text)  # the conversation's summary no longer says it
                 case Audit(entry):
                     stores.audit.add(entry)
     return gone

@@ -1331,3 +1331,24 @@ def test_the_shape_of_an_answer_is_a_style(extractor: RuleExtractor, text: str) 
 @pytest.mark.parametrize("text", ["I wrote it in markdown", "我用表格记账"])
 def test_a_format_the_user_uses_is_no_style(extractor: RuleExtractor, text: str) -> None:
     assert one(extractor, text).category is not C.STYLE
+
+
+@pytest.mark.parametrize(
+    "text", ["我不住上海", "我也不住北京", "我不是住杭州的", "我不在杭州工作", "我老家不是湖南的"]
+)
+def test_a_place_the_user_is_not_of_fills_no_slot(extractor: RuleExtractor, text: str) -> None:
+    assert one(extractor, text).slot is None
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "value"),
+    [
+        ("我住在不丹", "home_city", "不丹"),
+        ("我在杭州工作", "work_city", "杭州"),
+        ("我老家是湖南的", "hometown", "湖南"),
+    ],
+)
+def test_a_place_the_user_is_of_fills_its_slot(
+    extractor: RuleExtractor, text: str, slot: str, value: str
+) -> None:
+    check(one(extractor, text), C.LOCATION, slot=slot, value=value)

@@ -63,10 +63,20 @@ def _leading_place(where: str, ctx: Context) -> str | None:
     return None
 
 
+# said of a place the user does not live or work in: "我不住上海", "我不在杭州工作", "老家不是湖南的"
+_NOT_BEFORE = re.compile(r"(?:不|没|没有|并不|并没有?|从不|从没有?|从来(?:不|没有?)|不再)(?:是|再|曾经?)?$")
+_NOT_WITHIN = ("不是", "不在", "没有", "没在", "并非", "并不是")
+
+
+def negated(m: re.Match[str]) -> bool:
+    """Whether the place ``m`` found (group ``v``) is one the clause says the user is not of."""
+    return bool(_NOT_BEFORE.search(m.string[: m.start()])) or m.group("v").lstrip().startswith(_NOT_WITHIN)
+
+
 def work_place(m: re.Match[str], ctx: Context) -> Draft | None:
     """我在X工作: X a city (work_city), home (remote) or an employer."""
     where = m.group("v").strip()
-    if _NOT_A_WORKPLACE.match(where):
+    if _NOT_A_WORKPLACE.match(where) or negated(m):
         return None
     if where in ("家", "家里"):
         return Draft(category=C.FACT, slot="work_mode", value="remote")
@@ -91,7 +101,7 @@ def place(slot: str, named: bool = False, move: bool = False) -> Build:
 
     def build(m: re.Match[str], ctx: Context) -> Draft | None:
         where = re.sub(r"(?:附近|这边|那边|那里|这里|一带|的|了|啊|呢|哦|吧)+$", "", m.group("v")).strip()
-        if not where or ((named or slot == "hometown") and not is_place(where, ctx)):
+        if not where or negated(m) or ((named or slot == "hometown") and not is_place(where, ctx)):
             return None
         if move and not is_place(where, ctx) and not _MOVERS.search(m.string[: m.start()]):
             return None

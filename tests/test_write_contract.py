@@ -788,6 +788,48 @@ def test_a_refusal_and_a_liking_of_its_kind_are_a_change_of_mind(
     assert status is (Status.ACTIVE if kept else Status.SUPERSEDED), change
 
 
+@pytest.mark.parametrize(
+    ("before", "denial", "slot"),
+    [
+        ("我住在杭州", "我不是住杭州的", "home_city"),
+        ("我住在杭州", "我现在不住杭州", "home_city"),
+        ("我在阿里上班", "我已经不在阿里上班了", "employer"),
+        ("我是湖南人", "我老家不是湖南的", "hometown"),
+        ("I live in Munich", "I no longer live in Munich", "home_city"),
+        ("I live in Munich", "I never lived in Munich", "home_city"),
+        ("I'm from Leeds", "I'm not from Leeds", "hometown"),
+    ],
+)
+def test_saying_the_user_is_not_of_a_place_retires_its_slot(
+    mem: Memory, before: str, denial: str, slot: str
+) -> None:
+    mem.add(before, user_id="u1", session_id="s1", at=T0)
+    assert slot in mem.profile("u1"), before
+    mem.add(denial, user_id="u1", session_id="s2", at=days(3))
+    assert slot not in mem.profile("u1"), denial
+    assert before not in active(mem)
+    history = mem.profile_history("u1", slot)
+    assert history, "the slot keeps its history"
+
+
+@pytest.mark.parametrize(
+    ("before", "said"),
+    [
+        ("我住在杭州", "这周我不在杭州，出差了"),
+        ("我住在杭州", "我今晚不住杭州"),
+        ("我住在杭州", "我朋友不住杭州"),
+        ("我住在杭州", "我不住杭州市区"),
+        ("I live in Munich", "I'm not in Munich this week"),
+        ("I live in Munich", "my brother doesn't live in Munich"),
+    ],
+)
+def test_being_away_or_someone_else_elsewhere_leaves_the_slot(mem: Memory, before: str, said: str) -> None:
+    mem.add(before, user_id="u1", session_id="s1", at=T0)
+    slot, value = next(iter(mem.profile("u1").items()))
+    mem.add(said, user_id="u1", session_id="s2", at=days(3))
+    assert mem.profile("u1").get(slot) == value, said
+
+
 def test_a_clause_that_only_says_something_changed_is_one_statement_with_what(mem: Memory) -> None:
     mem.add("口味变了，现在更喜欢吃清淡的", user_id="u1", session_id="s1", at=T0)
     mem.add("My taste has changed, I'm into jazz now", user_id="u1", session_id="s1", at=T0)

@@ -16,13 +16,14 @@ that also names what the user now has ("I use wanikani with duolingo for grammar
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from memlane.domain import Category, Kind, MemoryItem
 from memlane.text.keywords import content_words
 from memlane.text.lang import normalize
 from memlane.vocabulary import MemoryQuery
-from memlane.write.extract.leaving import CJK, leaving, left_behind, left_job, terms
+from memlane.write.extract.leaving import CJK, denies, leaving, left_behind, left_job, terms
 from memlane.write.pool import Pool
 
 # what a change of mind can retire: what holds until it changes, not what happened
@@ -142,4 +143,26 @@ def retired(pool: Pool, item: MemoryItem, exclude: Sequence[MemoryItem] = ()) ->
         and not left_behind(m.text)
         and not (now and _holds(m.text, now))
         and m.slot != "diet"
+    ]
+
+
+# the slots a user can say they are not of: where they live, work or come from, and their employer
+_PLACES = frozenset({"home_city", "work_city", "hometown", "employer"})
+_NEGATION = re.compile(r"不|没|(?i:\bnot\b|n't\b|\bnever\b|\bno\s+longer\b)")
+
+
+def denied(pool: Pool, item: MemoryItem) -> list[MemoryItem]:
+    """The user's current place and employer slot memories whose value ``item`` says the user is
+    not of: "我不是住杭州的" retires home_city 杭州, "I never worked at Initech" the employer, while
+    "这周我不在杭州" (away for now) retires nothing (:func:`memlane.write.extract.leaving.denies`)."""
+    if not _NEGATION.search(item.text):
+        return []
+    return [
+        m
+        for m in pool.query(MemoryQuery(kinds=(Kind.PROFILE,)))
+        if m.id != item.id
+        and m.slot in _PLACES
+        and m.slot != item.slot
+        and isinstance(m.value, str)
+        and m.slot in denies(item.text, m.value)
     ]

@@ -9,6 +9,7 @@ import jieba.posseg
 
 from memlane.domain import Category as C
 
+from .leaving import FOR_NOW
 from .rule import Build, Context, Draft
 
 _PLACE_SUFFIX = ("市", "省", "区", "县", "州", "镇", "村", "岛")
@@ -101,6 +102,10 @@ def place(slot: str, named: bool = False, move: bool = False) -> Build:
 
     def build(m: re.Match[str], ctx: Context) -> Draft | None:
         where = re.sub(r"(?:附近|这边|那边|那里|这里|一带|的|了|啊|呢|哦|吧)+$", "", m.group("v")).strip()
+        if where and negated(m) and is_place(where, ctx) and not FOR_NOW.search(ctx.text):
+            # "我现在不住杭州": a lasting fact, no slot; a slot that holds the place is retired
+            # (memlane.write.changes.denied)
+            return Draft(category=C.FACT)
         if not where or negated(m) or ((named or slot == "hometown") and not is_place(where, ctx)):
             return None
         if move and not is_place(where, ctx) and not _MOVERS.search(m.string[: m.start()]):

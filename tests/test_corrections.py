@@ -30,6 +30,10 @@ from memlane.write.plan import Correct, WritePlan
         ("我说的是苏州不是杭州", ("苏州", "杭州")),
         ("杭州说错了，应该是苏州", ("苏州", "杭州")),
         ("打错了，是周三不是周二", ("周三", "周二")),
+        ("my name isn't Bob, it's Rob", ("Rob", "Bob")),
+        ("the meeting's not on Monday, it's on Tuesday", ("on Tuesday", "on Monday")),
+        ("my favourite color isn't blue it's green", ("green", "blue")),
+        ("sorry, it's Rob, not Bob", ("Rob", "Bob")),
     ],
 )
 def test_a_correction_says_the_right_words_and_the_wrong_ones(text: str, pair: tuple[str, str]) -> None:
@@ -38,7 +42,14 @@ def test_a_correction_says_the_right_words_and_the_wrong_ones(text: str, pair: t
 
 @pytest.mark.parametrize(
     "text",
-    ["I want tea, not coffee", "not now, maybe later", "I mean, not really", "不是我不想去，是没时间"],
+    [
+        "I want tea, not coffee",
+        "not now, maybe later",
+        "I mean, not really",
+        "不是我不想去，是没时间",
+        "it's fine, not a big deal",
+        "it's not that I don't care, it's that I'm busy",
+    ],
 )
 def test_what_corrects_no_words_is_no_correction(text: str) -> None:
     assert correction(text) is None
@@ -65,6 +76,13 @@ def test_a_correction_rewrites_the_memory_and_its_profile_slot(mem: Memory) -> N
     block = mem.context("where does the user live?", user_id="u1", session_id="s2", now=days(1))
     assert "Berlin" in block.text
     assert "Munich" not in block.text
+
+
+def test_a_name_said_wrong_is_corrected_in_the_profile(mem: Memory) -> None:
+    (name,) = mem.add("My name is Bob", user_id="u1", session_id="s1", at=T0).memories
+    mem.add("my name isn't Bob, it's Rob", user_id="u1", session_id="s1", at=T0)
+    assert [(m.id, m.text) for m in mem.list("u1")] == [(name.id, "My name is Rob")]
+    assert mem.profile("u1")["name"] == "Rob"
 
 
 def test_a_corrected_day_moves_the_episode(mem: Memory) -> None:

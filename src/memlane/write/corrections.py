@@ -1,5 +1,5 @@
 """A correction of something the user said: "Actually I meant Berlin, not Munich", "不是杭州，是苏州",
-"杭州说错了，应该是苏州".
+"杭州说错了，应该是苏州", "my name isn't Bob, it's Rob".
 
 Such a message says which words were wrong and which are right. :func:`correction` reads the pair
 from the whole message (it spans a comma); :func:`target` finds the user's most recent memory that
@@ -9,6 +9,8 @@ itself stores nothing. With no memory that says the wrong words, the message is 
 
 >>> correction("Actually I meant Berlin, not Munich"), correction("不是杭州，是苏州")
 (('Berlin', 'Munich'), ('苏州', '杭州'))
+>>> correction("my name isn't Bob, it's Rob")
+('Rob', 'Bob')
 >>> correction("I want tea, not coffee") is None  # a preference: nothing said is corrected
 True
 """
@@ -24,7 +26,8 @@ from memlane.store import Stores
 from memlane.text.lang import detect, said
 from memlane.vocabulary import MemoryQuery
 
-_EN_SORRY = r"^(?:(?:sorry|oops|actually|no|nope|wait|correction|my\s+bad|typo|ugh)\b[\s,.:;!-]*)*"
+_EN_OOPS = r"(?:(?:sorry|oops|actually|no|nope|wait|correction|my\s+bad|typo|ugh)\b[\s,.:;!-]*)"
+_EN_SORRY = rf"^{_EN_OOPS}*"
 _EN_MEANT = r"(?:i\s+meant(?:\s+to\s+say)?|i\s+mean|(?:it|that)\s+should\s+(?:be|say|read)|should\s+be)"
 _WORDS = r"[^,.;:!?]{1,40}?"
 _ZH_SORRY = r"^(?:(?:不对|错了|说错了|打错了|写错了|更正一下|纠正一下|抱歉|不好意思|哦不|啊不)[，,。\s!！]*)*"
@@ -43,6 +46,22 @@ _PATTERNS = (
     re.compile(
         _EN_SORRY + rf"i\s+said\s+(?P<old>{_WORDS}),?\s+but\s+{_EN_MEANT}\s+(?P<new>{_WORDS})" + _END, re.I
     ),
+    # my name isn't Bob, it's Rob / the meeting's not on Monday, it's on Tuesday
+    re.compile(
+        _EN_SORRY
+        + r"(?:(?:my|the|our)\s+[\w' -]{1,30}?\s*(?:isn'?t|is\s+not|'s\s+not|wasn'?t|was\s+not)"
+        + rf"|it'?s\s+not|it\s+is\s+not|it\s+isn'?t)\s+(?P<old>{_WORDS})\s*[,;-]?\s*"
+        + rf"(?:it'?s|it\s+is|its)\s+(?P<new>{_WORDS})"
+        + _END,
+        re.I,
+    ),
+    # sorry, it's Rob, not Bob (said unprompted, "it's fine, not a big deal" corrects nothing)
+    re.compile(
+        rf"^{_EN_OOPS}+"
+        + rf"(?:it'?s|it\s+is|its)\s+(?P<new>{_WORDS})\s*[,;-]?\s*not\s+(?P<old>{_WORDS})"
+        + _END,
+        re.I,
+    ),
     # 是苏州，不是杭州 / 我说的是苏州不是杭州
     re.compile(
         _ZH_SORRY
@@ -58,7 +77,7 @@ _PATTERNS = (
     ),
 )
 # wrong words with a subject are an explanation, not a slip: 不是我不想去，是没时间
-_SUBJECT = re.compile(r"^(?:我|你|他|她|它|我们|i\b|you\b|he\b|she\b|we\b|they\b)", re.I)
+_SUBJECT = re.compile(r"^(?:我|你|他|她|它|我们|i\b|you\b|he\b|she\b|we\b|they\b|that\b)", re.I)
 _RECENT = 50  # the most recent memories a correction may be of
 _FRESH = timedelta(days=1)
 

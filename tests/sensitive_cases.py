@@ -240,6 +240,18 @@ POSITIVES = [
     P("got my wisdom teeth out yesterday", "health", "wisdom teeth", id="en-wisdom-teeth"),
     P("I had my appendix removed last year", "health", "appendix", id="en-appendix"),
     P("my son is allergic to peanuts", "health", "peanuts", id="en-family-allergy"),
+    P("我和老婆在备孕", "health", "备孕", id="zh-couple-trying"),
+    P("医生给我开了舍曲林", "health", "舍曲林", id="zh-prescribed"),
+    P("这两天在吃布洛芬", "health", "布洛芬", id="zh-these-days-medication"),
+    P("我爸去年做过白内障手术", "health", "白内障手术", id="zh-family-surgery"),
+    P("她芒果过敏", "health", "芒果", id="zh-her-allergy"),
+    P("我爸有high cholesterol", "health", "high cholesterol", id="mixed-family-condition"),
+    P("my daughter has Down syndrome", "health", "Down syndrome", id="en-down-syndrome"),
+    P("been on zoloft for two years", "health", "zoloft", id="en-no-subject-medication"),
+    P("we're expecting twins", "health", "expecting", id="en-couple-expecting"),
+    P("she moved in with us after her hip surgery", "health", "hip surgery", id="en-her-surgery"),
+    P("the garage keypad is 4417", "password", "4417", id="keypad"),
+    P("the alarm disarms with 8812", "password", "8812", id="alarm-disarms"),
     P("Aadhaar 1234 5678 9012", "id_card", "1234 5678 9012", id="aadhaar"),
 ]
 

@@ -11,6 +11,7 @@ from .table import Span
 _ZH_ADV = (
     r"(?:最近|一直|也|还|都|已经|去年|前年|今年|上个月|上周|前几天|从小|小时候|早就|刚刚|刚|本身|自己"
     r"|长期|好像|可能|确实|其实|正在|每天|平时|现在|目前|又|终于|前阵子|前段时间|这几年|明天|后天|今天|昨天"
+    r"|这几天|这两天|这阵子|这段时间"
     r"|(?:下|这|上)?(?:个)?(?:周|星期|礼拜)[一二三四五六日天]?|晚上|早上){0,3}"
 )
 _ZH_MOD = r"(?:一点|点|轻微的?|轻度|中度|重度|严重的?|慢性|急性|先天性){0,2}"
@@ -20,7 +21,7 @@ _ZH_COND = (
     r"(?:(?:(?![个一两几些位只条件本种的了是点毛看去治生时空问说和跟])[\u4e00-\u9fff]){1,4}"
     r"(?:病|症|癌|瘤|炎|结节)|高血压|低血压|高血脂|高血糖|糖尿|抑郁|哮喘|艾滋|HIV|乙肝|癫痫|失眠|痛风"
     r"|甲亢|甲减|不孕|不育|精神分裂|双相|自闭|多动|厌食|暴食|阿尔茨海默|帕金森|红斑狼疮|偏头痛|结石"
-    r"|尿毒|结核|梅毒|疱疹|新冠|贫血|脑梗|心梗|中风|结节|脂肪肝|(?:乙肝|艾滋|HIV)?携带者?"
+    r"|尿毒|结核|梅毒|疱疹|新冠|贫血|脑梗|心梗|中风|结节|脂肪肝|白内障|青光眼|(?:乙肝|艾滋|HIV)?携带者?"
     r"|低血糖|乳糖不耐受?|近视|散光|色盲|色弱|弱视|残疾|残障|听力(?:不好|受损|下降)|(?:HIV|乙肝|新冠)阳性"
     r"|[\u4e00-\u9fff]{0,4}病史|遗传病|心理疾病|心理问题)"
 )
@@ -35,7 +36,7 @@ _ZH_KIN = (
 )
 _ZH_PROCEDURE = (
     r"(?:做过|做了|做完|动过|动了|刚做完|要做)[\u4e00-\u9fff]{0,8}?"
-    r"(?:手术|胃镜|肠镜|化疗|透析|放疗|支架|搭桥|移植|穿刺|活检|产检)"
+    r"(?:手术|胃镜|肠镜|化疗|透析|放疗|支架|搭桥|移植|穿刺|活检|产检|(?i:lasik))"
 )
 _BLOOD_TYPE = (
     r"(?:(?i:blood\s{0,3}type)|血型)\s{0,3}(?:(?i:is|was)|是|为|:|：)?\s{0,3}(?:AB|A|B|O)(?![A-Za-z])"
@@ -52,6 +53,7 @@ _EN_COND = (
     r"|kidney\s+(?:disease|failure|stones)|liver\s+disease|cirrhosis|hypothyroidism|hyperthyroidism"
     r"|thyroid\s+(?:disease|problems|issues)|fibromyalgia|chronic\s+pain|allerg(?:y|ies)|psoriasis|eczema"
     r"|scoliosis|disability|stroke|gout|an(?:a)?emia|mental\s+illness|(?:medical|health)\s+condition"
+    r"|down'?s?\s+syndrome"
     r"|pneumonia|concussion|miscarriage|surgery|an?\s+operation|heart\s+attack|fever|lactose\s+intoleran(?:ce|t)"
     r"|gluten\s+intoleran(?:ce|t)|dyslexia|tinnitus|vertigo|glaucoma|cataracts?|sciatica|hernia|ulcers?"
     r"|acid\s+reflux|gerd|gallstones|low\s+blood\s+sugar|hypoglyc(?:a)?emia"
@@ -68,7 +70,8 @@ _EN_MED = (
 )
 _EN_MOD = (
     r"(?:(?:a|an|the|some|own|severe|mild|chronic|early|bad|terrible|clinical|postpartum|ongoing"
-    r"|type\s+[12]|stage\s+[1-4iv]{1,3}|breast|lung|skin|prostate|colon)\s+){0,3}"
+    r"|type\s+[12]|stage\s+[1-4iv]{1,3}|breast|lung|skin|prostate|colon"
+    r"|knee|hip|back|heart|shoulder|eye|brain|spine|spinal|wrist|ankle)\s+){0,3}"
 )
 _EN_KIN = (
     r"(?:my|his|her|our)\s+(?:mom|mum|mother|dad|father|son|daughter|wife|husband|partner|kids?|child"
@@ -88,6 +91,9 @@ _EN_HEALTH_SOURCE = (
     rf"|(?:a\s+)?(?:recovering\s+)?(?:alcoholic|addict)|in\s+aa|going\s+through\s+(?:ivf|chemo|menopause)"
     rf"|(?:a\s+)?(?:type\s+[12]\s+)?diabetic|(?:one|two|three|four|five|six|seven|eight|nine)\s+months\s+pregnant"
     rf"|(?:going|go)\s+to\s+therapy|on\s+the\s+pill)\b"
+    # the subject left out, or a couple's: "been on lexapro since march", "we're expecting, due in october"
+    rf"|\b(?:been|started|starting|still)\s+on\s+{_EN_MED}\b"
+    rf"|\bwe(?:'re|’re|\s+are)\s+(?:\w+\s+)?expecting(?=\s*(?:[.!?,;]|$|\s+(?:a\s+baby|twins|our)))"
     rf"|{_EN_ME}(?:have|has|had|got|get|developed|suffer(?:ed)?\s+from|struggle[sd]?\s+with"
     rf"|live[sd]?\s+with|battled?|beat|take|took|use|inject|need|started|stopped)\s+(?:my\s+)?{_EN_MOD}"
     rf"(?:(?!no\s|any\s)[a-z]+\s+(?=allerg))?(?:{_EN_COND}|{_EN_MED})\b"
@@ -113,12 +119,13 @@ _ZH_HEALTH = re.compile(
     rf"(?:我|本人|{_ZH_START}){_ZH_ADV}(?:被|已)?(?:确诊|诊断出|被诊断|患有|患上|怀孕|怀上|怀了(?:宝宝|孩子|二胎)"
     rf"|住院|化疗|做化疗|透析|(?:在吃|正在吃|一直吃|每天吃|长期吃|吃着|在服用|服用|在打|打着|每天打|天天打|定期打|注射|靠){_ZH_MED})"
     rf"|(?:我|本人|{_ZH_KIN}){_ZH_ADV}(?:有|得了|得过|患了|是|查出(?:来)?了?有?|检查出(?:来)?了?有?){_ZH_MOD}{_ZH_COND}"
-    rf"|{_ZH_KIN}{_ZH_ADV}{_ZH_MOD}{_ZH_COND}|医生(?:说|让我|建议我?)"
+    rf"|{_ZH_KIN}{_ZH_ADV}{_ZH_MOD}{_ZH_COND}|医生(?:说|让我|建议我?|给我开)"
     rf"|{_ZH_START}{_ZH_ADV}(?:体检|检查)?(?:得了|查出(?:来)?了?有?|检查出(?:来)?了?有?|复查|说是){_ZH_MOD}{_ZH_COND}"
-    rf"|我{_ZH_ADV}(?:有|得了|是)\s*(?i:{_EN_COND})|(?:带|用|吃|打)\s*(?i:{_EN_MED})"
+    rf"|(?:我|{_ZH_KIN}){_ZH_ADV}(?:有|得了|是)\s*(?i:{_EN_COND})|(?:带|用|吃|打)\s*(?i:{_EN_MED})"
     # a procedure counts only with the speaker named: "外婆住院了，做了支架手术" is told about someone else
     rf"|(?:我|本人){_ZH_ADV}(?:在|要|去)?{_ZH_PROCEDURE}"
-    rf"|(?:我|本人|{_ZH_START}){_ZH_ADV}(?:在|要|去)?(?:备孕|坐月子|流产|做产检|去医院(?:拿|开|做|复查|检查|产检))"
+    rf"|{_ZH_KIN}{_ZH_ADV}(?:在|要|去)?{_ZH_PROCEDURE}"
+    rf"|(?:我|本人|我们|我(?:和|跟){_ZH_KIN}|{_ZH_START}){_ZH_ADV}(?:在|要|去)?(?:备孕|坐月子|流产|做产检|去医院(?:拿|开|做|复查|检查|产检))"
     rf"|(?:我|{_ZH_START}){_ZH_ADV}(?:要|在|正在|一直|每天|长期)?(?:晚上|早上)?(?:要)?吃(?:着)?(?:一|两|半)?(?:片|粒|颗)?{_ZH_MED}"
     rf"|{_ZH_KIN}{_ZH_ADV}(?:怀孕|怀上|怀了|怀二胎|确诊|住院)|预产期|{_BLOOD_TYPE}"
     rf"|(?:血压|血糖|血脂|胆固醇|尿酸|转氨酶)(?:有点|偏|一直|很|比较|也|都)?(?:高|低)"
@@ -126,7 +133,7 @@ _ZH_HEALTH = re.compile(
     rf"|(?:家族|家里人?)(?:里|中)?(?:也|都)?有{_ZH_MOD}{_ZH_COND}|(?:在|要)?戒(?:毒|酒)|坐轮椅|发高?烧|(?:(?<![A-Za-z])IVF)"
     rf"|我的\s*(?i:therapist|psychiatrist|psychologist)"
     rf"|(?:我|{_ZH_KIN}|{_ZH_START}){_ZH_ADV}(?:查出(?:来)?)?(?:对[^\s，。；！？,.;!?]{{1,12}}?过敏|是过敏体质)"
-    rf"|我{_ZH_ADV}[\u4e00-\u9fff]{{0,6}}?过敏|我的{_ZH_MOD}{_ZH_COND}|我的{_ZH_MED}"
+    rf"|(?:我|{_ZH_KIN}|他|她){_ZH_ADV}[\u4e00-\u9fff]{{0,6}}?过敏|我的{_ZH_MOD}{_ZH_COND}|我的{_ZH_MED}"
     # the speaker's childbirth, as private as the pregnancy before it ("上个月刚生完宝宝", "我是剖腹产的")
     rf"|(?:我|{_ZH_START}){_ZH_ADV}(?:生完|生了|生下)(?:宝宝|孩子|二胎|老二|小孩|儿子|女儿)"
     rf"|剖腹产|剖宫产|顺产|产后(?:抑郁|恢复|修复|出血)"

@@ -38,7 +38,8 @@ EN_WORD = (
     r"(?<![A-Za-z])(?:password|pas{1,2}(?:wor|wro|wo|wr)d|passowrd|passwd|passcode|pass\s?phrase|pwd|pw|(?:pin|puk)(?:\s+(?:code|number)|码)?"
     r"|(?:backup|recovery|security|verification|2fa|one[\s-]time)\s+codes?|otp|cvv|cvc|combination"
     r"|(?:lock|locker|safe|padlock)\s+combo"
-    r"|(?:door|gate|alarm|garage|entry|lock|locker|safe|building|unlock|screen|pattern|atm)\s+code)"
+    r"|(?:door|gate|alarm|garage|entry|lock|locker|safe|building|unlock|screen|pattern|atm)\s+code"
+    r"|keypad(?:\s+code)?|(?:alarm|keypad|lock|safe)\s+(?:disarms|unlocks|opens)\s+with)"
 )
 # 秘码 and 蜜码 are the same word typed with the wrong character of the same sound
 ZH_WORD = r"(?:密码|密碼|秘码|蜜码|口令|安全码|恢复码|备用码|验证码|门禁码|开门码|解锁码|锁屏码|开机码)"

@@ -1346,6 +1346,7 @@ def test_a_place_the_user_is_not_of_fills_no_slot(extractor: RuleExtractor, text
         ("我住在不丹", "home_city", "不丹"),
         ("我在杭州工作", "work_city", "杭州"),
         ("我老家是湖南的", "hometown", "湖南"),
+        ("I'm actually from York", "hometown", "York"),
     ],
 )
 def test_a_place_the_user_is_of_fills_its_slot(

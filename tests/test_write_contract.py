@@ -813,6 +813,39 @@ def test_saying_the_user_is_not_of_a_place_retires_its_slot(
 
 
 @pytest.mark.parametrize(
+    ("before", "change", "slot"),
+    [
+        ("don't call me on weekends", "you can call me on weekends now", "no_call_on_weekends"),
+        ("周末别打电话给我", "周末可以打电话了", "no_call_on_weekends"),
+        ("晚上别给我打电话", "随时打给我都行", "no_call_at_night"),
+        ("I'm married", "I'm not married anymore", "marital_status"),
+    ],
+)
+def test_a_restriction_lifted_or_a_status_left_clears_its_slot(
+    mem: Memory, before: str, change: str, slot: str
+) -> None:
+    mem.add(before, user_id="u1", session_id="s1", at=T0)
+    assert slot in mem.profile("u1"), before
+    mem.add(change, user_id="u1", session_id="s2", at=days(3))
+    assert slot not in mem.profile("u1"), change
+
+
+@pytest.mark.parametrize(
+    ("before", "said"),
+    [
+        ("don't call me on weekends", "I can call you on weekends"),
+        ("don't call me on weekends", "you can email me on weekends"),
+        ("I'm married", "my sister isn't married anymore"),
+    ],
+)
+def test_what_lifts_nothing_of_the_users_leaves_the_slot(mem: Memory, before: str, said: str) -> None:
+    mem.add(before, user_id="u1", session_id="s1", at=T0)
+    profile = mem.profile("u1")
+    mem.add(said, user_id="u1", session_id="s2", at=days(3))
+    assert {k: v for k, v in mem.profile("u1").items() if k in profile} == profile, said
+
+
+@pytest.mark.parametrize(
     ("before", "said"),
     [
         ("我住在杭州", "这周我不在杭州，出差了"),

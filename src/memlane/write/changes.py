@@ -23,6 +23,7 @@ from memlane.domain import Category, Kind, MemoryItem
 from memlane.text.keywords import content_words
 from memlane.text.lang import normalize
 from memlane.vocabulary import MemoryQuery
+from memlane.write.extract.channels import lifted
 from memlane.write.extract.leaving import CJK, denies, leaving, left_behind, left_job, terms
 from memlane.write.pool import Pool
 
@@ -122,18 +123,14 @@ def retired(pool: Pool, item: MemoryItem, exclude: Sequence[MemoryItem] = ()) ->
     # what the statement names besides what it leaves and the words that leave it: the new choice
     said = [*left.values(), *([job_left] if job_left else [])]
     now = terms(item.text) - old - kinds - set().union(*(content_words(words) for words in said))
-    held = pool.query(
-        MemoryQuery(
-            kinds=(Kind.SEMANTIC, Kind.PROFILE, Kind.EPISODIC),
-            categories=tuple(c.value for c in _CHANGEABLE),
-        )
-    )
+    held = pool.query(MemoryQuery(kinds=(Kind.SEMANTIC, Kind.PROFILE, Kind.EPISODIC)))
     skip = {m.id for m in exclude} | {item.id}
     return [
         m
         for m in held
         if m.id not in skip
-        and m.category in _CHANGEABLE
+        # a profile slot holds until it changes, whatever its category ("I'm not married anymore")
+        and (m.category in _CHANGEABLE or (m.kind is Kind.PROFILE and m.slot is not None))
         and (
             _holds(m.text, old)
             or bool(old & terms(" ".join(m.tags)))  # its topic ("for coffee? i always take it black")
@@ -152,17 +149,20 @@ _NEGATION = re.compile(r"不|没|(?i:\bnot\b|n't\b|\bnever\b|\bno\s+longer\b)")
 
 
 def denied(pool: Pool, item: MemoryItem) -> list[MemoryItem]:
-    """The user's current place and employer slot memories whose value ``item`` says the user is
-    not of: "我不是住杭州的" retires home_city 杭州, "I never worked at Initech" the employer, while
-    "这周我不在杭州" (away for now) retires nothing (:func:`memlane.write.extract.leaving.denies`)."""
-    if not _NEGATION.search(item.text):
+    """The user's current slot memories ``item`` says no longer hold: a place or an employer the
+    user says they are not of ("我不是住杭州的" retires home_city 杭州, "I never worked at Initech" the
+    employer; "这周我不在杭州", away for now, retires nothing: :func:`denies`), and a restriction on
+    calls it lifts ("you can call me on weekends now", 周末可以打电话了: :func:`lifted`)."""
+    lifts = lifted(item.text)
+    if not lifts and not _NEGATION.search(item.text):
         return []
     return [
         m
         for m in pool.query(MemoryQuery(kinds=(Kind.PROFILE,)))
         if m.id != item.id
-        and m.slot in _PLACES
         and m.slot != item.slot
-        and isinstance(m.value, str)
-        and m.slot in denies(item.text, m.value)
+        and (
+            m.slot in lifts
+            or (m.slot in _PLACES and isinstance(m.value, str) and m.slot in denies(item.text, m.value))
+        )
     ]

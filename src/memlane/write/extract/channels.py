@@ -140,3 +140,36 @@ def contact(m: re.Match[str], ctx: Context) -> Draft | None:
     if negative and not positive:
         return Draft(slot="avoid_channel", value=negative[0], polarity=-1, tags=["contact"])
     return None
+
+
+# a restriction on calls lifted: "you can call me on weekends now", "周末可以打电话了", "随时打给我都行"
+_MAY_CALL = _re(
+    r"(?:可以|能|尽管|随时)[^，。,.!！?？]{0,6}(?:打电话|打给我|打我电话|打我手机|来电|电话)"
+    r"|(?:打电话|电话|来电)[^，。,.!！?？]{0,4}(?:也)?(?:可以|没问题|没关系|都行|也行|行了)"
+    r"|(?i:{B}(?:you\s+(?:can|may)|feel\s+free\s+to|(?:it'?s\s+)?(?:ok|okay|fine)\s+to|go\s+ahead\s+and)\s+"
+    r"(?:call|ring|phone){B}"
+    r"|{B}(?:calls?|calling|phone\s+calls?)\s+(?:(?:on|at|in\s+the)\s+)?[a-z ]{0,20}?"
+    r"(?:are|is)\s+(?:fine|ok|okay|good|allowed)\b)"
+)
+_NOT_MAY = _re(r"不|别|没法|(?i:{B}(?:don'?t|not|never|can'?t|cannot|no){B}|n't{B})")
+_ANYTIME = _re(r"随时|任何时候|什么时候都|(?i:{B}any\s*time{B}|{B}whenever{B})")
+_LIFTS = (
+    ("no_call_on_weekends", _WEEKEND),
+    ("no_call_at_night", _NIGHT),
+    ("no_call_after", _NIGHT),
+    ("no_call_during_work", _WORK_HOURS),
+)
+
+
+def lifted(text: str) -> frozenset[str]:
+    """The call restrictions ``text`` lifts: "you can call me on weekends now" lifts
+    no_call_on_weekends, "随时打给我都行" every one of them; a refusal lifts none.
+
+    >>> sorted(lifted("you can call me on weekends now")), sorted(lifted("周末别打电话"))
+    (['no_call_on_weekends'], [])
+    """
+    if not _MAY_CALL.search(text) or _NOT_MAY.search(text):
+        return frozenset()
+    if _ANYTIME.search(text):
+        return frozenset(slot for slot, _ in _LIFTS) | {"no_call_before"}
+    return frozenset(slot for slot, when in _LIFTS if when.search(text))

@@ -270,7 +270,7 @@ RULES = (
                 r"(?:\s+(?:at|in|to)\b.*)?$", b.teacher),
     rule(C.JOB, r"(?i)\bmy\s+(?:job|profession|occupation|role)\s+is\s+(?P<job>.+)"
                 rf"|{_IM}(?P<job2>{_WORK_STATUS})\b", b.job),
-    rule(C.LOCATION, rf"(?i){_IM}(?:originally\s+)?from\s+(?P<v>{_PLACE})"
+    rule(C.LOCATION, rf"(?i){_IM}(?:(?:originally|actually|really)\s+)?from\s+(?P<v>{_PLACE})"
                      rf"|\bi\s+(?:grew\s+up|was\s+born)\s+in\s+(?P<v2>{_PLACE})"
                      rf"|\bmy\s+hometown\s+is\s+(?P<v3>{_PLACE})", b.place("hometown")),
     rule(C.LOCATION, rf"(?i)(?:{_I}|^)(?:(?:recently|finally|officially|{_ADVERBS})\s+)*"

@@ -18,7 +18,8 @@ from memlane.domain import Flag
 
 # one distinctive word per way of deleting, and one that stays (the search must be able to find)
 ITEM, TAG, SESSION, USER, KEPT = "Zorblax", "quokkaberries", "Vexhollow", "Plimbleton", "Gruntfield"
-GONE = (ITEM, TAG, SESSION, USER)
+SPEAKER = "Wumbleford"  # said by one speaker of a conversation, who is then forgotten
+GONE = (ITEM, TAG, SESSION, USER, SPEAKER)
 
 
 def forms(word: str) -> list[bytes]:
@@ -37,12 +38,15 @@ def converse_and_delete(mem: Memory) -> None:
     mem.remember(f"I grow {TAG} in my garden", user_id="u1", tags=["garden"], at=T0)
     mem.add(f"I once visited {SESSION} castle with my sister", user_id="u1", session_id="s2", at=days(1))
     mem.add(f"I love {USER} cheese", user_id="u2", session_id="s3", at=T0)
+    bob = {"role": "user", "content": f"I live in {SPEAKER} and I love sailing", "name": "Bob"}
+    mem.add([bob], user_id="u1", session_id="s4", at=days(2))
     mem.maintain(now=days(3))  # session summaries and user summaries now hold the words too
     assert any(ITEM in m.text for m in mem.list("u1", kinds=["summary"]))
     for memory in item.memories:
         mem.delete(memory.id, at=days(4), user_id=memory.user_id)
     mem.forget("u1", tags=["garden"], at=days(4))
     mem.forget_session("u1", "s2", at=days(4))
+    mem.forget("u1", tags=["speaker:Bob"], at=days(4))
     mem.forget("u2", all=True)
 
 
@@ -163,3 +167,18 @@ def test_a_deleted_profile_value_leaves_no_copy_in_the_slots_history(mem: Memory
     everything = str(mem.export("u1"))
     assert "Zorbton" not in everything
     assert "Leeds" not in everything
+
+
+def test_forgetting_a_speaker_forgets_what_was_learned_from_their_turns(mem: Memory) -> None:
+    said = [("Bob", "I live in Leeds and I love hiking"), ("Ann", "I work at Globex and I hate olives")]
+    for name, text in said:
+        mem.add([{"role": "user", "content": text, "name": name}], user_id="u1", session_id="s1", at=T0)
+    assert mem.profile("u1") == {"home_city": "Leeds", "employer": "Globex"}
+    mem.forget("u1", tags=["speaker:Bob"], at=days(1))
+    assert mem.profile("u1") == {"employer": "Globex"}
+    assert sorted(m.text for m in mem.list("u1")) == ["I hate olives", "I work at Globex"]
+    everything = str(mem.export("u1"))
+    assert "Leeds" not in everything
+    assert "hiking" not in everything
+    hits = mem.search("hiking in Leeds", user_id="u1", now=days(1))
+    assert not [h.memory.text for h in hits if "Leeds" in h.memory.text or "hiking" in h.memory.text]

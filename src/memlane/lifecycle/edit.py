@@ -283,12 +283,23 @@ class Editor:
         return memories
 
     def forget_tags(self, user_id: str, tags: list[str], at: datetime, caller: str | None = None) -> int:
-        """Delete every memory carrying any of ``tags``."""
+        """Delete every memory carrying any of ``tags``, and with a log turn carrying one (a
+        ``speaker:`` tag) what was learned only from that turn: forgetting what Bob said forgets the
+        memories and the profile values drawn from his words, not just the turns."""
         items = self.stores.records.query(user_id, MemoryQuery(tags=tuple(tags), statuses=EVERY_STATUS))
         if not items:
             return 0
-        # the tombstone names no tag: a tag is a word of the text that was deleted
-        return self.delete(user_id, [m.id for m in items], at, "forgotten by tag", op="forget", caller=caller)
+        turns = sorted({p for m in items if m.kind is Kind.LOG for p in m.provenance})
+        with self.stores.records.transaction(user_id):
+            learned = self._forget_messages(user_id, turns, at, "forgotten by tag", caller=caller)
+            copies.scrub_sessions(self.stores, user_id, set(turns), {m.text for m in learned})
+            gone = {m.id for m in learned} | {m.id for m in items if m.kind is Kind.LOG}
+            rest = [m.id for m in items if m.id not in gone]
+            # the tombstone names no tag: a tag is a word of the text that was deleted
+            count = (
+                self.delete(user_id, rest, at, "forgotten by tag", op="forget", caller=caller) if rest else 0
+            )
+        return count + len(learned) + sum(1 for m in items if m.kind is Kind.LOG)
 
     def forget_session(self, user_id: str, session_id: str, at: datetime, caller: str | None = None) -> int:
         """Delete one conversation: its short-term memory, its log turns, and what was learned only

@@ -215,6 +215,25 @@ def test_speakers_are_known_from_their_turns_and_leave_with_them(mem: Memory) ->
     assert mem.stores.records.speakers("u1") == []
 
 
+def test_what_each_speaker_said_is_tagged_theirs(mem: Memory) -> None:
+    said = [
+        ("Bob", "My favourite thing on weekends is hiking in the mountains"),
+        ("Ann", "For me it's trail running every saturday morning"),
+        ("Bob", "I also paint landscapes sometimes"),
+        ("Ann", "Cool, my sister paints too"),
+    ]
+    for i, (name, text) in enumerate(said):
+        turn = [{"role": "user", "content": text, "name": name}]
+        mem.add(turn, user_id="u1", session_id="s1", at=days(i / 24))
+    # what each said is theirs, memories as well as turns
+    assert {t for m in mem.list("u1") for t in m.tags if t.startswith("speaker:")} == {
+        "speaker:Ann",
+        "speaker:Bob",
+    }
+    bob = mem.search("weekends", user_id="u1", tags=["speaker:Bob"], limit=5, now=days(1))
+    assert {h.memory.kind for h in bob} == {Kind.LOG, Kind.SEMANTIC}
+
+
 def test_context_block_fits_the_budget_with_profile_session_and_memories(mem: Memory) -> None:
     seed(mem)
     mem.add("本轮预算500元以内", user_id="u1", session_id="s2", at=days(3))

@@ -182,3 +182,15 @@ def test_forgetting_a_speaker_forgets_what_was_learned_from_their_turns(mem: Mem
     assert "hiking" not in everything
     hits = mem.search("hiking in Leeds", user_id="u1", now=days(1))
     assert not [h.memory.text for h in hits if "Leeds" in h.memory.text or "hiking" in h.memory.text]
+
+
+def test_what_another_speaker_said_too_stays_without_the_forgotten_name(mem: Memory) -> None:
+    for name in ("Bob", "Ann"):
+        said = [{"role": "user", "content": "I love hiking in the hills", "name": name}]
+        mem.add(said, user_id="u1", session_id="s1", at=T0)
+    (both,) = mem.list("u1")
+    assert sorted(both.tags) == ["speaker:Ann", "speaker:Bob"]
+    mem.forget("u1", tags=["speaker:Bob"], at=days(1))
+    (kept,) = mem.list("u1")
+    assert (kept.id, kept.tags, len(kept.provenance)) == (both.id, ["speaker:Ann"], 1)
+    assert "Bob" not in str(mem.export("u1"))

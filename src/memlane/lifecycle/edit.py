@@ -26,7 +26,7 @@ from memlane.privacy.policy import SensitivePolicy
 from memlane.profile import holds, spec
 from memlane.settings import Settings
 from memlane.store import Stores
-from memlane.store.tokens import indexed, tokens_for
+from memlane.store.tokens import SPEAKER, indexed, tokens_for
 from memlane.vocabulary import MemoryQuery
 from memlane.write.extract import RuleExtractor
 from memlane.write.turns import mark_outdated
@@ -290,11 +290,23 @@ class Editor:
         if not items:
             return 0
         turns = sorted({p for m in items if m.kind is Kind.LOG for p in m.provenance})
+        # a memory a speaker's tag alone names goes with that speaker's turns, unless another's
+        # words say it too (then it only loses those turns as sources)
+        speakers = {t for t in tags if t.startswith(SPEAKER)}
         with self.stores.records.transaction(user_id):
             learned = self._forget_messages(user_id, turns, at, "forgotten by tag", caller=caller)
             copies.scrub_sessions(self.stores, user_id, set(turns), {m.text for m in learned})
             gone = {m.id for m in learned} | {m.id for m in items if m.kind is Kind.LOG}
-            rest = [m.id for m in items if m.id not in gone]
+            rest = [
+                m.id
+                for m in items
+                if m.id not in gone and not (m.kind is not Kind.LOG and set(tags) & set(m.tags) <= speakers)
+            ]
+            kept = [m.id for m in items if m.id not in gone and m.id not in rest]
+            for m in self.stores.records.get_many(user_id, kept) if kept else []:
+                m.tags = [t for t in m.tags if t not in speakers]  # the name goes with what they said
+                m.updated_at = at
+                self.stores.records.put(m, tokens_for(m))
             # the tombstone names no tag: a tag is a word of the text that was deleted
             count = (
                 self.delete(user_id, rest, at, "forgotten by tag", op="forget", caller=caller) if rest else 0

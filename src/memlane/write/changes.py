@@ -20,6 +20,7 @@ import re
 from collections.abc import Sequence
 
 from memlane.domain import Category, Kind, MemoryItem
+from memlane.store.tokens import SPEAKER
 from memlane.text.keywords import content_words
 from memlane.text.lang import normalize
 from memlane.vocabulary import MemoryQuery
@@ -105,6 +106,11 @@ def kind_of(general: str, specific: str) -> bool:
     return bool(kinds) and _holds(specific, kinds)
 
 
+def topic(m: MemoryItem) -> str:
+    """What ``m``'s tags say it is about (not who said it)."""
+    return " ".join(t for t in m.tags if not t.startswith(SPEAKER))
+
+
 def retired(pool: Pool, item: MemoryItem, exclude: Sequence[MemoryItem] = ()) -> list[MemoryItem]:
     """The user's current memories that ``item`` (a statement of a change) says no longer hold."""
     left = leaving(item.text)
@@ -133,7 +139,7 @@ def retired(pool: Pool, item: MemoryItem, exclude: Sequence[MemoryItem] = ()) ->
         and (m.category in _CHANGEABLE or (m.kind is Kind.PROFILE and m.slot is not None))
         and (
             _holds(m.text, old)
-            or bool(old & terms(" ".join(m.tags)))  # its topic ("for coffee? i always take it black")
+            or bool(old & terms(topic(m)))  # its topic ("for coffee? i always take it black")
             or (m.polarity > 0 and bool(kinds) and _holds(m.text, kinds))
             or (quit_job and m.slot in _JOB_SLOTS)
         )

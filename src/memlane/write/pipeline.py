@@ -33,6 +33,7 @@ from memlane.privacy.controls import PrivacyControls
 from memlane.profile import holds
 from memlane.settings import Settings
 from memlane.store import Stores
+from memlane.store.tokens import SPEAKER
 from memlane.text.lang import detect, said
 from memlane.vocabulary import ConsentSettings, MemoryQuery
 from memlane.write import corrections, forget_about
@@ -185,11 +186,14 @@ class WritePath:
     def _candidates(self, message: Message, original: Message, before: str | None) -> list[Candidate]:
         found = self.extractor.extract(message, before)
         instruction = bool(injection.kinds(original.content))
+        # what a named speaker said is theirs: "I" in it is them, and forgetting them forgets it
+        speaker = [f"{SPEAKER}{message.name}"] if message.name else []
         out = [
             replace(
                 _checked(c),
                 sensitive=sorted(set(c.sensitive) | set(sensitive.kinds(c.text))),
                 instruction=instruction,
+                tags=list(dict.fromkeys([*c.tags, *speaker])),
             )
             for c in found
         ]

@@ -234,6 +234,22 @@ def test_what_each_speaker_said_is_tagged_theirs(mem: Memory) -> None:
     assert {h.memory.kind for h in bob} == {Kind.LOG, Kind.SEMANTIC}
 
 
+def test_a_question_about_one_speaker_ranks_what_they_said_first(mem: Memory) -> None:
+    said = [
+        ("Bob", "My favourite thing on weekends is hiking in the mountains"),
+        ("Ann", "For me it's trail running every saturday morning"),
+        ("Bob", "I also paint landscapes sometimes"),
+        ("Ann", "Cool, my sister paints too"),
+    ]
+    for i, (name, text) in enumerate(said):
+        mem.add(
+            [{"role": "user", "content": text, "name": name}], user_id="u1", session_id="s1", at=days(i / 24)
+        )
+    hits = mem.search("What does Bob do on saturdays?", user_id="u1", limit=3, now=days(1))
+    # Ann's "every saturday" matches the words best, but the question is about Bob
+    assert ["speaker:Bob" in h.memory.tags for h in hits] == [True, True, False]
+
+
 def test_context_block_fits_the_budget_with_profile_session_and_memories(mem: Memory) -> None:
     seed(mem)
     mem.add("本轮预算500元以内", user_id="u1", session_id="s2", at=days(3))

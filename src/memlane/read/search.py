@@ -3,7 +3,8 @@ ranked with importance, confidence and recency. Every hit explains why it was re
 
 A query that names a time ("in July 2023", "上周", "last year", "6月10号") adds a third list: the
 records whose time (an event's date, a turn's message time) falls in that period, ranked by similarity.
-The query is embedded without the names of the user's speakers (the names messages came with).
+The query is embedded without the names of the user's speakers (the names messages came with), and
+what the speakers it does not name said ranks lower.
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ from memlane.embed import Embedder
 from memlane.lifecycle.portrait import SLOT
 from memlane.read.options import SearchPlan
 from memlane.store import Stores, Vector
-from memlane.store.tokens import indexed
-from memlane.text.keywords import query_tokens, said_in, without_names
+from memlane.store.tokens import SPEAKER, indexed
+from memlane.text.keywords import named, query_tokens, said_in, without_names
 from memlane.text.timeparse import TimeMention, find_times
 from memlane.vocabulary import MemoryQuery, ScoredId
 
@@ -35,6 +36,11 @@ _RRF_K = 5
 _PRIOR = 0.2  # share of the score that importance, confidence and recency may move
 _OUTDATED_WEIGHT = 0.5  # a raw turn whose memory was superseded
 _CHATTER_WEIGHT = 0.5  # a raw turn that was small talk only
+# what another speaker said than the one a question names ("What activities does Melanie partake in?"
+# asks what Melanie said): on LoCoMo's dev conversations 0.8 lifted R@10 0.815 -> 0.824 and multi-hop
+# 0.503 -> 0.517, adversarial questions (which name the wrong speaker on purpose) at 0.920 as before;
+# 0.6 lifted multi-hop to 0.536 but cost adversarial 0.920 -> 0.866 (docs/architecture.md)
+_OTHER_SPEAKER_WEIGHT = 0.8
 _RECENCY_HALF_LIFE_DAYS = 180.0
 # a hit this relevant counts as a recall (access count, last accessed); weaker ones are only listed
 _RECALLED = 0.3
@@ -103,6 +109,9 @@ class Searcher:
         # greets or names that person; the keyword side keeps it (it weighs little there anyway)
         speakers = self.stores.records.speakers(user_id)
         meaning = without_names(text, speakers) if speakers else text
+        # …and a question about one of them is about what that one said
+        asked = named(text, speakers) if speakers else set()
+        others = frozenset(f"{SPEAKER}{s}" for s in speakers if s not in asked) if asked else frozenset()
         # the keyword search needs no vector: it runs while the query is embedded (the embedder and
         # the database both release the GIL), and so does reading its best candidates' rows
         keywords = BESIDE.submit(self._keywords, user_id, tokens, q, options) if tokens else None
@@ -122,7 +131,7 @@ class Searcher:
         for rank, hit in enumerate(timed, start=1):
             found = by_id.setdefault(hit.id, _Parts(lists=lists))
             found.similarity, found.time_rank = hit.score, rank
-        scored = self._read_best(user_id, by_id, options, now, read)
+        scored = self._read_best(user_id, by_id, options, now, read, others)
         ranked = [scored[i] for i in by_id if i in scored]  # in the order the indexes gave, for ties
         ranked.sort(key=lambda s: s[0], reverse=True)
         # only the hits returned are explained
@@ -168,6 +177,7 @@ class Searcher:
         options: SearchPlan,
         now: datetime,
         read: dict[str, MemoryItem],
+        others: frozenset[str] = frozenset(),
     ) -> dict[str, tuple[float, MemoryItem]]:
         """Score the candidates that can make the list, reading their rows best fused rank first.
 
@@ -197,7 +207,7 @@ class Searcher:
             ):
                 # the user summary is injected by context() on its own; as a hit it would crowd out evidence
                 if item.slot != SLOT:
-                    score = _score(item, by_id[item.id], now)
+                    score = _score(item, by_id[item.id], now, others)
                     if score >= options.min_score:
                         scored[item.id] = (score, item)
             # the list is what is left once covered turns go: a memory not read yet scores below the
@@ -211,15 +221,18 @@ class Searcher:
         return scored
 
 
-def _score(item: MemoryItem, parts: _Parts, now: datetime) -> float:
+def _score(item: MemoryItem, parts: _Parts, now: datetime, others: frozenset[str] = frozenset()) -> float:
     """The ranking score (to 4 places): the fused rank of the two lists, nudged by importance,
-    confidence and recency, halved for superseded and small-talk turns."""
+    confidence and recency, halved for superseded and small-talk turns, and lowered for what
+    ``others`` (the ``speaker:`` tags of the speakers a question does not name) said."""
     prior = (1 - _PRIOR) + _PRIOR * (item.importance + item.confidence + _recency(item, now)) / 3
     score = parts.fused() * prior
     if Flag.OUTDATED in item.flags:
         score *= _OUTDATED_WEIGHT
     if Flag.CHATTER in item.flags:
         score *= _CHATTER_WEIGHT
+    if others and not others.isdisjoint(item.tags):
+        score *= _OTHER_SPEAKER_WEIGHT
     return round(score, 4)
 
 

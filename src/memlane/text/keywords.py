@@ -143,6 +143,28 @@ def query_tokens(text: str) -> list[str]:
     return list(dict.fromkeys(index_tokens(text)))
 
 
+def _name_pattern(name: str) -> str:
+    """How a name is found in text: a Chinese one inside a run of characters, a Latin one as a whole
+    word (with an English possessive)."""
+    body = r"\s+".join(re.escape(part) for part in name.split())
+    return body if _CJK_RUN.fullmatch(name) else rf"(?<![^\W_]){body}(?:['’]s)?(?![^\W_])"
+
+
+def named(text: str, names: Iterable[str]) -> set[str]:
+    """The ``names`` that ``text`` mentions, as :func:`without_names` finds them.
+
+    >>> sorted(named("What did Melanie's kids paint?", ["Melanie", "Caroline"]))
+    ['Melanie']
+    """
+    folded = unicodedata.normalize("NFKC", text)
+    return {
+        name
+        for name in names
+        if (n := unicodedata.normalize("NFKC", name).strip())
+        and re.search(_name_pattern(n), folded, flags=re.IGNORECASE)
+    }
+
+
 def without_names(text: str, names: Iterable[str]) -> str:
     """``text`` with every mention of ``names`` taken out (an English possessive with it), or ``text``
     itself when no keyword would be left. Case and width are ignored; a Latin name must be a whole word.
@@ -160,10 +182,7 @@ def without_names(text: str, names: Iterable[str]) -> str:
         name = unicodedata.normalize("NFKC", name).strip()
         if not name:
             continue
-        body = r"\s+".join(re.escape(part) for part in name.split())
-        # a Chinese name is found inside a run of characters; a Latin one as a whole word
-        pattern = body if _CJK_RUN.fullmatch(name) else rf"(?<![^\W_]){body}(?:['’]s)?(?![^\W_])"
-        out = re.sub(pattern, " ", out, flags=re.IGNORECASE)
+        out = re.sub(_name_pattern(name), " ", out, flags=re.IGNORECASE)
     out = re.sub(r"\s+", " ", out).strip()
     out = re.sub(r" (?=[?？!！.。,，])", "", out)
     return out if out != folded.strip() and index_tokens(out) else text

@@ -134,5 +134,5 @@ def test_a_profile_slots_history_says_why_each_value_was_set_and_why_it_went() -
         history = mem.history("profile:home_city", user_id="u1")
         assert [(h.op, h.reason) for h in history] == [
             ("add", "where the user lives or works, importance 0.80"),
-            ("retract", "no memory states it any more"),
+            ("retract", "the user says this no longer holds"),  # what retired its memory
         ]

@@ -21,6 +21,7 @@ from memlane.privacy.crypto import DataKey
 from memlane.vocabulary import MemoryQuery
 from memlane.write.extract import RuleExtractor
 from memlane.write.extract.clauses import split_clauses
+from memlane.write.notes import note
 
 
 @pytest.fixture
@@ -808,8 +809,9 @@ def test_saying_the_user_is_not_of_a_place_retires_its_slot(
     mem.add(denial, user_id="u1", session_id="s2", at=days(3))
     assert slot not in mem.profile("u1"), denial
     assert before not in active(mem)
-    history = mem.profile_history("u1", slot)
-    assert history, "the slot keeps its history"
+    *_, last = mem.profile_history("u1", slot)
+    # the slot's history says why, in the user's language ("用户说这已经不再成立")
+    assert (last.value, last.reason) == (None, note("no_longer", denial))
 
 
 @pytest.mark.parametrize(

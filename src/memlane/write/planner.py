@@ -187,6 +187,7 @@ class Planner:
         steps: list[Step] = []
         decisions: list[Decision] = []
         slots: set[str] = set()
+        ended: dict[str, str] = {}  # slot → why a statement of this plan retired its memory
         retired: list[MemoryItem] = []
         sealed_originals: dict[str, str] = {}
 
@@ -209,11 +210,12 @@ class Planner:
             decisions.append(done)
             if done.memory is not None:
                 slots |= {s for s in (done.memory.slot, *(m.slot for m in match.existing)) if s}
+                ended.update({m.slot: done.note for m in match.existing if m.slot and done.note})
                 if item.id in sealed_originals:
                     sealed = self.privacy.sealed_text(done.memory, original or "")
                     if sealed is not None:
                         steps.append(Seal(sealed))
-        steps += self._slot_versions(draft, pool, slots)
+        steps += self._slot_versions(draft, pool, slots, ended)
         steps += self._outdated_turns(retired)
         turns = [self._log(draft, m, decisions, retired) for m in draft.logged]
         steps += turns
@@ -305,9 +307,11 @@ class Planner:
 
     # -- what follows from the decisions ------------------------------------------------------------
 
-    def _slot_versions(self, draft: Draft, pool: Pool, slots: set[str]) -> list[Step]:
+    def _slot_versions(
+        self, draft: Draft, pool: Pool, slots: set[str], ended: Mapping[str, str]
+    ) -> list[Step]:
         """A version for each profile slot whose value the plan changes (or retracts): a value says
-        why its memory was kept, a retraction that no memory states it any more."""
+        why its memory was kept, a retraction why it ``ended`` (or that no memory states it any more)."""
         wanted = {s for s in slots if spec(s).profile}
         if not wanted:
             return []
@@ -317,7 +321,7 @@ class Planner:
         return [
             SetSlot(replace(v, reason=why.get(v.memory_id) or v.reason), before)
             if v.memory_id
-            else RetractSlot(v, before)
+            else RetractSlot(replace(v, reason=ended.get(v.slot) or v.reason), before)
             for v, before in found
         ]
 

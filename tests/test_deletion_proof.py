@@ -194,3 +194,15 @@ def test_what_another_speaker_said_too_stays_without_the_forgotten_name(mem: Mem
     (kept,) = mem.list("u1")
     assert (kept.id, kept.tags, len(kept.provenance)) == (both.id, ["speaker:Ann"], 1)
     assert "Bob" not in str(mem.export("u1"))
+
+
+def test_a_speakers_memory_goes_with_them_after_their_turns_left_the_log(mem: Memory) -> None:
+    said = [{"role": "user", "content": "I live in Leeds and I love hiking", "name": "Bob"}]
+    mem.add(said, user_id="u1", session_id="s1", at=T0)
+    # the log keeps raw turns for log_retention_days: later, nothing links a memory to a turn
+    mem.maintain(now=days(mem.settings.log_retention_days + 1))
+    assert not mem.list("u1", kinds=["log"])
+    assert mem.list("u1")
+    mem.forget("u1", tags=["speaker:Bob"], at=days(mem.settings.log_retention_days + 2))
+    assert mem.list("u1") == []
+    assert "home_city" not in mem.profile("u1")

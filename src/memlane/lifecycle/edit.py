@@ -290,19 +290,20 @@ class Editor:
         if not items:
             return 0
         turns = sorted({p for m in items if m.kind is Kind.LOG for p in m.provenance})
-        # a memory a speaker's tag alone names goes with that speaker's turns, unless another's
-        # words say it too (then it only loses those turns as sources)
         speakers = {t for t in tags if t.startswith(SPEAKER)}
+
+        def also_said(m: MemoryItem) -> bool:
+            """Whether another speaker said ``m`` too, and only a speaker's tag named it: it stays,
+            without that speaker's turns as sources and without their tag."""
+            said_by = {t for t in m.tags if t.startswith(SPEAKER)}
+            return bool(said_by - speakers) and set(tags) & set(m.tags) <= speakers
+
         with self.stores.records.transaction(user_id):
             learned = self._forget_messages(user_id, turns, at, "forgotten by tag", caller=caller)
             copies.scrub_sessions(self.stores, user_id, set(turns), {m.text for m in learned})
             gone = {m.id for m in learned} | {m.id for m in items if m.kind is Kind.LOG}
-            rest = [
-                m.id
-                for m in items
-                if m.id not in gone and not (m.kind is not Kind.LOG and set(tags) & set(m.tags) <= speakers)
-            ]
-            kept = [m.id for m in items if m.id not in gone and m.id not in rest]
+            kept = [m.id for m in items if m.id not in gone and also_said(m)]
+            rest = [m.id for m in items if m.id not in gone and m.id not in kept]
             for m in self.stores.records.get_many(user_id, kept) if kept else []:
                 m.tags = [t for t in m.tags if t not in speakers]  # the name goes with what they said
                 m.updated_at = at

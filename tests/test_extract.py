@@ -718,6 +718,11 @@ def test_conditions_of_the_task_are_for_this_session(
         # on the way, a delay is the journey's
         "I'm waiting at the airport gate, flight delayed again",
         "I'm on the train and it's delayed again",
+        # where the user is for a few days, not where they live
+        "我这周在上海出差",
+        "这周我在老家",
+        "I'm in Boston this week for a conference",
+        "I'm not in Munich this week",
     ],
 )
 def test_one_off_context_is_for_this_session(extractor: RuleExtractor, text: str) -> None:

@@ -218,6 +218,8 @@ _NOW = (
     # 现在 of a habit (现在都用支付宝了, 现在一般骑车) is no moment
     r"(?:现在(?!都|一般|基本|主要|只|改|每|天天|经常|常常)|正在|此刻|这会儿|目前|刚刚?|马上就?)(?:在|到)?"
     rf"|我在{_BUSY}"
+    # where the user is for a few days, not where they live: 我这周在上海出差, 这周我在老家
+    r"|(?:^|我)(?:这周|这几天|这两天|今天|今晚|这个?周末)(?:我)?(?:人)?在"
 )
 _MUCH = r"(?:很|特别|比较|非常|挺|超|还挺|蛮|十分|更)?"
 _MARITAL = {"结婚": "married", "已婚": "married", "离婚": "divorced", "单身": "single", "未婚": "single"}

@@ -19,6 +19,8 @@ import pytest
 
 from conftest import T0, days
 from memlane import Action, InvalidInput, Kind, Memory, NotFound, Status
+from memlane.domain import MemoryItem
+from memlane.read.search import _Others
 from memlane.text.tokens import estimate_tokens
 from memlane.vocabulary import MemoryQuery
 
@@ -248,6 +250,24 @@ def test_a_question_about_one_speaker_ranks_what_they_said_first(mem: Memory) ->
     hits = mem.search("What does Bob do on saturdays?", user_id="u1", limit=3, now=days(1))
     # Ann's "every saturday" matches the words best, but the question is about Bob
     assert ["speaker:Bob" in h.memory.tags for h in hits] == [True, True, False]
+
+
+def test_what_the_named_speaker_said_too_is_not_ranked_lower() -> None:
+    asked = _Others.of(["Ann", "Bob", "Cy"], {"Ann"})
+    assert asked is not None
+    said = {
+        "Bob alone": ["speaker:Bob"],
+        "Bob and Ann": ["speaker:Bob", "speaker:Ann"],
+        "Ann alone": ["speaker:Ann"],
+        "nobody named": [],
+    }
+    lowered = {
+        who
+        for who, tags in said.items()
+        if asked.said_only(MemoryItem(user_id="u1", text="x", kind=Kind.LOG, tags=tags))
+    }
+    assert lowered == {"Bob alone"}
+    assert _Others.of(["Ann", "Bob"], set()) is None  # a question that names no speaker lowers nothing
 
 
 def test_context_block_fits_the_budget_with_profile_session_and_memories(mem: Memory) -> None:

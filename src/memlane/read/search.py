@@ -111,7 +111,7 @@ class Searcher:
         meaning = without_names(text, speakers) if speakers else text
         # …and a question about one of them is about what that one said
         asked = named(text, speakers) if speakers else set()
-        others = frozenset(f"{SPEAKER}{s}" for s in speakers if s not in asked) if asked else frozenset()
+        others = _Others.of(speakers, asked)
         # the keyword search needs no vector: it runs while the query is embedded (the embedder and
         # the database both release the GIL), and so does reading its best candidates' rows
         keywords = BESIDE.submit(self._keywords, user_id, tokens, q, options) if tokens else None
@@ -177,7 +177,7 @@ class Searcher:
         options: SearchPlan,
         now: datetime,
         read: dict[str, MemoryItem],
-        others: frozenset[str] = frozenset(),
+        others: _Others | None = None,
     ) -> dict[str, tuple[float, MemoryItem]]:
         """Score the candidates that can make the list, reading their rows best fused rank first.
 
@@ -221,17 +221,40 @@ class Searcher:
         return scored
 
 
-def _score(item: MemoryItem, parts: _Parts, now: datetime, others: frozenset[str] = frozenset()) -> float:
+@dataclass(frozen=True)
+class _Others:
+    """The ``speaker:`` tags of the speakers a question names and of the others, whose words rank
+    lower unless a named one said the same."""
+
+    named: frozenset[str]
+    others: frozenset[str]
+
+    @classmethod
+    def of(cls, speakers: list[str], asked: set[str]) -> _Others | None:
+        if not asked:
+            return None
+        tagged = {s: f"{SPEAKER}{s}" for s in speakers}
+        return cls(
+            frozenset(t for s, t in tagged.items() if s in asked),
+            frozenset(t for s, t in tagged.items() if s not in asked),
+        )
+
+    def said_only(self, item: MemoryItem) -> bool:
+        """Whether only speakers the question does not name said ``item``."""
+        return not self.others.isdisjoint(item.tags) and self.named.isdisjoint(item.tags)
+
+
+def _score(item: MemoryItem, parts: _Parts, now: datetime, others: _Others | None = None) -> float:
     """The ranking score (to 4 places): the fused rank of the two lists, nudged by importance,
-    confidence and recency, halved for superseded and small-talk turns, and lowered for what
-    ``others`` (the ``speaker:`` tags of the speakers a question does not name) said."""
+    confidence and recency, halved for superseded and small-talk turns, and lowered for what only
+    speakers a question does not name said (``others``)."""
     prior = (1 - _PRIOR) + _PRIOR * (item.importance + item.confidence + _recency(item, now)) / 3
     score = parts.fused() * prior
     if Flag.OUTDATED in item.flags:
         score *= _OUTDATED_WEIGHT
     if Flag.CHATTER in item.flags:
         score *= _CHATTER_WEIGHT
-    if others and not others.isdisjoint(item.tags):
+    if others is not None and others.said_only(item):
         score *= _OTHER_SPEAKER_WEIGHT
     return round(score, 4)
 

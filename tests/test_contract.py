@@ -217,7 +217,8 @@ def test_speakers_are_known_from_their_turns_and_leave_with_them(mem: Memory) ->
     assert mem.stores.records.speakers("u1") == []
 
 
-def test_what_each_speaker_said_is_tagged_theirs(mem: Memory) -> None:
+def two_speakers_on_weekends(mem: Memory) -> None:
+    """Bob and Ann, taking turns in one conversation of user u1, an hour apart."""
     said = [
         ("Bob", "My favourite thing on weekends is hiking in the mountains"),
         ("Ann", "For me it's trail running every saturday morning"),
@@ -227,6 +228,10 @@ def test_what_each_speaker_said_is_tagged_theirs(mem: Memory) -> None:
     for i, (name, text) in enumerate(said):
         turn = [{"role": "user", "content": text, "name": name}]
         mem.add(turn, user_id="u1", session_id="s1", at=days(i / 24))
+
+
+def test_what_each_speaker_said_is_tagged_theirs(mem: Memory) -> None:
+    two_speakers_on_weekends(mem)
     # what each said is theirs, memories as well as turns
     assert {t for m in mem.list("u1") for t in m.tags if t.startswith("speaker:")} == {
         "speaker:Ann",
@@ -237,16 +242,7 @@ def test_what_each_speaker_said_is_tagged_theirs(mem: Memory) -> None:
 
 
 def test_a_question_about_one_speaker_ranks_what_they_said_first(mem: Memory) -> None:
-    said = [
-        ("Bob", "My favourite thing on weekends is hiking in the mountains"),
-        ("Ann", "For me it's trail running every saturday morning"),
-        ("Bob", "I also paint landscapes sometimes"),
-        ("Ann", "Cool, my sister paints too"),
-    ]
-    for i, (name, text) in enumerate(said):
-        mem.add(
-            [{"role": "user", "content": text, "name": name}], user_id="u1", session_id="s1", at=days(i / 24)
-        )
+    two_speakers_on_weekends(mem)
     hits = mem.search("What does Bob do on saturdays?", user_id="u1", limit=3, now=days(1))
     # Ann's "every saturday" matches the words best, but the question is about Bob
     assert ["speaker:Bob" in h.memory.tags for h in hits] == [True, True, False]

@@ -1,8 +1,8 @@
 """Split a message into clauses: the unit one candidate memory is made from.
 
 Chinese splits at ，。！？；：and at 但是 / 可是 / 而且; English at . ! ? ; : and at "but". An
-English comma splits only in front of a new clause ("…cold brew, no more americanos"), so lists and
-dates ("coffee, tea and juice", "June 10, 2024") stay whole, or after a self-introduction, where each
+English comma splits only in front of a new clause ("…cold brew, no more americanos", "…, so no steak
+recipes", "…, what size drill bit"), so lists and dates ("coffee, tea and juice", "June 10, 2024") stay whole, or after a self-introduction, where each
 comma (and a "from X" or "based in") opens one more thing the user is ("I'm Tom, a nurse from
 Leeds"). The enumeration comma 、 never splits: it only ever separates the items of a list
 (喜欢美式、拿铁). Placeholders left by redaction (``[已隐藏:身份证号]``) are opaque: nothing inside
@@ -65,7 +65,14 @@ _CLAUSE_START = re.compile(
     r"|never|please|don't|do\s+not|can\s+you|could\s+you|it|it's|its|also|though|just|remember|you|he|she"
     r"|they|there|this|that|ugh|thanks|thank|anyway|keep|make|be|email|e-mail|call|text|message|send|use"
     r"|answer|reply|write|tell|give|show|let|contact|reach|note|avoid|stop|based\s+in|living\s+in|moved\s+to"
-    r"|originally\s+from)\b"
+    r"|originally\s+from"
+    # a question, an aside, what the user needs or is doing: "…, what's the capital of Mongolia",
+    # "…, so no dog-friendly cafes", "…, still gutted", "…, under $20 a person", "…, need a taxi"
+    r"|so|still|now|otherwise|any|anyone|anybody|how|what|what's|where|which|who|why|is|are|should|can't"
+    r"|cant|if|need|needs|help|start|lol|haha|omg|fingers|quick|been|doing|trying|waiting|nothing|under"
+    r"|budget|max|must|somewhere|cheapest"
+    r"|(?:the|our|his|her|their|your)\s+\w+\s+(?:is|was|are|were|has|had|keeps|got|looks|seems)"
+    r"|[a-z]+'s)\b"
 )
 # Openers that carry nothing. "and" / "but" / "plus" always go; the others only before a comma or a new
 # subject, so that "so tired" keeps its "so".

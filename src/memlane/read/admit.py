@@ -38,16 +38,16 @@ from memlane.text.lang import normalize
 # the relevance that 9 in 10 of the hits a question needs reach, on the dev half of the context
 # scenarios (eval/data/context); ``memlane eval context --floors`` prints them again.
 FLOORS: dict[tuple[str, Kind], float] = {
-    ("zh", Kind.PROFILE): 0.26,
+    ("zh", Kind.PROFILE): 0.29,
     ("zh", Kind.SEMANTIC): 0.28,
     ("zh", Kind.EPISODIC): 0.30,
-    ("zh", Kind.SUMMARY): 0.33,
+    ("zh", Kind.SUMMARY): 0.35,
     ("zh", Kind.LOG): 0.39,
-    ("en", Kind.PROFILE): 0.08,
+    ("en", Kind.PROFILE): 0.05,
     ("en", Kind.SEMANTIC): 0.09,
-    ("en", Kind.EPISODIC): 0.17,
-    ("en", Kind.SUMMARY): 0.16,
-    ("en", Kind.LOG): 0.16,
+    ("en", Kind.EPISODIC): 0.13,
+    ("en", Kind.SUMMARY): 0.15,
+    ("en", Kind.LOG): 0.20,
 }
 DEFAULT_FLOOR = 0.12
 _JUNK = {Flag.DISCARDED, Flag.CHATTER, Flag.OUTDATED}

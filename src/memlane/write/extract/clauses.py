@@ -1,12 +1,12 @@
 """Split a message into clauses: the unit one candidate memory is made from.
 
-Chinese splits at ，。！？；：and at 但是 / 可是 / 而且; English at . ! ? ; : and at "but". An
-English comma splits only in front of a new clause ("…cold brew, no more americanos", "…, so no steak
-recipes", "…, what size drill bit"), so lists and dates ("coffee, tea and juice", "June 10, 2024") stay whole, or after a self-introduction, where each
-comma (and a "from X" or "based in") opens one more thing the user is ("I'm Tom, a nurse from
-Leeds"). The enumeration comma 、 never splits: it only ever separates the items of a list
-(喜欢美式、拿铁). Placeholders left by redaction (``[已隐藏:身份证号]``) are opaque: nothing inside
-them splits.
+Chinese splits at ，。！？；：and at 但是 / 可是 / 而且; English at . ! ? ; : and at "but". An English
+comma splits only in front of a new clause ("…cold brew, no more americanos", "…, so no steak
+recipes", "…, what size drill bit"), so lists and dates ("coffee, tea and juice", "June 10,
+2024") stay whole, or after a self-introduction, where each comma (and a "from X" or "based
+in") opens one more thing the user is ("I'm Tom, a nurse from Leeds"). The enumeration comma 、
+never splits: it only ever separates the items of a list (喜欢美式、拿铁). Placeholders left by
+redaction (``[已隐藏:身份证号]``) are opaque: nothing inside them splits.
 
 A request to remember (记住 / remember that) is taken off the front of a clause and marks that clause,
 or, when it stands alone (记住：…), the rest of its sentence.

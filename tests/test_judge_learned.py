@@ -154,6 +154,31 @@ def test_the_shape_of_an_answer_is_kept_as_how_to_answer(mem: Memory, text: str)
     assert [m.category for m in mem.list("u1")] == [Category.STYLE]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "以后遇到这种你就直接给表格",
+        "你解释的时候一步一步来",
+        "以后回复我都先列提纲",
+        "pls always add a summary at the end",
+        "could you always number the steps",
+        "send me the short version first from now on",
+    ],
+)
+def test_an_instruction_for_every_later_answer_is_kept(mem: Memory, text: str) -> None:
+    # however much it reads as a request of this conversation, it says how to answer from now on
+    assert said(mem, text) == [Action.SEMANTIC]
+    assert [m.category for m in mem.list("u1")] == [Category.STYLE]
+
+
+@pytest.mark.parametrize("text", ["以后再说吧", "I'm driving, keep it short"])
+def test_what_holds_only_now_is_no_standing_instruction(mem: Memory, text: str) -> None:
+    actions = said(mem, text)
+    assert actions
+    assert not set(actions) & set(LONG_TERM)
+    assert mem.list("u1") == []
+
+
 def test_a_weekend_habit_is_a_routine_not_a_dated_plan(mem: Memory) -> None:
     assert said(mem, "周末一般去爬山") == [Action.SEMANTIC]
     (memory,) = mem.list("u1")

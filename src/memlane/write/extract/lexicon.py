@@ -161,6 +161,13 @@ FEELINGS += r"|(?:scared|terrified|frightened)(?!\s+of\b)"
 LASTING = re.compile(
     r"以后都|一直|每次|永远|总是|(?i:\b(?:always|every\s+time|from\s+now\s+on|in\s+general)\b)"
 )
+# what says an instruction holds for every later conversation ("以后一条一条说", "讲题的时候先给我答案",
+# "pls always chuck a shopping list at the end"), not for the task at hand ("I'm driving, keep it short")
+STANDING = re.compile(
+    r"以后|今后|往后|从现在起|从今往后|一直|每次|永远|总是|的时候"
+    r"|(?i:\b(?:always|every\s+time|each\s+time|whenever|from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future"
+    r"|in\s+general)\b)"
+)
 # a question by its last word: 吗 / 呢, or a bare 不 / 没 after what is asked about (附近有啥餐厅不,
 # 你吃了没); 我不 / 还没 / 都没有 are answers, not questions
 QUESTION_END = re.compile(r"(?:吗|么|嘛|呢)[啊呀]?$|(?<![我他她它才就也都还并从])(?:不|没|没有)[啊呀]?$")

@@ -68,6 +68,19 @@ _FORMAT = (
     r"|markdown|plain\s+text|short\s+paragraphs)\b"
     r"|\buse\s+(?:bullet\s+points|bullets|tables?|numbered\s+lists?|markdown)\b"
 )
+# a standing instruction: how every later answer should be given ("pls always chuck a shopping list at
+# the end", "if you would always set out instructions in numbered steps", "send me the steps first from
+# now on")
+_ASKED = (
+    r"(?:use|set\s+out|give|send|chuck|put|add|include|list|write|answer|reply|start|end|lay\s+out|show"
+    r"|keep|make|explain|format|number|break)"
+)
+_STANDING = (
+    r"(?i)(?:^|\b(?:you|u|pls|please|kindly|just)\s+)(?:(?:would|could|can|will|should)\s+)?"
+    rf"(?:always|from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future|every\s+time|each\s+time)[\s,]+(?:pls\s+|please\s+)?{_ASKED}\b"
+    rf"|^(?:pls\s+|please\s+|kindly\s+|just\s+)?{_ASKED}\b.{{0,60}}\b(?:from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future"
+    r"|every\s+time|each\s+time)\b"
+)
 _CONCISE = (
     r"(?i)\b(?:keep|make)\s+(?:it|them|things|(?:your\s+)?(?:answers?|responses?|replies))"
     r"\s+(?:short|brief|concise|succinct|simple|to\s+the\s+point)\b"
@@ -230,6 +243,7 @@ RULES = (
     rule(C.STYLE, _CONCISE, fixed("response_style", "concise"), "ask"),
     rule(C.STYLE, _PLAIN, fixed("plain_language", True), "ask"),
     rule(C.STYLE, _FORMAT, scope="ask"),  # the shape of an answer: a style with no slot
+    rule(C.STYLE, _STANDING, scope="ask"),
     rule(C.STYLE, r"(?i)\b(?:be\s+)?more\s+(?:formal|polite|professional)\b|\bformal\s+tone\b",
          fixed("tone", "formal"), "any"),
     rule(C.STYLE, r"(?i)\b(?:be\s+)?more\s+(?:casual|friendly|relaxed)\b|\b(?:casual|friendly)\s+tone\b",

@@ -28,6 +28,7 @@ import numpy.typing as npt
 from memlane.domain import Action, Candidate, Category, Decision, EventStatus
 from memlane.settings import Settings
 from memlane.write.extract.leaving import left_behind, left_job
+from memlane.write.extract.lexicon import STANDING
 from memlane.write.extract.rule import FAVORITE
 
 from .features import rule_cues
@@ -71,6 +72,8 @@ _RULES_ONLY = {"sensitive"}
 # one that the rules did not keep is never the model's to keep (it was trained on masked values only)
 _LONG_NUMBER = re.compile(r"\d(?:[\s.\-]?\d){5,}")
 _DATED = {Category.PLAN, Category.EVENT, Category.COMPLAINT}
+# how the user wants to be answered or reached
+_INSTRUCTIONS = {Category.STYLE, Category.CONTACT}
 _PASSING = {Category.MOOD, Category.SMALLTALK, Category.HYPOTHETICAL, Category.REQUEST}
 # how sure the model must be that a query is small talk for a context block to show no memories
 # (chosen on the context benchmark's dev half: its greetings and thanks score 0.90-1.00, its questions
@@ -191,7 +194,12 @@ class Judge(RuleJudge):
             return False
         if exact(c):
             return False
-        return c.slot is None and c.category is not Category.COMPLAINT and not states_a_choice(decision)
+        return (
+            c.slot is None
+            and c.category is not Category.COMPLAINT
+            and not standing(c)
+            and not states_a_choice(decision)
+        )
 
     def chatter(self, text: str) -> bool:
         """Whether the model is sure ``text`` is small talk ("hey there", "哈哈谢谢你呀"): as a query,
@@ -264,6 +272,8 @@ class Judge(RuleJudge):
         if prediction.label in _RULES_ONLY or rules.category is Category.COMPLAINT or states_a_choice(rules):
             return False
         c = rules.candidate
+        if ruled == "long-term" and c is not None and standing(c):
+            return False
         if prediction.tier != "long-term":
             return True
         if ruled == "session" and c is not None and c.slot is not None:
@@ -346,6 +356,15 @@ def exact(candidate: Candidate) -> bool:
         or candidate.event_status is EventStatus.RESOLVED  # closes an open complaint: structure
         or bool(candidate.sensitive)  # what the detectors found is the policy's business, exactly
     )
+
+
+def standing(candidate: Candidate) -> bool:
+    """Whether ``candidate`` tells how the user wants to be answered or reached from now on: an
+    instruction for every later conversation, however much its words look like a request of this one
+    ("以后这种你就直接给清单" reads as a request, 0.88; "if you would always set out instructions in
+    numbered steps" as an imagined case, 0.68), unlike one for the task at hand ("I'm driving, keep it
+    short", rightly one-off context to the model)."""
+    return candidate.category in _INSTRUCTIONS and STANDING.search(candidate.text) is not None
 
 
 def states_a_choice(decision: Decision) -> bool:

@@ -82,7 +82,7 @@ _EN_ME = (
     r"|really|actually|been|was|finally|officially|newly|clinically|severely|so|very)){0,3}\s+"
 )
 _EN_HEALTH_SOURCE = (
-    rf"{_EN_ME}(?:diagnosed|pregnant|diabetic|epileptic|asthmatic|anorexic|bulimic|bipolar|autistic"
+    rf"{_EN_ME}(?:(?:got|get|getting|just\s+got)\s+)?(?:diagnosed|pregnant|diabetic|epileptic|asthmatic|anorexic|bulimic|bipolar|autistic"
     rf"|hiv[- ]positive|infertile|allergic\s+to|in\s+(?:chemo(?:therapy)?|rehab|remission|therapy|recovery)"
     rf"|on\s+(?:dialysis|{_EN_MED})|taking\s+(?:my\s+)?{_EN_MED}|being\s+treated\s+for|recovering\s+from"
     rf"|(?:seeing|see|saw)\s+a\s+(?:therapist|psychiatrist|psychologist|counsell?or|oncologist|cardiologist)"

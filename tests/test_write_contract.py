@@ -507,6 +507,8 @@ def test_without_a_session_nothing_claims_to_be_kept_for_it(mem: Memory) -> None
         ("i shoot canon, mostly the r5", "sold all my canon gear and switched to sony", None),
         ("想考上财的会计专硕", "不考上财了，改考本校", None),
         ("我一般去太湖边钓鱼", "以后不去太湖了，改去蠡湖", None),
+        ("写代码平时都用VS Code", "以后不用VS Code了，改用Cursor", None),
+        ("I just bought a Trek road bike", "I returned the Trek and got a Specialized instead", None),
         # what names the new choice as well is not left behind
         ("I use wanikani and duolingo for grammar", "switched from duolingo to wanikani", "I use wanikani"),
     ],
@@ -680,6 +682,7 @@ def test_chat_that_says_now_replaces_nothing(mem: Memory, before: str, change: s
         "I haven't had one in ages",
         "Taking a break from life can help us recharge",
         "instead of giving up",
+        "I returned from the community center yesterday",
     ],
 )
 def test_chat_that_sounds_like_leaving_leaves_nothing(mem: Memory, change: str) -> None:

@@ -16,6 +16,10 @@ say what replaced them is one statement with them (:mod:`memlane.write.extract.j
 ['咖啡']
 >>> left_behind("恐怖片看腻了")
 ['恐怖片']
+>>> left_behind("经过这次我决定了，以后不用Premiere了，全面转达芬奇")
+['Premiere']
+>>> left_behind("I returned the Brandvold to the shop and bought a classical guitar")
+['Brandvold']
 >>> left_behind("我喜欢喝美式")
 []
 """
@@ -39,6 +43,8 @@ _ZH = [
     ),
     re.compile(r"(?:戒了|戒掉了?|卖掉了?|辞掉了?|退掉了?)(?P<old>[^，。,.!！？?；;了]{1,12})"),
     re.compile(r"(?:离开了?|辞了|退了)(?P<old>[^，。,.!！？?；;了]{2,12})"),
+    # "以后不用Premiere了", "现在不用再上夜班了": no longer needed from now on (a bare "不用…了" is "no need")
+    re.compile(r"(?:以后|今后|再也|现在|已经)(?:都|就)?不用再?(?P<old>[^，。,.!！？?；;不了]{2,12})了"),
     *STOPPED_ZH,
 ]
 # "haven't hiked in months": not done for so long that it is no longer done, unless the user misses
@@ -62,13 +68,13 @@ _EN = [
     ),
     re.compile(
         r"\b(?:quit|stopped|(?:gave|given|giving)\s+up(?:\s+on)?|dropped|ditched|sold(?:\s+off)?(?:\s+all)?|"
-        r"left|uninstalled|cancel+ed|got\s+rid\s+of|(?:i'?m|i\s+am)\s+done\s+(?:with|\w+ing)|"
+        r"left|uninstalled|cancel+ed|got\s+rid\s+of|returned(?!\s+(?:from|to|home|back|it)\b)|(?:i'?m|i\s+am)\s+done\s+(?:with|\w+ing)|"
         r"i(?:'ve|\s+have)?\s+(?:gone|went)\s+off(?:\s+of)?|(?:i'?m|i\s+am)\s+over(?!\s+(?:the\s+moon|\d))|"
         r"(?:^took|\bi(?:'ve|\s+have|'m|\s+am)?\s+(?:took|taking|taken))\s+a\s+break\s+from|"
         r"no\s+longer\s+(?:use|drink|eat|play|do|go\s+to|work\s+at|buy\s+from))\s+"
         r"(?:my\s+|the\s+|using\s+|drinking\s+|eating\s+|playing\s+|doing\s+|going\s+to\s+)*"
         r"(?P<old>[\w' -]{2,30}?)"
-        r"(?=\s*(?:[,.!?;]|$|\b(?:and|for|to|because|so|after|but|last|this|yesterday|recently|ago)\b))",
+        r"(?=\s*(?:[,.!?;]|$|\b(?:and|for|to|because|so|after|but|last|this|today|yesterday|recently|ago)\b))",
         re.IGNORECASE,
     ),
     re.compile(r"\binstead\s+of\s+(?P<old>[\w' -]{2,30}?)(?=\s*(?:[,.!?;]|$))", re.IGNORECASE),

@@ -481,6 +481,13 @@ def test_a_hospital_visit_is_tagged_as_health(extractor: RuleExtractor) -> None:
         ("退款已经到账了", EventStatus.RESOLVED),
         ("it's fixed now", EventStatus.RESOLVED),
         ("I got my refund", EventStatus.RESOLVED),
+        ("杯子摔碎了", EventStatus.UNRESOLVED),
+        ("手机屏幕摔裂了", EventStatus.UNRESOLVED),
+        ("车门换好了", EventStatus.RESOLVED),
+        ("the burst pipe is fixed", EventStatus.RESOLVED),
+        ("my laptop got repaired", EventStatus.RESOLVED),
+        ("the backup finally went through", EventStatus.RESOLVED),
+        ("the restart trick worked", EventStatus.RESOLVED),
     ],
 )
 def test_complaints_and_their_resolution(extractor: RuleExtractor, text: str, status: EventStatus) -> None:

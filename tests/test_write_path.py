@@ -197,8 +197,10 @@ def test_remember_writes_without_extraction_and_deduplicates(mem: Memory) -> Non
     [
         ("上周买的耳机到现在还没到，物流太慢了", "问题解决了"),
         ("my order still hasn't arrived", "it's fixed now, thanks"),
+        ("平板屏幕摔裂了，划着扎手", "平板屏幕换好了"),
+        ("the photo sync keeps failing halfway", "the photo sync finally went through"),
     ],
-    ids=["zh", "en"],
+    ids=["zh", "en", "zh-broken-then-replaced", "en-finally-went-through"],
 )
 def test_a_resolution_closes_the_open_complaint(mem: Memory, complaint: str, resolution: str) -> None:
     opened = mem.add(complaint, user_id="u1", at=T0).memories[0]

@@ -120,6 +120,12 @@ _RESOLVED = (
     r"|\b(?:works|working)\s+(?:now|again|fine\s+now)\b|\b(?:finally|has|have|it)\s+(?:arrived|came|come)\b"
     r"|\bgot\s+(?:my\s+(?:order|package|parcel|refund|money\s+back))\b"
     r"|\brefund\s+(?:came\s+through|arrived|received)\b|\ball\s+good\s+now\b"
+    # whatever broke: "the leak is fixed", "my car got repaired", "whatsapp finally transferred", "the
+    # cable trick worked"
+    r"|\b(?:is|was|are|were|got|has\s+been|have\s+been)\s+(?:now\s+|finally\s+|all\s+)?"
+    r"(?:fixed|repaired|resolved|solved|sorted)(?!\s+(?:price|rate|term|income))\b"
+    r"|\bfinally\s+(?:transferred|went\s+through|worked|synced|connected|installed|came\s+through)\b"
+    r"|\b(?:trick|fix|workaround)\s+worked\b"
 )
 _PROBLEM = (
     r"(?i)\bstill\s+(?:hasn't|haven't|has\s+not|have\s+not|isn't|is\s+not|not|doesn't|does\s+not"

@@ -556,6 +556,13 @@ def test_a_clause_with_no_subject_goes_on_about_the_relative_or_the_moment(
     assert (found.category, found.text) == (category, text)
 
 
+def test_what_goes_on_about_the_moment_ends_with_its_sentence(extractor: RuleExtractor) -> None:
+    found = extract(extractor, "我在机场候机，抽空问一句。电脑修好了，花了两百")
+    assert found[0].category is C.CONTEXT
+    assert found[0].text == "我在机场候机，抽空问一句"
+    assert any(c.event_status is EventStatus.RESOLVED for c in found[1:])
+
+
 @pytest.mark.parametrize(
     ("text", "slot", "value"),
     [

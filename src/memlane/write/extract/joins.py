@@ -1,9 +1,9 @@
 """Which clauses of a message are one statement: an elaboration and what it elaborates, a guess and
 its hedge, an amount or a companion and what it measures or accompanies, a place and the event it is
 the place of, a relative or the moment and what a Chinese clause with no subject of its own goes on to
-say of them, what a change of mind left behind and what replaced it, news and what it is, and a
-complaint told in two parts. Joined, they are one
-candidate, whose text is the user's own span of both::
+say of them in the same sentence, what a change of mind left behind and what replaced it, news and
+what it is, and a complaint told in two parts. Joined, they are one candidate, whose text is the
+user's own span of both::
 
     joined(found, message.content, message.at)  # found: (candidate, clause) in text order
 """
@@ -23,6 +23,10 @@ from .lexicon import AMOUNT_ONLY, BARE_HEDGE, COMPANY_ONLY, CONSEQUENCE, PLACE_O
 from .rule import Context, en_objects, zh_objects
 from .work_zh import names_place
 
+# where a sentence ends: what follows it is a statement of its own, not more about the relative or the
+# moment the sentence before named ("我现在在公园下棋呢 抽空问你一句。屏幕换好了…": the screen was fixed)
+_SENTENCE_END = re.compile(r"[。！？!?\n]|\.(?:\s|$)")
+
 # what a candidate carries at most
 MAX_ENTITIES = 6
 MAX_TAGS = 6
@@ -40,8 +44,8 @@ _HOLDS_MORE = {
 }
 
 
-def _joins(prev: tuple[Candidate, Clause], nxt: tuple[Candidate, Clause]) -> bool:
-    (p, _), (c, clause) = prev, nxt
+def _joins(prev: tuple[Candidate, Clause], nxt: tuple[Candidate, Clause], content: str) -> bool:
+    (p, before), (c, clause) = prev, nxt
     if p.category is Category.HYPOTHETICAL:  # 要是我中了彩票，我就飞去火星: the consequence is imagined too
         return CONSEQUENCE.match(fold(clause.text)) is not None
     if p.role != c.role:
@@ -56,7 +60,12 @@ def _joins(prev: tuple[Candidate, Clause], nxt: tuple[Candidate, Clause]) -> boo
         return False
     if _goes_on_to_what_replaced(p, c, clause) or _says_what(p, c):
         return True  # "跑步停了，现在改游泳": what was left, and what replaced it; "口味变了，现在更喜欢粤菜"
-    if p.category in (Category.FAMILY, Category.CONTEXT) and c.lang == "zh" and _goes_on(p, c, clause):
+    if (
+        p.category in (Category.FAMILY, Category.CONTEXT)
+        and c.lang == "zh"
+        and not _SENTENCE_END.search(content[before.end : clause.start])
+        and _goes_on(p, c, clause)
+    ):
         # "我老婆是老师，暑假比较闲", "我有两个孩子，大的7岁小的3岁": of them, not of the user;
         # "我在高铁上，信号不太好": of this moment, not of the user's life
         return True
@@ -183,7 +192,7 @@ def joined(
     (物流太慢了，到现在还没到), into one candidate whose text is the user's span of both."""
     out: list[tuple[Candidate, Clause]] = []
     for item in found:
-        if not out or not _joins(out[-1], item):
+        if not out or not _joins(out[-1], item, content):
             out.append(item)
             continue
         (prev, first), (c, clause) = out[-1], item

@@ -116,6 +116,37 @@ def test_a_lasting_clause_no_rule_reads_is_kept_by_its_meaning(mem: Memory) -> N
     assert np.allclose(np.asarray(kept.embedding, dtype=np.float32), plain, atol=1e-6)
 
 
+def test_the_rules_keep_what_the_vector_says_lasts_where_the_words_model_dropped_it(mem: Memory) -> None:
+    # the rules keep how to answer; the n-gram model reads it as this moment's context (0.57); the
+    # vector's model reads it again off the caller's path, is sure it lasts, and the rules' word stands
+    text = "Kindly keep replies brief"
+    (candidate,) = RuleExtractor().extract(Message("user", text, T0))
+    moved = mem.judge.decide(candidate, T0)
+    assert moved.action is Action.SESSION
+    assert moved.overruled is not None
+    assert moved.overruled.action is Action.PROFILE
+    assert Judge.restorable(moved)
+    (said,) = mem.add(text, user_id="u1", session_id="s1", at=T0).decisions
+    assert said.note == READ_AGAIN
+    mem.flush("u1")
+    (kept,) = mem.list(user_id="u1", kinds=["profile"])
+    assert (kept.slot, kept.value) == ("response_style", "concise")
+
+
+def test_only_a_keep_the_model_overruled_is_restorable() -> None:
+    candidate = Candidate(text="I commute by car", category=Category.FACT, lang="en")
+    rules = RuleJudge(Settings()).decide(candidate, T0)
+    assert rules.action is Action.SEMANTIC
+    dropped = replace(rules, action=Action.DISCARD, reason="learned: other (0.40), not kept", overruled=rules)
+    assert Judge.restorable(dropped)
+    assert not Judge.restorable(replace(dropped, overruled=None))  # the rules dropped it themselves
+    assert not Judge.restorable(replace(rules, overruled=rules))  # kept: nothing to restore
+    ruled_out = replace(rules, action=Action.SESSION)
+    assert not Judge.restorable(replace(dropped, overruled=ruled_out))  # the rules did not keep it
+    card = replace(candidate, text="long number on my card is 4916 3388 1234 5678")
+    assert not Judge.restorable(replace(dropped, candidate=card))  # a number no detector named
+
+
 def test_a_withdrawn_clause_is_not_kept_by_its_meaning(mem: Memory) -> None:
     mem.add("Pottery is a huge part of my life", user_id="u1", session_id="s1", at=T0)
     mem.add("别记这个", user_id="u1", session_id="s1", at=T0)

@@ -352,6 +352,8 @@ class Decision:
     related: tuple[str, ...] = ()
     note: str = ""
     candidate: Candidate | None = field(default=None, repr=False)
+    # the rules' own decision where the learned judge overruled it (its second look may restore it)
+    overruled: Decision | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass

@@ -18,20 +18,17 @@ LLM judge, ``docs/llm.md``) sees that clause with the rules' own doubts.
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from datetime import datetime
 
 import numpy as np
 import numpy.typing as npt
 
-from memlane.domain import Action, Candidate, Category, Decision, EventStatus
+from memlane.domain import Action, Candidate, Category, Decision
 from memlane.settings import Settings
-from memlane.write.extract.leaving import left_behind, left_job
-from memlane.write.extract.lexicon import STANDING
-from memlane.write.extract.rule import FAVORITE
 
 from .features import rule_cues
+from .guards import LONG_NUMBER, exact, standing, states_a_choice, tier
 from .meaning import MeaningHead
 from .model import IMPORTANCE, TIERS, Classifier, Prediction, tier_shares
 from .reasons import learned_reason
@@ -68,25 +65,19 @@ _FITS = {
 # what only the rules may decide: sensitive data. The model's guess of it is a doubt, never a
 # decision ("my invoice number is INV-2231" is no secret; a phone number the policy encrypts is kept)
 _RULES_ONLY = {"sensitive"}
-# six digits or more, spaced, dotted or dashed: a number is the detectors' to name, so a clause holding
-# one that the rules did not keep is never the model's to keep (it was trained on masked values only)
-_LONG_NUMBER = re.compile(r"\d(?:[\s.\-]?\d){5,}")
 _DATED = {Category.PLAN, Category.EVENT, Category.COMPLAINT}
-# how the user wants to be answered or reached
-_INSTRUCTIONS = {Category.STYLE, Category.CONTACT}
 _PASSING = {Category.MOOD, Category.SMALLTALK, Category.HYPOTHETICAL, Category.REQUEST}
 # how sure the model must be that a query is small talk for a context block to show no memories
 # (chosen on the context benchmark's dev half: its greetings and thanks score 0.90-1.00, its questions
 # that need a memory at most 0.48, "hi, what should I cook tonight?" 0.43)
 _CHATTER = 0.8
+# how much of the vector model's probability must be in the long-term tier for the rules' decision to
+# keep a clause to stand where the n-gram model overruled it (chosen on the context benchmark's dev half
+# and LoCoMo's dev conversations)
+_RESTORE = 0.7
 # how sure the model must be to name the kind of a clause the rules dropped as "nothing lasting"
 # (chosen on the context benchmark's dev half and LoCoMo's dev conversations)
 _NAMING = 0.35
-
-
-def tier(action: Action) -> str:
-    """``discard``, ``session`` or ``long-term``: the tier of an action."""
-    return {Action.DISCARD: "discard", Action.SESSION: "session"}.get(action, "long-term")
 
 
 class Judge(RuleJudge):
@@ -119,7 +110,7 @@ class Judge(RuleJudge):
         if prediction is None:
             return rules
         if self._overrules(prediction, rules):
-            return self._learned(rules, candidate, prediction, at)
+            return replace(self._learned(rules, candidate, prediction, at), overruled=rules)
         if self.names_junk(prediction, rules):
             named = replace(candidate, category=CATEGORY[prediction.label])
             reason = learned_reason(prediction, candidate.lang)
@@ -144,12 +135,17 @@ class Judge(RuleJudge):
         every other decision stays."""
         head, c = self.head, decision.candidate
         again = self.looks_again(decision)
-        if head is None or c is None or not (again or self.may_keep(decision)):
+        restorable = self.restorable(decision)
+        if head is None or c is None or not (again or restorable or self.may_keep(decision)):
             return decision
         vector = np.asarray(vector, dtype=np.float32)
         model = self.classifier
         if model is None or vector.shape != (head.dim,):
             return decision
+        if restorable:
+            assert decision.overruled is not None
+            lasting = float(tier_shares(head.probabilities(vector))[2])
+            return decision.overruled if lasting >= _RESTORE else decision
         mixed = head.mix(vector, lambda: model.predict(c.text, rule_cues(c)))
         changed = head.moves(mixed) if again else head.keeps(mixed)
         return decision if changed is None else self._learned(decision, c, changed, at)
@@ -161,10 +157,28 @@ class Judge(RuleJudge):
         if self.looks_again(decision):
             return True
         head, c = self.head, decision.candidate
+        if self.restorable(decision):
+            return head is not None
         if head is None or c is None or not self.may_keep(decision):
             return False
         model = self.classifier
         return model is not None and leans_lasting(model.predict(c.text, rule_cues(c)), head.floor)
+
+    @staticmethod
+    def restorable(decision: Decision) -> bool:
+        """Whether the second look may give back the rules' decision to keep what the n-gram model
+        dropped or kept for this conversation only ("I commute by car": one-off context to it, 0.82;
+        "场地定了海边那家鹭岛花园酒店": talk about the world, 0.30): the vector's model reads the clause
+        again, and where it puts at least ``_RESTORE`` of its probability in the long-term tier, the
+        rules' word stands."""
+        rules = decision.overruled
+        return (
+            rules is not None
+            and tier(rules.action) == "long-term"
+            and tier(decision.action) != "long-term"
+            and decision.candidate is not None
+            and not LONG_NUMBER.search(decision.candidate.text)
+        )
 
     @staticmethod
     def may_keep(decision: Decision) -> bool:
@@ -178,7 +192,7 @@ class Judge(RuleJudge):
             and decision.category is Category.OTHER
             and not exact(c)
             and not c.hedged
-            and not _LONG_NUMBER.search(c.text)
+            and not LONG_NUMBER.search(c.text)
         )
 
     @staticmethod
@@ -284,7 +298,7 @@ class Judge(RuleJudge):
             # a profile slot is structure: "we just moved to Austin" sets the user's city, however
             # much its words look like an event (0.76), and an episode would set none
             return c is None or c.slot is None
-        if c is not None and (c.hedged or _LONG_NUMBER.search(c.text)):
+        if c is not None and (c.hedged or LONG_NUMBER.search(c.text)):
             return False  # a guess in the user's own words ("我可能喜欢…吧"), or a number no detector named
         return sure >= keep and rules.category not in _PASSING
 
@@ -344,42 +358,3 @@ class Judge(RuleJudge):
 def leans_lasting(prediction: Prediction, floor: float) -> bool:
     """Whether the long-term tier holds at least ``floor`` of ``prediction``."""
     return float(tier_shares(np.asarray(prediction.probabilities))[2]) >= floor
-
-
-def exact(candidate: Candidate) -> bool:
-    """What the rules decide alone: anything the sensitive-data detectors found (never stored, masked
-    or sealed by the policy), another speaker, a withdrawal, a request to remember."""
-    return (
-        candidate.role != "user"
-        or candidate.remember_request
-        or candidate.category in (Category.FORGET, Category.SENSITIVE)
-        or candidate.event_status is EventStatus.RESOLVED  # closes an open complaint: structure
-        or bool(candidate.sensitive)  # what the detectors found is the policy's business, exactly
-    )
-
-
-def standing(candidate: Candidate) -> bool:
-    """Whether ``candidate`` tells how the user wants to be answered or reached from now on: an
-    instruction for every later conversation, however much its words look like a request of this one
-    ("以后这种你就直接给清单" reads as a request, 0.88; "if you would always set out instructions in
-    numbered steps" as an imagined case, 0.68), unlike one for the task at hand ("I'm driving, keep it
-    short", rightly one-off context to the model)."""
-    return candidate.category in _INSTRUCTIONS and STANDING.search(candidate.text) is not None
-
-
-def states_a_choice(decision: Decision) -> bool:
-    """Whether ``decision`` keeps a statement of which choice the user has now: a change of mind that
-    names what it leaves behind ("咖啡不喝了", "恐怖片看腻了", "switched from duolingo to wanikani",
-    我离职了) or a favourite ("my favorite show is Friends", 我最喜欢的剧是繁花: one of its kind at a
-    time). Kept, it retires the memories of the old choice, so no learned class takes it apart
-    ("恐怖片看腻了" reads as a mood, 0.87; "My favorite show is Friends" as talk about the world)."""
-    c = decision.candidate
-    return (
-        c is not None
-        and tier(decision.action) == "long-term"
-        and (
-            bool(c.slot and c.slot.startswith(FAVORITE))
-            or bool(left_behind(c.text))
-            or left_job(c.text) is not None
-        )
-    )

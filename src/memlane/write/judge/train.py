@@ -28,8 +28,9 @@ from memlane.profile import holds
 from memlane.settings import Settings
 from memlane.write.extract import RuleExtractor
 
-from .combined import Judge, exact, tier
+from .combined import Judge
 from .features import Features, rule_cues
+from .guards import exact, tier
 from .model import LABELS, TIERS, Classifier, Prediction
 from .rules import RuleJudge
 

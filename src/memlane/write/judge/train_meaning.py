@@ -24,7 +24,8 @@ from memlane.store.tokens import indexed
 from memlane.write.keeper import item
 
 from . import train
-from .combined import CATEGORY, Judge, leans_lasting, tier
+from .combined import CATEGORY, Judge, leans_lasting
+from .guards import tier
 from .meaning import MeaningHead
 from .model import LABELS, TIERS, Prediction
 from .train import FOLDS, TEMPERATURES, Clause, folds, log_loss

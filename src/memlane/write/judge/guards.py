@@ -1,0 +1,66 @@
+"""What the learned judge may not take apart: the structure the rules' word keeps.
+
+A clause the rules decide alone (:func:`exact`), an instruction for every later answer
+(:func:`standing`), a statement of which choice the user has now (:func:`states_a_choice`) and a
+long number no detector named (:data:`LONG_NUMBER`) stay the rules' however the n-gram model or the
+second look reads them (:mod:`memlane.write.judge.combined`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from memlane.domain import Action, Candidate, Category, Decision, EventStatus
+from memlane.write.extract.leaving import left_behind, left_job
+from memlane.write.extract.lexicon import STANDING
+from memlane.write.extract.rule import FAVORITE
+
+# six digits or more, spaced, dotted or dashed: a number is the detectors' to name, so a clause holding
+# one that the rules did not keep is never the model's to keep (it was trained on masked values only)
+LONG_NUMBER = re.compile(r"\d(?:[\s.\-]?\d){5,}")
+# how the user wants to be answered or reached
+_INSTRUCTIONS = {Category.STYLE, Category.CONTACT}
+
+
+def tier(action: Action) -> str:
+    """``discard``, ``session`` or ``long-term``: the tier of an action."""
+    return {Action.DISCARD: "discard", Action.SESSION: "session"}.get(action, "long-term")
+
+
+def exact(candidate: Candidate) -> bool:
+    """What the rules decide alone: anything the sensitive-data detectors found (never stored, masked
+    or sealed by the policy), another speaker, a withdrawal, a request to remember."""
+    return (
+        candidate.role != "user"
+        or candidate.remember_request
+        or candidate.category in (Category.FORGET, Category.SENSITIVE)
+        or candidate.event_status is EventStatus.RESOLVED  # closes an open complaint: structure
+        or bool(candidate.sensitive)  # what the detectors found is the policy's business, exactly
+    )
+
+
+def standing(candidate: Candidate) -> bool:
+    """Whether ``candidate`` tells how the user wants to be answered or reached from now on: an
+    instruction for every later conversation, however much its words look like a request of this one
+    ("以后这种你就直接给清单" reads as a request, 0.88; "if you would always set out instructions in
+    numbered steps" as an imagined case, 0.68), unlike one for the task at hand ("I'm driving, keep it
+    short", rightly one-off context to the model)."""
+    return candidate.category in _INSTRUCTIONS and STANDING.search(candidate.text) is not None
+
+
+def states_a_choice(decision: Decision) -> bool:
+    """Whether ``decision`` keeps a statement of which choice the user has now: a change of mind that
+    names what it leaves behind ("咖啡不喝了", "恐怖片看腻了", "switched from duolingo to wanikani",
+    我离职了) or a favourite ("my favorite show is Friends", 我最喜欢的剧是繁花: one of its kind at a
+    time). Kept, it retires the memories of the old choice, so no learned class takes it apart
+    ("恐怖片看腻了" reads as a mood, 0.87; "My favorite show is Friends" as talk about the world)."""
+    c = decision.candidate
+    return (
+        c is not None
+        and tier(decision.action) == "long-term"
+        and (
+            bool(c.slot and c.slot.startswith(FAVORITE))
+            or bool(left_behind(c.text))
+            or left_job(c.text) is not None
+        )
+    )

@@ -179,6 +179,22 @@ def test_what_holds_only_now_is_no_standing_instruction(mem: Memory, text: str) 
     assert mem.list("u1") == []
 
 
+@pytest.mark.parametrize(
+    "text", ["stuck at the airport right now, flight delayed", "我这会儿在排队取号", "at the dentist atm"]
+)
+def test_what_holds_this_very_moment_is_kept_for_the_conversation(mem: Memory, text: str) -> None:
+    assert said(mem, text) == [Action.SESSION]
+    assert mem.list("u1") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"), [("I live in Denver right now", "home_city"), ("I'm a teacher at the moment", "job")]
+)
+def test_a_profile_fact_said_of_the_moment_still_fills_its_slot(mem: Memory, text: str, slot: str) -> None:
+    assert said(mem, text) == [Action.PROFILE]
+    assert [m.slot for m in mem.list("u1")] == [slot]
+
+
 def test_a_weekend_habit_is_a_routine_not_a_dated_plan(mem: Memory) -> None:
     assert said(mem, "周末一般去爬山") == [Action.SEMANTIC]
     (memory,) = mem.list("u1")

@@ -30,6 +30,7 @@ from .lexicon import (
     HYPOTHETICAL,
     LASTING,
     LAUGHTER,
+    MOMENT,
     REQUEST,
     SESSION_ONLY,
     SMALLTALK,
@@ -270,7 +271,8 @@ class RuleExtractor:
         entities = list(draft.entities)
         if draft.category not in _NOT_ABOUT_USER:
             entities += zh_entities(ctx) if lang == "zh" else en_entities(text)
-        one_off = SESSION_ONLY.search(text) is not None and LASTING.search(text) is None
+        moment = draft.slot is None and MOMENT.search(text) is not None
+        one_off = (moment or SESSION_ONLY.search(text) is not None) and LASTING.search(text) is None
         return Candidate(
             text=shown,
             category=draft.category,

@@ -145,6 +145,9 @@ SESSION_ONLY = re.compile(
     r"|(?i:\b(?:this\s+time|for\s+now|just\s+this\s+once|this\s+round|this\s+order"
     r"|for\s+this\s+(?:order|one|purchase|search|trip|booking|query|request|task|project))\b)"
 )
+# this very moment: what is said of it holds for this conversation ("up on the roof cleaning gutters rn",
+# "我这会儿在开会"), unless it fills a slot of the profile ("I live in Austin right now" still says where)
+MOMENT = re.compile(r"这会儿|此刻|(?i:\b(?:rn|right\s+now|atm|at\s+the\s+moment)\b)")
 # how a passing feeling is named in English, as an alternation (the Chinese rules take it too, for
 # mixed text: 我好stressed, 有点nervous); a fear "of" something is lasting, not a mood
 _FEELING_WORDS = (

@@ -1146,6 +1146,31 @@ def test_an_english_comma_splits_where_a_new_clause_opens(text: str, clauses: li
     assert [c.text for c in split_clauses(text)] == clauses
 
 
+@pytest.mark.parametrize(
+    ("text", "clauses"),
+    [
+        (
+            "stuck on the ring road for an hour how long does a tyre change take",
+            ["stuck on the ring road for an hour", "how long does a tyre change take"],
+        ),
+        (
+            "training for a triathlon in june need a swim plan",
+            ["training for a triathlon in june", "need a swim plan"],
+        ),
+        (
+            "new puppy arrives saturday any tips for the first night",
+            ["new puppy arrives saturday", "any tips for the first night"],
+        ),
+        # a question the sentence holds stays in it
+        ("I have no idea how much it costs", ["I have no idea how much it costs"]),
+        ("I wonder what time the shop opens", ["I wonder what time the shop opens"]),
+        ("we argued about where can we park", ["we argued about where can we park"]),
+    ],
+)
+def test_a_question_run_on_without_a_stop_is_a_clause_of_its_own(text: str, clauses: list[str]) -> None:
+    assert [c.text for c in split_clauses(text)] == clauses
+
+
 def test_questions_are_recognised_by_punctuation_and_particles() -> None:
     assert [c.question for c in split_clauses("我住在上海。你呢？能包邮吗")] == [False, True, True]
     # a bare 不 / 没 at the end asks; after 我 / 还 / 都 it answers

@@ -6,7 +6,9 @@ recipes", "…, what size drill bit"), so lists and dates ("coffee, tea and juic
 2024") stay whole, or after a self-introduction, where each comma (and a "from X" or "based
 in") opens one more thing the user is ("I'm Tom, a nurse from Leeds"). The enumeration comma 、
 never splits: it only ever separates the items of a list (喜欢美式、拿铁). Placeholders left by
-redaction (``[已隐藏:身份证号]``) are opaque: nothing inside them splits.
+redaction (``[已隐藏:身份证号]``) are opaque: nothing inside them splits. A question or a request run
+on without a stop starts a clause ("…signal keeps dropping what time is sunset", "…in august need a
+training plan"), unless the sentence holds it ("I have no idea how much it costs").
 
 A request to remember (记住 / remember that) is taken off the front of a clause and marks that clause,
 or, when it stands alone (记住：…), the rest of its sentence.
@@ -55,6 +57,13 @@ _SEPARATOR = re.compile(
     r"|(?P<but>\s*\b(?i:but|however|though)\b\s*|但是|可是|然而|而且|并且)"
     r"|(?P<and>\s+and\s+(?=(?:I|I'm|I've|I'd|I'll|my|we)\b))"
     r"|(?P<place>\s+(?=(?i:based\s+(?:in|out\s+of)|living\s+in)\s|from\s+[A-Z]))"
+    # a question or a request run on without a stop ("halfway up a trail near Sedona signal keeps
+    # dropping what time is sunset", "doing the city2surf in august need a training plan")
+    r"|(?P<ask>\s+(?=(?i:what\s+(?:time|do|does|did|should|are|is|was|can|would|size|kind|type|are\s+my)"
+    r"|what'?s\s+(?:the|a|in|on|good)|how\s+(?:do|does|did|can|much|many|long|far|should|would)"
+    r"|where\s+(?:can|do|should|is|are)|any\s+(?:tips|ideas|recs|recommendations|suggestions|advice)"
+    r"|(?:can|could)\s+(?:you|u)|help\s+me|(?:pls|please)\s+(?:help|tell|find|give|send|recommend|suggest|check)"
+    r"|need\s+(?:a|an|some|help)|should\s+i)\b))"
 )
 _PLACEHOLDER = re.compile(r"\[[^\[\]\n]{1,60}\]")
 _ABBREVIATION = re.compile(r"(?i)\b(?:mr|mrs|ms|dr|st|vs|etc|e\.g|i\.e|jr|sr|no|approx|inc|ltd|co)$")
@@ -112,6 +121,14 @@ _PARTNER = re.compile(
 )
 
 
+# what a question after it belongs to: a verb of knowing or asking, or a word that leads on
+_EMBEDS = re.compile(
+    r"(?i)\b(?:know|knows|wonder|wondering|sure|idk|tell|told|ask|asked|asking|see|remember|forgot|forget|decide"
+    r"|figure|figured|show|explain|idea|clue|learn|learning|learned|matter|about|of|on|at|for|to|from|with|and"
+    r"|or|but|is|was|that|if|whether|no)$"
+)
+
+
 def _is_split(m: re.Match[str], text: str) -> bool:
     before, after = text[: m.start()], text[m.end() :]
     if m.lastgroup in ("comma", "colon"):
@@ -127,6 +144,8 @@ def _is_split(m: re.Match[str], text: str) -> bool:
         return False  # "my wife and I have two kids": the two are the subject of one clause
     if m.lastgroup == "place":  # "I'm Tom, a nurse from Leeds": where they are is one more thing said
         return _INTRODUCED.search(before) is not None
+    if m.lastgroup == "ask":  # not a question a clause holds: "I know what time it is", "no idea how much"
+        return len(before.split()) >= 3 and _EMBEDS.search(before) is None and not has_cjk(before)
     if m.lastgroup == "end" and m.group(0) == ".":
         return _ABBREVIATION.search(before) is None
     return True

@@ -915,6 +915,19 @@ def test_a_hedge_said_after_a_statement_makes_it_a_guess(
     assert candidate.hedged
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "leaning towards the walnut desk",
+        "torn between Lisbon and Porto",
+        "我倾向于报线上班",
+        "prob switching to Vodafone",
+    ],
+)
+def test_a_choice_not_yet_made_is_a_guess(extractor: RuleExtractor, text: str) -> None:
+    assert one(extractor, text).hedged
+
+
 def test_plain_statements_are_not_hedged(extractor: RuleExtractor) -> None:
     assert not one(extractor, "我住在上海").hedged
     assert not one(extractor, "I live in Berlin").hedged

@@ -97,8 +97,8 @@ HEDGE = re.compile(
     r"|don'?t\s+quote\s+me)\b)"
     r"|瞎猜|别当真|不一定|没准"
     # undecided: an intention not settled yet ("还没想好", "haven't decided yet") is no plan
-    r"|没想好|还没决定|在考虑|在犹豫|(?i:\b(?:haven'?t\s+decided|not\s+decided|still\s+deciding"
-    r"|undecided|on\s+the\s+fence)\b)"
+    r"|没想好|还没决定|在考虑|在犹豫|倾向于|(?i:\b(?:haven'?t\s+decided|not\s+decided|still\s+deciding"
+    r"|undecided|on\s+the\s+fence|leaning\s+towards?|torn\s+between|tempted\s+(?:by|to)|prob\b)\b)"
 )
 # a clause that only qualifies the one before it ("…, but don't quote me", "……我瞎猜的"): the two are
 # one guess

@@ -775,6 +775,8 @@ def test_now_of_a_habit_is_no_moment(extractor: RuleExtractor, text: str) -> Non
         "kinda bummed tbh",
         "this traffic is driving me nuts",
         "we're all stoked",
+        "I am most frightfully cross",
+        "bit rattled tbh",
         "我好stressed啊",
         "有点nervous",
         "这事愁死我了",

@@ -157,7 +157,8 @@ _FEELING_WORDS = (
     "over_the_moon psyched excited relieved proud sad upset blue gloomy bummed gutted heartbroken "
     "devastated crushed hurt disappointed miserable lonely homesick stressed overwhelmed swamped anxious "
     "nervous jittery antsy restless on_edge uneasy worried freaked_out spooked panicking embarrassed "
-    "mortified ashamed guilty jealous envious bored numb confused baffled depressed frustrated"
+    "mortified ashamed guilty jealous envious bored numb confused baffled depressed frustrated cross chuffed "
+    "frazzled peeved miffed rattled"
 )
 FEELINGS = "|".join(w.replace("_", r"\s+") for w in _FEELING_WORDS.split())
 FEELINGS += r"|(?:scared|terrified|frightened)(?!\s+of\b)"

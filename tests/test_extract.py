@@ -738,6 +738,9 @@ def test_conditions_of_the_task_are_for_this_session(
         "这周我在老家",
         "I'm in Boston this week for a conference",
         "I'm not in Munich this week",
+        # where this message comes from
+        "I am writing this from my sister's flat in Leeds",
+        "texting you from the ferry",
     ],
 )
 def test_one_off_context_is_for_this_session(extractor: RuleExtractor, text: str) -> None:
@@ -749,6 +752,10 @@ def test_one_off_context_is_for_this_session(extractor: RuleExtractor, text: str
 )
 def test_a_feeling_about_a_day_is_no_routine(extractor: RuleExtractor, text: str) -> None:
     assert all(c.category is not C.ROUTINE for c in extract(extractor, text))
+
+
+def test_writing_a_post_from_experience_is_no_place(extractor: RuleExtractor) -> None:
+    assert one(extractor, "I'm writing this post from experience").category is not C.CONTEXT
 
 
 @pytest.mark.parametrize("text", ["现在都用支付宝了", "现在一般骑车上班", "我现在基本不点外卖"])

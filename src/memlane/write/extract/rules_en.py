@@ -206,6 +206,8 @@ _NOW = (
     r"|airport|office|hospital|road|way|gym|station)\b"
     rf"|{_IM}(?:driving|commuting|travell?ing|walking|cooking|eating|on\s+my\s+way|on\s+the\s+way|at\s+work"
     r"|at\s+home|outside|in\s+a\s+meeting|busy|waiting)\b"
+    # where this message comes from: "I am writing this from my daughter's house in Bristol"
+    r"|\b(?:writing|texting|typing|messaging|sending)\s+(?:this|you|these)\s+(?:(?:quickly|now|rn|on\s+my\s+phone)\s+)?from\b"
     # where the user is for now, not where they live: "I'm in Boston this week", "not in Munich today"
     rf"|{_IM}(?:not\s+)?(?:in|at)\b[^,.;!?]{{1,40}}?\b(?:this\s+week(?:end)?|today|tonight)\b"
 )

@@ -167,10 +167,10 @@ class Judge(RuleJudge):
     @staticmethod
     def restorable(decision: Decision) -> bool:
         """Whether the second look may give back the rules' decision to keep what the n-gram model
-        dropped or kept for this conversation only ("I commute by car": one-off context to it, 0.82;
-        "场地定了海边那家鹭岛花园酒店": talk about the world, 0.30): the vector's model reads the clause
-        again, and where it puts at least ``_RESTORE`` of its probability in the long-term tier, the
-        rules' word stands."""
+        dropped or kept for this conversation only ("Kindly keep replies brief": one-off context to
+        it, 0.57; "I must not practise between 1 and 3 p.m": a request, 0.58): the vector's model
+        reads the clause again, and where it puts at least ``_RESTORE`` of its probability in the
+        long-term tier, the rules' word stands."""
         rules = decision.overruled
         return (
             rules is not None

@@ -60,6 +60,11 @@ def test_a_passing_mood_is_not_an_event(mem: Memory, text: str) -> None:
         pytest.param("For this search, only show me hotels under 150 euros a night", id="en-hotels"),
         pytest.param("预算 6000 以内", id="zh-budget"),
         pytest.param("帮我买个耳机，预算300", id="zh-headphones"),
+        # the task's deadline
+        pytest.param("这份方案下周一之前必须交", id="zh-deadline"),
+        pytest.param("周四前我得把PPT做完", id="zh-deadline-first"),
+        pytest.param("the slides have to be done by thursday", id="en-done-by"),
+        pytest.param("the grant report is due friday", id="en-due"),
     ],
 )
 def test_a_condition_of_the_task_stays_in_the_session(mem: Memory, text: str) -> None:

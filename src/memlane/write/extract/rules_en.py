@@ -173,6 +173,12 @@ _CONDITION = (
     # how long, said alone after a request ("under 20 min please"; not "I ran under 20 minutes")
     r"|^(?:and\s+|ideally\s+|preferably\s+)?(?:under|less\s+than|within|no\s+more\s+than|max)\s+\d+\s*"
     r"(?:min|mins|minutes?|hours?|hrs?)\b"
+    # the task's deadline: "has to go out by 5pm today", "need it done by friday", "due thursday"
+    r"|\b(?:done|finished|submitted|sent|out|in|ready|delivered|back)\s+by\s+(?:this\s+|next\s+)?(?:monday|tuesday"
+    r"|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight|today|noon|midnight|eod|end\s+of\s+(?:the\s+)?"
+    r"(?:day|week)|\d{1,2}(?::\d\d)?\s*(?:am|pm))\b"
+    r"|\b(?:deadline(?:'s|\s+is)|it'?s\s+due|due)\s+(?:on\s+|by\s+)?(?:this\s+|next\s+)?(?:monday|tuesday"
+    r"|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight|today|eod|end\s+of\s+(?:the\s+)?(?:day|week))\b"
 )
 _INTENT = (
     rf"(?i){_IM}(?:planning|going|about|hoping|thinking\s+(?:of|about)|looking\s+to|preparing)\b"

@@ -602,6 +602,9 @@ def status_after(mem: Memory, before: str, change: str, at: datetime) -> Status:
         ("我每天晚上打游戏", "游戏已经不玩了，晚上都在看书"),
         ("I love running marathons", "my running days are over after the knee surgery, I cycle now"),
         ("I'm learning the violin", "took a break from violin, picked up the cello instead"),
+        # hired, rented, installed or booked no more
+        ("我想请个保姆 每天来半天", "保姆不请了，我妈过来帮忙"),
+        ("打算在郊区租个小院子", "小院子不租了，太远"),
     ],
 )
 def test_a_stop_in_other_words_retires_the_old_habit(mem: Memory, before: str, change: str) -> None:

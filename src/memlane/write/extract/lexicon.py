@@ -59,7 +59,7 @@ FORGET = re.compile(
 # What the user has stopped doing, the thing said first ("咖啡不喝了", "恐怖片看腻了", "健身房现在很少去
 # 了"), or for want of time ("没空爬山了"); group ``obj`` names it. A dislike to the extractor, and what a
 # change of mind leaves behind to the reconciler (:mod:`memlane.write.changes`).
-_STOP_VERB = "(?:喝|吃|用|玩|看|去|跑|打|学|练|买|抽|追|听|弹|骑|做|爬|逛|刷|碰|沾|养)"
+_STOP_VERB = "(?:喝|吃|用|玩|看|去|跑|打|学|练|买|抽|追|听|弹|骑|做|爬|逛|刷|碰|沾|养|请|租|报|订|装|搬)"
 STOPPED_ZH = (
     re.compile(
         r"^(?:现在|最近|后来)?(?P<obj>[^，。,.!！？?；;了后我]{1,8}?)我?(?:也|都|就|早就|已经|现在|基本上?|先)*"

@@ -14,6 +14,7 @@ from memlane.domain import Category as C
 from memlane.domain import EventStatus
 
 from . import builds_en as b
+from . import style_en as style
 from .channels import CHANNEL_WORD, contact
 from .lexicon import FEELINGS, JOBS_EN
 from .rule import Build, Context, Draft, favorite, fixed, liking, moved_plan, routine, rule, slot_value, timed
@@ -49,49 +50,6 @@ _REL = r"(?P<rel>" + "|".join(sorted(b.RELATIONS, key=len, reverse=True)) + r")(
 _LANG = "|".join(_LANGUAGES)
 
 # Patterns too long for one line are named here, so that the table below reads as a table.
-_DETAILED = (
-    r"(?i)\bmore\s+details?\b|\bin\s+(?:more|full|great|much\s+more)\s+detail\b"
-    r"|\b(?:be\s+)?more\s+(?:detailed|thorough)\b"
-    r"|\b(?:detailed|longer|thorough|in-depth)\s+(?:answers?|responses?|replies|explanations?)\b"
-    r"|\b(?:explain|elaborate)\s+(?:in\s+detail|more|further)\b|\bgo\s+into\s+(?:more\s+)?detail\b"
-)
-# words anyone understands: what to say, where _CONCISE is how much
-_PLAIN = (
-    r"(?i)\b(?:plain|simple|everyday|normal)\s+(?:words|language|english|terms)\b"
-    r"|\b(?:no|without|avoid|skip|cut)\s+(?:the\s+)?(?:tech(?:nical)?\s+)?(?:jargon|buzzwords)\b"
-    r"|\bin\s+layman'?s\s+terms\b|\blike\s+i'?m\s+(?:five|5|a\s+beginner)\b"
-)
-# the shape an answer takes: "answer in bullet points", "use tables when you compare things"
-_FORMAT = (
-    r"(?i)\b(?:answer|reply|respond|format|write|give|show|lay\s+out|list|put)\b[^.!?]{0,30}?\b(?:in|as|with|using)"
-    r"\s+(?:a\s+)?(?:bullet(?:ed)?\s+(?:points?|lists?)|bullets|numbered\s+(?:lists?|steps)|(?:a\s+)?tables?"
-    r"|markdown|plain\s+text|short\s+paragraphs)\b"
-    r"|\buse\s+(?:bullet\s+points|bullets|tables?|numbered\s+lists?|markdown)\b"
-)
-# a standing instruction: how every later answer should be given ("pls always chuck a shopping list at
-# the end", "if you would always set out instructions in numbered steps", "send me the steps first from
-# now on")
-_ASKED = (
-    r"(?:use|set\s+out|give|send|chuck|put|add|include|list|write|answer|reply|start|end|lay\s+out|show"
-    r"|keep|make|explain|format|number|break)"
-)
-_STANDING = (
-    r"(?i)(?:^|\b(?:you|u|pls|please|kindly|just)\s+)(?:(?:would|could|can|will|should)\s+)?"
-    rf"(?:always|from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future|every\s+time|each\s+time)[\s,]+(?:pls\s+|please\s+)?{_ASKED}\b"
-    rf"|^(?:pls\s+|please\s+|kindly\s+|just\s+)?{_ASKED}\b.{{0,60}}\b(?:from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future"
-    r"|every\s+time|each\s+time)\b"
-)
-_CONCISE = (
-    r"(?i)\b(?:keep|make)\s+(?:it|them|things|(?:your\s+)?(?:answers?|responses?|replies))"
-    r"\s+(?:short|brief|concise|succinct|simple|to\s+the\s+point)\b"
-    r"|\bbe\s+(?:more\s+)?(?:concise|brief|succinct)\b|\btl;?dr\b"
-    r"|\b(?:shorter|briefer|more\s+concise|short|brief|concise)\s+(?:answers?|responses?|replies)\b"
-    r"|\bget\s+to\s+the\s+point\b|\b(?:answer|reply|respond)\s+(?:briefly|concisely|in\s+short)\b"
-    r"|\bno\s+(?:long|lengthy)\s+(?:answers?|explanations?)\b|\bless\s+verbose\b"
-    r"|\bdon'?t\s+be\s+(?:so\s+)?(?:verbose|wordy|long-winded)\b"
-    r"|\bjust\s+(?:give\s+me\s+|show\s+me\s+)?the\s+(?:code|answer)\b|\b(?:code|answers?)\s+only\b"
-    r"|\b(?:skip|no)\s+(?:the\s+)?explanations?\b"
-)
 _LIVE = (
     rf"{_I}(?:currently\s+|now\s+|still\s+)?"
     r"(?:live|'ve\s+lived|have\s+lived|reside|am\s+living|'re\s+living|'m\s+living|am\s+based|'m\s+based)"
@@ -253,11 +211,11 @@ RULES = (
     rule(C.STYLE, r"(?i)\b(?:answer|reply|respond|speak|talk|write|chat)(?:\s+to\s+me)?\s+in\s+"
                   rf"(?P<v>{_LANG})\b|\buse\s+(?P<v2>{_LANG})\b|^(?P<v3>{_LANG})\s+please\b",
          slot_value("language", values=_LANGUAGES), "ask"),
-    rule(C.STYLE, _DETAILED, fixed("response_style", "detailed"), "ask"),
-    rule(C.STYLE, _CONCISE, fixed("response_style", "concise"), "ask"),
-    rule(C.STYLE, _PLAIN, fixed("plain_language", True), "ask"),
-    rule(C.STYLE, _FORMAT, scope="ask"),  # the shape of an answer: a style with no slot
-    rule(C.STYLE, _STANDING, scope="ask"),
+    rule(C.STYLE, style.DETAILED, fixed("response_style", "detailed"), "ask"),
+    rule(C.STYLE, style.CONCISE, fixed("response_style", "concise"), "ask"),
+    rule(C.STYLE, style.PLAIN, fixed("plain_language", True), "ask"),
+    rule(C.STYLE, style.FORMAT, scope="ask"),  # the shape of an answer: a style with no slot
+    rule(C.STYLE, style.STANDING, scope="ask"),
     rule(C.STYLE, r"(?i)\b(?:be\s+)?more\s+(?:formal|polite|professional)\b|\bformal\s+tone\b",
          fixed("tone", "formal"), "any"),
     rule(C.STYLE, r"(?i)\b(?:be\s+)?more\s+(?:casual|friendly|relaxed)\b|\b(?:casual|friendly)\s+tone\b",

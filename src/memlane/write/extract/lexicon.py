@@ -167,10 +167,10 @@ LASTING = re.compile(
 )
 # what says an instruction holds for every later conversation ("以后一条一条说", "讲题的时候先给我答案",
 # "pls always chuck a shopping list at the end"), not for the task at hand ("I'm driving, keep it short")
+# (whatever says a statement always holds, and the words for "from now on" and "whenever")
 STANDING = re.compile(
-    r"以后|今后|往后|从现在起|从今往后|一直|每次|永远|总是|的时候"
-    r"|(?i:\b(?:always|every\s+time|each\s+time|whenever|from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future"
-    r"|in\s+general)\b)"
+    LASTING.pattern + r"|以后|今后|往后|从现在起|从今往后|的时候"
+    r"|(?i:\b(?:each\s+time|whenever|going\s+forward|in\s+(?:the\s+)?future)\b)"
 )
 # a question by its last word: 吗 / 呢, or a bare 不 / 没 after what is asked about (附近有啥餐厅不,
 # 你吃了没); 我不 / 还没 / 都没有 are answers, not questions

@@ -1198,6 +1198,17 @@ def test_questions_are_recognised_by_punctuation_and_particles() -> None:
     # a bare 不 / 没 at the end asks; after 我 / 还 / 都 it answers
     asked = split_clauses("公司附近有啥素食餐厅不。你吃了没。我不。还没。我一次都没有")
     assert [c.question for c in asked] == [True, True, False, False, False]
+    # a verb asked as itself, not and itself again asks wherever it stands; 时不时 / 还没还 do not
+    shaped = split_clauses("我要不要跟老师说。周末去不去爬山。我时不时去跑步。信用卡还没还。他动不动就生气")
+    assert [c.question for c in shaped] == [True, True, False, False, False]
+    # in a run-on with spaces for stops, only a question in its last part asks
+    assert [c.question for c in split_clauses("有没有软一点的 他不爱吃甜的 爱吃面")] == [False]
+
+
+@pytest.mark.parametrize("text", ["我要不要跟老师说一下", "周末要不要去爬山"])
+def test_a_question_by_its_shape_is_no_rule_the_user_set(extractor: RuleExtractor, text: str) -> None:
+    # "要不要" holds 不要 ("don't"): asked, it is a request, no constraint
+    assert [c.category for c in extract(extractor, text)] == [Category.REQUEST]
 
 
 @pytest.mark.parametrize(

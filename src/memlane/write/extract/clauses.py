@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from memlane.text.lang import fold, has_cjk
 
-from .lexicon import QUESTION_END
+from .lexicon import A_NOT_A, QUESTION_END
 
 MAX_CLAUSE = 300  # characters: a longer run without punctuation is pasted text, not a statement
 
@@ -122,6 +122,8 @@ _PARTNER = re.compile(
 
 
 # what a question after it belongs to: a verb of knowing or asking, or a word that leads on
+# where a run-on said with spaces for stops ("有没有软一点的 他不爱吃甜的 爱吃面") starts its last part
+_LAST_PART = re.compile(r"\s+(?=[\u4e00-\u9fff])")
 _EMBEDS = re.compile(
     r"(?i)\b(?:know|knows|wonder|wondering|sure|idk|tell|told|ask|asked|asking|see|remember|forgot|forget|decide"
     r"|figure|figured|show|explain|idea|clue|learn|learning|learned|matter|about|of|on|at|for|to|from|with|and"
@@ -241,9 +243,15 @@ def split_clauses(text: str) -> list[Clause]:
                 (start, end), remember = rest, True
             piece = folded[start:end]
             if any(unicodedata.category(c)[0] in "LNS" for c in piece):  # not just punctuation
-                asks = question or QUESTION_END.search(piece) is not None
+                asks = question or QUESTION_END.search(piece) is not None or _asked_by_shape(piece)
                 more = _ELABORATION.match(piece) is not None
                 clauses.append(Clause(text[start:end], asks, remember, start, end, more))
         if sentence_end:
             remember_rest = False
     return clauses
+
+
+def _asked_by_shape(piece: str) -> bool:
+    """Whether the last part of ``piece`` asks by the shape of its verb (要不要, 有没有): in a run-on
+    with spaces for stops, what comes before the question still says something."""
+    return A_NOT_A.search(_LAST_PART.split(piece)[-1]) is not None

@@ -175,6 +175,9 @@ STANDING = re.compile(
 # a question by its last word: 吗 / 呢, or a bare 不 / 没 after what is asked about (附近有啥餐厅不,
 # 你吃了没); 我不 / 还没 / 都没有 are answers, not questions
 QUESTION_END = re.compile(r"(?:吗|么|嘛|呢)[啊呀]?$|(?<![我他她它才就也都还并从])(?:不|没|没有)[啊呀]?$")
+# a question by its shape: a verb asked as itself, not and itself again (要不要, 会不会, 是不是, 有没有,
+# 可不可以); 时不时 and 动不动 are adverbs ("I run now and then") and 还没还 is "not yet repaid"
+A_NOT_A = re.compile(r"(?![时动还])([\u4e00-\u9fff])[不没]\1")
 
 # (keywords, Chinese tag, English tag): a clause mentioning a keyword gets both tags, so that a memory
 # written in one language can still be found by tag from the other.

@@ -788,6 +788,10 @@ def test_now_of_a_habit_is_no_moment(extractor: RuleExtractor, text: str) -> Non
         "有点nervous",
         "这事愁死我了",
         "心态崩了",
+        "人快崩了",
+        # a fright, however dated, is a passing feeling
+        "昨天被吓出一身冷汗",
+        "吓我一跳",
     ],
 )
 def test_passing_moods(extractor: RuleExtractor, text: str) -> None:

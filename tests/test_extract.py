@@ -741,6 +741,12 @@ def test_conditions_of_the_task_are_for_this_session(
         # where this message comes from
         "I am writing this from my sister's flat in Leeds",
         "texting you from the ferry",
+        "I am writing from the waiting room at the dentist",
+        "I am typing on my telephone",
+        # a place the user stops at, named with what kind it is
+        "i'm at a gas station outside memphis",
+        "we're at a rest stop near tulsa",
+        "I'm in the car park at the big Tesco",
     ],
 )
 def test_one_off_context_is_for_this_session(extractor: RuleExtractor, text: str) -> None:
@@ -754,8 +760,11 @@ def test_a_feeling_about_a_day_is_no_routine(extractor: RuleExtractor, text: str
     assert all(c.category is not C.ROUTINE for c in extract(extractor, text))
 
 
-def test_writing_a_post_from_experience_is_no_place(extractor: RuleExtractor) -> None:
-    assert one(extractor, "I'm writing this post from experience").category is not C.CONTEXT
+@pytest.mark.parametrize(
+    "text", ["I'm writing this post from experience", "I'm on the board of a charity", "I'm in a book club"]
+)
+def test_writing_from_experience_or_belonging_is_no_place(extractor: RuleExtractor, text: str) -> None:
+    assert one(extractor, text).category is not C.CONTEXT
 
 
 @pytest.mark.parametrize("text", ["现在都用支付宝了", "现在一般骑车上班", "我现在基本不点外卖"])

@@ -168,10 +168,17 @@ _NOW = (
     r"(?i)\b(?:right\s+now|at\s+the\s+moment|currently|atm)\b"
     rf"|{_IM}(?:on|in|at)\s+(?:the|a|my)\s+(?:train|bus|plane|flight|subway|metro|tube|car|taxi|meeting"
     r"|airport|office|hospital|road|way|gym|station)\b"
+    # a place one stops at, however it is named ("at a gas station outside memphis"); not a workplace
+    # ("in the parramatta office" two days a week)
+    rf"|{_IM}(?:on|in|at)\s+(?:the|a|my)\s+(?:[\w'-]+\s+){{0,2}}?(?:station|stop|cafe|café|coffee\s+shop"
+    r"|restaurant|bar|pub|mall|supermarket|pharmacy|dentist|doctor's|vet's?|clinic|post\s+office|waiting\s+room"
+    r"|lobby|hotel|motel|parking\s+lot|car\s+park|queue|line|concert|party|wedding|funeral|taxi|cab)\b"
     rf"|{_IM}(?:driving|commuting|travell?ing|walking|cooking|eating|on\s+my\s+way|on\s+the\s+way|at\s+work"
-    r"|at\s+home|outside|in\s+a\s+meeting|busy|waiting)\b"
-    # where this message comes from: "I am writing this from my daughter's house in Bristol"
-    r"|\b(?:writing|texting|typing|messaging|sending)\s+(?:this|you|these)\s+(?:(?:quickly|now|rn|on\s+my\s+phone)\s+)?from\b"
+    r"|at\s+home|outside|in\s+a\s+meeting|busy|waiting|typing|texting)\b"
+    # where this message comes from: "I am writing this from my daughter's house in Bristol", "I am
+    # writing from the waiting room"
+    r"|\b(?:writing|texting|typing|messaging|sending)\s+(?:(?:this|you|these)\s+)?"
+    r"(?:(?:quickly|now|rn|on\s+my\s+phone)\s+)?from\b"
     # where the user is for now, not where they live: "I'm in Boston this week", "not in Munich today"
     rf"|{_IM}(?:not\s+)?(?:in|at)\b[^,.;!?]{{1,40}}?\b(?:this\s+week(?:end)?|today|tonight)\b"
 )

@@ -87,7 +87,7 @@ def test_a_profile_slot_is_not_read_again_and_an_episode_is() -> None:
 
 def test_a_mood_the_rules_take_for_an_event_is_not_kept(mem: Memory) -> None:
     # filed as an episode by the rules (kept as one before the head read episodes)
-    text = "昨天被吓出一身冷汗"
+    text = "昨天一天都闷闷不乐"
     candidate = RuleExtractor().extract(Message("user", text, T0))[0]
     assert Judge(Settings()).decide(candidate, T0).action is Action.EPISODIC
     said = decisions(mem, text)

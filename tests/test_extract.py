@@ -736,6 +736,7 @@ def test_conditions_of_the_task_are_for_this_session(
         # where the user is for a few days, not where they live
         "我这周在上海出差",
         "这周我在老家",
+        "这几天都在医院陪护",
         "I'm in Boston this week for a conference",
         "I'm not in Munich this week",
         # where this message comes from
@@ -754,7 +755,16 @@ def test_one_off_context_is_for_this_session(extractor: RuleExtractor, text: str
 
 
 @pytest.mark.parametrize(
-    "text", ["ugh mondays are the worst", "mondays suck", "I hate Mondays", "周一好烦啊"]
+    "text",
+    [
+        "ugh mondays are the worst",
+        "mondays suck",
+        "I hate Mondays",
+        "周一好烦啊",
+        # every day of a few is no habit
+        "这几天天天铲屎铲到崩溃",
+        "这段时间天天加班",
+    ],
 )
 def test_a_feeling_about_a_day_is_no_routine(extractor: RuleExtractor, text: str) -> None:
     assert all(c.category is not C.ROUTINE for c in extract(extractor, text))
@@ -798,6 +808,9 @@ def test_now_of_a_habit_is_no_moment(extractor: RuleExtractor, text: str) -> Non
         "这事愁死我了",
         "心态崩了",
         "人快崩了",
+        # a span of days first is a time, not someone else ("这家店" is)
+        "这几天累得睡不好",
+        "这几天心里烦",
         # a fright, however dated, is a passing feeling
         "昨天被吓出一身冷汗",
         "吓我一跳",

@@ -40,7 +40,12 @@ from .reference import mentions_kin, names_kin, refers_back, still_meant, taken_
 from .rule import Context, Draft, Rule, first_match
 
 _RULES: dict[str, Sequence[Rule]] = {"zh": rules_zh.RULES, "en": rules_en.RULES}
-_ZH_OTHER = re.compile(r"^(?:你们?|您|他们?|她们?|它们?|大家|别人|人家|这|那)")
+# 这 / 那 name someone or something else ("这家店", "那个人"), unless they start a time or a degree:
+# "这几天累得睡不好", "那阵子天天加班", "这么晚还在改稿" are the user's
+_TIME_OR_DEGREE = (
+    r"(?:[几两]天|阵子?|段(?:时间|日子)|些(?:天|日子|年)|周|礼拜|星期|个?月|会儿?|时候?|次|回|么|天|年)"
+)
+_ZH_OTHER = re.compile(rf"^(?:你们?|您|他们?|她们?|它们?|大家|别人|人家|(?:这|那)(?!{_TIME_OR_DEGREE}))")
 _EN_OTHER = re.compile(
     r"(?i)^(?:you|he|she|they|it|its|it's|this|that|these|those|there|there's|his|her|their|your)\b"
 )

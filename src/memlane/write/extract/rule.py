@@ -357,9 +357,12 @@ _EN_SCHEDULE = re.compile(
 )
 
 
+# a span of a few days that bounds what is done "every day" in it
+# (not a week: "每周四上陶艺课，这周开始" starts a habit)
+_FOR_A_FEW_DAYS = re.compile(r"这[几两]天|这阵子|这段时间")
 # what a clause says of a day when it judges it rather than says what the user does on it
 _VERDICT = re.compile(
-    r"(?:好|真|太|最|超|特别|巨)(?:烦|累|无聊|难熬|讨厌|痛苦|崩溃|丧)|烦死|讨厌|受不了"
+    r"(?:好|真|太|最|超|特别|巨)(?:烦|累|无聊|难熬|讨厌|痛苦|崩溃|丧)|烦死|讨厌|受不了|到崩溃"
     r"|(?i:\b(?:are|is|were|was)\s+(?:always\s+|just\s+|so\s+|such\s+|the\s+)*(?:worst|best|awful|terrible"
     r"|horrible|rough|brutal|the\s+pits|exhausting|draining|boring|a\s+drag|killing\s+me)\b"
     r"|\bsucks?\b|\bi\s+(?:hate|can'?t\s+stand|dread)\b)"
@@ -373,6 +376,8 @@ def routine(m: re.Match[str], ctx: Context) -> Draft | None:
     """
     if ctx.schedule is None or _VERDICT.search(ctx.text):
         return None  # "ugh mondays are the worst", "周一好烦": a feeling about the day, no routine
+    if _FOR_A_FEW_DAYS.search(ctx.text):
+        return None  # "这几天天天加班": every day of these few, no habit
     pattern = _ZH_SCHEDULE if ctx.lang == "zh" else _EN_SCHEDULE
     activity = re.sub(r"\s+", " ", pattern.sub(" ", ctx.without_times())).strip(" ,.，。!！")
     if ctx.lang == "zh":

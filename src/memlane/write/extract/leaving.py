@@ -20,6 +20,8 @@ say what replaced them is one statement with them (:mod:`memlane.write.extract.j
 ['Premiere']
 >>> left_behind("I returned the Brandvold to the shop and bought a classical guitar")
 ['Brandvold']
+>>> left_behind("sold the ui24r on kleinanzeigen, got a cq-20b instead")
+['ui24r']
 >>> left_behind("我喜欢喝美式")
 []
 """
@@ -74,7 +76,8 @@ _EN = [
         r"no\s+longer\s+(?:use|drink|eat|play|do|go\s+to|work\s+at|buy\s+from))\s+"
         r"(?:my\s+|the\s+|using\s+|drinking\s+|eating\s+|playing\s+|doing\s+|going\s+to\s+)*"
         r"(?P<old>[\w' -]{2,30}?)"
-        r"(?=\s*(?:[,.!?;]|$|\b(?:and|for|to|because|so|after|but|last|this|today|yesterday|recently|ago)\b))",
+        r"(?=\s*(?:[,.!?;]|$|\b(?:and|for|to|because|so|after|but|last|this|today|yesterday|recently|ago|on|in|at"
+        r"|via|entirely|completely|altogether)\b))",
         re.IGNORECASE,
     ),
     re.compile(r"\binstead\s+of\s+(?P<old>[\w' -]{2,30}?)(?=\s*(?:[,.!?;]|$))", re.IGNORECASE),

@@ -711,6 +711,10 @@ def test_budget_values_are_json_ready_strings() -> None:
         ("I need it by Friday", datetime(2024, 6, 14, tzinfo=TZ)),
         ("under 20 min please", None),
         ("under 45 minutes if possible", None),
+        # what will do, or a limit the task keeps within
+        ("本地的就行", None),
+        ("二等座就行", None),
+        ("开车半小时以内", None),
     ],
 )
 def test_conditions_of_the_task_are_for_this_session(

@@ -1388,6 +1388,24 @@ def test_something_of_the_users_done_is_an_event(extractor: RuleExtractor, text:
     assert (c.category, c.event_status) == (C.EVENT, EventStatus.DONE)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "cost 385 in the end",
+        "it cost me 385 in the end",
+        "paid 420 for the repair",
+        "spent $200 on a mattress",
+    ],
+)
+def test_what_the_user_paid_said_without_i_is_an_event(extractor: RuleExtractor, text: str) -> None:
+    c = one(extractor, text)
+    assert (c.category, c.event_status) == (C.EVENT, EventStatus.DONE)
+
+
+def test_what_something_costs_every_month_is_no_event(extractor: RuleExtractor) -> None:
+    assert one(extractor, "the gym cost 40 a month").category is not C.EVENT
+
+
 def test_a_remark_on_the_weather_is_no_event(extractor: RuleExtractor) -> None:
     assert one(extractor, "the weather is nice").category is not C.EVENT
 

@@ -158,6 +158,13 @@ _DID = (
     rf"(?i){_I}(?:just\s+|finally\s+|recently\s+|already\s+|also\s+|have\s+|'ve\s+)?"
     rf"(?:(?!need|feed|seed|speed|bleed|proceed|succeed|exceed)\w+ed|{_IRREGULAR})\b"
 )
+# what the user paid for something, said without "I": "cost 385 in the end", "paid 420 for the repair",
+# "that set me back 80 quid" (not what something costs every month)
+_SPENT = (
+    r"(?i)^(?:(?:so|and|also|well|it|that|which|the\s+[\w-]+)\s+)*(?:cost|came\s+to|paid|spent|set\s+(?:me|us)"
+    r"\s+back)\s+(?:me\s+|us\s+)?(?:about\s+|around\s+|like\s+|only\s+|just\s+)?[$€£¥]?\d"
+    r"(?!.*\b(?:a|per|each|every)\s+(?:month|week|year|day|night|lesson|hour|session)\b)"
+)
 # something of the user's done: "the sweater is finished", "my thesis is finally done"
 _DONE = (
     r"(?i)^(?:(?:so|and|also|well|ok|okay|oh|yay|update:?)\s+)*(?:my|our|the)\s+[\w' -]{1,40}?\s+"
@@ -358,6 +365,7 @@ RULES = (
     rule(C.PLAN, r".", timed(EventStatus.PLANNED, 1, require_time=True)),
     rule(C.EVENT, r".", timed(EventStatus.DONE, -1, require_time=True)),
     rule(C.EVENT, _DID, timed(EventStatus.DONE, -1)),
+    rule(C.EVENT, _SPENT, timed(EventStatus.DONE, -1)),
     rule(C.EVENT, _DONE, timed(EventStatus.DONE, -1)),
     rule(C.CONTEXT, _NOW, fixed(None, session_only=True)),
     # anything else the user says about themselves

@@ -138,6 +138,9 @@ def replay(mem: Memory, scenario: dict[str, Any]) -> str:
         for n, turn in enumerate(session["turns"]):
             at = start + timedelta(minutes=n)
             mem.add(turn["content"], user_id=user, session_id=session["id"], role=turn["role"], at=at)
+            # a clause read again by its meaning lands before the next turn, as it does when a person
+            # types the next one (back to back, it landed before or after it by timing)
+            mem.flush(user)
         if session.get("ended"):
             mem.end_session(user, session["id"], at=at + timedelta(minutes=1))
     return user

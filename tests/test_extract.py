@@ -1223,6 +1223,26 @@ def test_a_question_run_on_without_a_stop_is_a_clause_of_its_own(text: str, clau
     assert [c.text for c in split_clauses(text)] == clauses
 
 
+@pytest.mark.parametrize(
+    ("text", "clauses"),
+    [
+        (
+            "i'm just off a 12 hour night and absolutely wrecked",
+            ["i'm just off a 12 hour night", "absolutely wrecked"],
+        ),
+        ("I finally passed my driving test and so happy!", ["I finally passed my driving test", "so happy"]),
+        # a feeling word that is not where the clause ends stays in it
+        ("I work nights and sleep in the day", ["I work nights and sleep in the day"]),
+        (
+            "I got so tired and bored of running that I quit",
+            ["I got so tired and bored of running that I quit"],
+        ),
+    ],
+)
+def test_a_feeling_run_on_after_what_was_done_is_a_clause_of_its_own(text: str, clauses: list[str]) -> None:
+    assert [c.text for c in split_clauses(text)] == clauses
+
+
 def test_questions_are_recognised_by_punctuation_and_particles() -> None:
     assert [c.question for c in split_clauses("我住在上海。你呢？能包邮吗")] == [False, True, True]
     # a bare 不 / 没 at the end asks; after 我 / 还 / 都 it answers

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from memlane.text.lang import fold, has_cjk
 
-from .lexicon import A_NOT_A, QUESTION_END
+from .lexicon import A_NOT_A, FEELINGS, QUESTION_END
 
 MAX_CLAUSE = 300  # characters: a longer run without punctuation is pasted text, not a statement
 
@@ -56,6 +56,9 @@ _SEPARATOR = re.compile(
     r"|(?P<colon>[：:])"
     r"|(?P<but>\s*\b(?i:but|however|though)\b\s*|但是|可是|然而|而且|并且)"
     r"|(?P<and>\s+and\s+(?=(?:I|I'm|I've|I'd|I'll|my|we)\b))"
+    # how the user feels, run on after what they did: "just off a 12 hour night and absolutely wrecked"
+    r"|(?P<feel>\s+and\s+(?=(?i:(?:so|absolutely|totally|completely|utterly|really|pretty|super|proper|bloody"
+    r"|fully|kinda|a\s+bit)\s+)?(?i:" + FEELINGS + r")\b\s*(?:[.,!?;]|$)))"
     r"|(?P<place>\s+(?=(?i:based\s+(?:in|out\s+of)|living\s+in)\s|from\s+[A-Z]))"
     # a question or a request run on without a stop ("halfway up a trail near Sedona signal keeps
     # dropping what time is sunset", "doing the city2surf in august need a training plan")

@@ -818,6 +818,9 @@ def test_now_of_a_habit_is_no_moment(extractor: RuleExtractor, text: str) -> Non
         # a fright, however dated, is a passing feeling
         "昨天被吓出一身冷汗",
         "吓我一跳",
+        # relief
+        "终于能喘口气了",
+        "总算松了口气",
     ],
 )
 def test_passing_moods(extractor: RuleExtractor, text: str) -> None:

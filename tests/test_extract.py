@@ -1425,6 +1425,15 @@ def test_what_the_user_paid_said_without_i_is_an_event(extractor: RuleExtractor,
     assert (c.category, c.event_status) == (C.EVENT, EventStatus.DONE)
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["the lead flashing around the chimney had split", "the new mattress got delivered", "my laptop died"],
+)
+def test_what_happened_to_the_users_things_is_an_event(extractor: RuleExtractor, text: str) -> None:
+    c = one(extractor, text)
+    assert (c.category, c.event_status) == (C.EVENT, EventStatus.DONE)
+
+
 def test_what_something_costs_every_month_is_no_event(extractor: RuleExtractor) -> None:
     assert one(extractor, "the gym cost 40 a month").category is not C.EVENT
 

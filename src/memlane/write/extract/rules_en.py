@@ -171,6 +171,14 @@ _DONE = (
     r"(?:is|are|was|were|'s|got)\s+(?:finally\s+|all\s+|now\s+|officially\s+)?"
     r"(?:finished|done|complete|completed|ready|sorted|fixed|booked|sold|approved|published|over)\b"
 )
+# something that happened to the user's things: "the lead flashing around the chimney had split", "the
+# new mattress got delivered", "my laptop died"
+_HAPPENED = (
+    r"(?i)^(?:(?:so|and|then|also|oh|ugh|update:?)\s+)*(?:my|our|the)\s+[\w' -]{1,40}?\s+"
+    r"(?:(?:had|has|have|just|finally|also|totally|completely)\s+)*(?:broke(?:\s+down)?|split|cracked|leaked"
+    r"|burst|failed|died|crashed|stopped\s+working|arrived|came|got\s+delivered|went\s+missing|flooded"
+    r"|collapsed|caught\s+fire|fell\s+(?:off|apart)|started\s+leaking|blew\s+up|showed\s+up|turned\s+up)\b"
+)
 _NOW = (
     r"(?i)\b(?:right\s+now|at\s+the\s+moment|currently|atm)\b"
     rf"|{_IM}(?:on|in|at)\s+(?:the|a|my)\s+(?:train|bus|plane|flight|subway|metro|tube|car|taxi|meeting"
@@ -366,6 +374,7 @@ RULES = (
     rule(C.EVENT, r".", timed(EventStatus.DONE, -1, require_time=True)),
     rule(C.EVENT, _DID, timed(EventStatus.DONE, -1)),
     rule(C.EVENT, _SPENT, timed(EventStatus.DONE, -1)),
+    rule(C.EVENT, _HAPPENED, timed(EventStatus.DONE, -1)),
     rule(C.EVENT, _DONE, timed(EventStatus.DONE, -1)),
     rule(C.CONTEXT, _NOW, fixed(None, session_only=True)),
     # anything else the user says about themselves

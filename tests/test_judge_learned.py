@@ -176,6 +176,12 @@ def test_an_instruction_for_every_later_answer_is_kept(mem: Memory, text: str) -
     assert [m.category for m in mem.list("u1")] == [Category.STYLE]
 
 
+def test_a_tool_given_up_from_now_on_is_no_way_to_answer(mem: Memory) -> None:
+    # 不用 of a thing is "not use", not "no need to" (以后不用写这么长 is how to answer)
+    said(mem, "以后不用Premiere了")
+    assert Category.STYLE not in [m.category for m in mem.list("u1")]
+
+
 @pytest.mark.parametrize("text", ["以后再说吧", "I'm driving, keep it short"])
 def test_what_holds_only_now_is_no_standing_instruction(mem: Memory, text: str) -> None:
     actions = said(mem, text)

@@ -1434,6 +1434,11 @@ def test_what_happened_to_the_users_things_is_an_event(extractor: RuleExtractor,
     assert (c.category, c.event_status) == (C.EVENT, EventStatus.DONE)
 
 
+@pytest.mark.parametrize("text", ["全面转达芬奇", "彻底换成安卓了"])
+def test_a_whole_switch_names_what_the_user_now_uses(extractor: RuleExtractor, text: str) -> None:
+    assert one(extractor, text).category is C.PREFERENCE
+
+
 def test_what_something_costs_every_month_is_no_event(extractor: RuleExtractor) -> None:
     assert one(extractor, "the gym cost 40 a month").category is not C.EVENT
 

@@ -23,3 +23,14 @@ def test_a_held_out_scenario_is_never_calibrated_on() -> None:
     held_out = next(s for s in scenarios.load() if s["split"] == "test")
     with pytest.raises(ValueError, match="held out"):
         scenarios.floors([held_out])
+
+
+def test_a_line_that_says_it_no_longer_holds_is_no_junk() -> None:
+    scenario = {"id": "zh-x", "split": "dev", "lang": "zh"}
+    question = {"id": "q1", "category": "event_status", "must": [["换好了"]], "must_not": ["扎手"]}
+    settled = "- [episodic · 2025-03-17 · resolved 2025-03-26] 屏幕摔裂了 就是手划上去扎手\n- 屏幕换好了"
+    assert scenarios.score(scenario, question, settled, 20).junk == ()
+    # still open, or the word only in what the user said: the line is current
+    current = ("- [episodic · 2025-03-17] 屏幕摔裂了 扎手", "- [semantic · 2025-03-17] 说resolved了但还扎手")
+    for block in current:
+        assert scenarios.score(scenario, question, block, 20).junk == ("扎手",)

@@ -21,6 +21,7 @@ the dev half alone.
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -37,6 +38,9 @@ from memlane.text.lang import detect
 
 OUTDATED_MARKS = ("superseded", "outdated", "已过时", "已被取代", "不再成立")
 """Words that mark a block line as no longer current (as :mod:`memlane.read.context` writes them)."""
+SETTLED = re.compile(r"^- \[[^\]]*·\s*(?:resolved|cancelled)\b")
+"""A memory line whose header says its problem was resolved or its plan cancelled: it no longer holds
+as told (:mod:`memlane.read.context` writes the status in the line's header, in every language)."""
 
 
 def _fold(text: str) -> str:
@@ -121,8 +125,12 @@ class Report:
 
 
 def _current_lines(block: str) -> list[str]:
-    """The block's lines that do not say they are outdated."""
-    return [line for line in block.splitlines() if not any(mark in _fold(line) for mark in OUTDATED_MARKS)]
+    """The block's lines that do not say they are outdated, resolved or cancelled."""
+    return [
+        line
+        for line in block.splitlines()
+        if not any(mark in _fold(line) for mark in OUTDATED_MARKS) and not SETTLED.match(line)
+    ]
 
 
 def _memory_lines(block: str) -> int:

@@ -12,7 +12,7 @@ import pytest
 
 from conftest import T0
 from memlane import Memory
-from memlane.domain import Action, Candidate, Category, Kind, Message
+from memlane.domain import Action, Candidate, Category, EventStatus, Kind, Message
 from memlane.settings import Settings
 from memlane.store.tokens import indexed
 from memlane.write.extract import RuleExtractor
@@ -231,3 +231,12 @@ def test_choosing_the_head_twice_gives_the_same_head(tmp_path: Path) -> None:
             assert np.array_equal(a[name], b[name]), name
     loaded = MeaningHead.load(saved[0])
     assert np.allclose(loaded.probabilities(vectors[1][0]), head.probabilities(vectors[1][0]), atol=0.02)
+
+
+def test_a_plan_called_off_is_not_read_again(mem: Memory) -> None:
+    # its status settles an earlier plan: the vectors read "I regret to say that…" as a withdrawal
+    text = "I regret to say that the talent show has been cancelled"
+    assert [action for _, action, _ in decisions(mem, text)] == [Action.EPISODIC]
+    mem.flush("u1")
+    (kept,) = mem.list(user_id="u1", kinds=["episodic"])
+    assert kept.event_status is EventStatus.CANCELLED

@@ -28,7 +28,7 @@ from memlane.domain import Action, Candidate, Category, Decision
 from memlane.settings import Settings
 
 from .features import rule_cues
-from .guards import LONG_NUMBER, exact, standing, states_a_choice, tier
+from .guards import LONG_NUMBER, exact, settles, standing, states_a_choice, tier
 from .meaning import MeaningHead
 from .model import IMPORTANCE, TIERS, Classifier, Prediction, tier_shares
 from .reasons import learned_reason
@@ -200,20 +200,15 @@ class Judge(RuleJudge):
         """Whether the second look reads ``decision``: a clause about to be kept long-term, as a fact,
         a preference or an episode (whose vector holds its day: the head learnt from such vectors
         too), unless the rules decide it alone or found structure in it that no learned class takes
-        apart: a profile slot (a name, a city, how to be contacted) or a reported problem, whose
-        status later messages settle ("快递又延迟了，物流太慢" reads as a mood to the vectors, and is a
-        complaint)."""
+        apart: a profile slot (a name, a city, how to be contacted), a reported problem or a plan
+        called off, whose status later messages settle ("快递又延迟了，物流太慢" reads as a mood to the
+        vectors, and is a complaint)."""
         c = decision.candidate
         if c is None or decision.action not in (Action.SEMANTIC, Action.PROFILE, Action.EPISODIC):
             return False
         if exact(c):
             return False
-        return (
-            c.slot is None
-            and c.category is not Category.COMPLAINT
-            and not standing(c)
-            and not states_a_choice(decision)
-        )
+        return c.slot is None and not settles(decision) and not standing(c) and not states_a_choice(decision)
 
     def chatter(self, text: str) -> bool:
         """Whether the model is sure ``text`` is small talk ("hey there", "哈哈谢谢你呀"): as a query,
@@ -283,7 +278,7 @@ class Judge(RuleJudge):
         sure = prediction.share if keeps else prediction.confidence
         if sure < threshold or not cls.disagrees(prediction, rules):
             return False
-        if prediction.label in _RULES_ONLY or rules.category is Category.COMPLAINT or states_a_choice(rules):
+        if prediction.label in _RULES_ONLY or settles(rules) or states_a_choice(rules):
             return False
         c = rules.candidate
         if ruled == "long-term" and c is not None and standing(c):

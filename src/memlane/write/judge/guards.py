@@ -64,3 +64,16 @@ def states_a_choice(decision: Decision) -> bool:
             or left_job(c.text) is not None
         )
     )
+
+
+def settles(decision: Decision) -> bool:
+    """Whether ``decision`` keeps a problem the user reported or a plan they called off: its status
+    is what later messages settle, and a call-off settles an earlier plan ("I regret to say that the
+    talent show has been cancelled" reads as a withdrawal to the second look, 0.72)."""
+    c = decision.candidate
+    if decision.category is Category.COMPLAINT:
+        return True
+    return c is not None and (
+        c.category is Category.COMPLAINT
+        or (c.category is Category.PLAN and c.event_status is EventStatus.CANCELLED)
+    )

@@ -807,6 +807,8 @@ def test_now_of_a_habit_is_no_moment(extractor: RuleExtractor, text: str) -> Non
         "we're all stoked",
         "I am most frightfully cross",
         "bit rattled tbh",
+        "last night I felt really low",
+        "feeling a bit flat today",
         "我好stressed啊",
         "有点nervous",
         "这事愁死我了",

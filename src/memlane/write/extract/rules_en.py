@@ -113,7 +113,8 @@ _MOOD = (
     rf"(?i)^(?=\W*(?:\S+\s+){{0,6}}\S*$).*?\b(?:{FEELINGS})\b"
     # an interjection names a short clause only: "omg I just got promoted" is the promotion
     r"|^(?:ugh+|argh+|sigh|meh|yay+|oof|phew|damn|omg)\b(?=\W*(?:\S+\s+){0,2}\S*$)"
-    r"|\bfeel(?:ing)?\s+(?:bad|great|good|awful|terrible|low|off|sick|down|like\s+(?:crap|garbage|death))\b"
+    r"|\b(?:feel(?:ing)?|felt)\s+(?:(?:really|so|a\s+bit|pretty|quite|kinda|super|very)\s+)?"
+    r"(?:bad|great|good|awful|terrible|low|off|sick|down|rough|flat|lousy|like\s+(?:crap|garbage|death))\b"
     r"|\b(?:bad|rough|long|tough|crappy|awful)\s+(?:day|week|night|morning)\b"
     r"|\b(?:want|wanna|going|about)\s+to\s+(?:cry|scream)\b|\bcould\s+(?:cry|scream)\b"
     r"|\b(?:can'?t\s+stop\s+(?:smiling|crying|shaking)|in\s+tears|freaking\s+out|losing\s+my\s+mind)\b"

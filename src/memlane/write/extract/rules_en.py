@@ -182,8 +182,8 @@ _HAPPENED = (
 )
 _NOW = (
     r"(?i)\b(?:right\s+now|at\s+the\s+moment|currently|atm)\b"
-    rf"|{_IM}(?:on|in|at)\s+(?:the|a|my)\s+(?:train|bus|plane|flight|subway|metro|tube|car|taxi|meeting"
-    r"|airport|office|hospital|road|way|gym|station)\b"
+    rf"|{_IM}(?:on|in|at)\s+(?:the|a|my)\s+(?:train|bus|plane|flight|subway|metro|tube|car|meeting"
+    r"|airport|office|hospital|road|way|gym)\b"
     # a place one stops at, however it is named ("at a gas station outside memphis"); not a workplace
     # ("in the parramatta office" two days a week)
     rf"|{_IM}(?:on|in|at)\s+(?:the|a|my)\s+(?:[\w'-]+\s+){{0,2}}?(?:station|stop|cafe|café|coffee\s+shop"

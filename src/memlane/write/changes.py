@@ -9,9 +9,9 @@ alone, only what the user liked or did is retired. Leaving a job (我离职了, 
 the employer and the role the user had. A memory holds what its words name and what its topic
 names: "for coffee? i always take it black" is about coffee (the extractor gives "it" the topic of
 the clause before), and "quit coffee" retires it. Only memories of what can change (preferences,
-routines, background, plans, profile facts) are retired, never events that happened, and never one
-that also names what the user now has ("I use wanikani with duolingo for grammar" is not retired by
-"switched from duolingo").
+routines, background, plans, profile facts, a problem still open with the thing left behind) are
+retired, never events that happened, and never one that also names what the user now has ("I use
+wanikani with duolingo for grammar" is not retired by "switched from duolingo").
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from memlane.domain import Category, Kind, MemoryItem
+from memlane.domain import Category, EventStatus, Kind, MemoryItem
 from memlane.store.tokens import SPEAKER
 from memlane.text.keywords import content_words
 from memlane.text.lang import normalize
@@ -136,7 +136,7 @@ def retired(pool: Pool, item: MemoryItem, exclude: Sequence[MemoryItem] = ()) ->
         for m in held
         if m.id not in skip
         # a profile slot holds until it changes, whatever its category ("I'm not married anymore")
-        and (m.category in _CHANGEABLE or (m.kind is Kind.PROFILE and m.slot is not None))
+        and (m.category in _CHANGEABLE or (m.kind is Kind.PROFILE and m.slot is not None) or _open(m))
         and (
             _holds(m.text, old)
             or bool(old & terms(topic(m)))  # its topic ("for coffee? i always take it black")
@@ -147,6 +147,12 @@ def retired(pool: Pool, item: MemoryItem, exclude: Sequence[MemoryItem] = ()) ->
         and not (now and _holds(m.text, now))
         and m.slot != "diet"
     ]
+
+
+def _open(m: MemoryItem) -> bool:
+    """Whether ``m`` is a problem still open: it holds only while the user has what it is about ("the
+    wifi control of my ui24r keeps dropping" no longer holds once they "sold the ui24r")."""
+    return m.category is Category.COMPLAINT and m.event_status is EventStatus.UNRESOLVED
 
 
 # the slots a user can say they are not of: where they live, work or come from, and their employer

@@ -346,6 +346,10 @@ def test_constraints(extractor: RuleExtractor, text: str, objects: list[str]) ->
         # an imperative to use a channel is a preference on its own
         ("call my phone", "preferred_channel", "phone"),
         ("a phone call is fine", "preferred_channel", "phone"),
+        # a message to the user is still a way to reach them
+        ("I prefer an email to a call", "preferred_channel", "email"),
+        ("please write to me by email", "preferred_channel", "email"),
+        ("给我发微信就行", "preferred_channel", "wechat"),
     ],
 )
 def test_contact_preferences(extractor: RuleExtractor, text: str, slot: str, value: object) -> None:
@@ -356,6 +360,20 @@ def test_contact_preferences(extractor: RuleExtractor, text: str, slot: str, val
 
 @pytest.mark.parametrize("text", ["I use an Android phone", "I got a new phone", "my phone broke"])
 def test_the_phone_a_user_has_is_not_a_way_to_reach_them(extractor: RuleExtractor, text: str) -> None:
+    assert all(c.category is not C.CONTACT for c in extract(extractor, text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "help me word a short email to regular clients",
+        "reply to this email for me please",
+        "please send a text to my wife",
+        "帮我给老板发个微信说我晚点到",
+        "帮我写一封邮件给客户",
+    ],
+)
+def test_a_message_for_someone_else_is_not_a_way_to_reach_them(extractor: RuleExtractor, text: str) -> None:
     assert all(c.category is not C.CONTACT for c in extract(extractor, text))
 
 

@@ -49,6 +49,15 @@ CHANNELS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("whatsapp", _re(r"(?i:{B}whats\s?app{B})")),
     ("telegram", _re(r"(?i:{B}telegram{B})")),
 )
+# a message the user has written or sent to someone else, not a way to reach them: "help me word a
+# short email to regular clients", "reply to this email for me", 给老板发个微信, 帮我写封邮件给客户
+_COMPOSED = _re(
+    r"(?:写|起草|润色|翻译|回复?)(?:一下)?(?:一|这|那)?(?:封|个|条)?[^，。,.!！?？]{0,4}?(?:邮件|短信|微信|消息)"
+    r"|给(?!我)[^，。,.!！?？]{1,8}?发(?:一)?(?:个|条|封)?(?:邮件|短信|微信|消息)"
+    r"|(?i:{B}(?:write|wrote|written|writing|word|draft|compose|proofread|polish|translate|reply\s+to"
+    r"|respond\s+to|answer|forward){B}(?:(?!{B}me{B})[^.!?]){0,20}?{B}(?:e-?mails?|texts?|messages?){B}"
+    r"|{B}(?:e-?mails?|texts?|messages?)\s+to\s+(?!(?:me|us|(?:an?\s+)?(?:calls?|phone|texts?)){B}))"
+)
 # Something that says "this is how to reach me", so that 我的邮箱是… or "my phone broke" is not a preference.
 CHANNEL_WORD = re.compile("|".join(p.pattern for _, p in CHANNELS))
 _MARKER = _re(
@@ -112,8 +121,12 @@ def _refused_call(text: str) -> Draft | None:
 def contact(m: re.Match[str], ctx: Context) -> Draft | None:
     """The contact preference a clause states, or None (see the module docstring)."""
     text = ctx.text
+    composed = [(m.start(), m.end()) for m in _COMPOSED.finditer(text)]
     hits = sorted(
-        (hit.start(), hit.end(), name) for name, pattern in CHANNELS for hit in pattern.finditer(text)
+        (hit.start(), hit.end(), name)
+        for name, pattern in CHANNELS
+        for hit in pattern.finditer(text)
+        if not any(start <= hit.start() < end for start, end in composed)
     )
     if not hits:
         return None

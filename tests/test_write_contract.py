@@ -509,6 +509,7 @@ def test_without_a_session_nothing_claims_to_be_kept_for_it(mem: Memory) -> None
         ("我一般去太湖边钓鱼", "以后不去太湖了，改去蠡湖", None),
         ("写代码平时都用VS Code", "以后不用VS Code了，改用Cursor", None),
         ("I just bought a Trek road bike", "I returned the Trek and got a Specialized instead", None),
+        ("i'm on permanent nights at the minute, 4 on 4 off", "i'm off nights now, moved to days", None),
         # a problem still open with the thing left behind no longer holds
         ("the wifi control on my ui24r keeps dropping at gigs", "sold the ui24r, got a cq-20b", None),
         ("my old kindle keeps freezing on the home screen", "gave away my kindle, got a kobo", None),

@@ -22,6 +22,10 @@ say what replaced them is one statement with them (:mod:`memlane.write.extract.j
 ['Brandvold']
 >>> left_behind("sold the ui24r on kleinanzeigen, got a cq-20b instead")
 ['ui24r']
+>>> left_behind("bigger news, i'm off nights! got moved onto the day roster")
+['nights']
+>>> left_behind("I'm off to Leeds tomorrow"), left_behind("i'm off work today")
+([], [])
 >>> left_behind("我喜欢喝美式")
 []
 """
@@ -72,6 +76,9 @@ _EN = [
         r"\b(?:quit|stopped|(?:gave|given|giving)\s+up(?:\s+on)?|dropped|ditched|sold(?:\s+off)?(?:\s+all)?|"
         r"left|uninstalled|cancel+ed|got\s+rid\s+of|(?:gave|given)\s+away|donated|traded\s+in|returned(?!\s+(?:from|to|home|back|it)\b)|(?:i'?m|i\s+am)\s+done\s+(?:with|\w+ing)|"
         r"i(?:'ve|\s+have)?\s+(?:gone|went)\s+off(?:\s+of)?|(?:i'?m|i\s+am)\s+over(?!\s+(?:the\s+moon|\d))|"
+        # "i'm off nights", "I'm off sugar": no longer on it ("I'm off to Leeds", "off work today" are trips)
+        r"(?:i'?m|i\s+am)\s+(?:now\s+)?off(?!\s+(?:to|for|on|at|in|from|till|until|work|sick|duty|today|tonight|"
+        r"tomorrow|now|home|out|next|this|the|my|a|an|and|so|but|\d)\b)|"
         r"(?:^took|\bi(?:'ve|\s+have|'m|\s+am)?\s+(?:took|taking|taken))\s+a\s+break\s+from|"
         r"no\s+longer\s+(?:use|drink|eat|play|do|go\s+to|work\s+at|buy\s+from))\s+"
         r"(?:my\s+|the\s+|using\s+|drinking\s+|eating\s+|playing\s+|doing\s+|going\s+to\s+)*"
@@ -147,7 +154,9 @@ def _named(phrase: str) -> bool:
 
 
 def terms(phrase: str) -> set[str]:
-    words = {w for w in content_words(phrase) if w not in HOW and w not in WHEN}
+    said = {w for w in content_words(phrase) if w not in HOW}
+    # a time is what is left only when it is all that is named ("i'm off nights": the night shifts)
+    words = (said - WHEN) or said
     # one character names nothing, unless it is all the phrase says in Chinese ("猫送人了": 猫)
     return {w for w in words if len(w) > 1 or (CJK.search(w) and phrase.strip() == w)}
 

@@ -841,6 +841,9 @@ def test_now_of_a_habit_is_no_moment(extractor: RuleExtractor, text: str) -> Non
         # relief
         "终于能喘口气了",
         "总算松了口气",
+        # X死我了: a feeling at its height
+        "急死我了",
+        "羡慕死了",
     ],
 )
 def test_passing_moods(extractor: RuleExtractor, text: str) -> None:

@@ -1257,8 +1257,21 @@ def test_a_question_run_on_without_a_stop_is_a_clause_of_its_own(text: str, clau
             ["i'm just off a 12 hour night", "absolutely wrecked"],
         ),
         ("I finally passed my driving test and so happy!", ["I finally passed my driving test", "so happy"]),
-        # a feeling word that is not where the clause ends stays in it
+        # tacked on at the end without a stop
+        (
+            "got my black belt in judo last weekend buzzing",
+            ["got my black belt in judo last weekend", "buzzing"],
+        ),
+        ("got my p plates last week so proud of myself", ["got my p plates last week", "so proud of myself"]),
+        ("getting my first tattoo on friday eeek", ["getting my first tattoo on friday", "eeek"]),
+        (
+            "moved into the new flat on saturday still exhausted",
+            ["moved into the new flat on saturday", "still exhausted"],
+        ),
+        # a feeling word that is not where the clause ends stays in it, and so does the one a clause is about
         ("I work nights and sleep in the day", ["I work nights and sleep in the day"]),
+        ("the whole team is really proud", ["the whole team is really proud"]),
+        ("my kids make me so happy", ["my kids make me so happy"]),
         (
             "I got so tired and bored of running that I quit",
             ["I got so tired and bored of running that I quit"],

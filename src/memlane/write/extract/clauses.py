@@ -59,6 +59,13 @@ _SEPARATOR = re.compile(
     # how the user feels, run on after what they did: "just off a 12 hour night and absolutely wrecked"
     r"|(?P<feel>\s+and\s+(?=(?i:(?:so|absolutely|totally|completely|utterly|really|pretty|super|proper|bloody"
     r"|fully|kinda|a\s+bit)\s+)?(?i:" + FEELINGS + r")\b\s*(?:[.,!?;]|$)))"
+    # a feeling tacked on at the end without a stop: "got my black belt last weekend buzzing",
+    # "getting my first tattoo on friday eeek", "got my p plates last week so proud of myself"
+    r"|(?P<tail>\s+(?=(?i:(?:so|absolutely|totally|really|pretty|super|proper|bloody|kinda|a\s+bit|still|lowkey)\s+)?"
+    r"(?i:"
+    + FEELINGS
+    + r"|proud\s+of\s+myself|worth\s+it|e{2,}k+|u+g+h+|ya+y+|wo+(?:ho+)?|omg+|finally|whew|phew"
+    r"|feels?\s+(?:so\s+)?(?:good|great|amazing|surreal|weird)(?:\s+man)?)\b\s*[!.]*\s*$))"
     r"|(?P<place>\s+(?=(?i:based\s+(?:in|out\s+of)|living\s+in)\s|from\s+[A-Z]))"
     # a question or a request run on without a stop ("halfway up a trail near Sedona signal keeps
     # dropping what time is sunset", "doing the city2surf in august need a training plan")
@@ -134,6 +141,15 @@ _EMBEDS = re.compile(
 )
 
 
+# what a feeling after it belongs to: a verb of being, seeming or making, a word that leads on
+_LINKS = re.compile(
+    r"(?i)\b(?:am|is|are|was|were|be|been|being|feel|feels|feeling|felt|get|gets|got|getting|look|looks"
+    r"|seem|seems|me|so|too|very|really|not|and|but|or|all|just|more|less|as|how|that'?s|it'?s|i'?m|im"
+    r"|we'?re|you'?re|they'?re|he'?s|she'?s|become|became|left|keep|stay|stayed|kinda|pretty|super|still"
+    r"|absolutely|totally|proper|bloody|lowkey|bit|\w+ly)$"
+)
+
+
 def _is_split(m: re.Match[str], text: str) -> bool:
     before, after = text[: m.start()], text[m.end() :]
     if m.lastgroup in ("comma", "colon"):
@@ -147,6 +163,9 @@ def _is_split(m: re.Match[str], text: str) -> bool:
         return True
     if m.lastgroup == "and" and _PARTNER.search(before):
         return False  # "my wife and I have two kids": the two are the subject of one clause
+    if m.lastgroup == "tail":  # not the feeling a clause is about: "I am so proud", "it made me happy"
+        words = before.split()
+        return len(words) >= 4 and not has_cjk(before) and _LINKS.search(before) is None
     if m.lastgroup == "place":  # "I'm Tom, a nurse from Leeds": where they are is one more thing said
         return _INTRODUCED.search(before) is not None
     if m.lastgroup == "ask":  # not a question a clause holds: "I know what time it is", "no idea how much"

@@ -799,6 +799,16 @@ def test_writing_from_experience_or_belonging_is_no_place(extractor: RuleExtract
     assert one(extractor, text).category is not C.CONTEXT
 
 
+@pytest.mark.parametrize("text", ["去公司我坐轻轨", "跑步我戴佳明的表", "衣服我只在网上买", "午饭我自己带"])
+def test_a_habit_said_with_what_it_is_for_first(extractor: RuleExtractor, text: str) -> None:
+    assert one(extractor, text).category is C.PREFERENCE
+
+
+@pytest.mark.parametrize("text", ["明天我坐高铁", "快递我放门口了", "那我点这个", "这个我用不了"])
+def test_one_occasion_is_no_habit(extractor: RuleExtractor, text: str) -> None:
+    assert one(extractor, text).category is not C.PREFERENCE
+
+
 @pytest.mark.parametrize("text", ["现在都用支付宝了", "现在一般骑车上班", "我现在基本不点外卖"])
 def test_now_of_a_habit_is_no_moment(extractor: RuleExtractor, text: str) -> None:
     # 现在 before 都 / 一般 / 基本 says what the user does these days, and its 在 is no workplace

@@ -19,6 +19,7 @@ from .family_zh import MINE as _MINE
 from .family_zh import PETS as _PETS
 from .family_zh import REL as _REL
 from .family_zh import family as _family
+from .habits_zh import HABIT, habit
 from .lexicon import FEELINGS, JOBS_ZH, LASTING, STOPPED_ZH
 from .money import budget_draft
 from .rule import Build, Context, Draft, favorite, fixed, liking, routine, rule, slot_value, timed, zh_objects
@@ -373,6 +374,8 @@ RULES = (
     rule(C.PREFERENCE, rf"感兴趣(?:的是)?(?P<obj>{_CUT}+)|(?P<obj2>{_CUT}{{1,20}}?){_MUCH}感兴趣", _interest),
     rule(C.PREFERENCE, r"(?:常常?|经常|总是|一般|通常|平时|天天|老是)"
                        rf"(?P<verb>喝|吃|用|玩|看|听|穿|逛)(?P<obj>{_CUT}+)", liking(1)),
+    # a habit said with what it is for first: "去公司我坐轻轨", "跑步我戴佳明的表", "衣服我只在网上买"
+    rule(C.PREFERENCE, HABIT, habit),
     rule(C.PREFERENCE, rf"(?P<obj>{_CUT}{{1,12}}?)是我的?最爱|是(?:个|一个)?(?P<obj2>{_CUT}{{1,8}}?)"
                        r"(?:迷|粉|粉丝|控|爱好者|发烧友)$", liking(1)),
     # the moment, the task, plans and events

@@ -860,6 +860,27 @@ def test_passing_moods(extractor: RuleExtractor, text: str) -> None:
     check(one(extractor, text), C.MOOD, text=text)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "took the kids to Yellowstone over spring break",
+        "cracked my phone screen getting out of the uber",
+        "finally cleared out the garage",
+        "won a kitchenaid in the church raffle",
+    ],
+)
+def test_what_was_done_with_its_i_dropped_is_an_event(extractor: RuleExtractor, text: str) -> None:
+    check(one(extractor, text), C.EVENT, text=text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["loved the photos you shared", "just got off a 12 hr night shift lol", "turned out fine in the end"],
+)
+def test_a_reaction_or_an_arrival_with_its_i_dropped_is_no_event(extractor: RuleExtractor, text: str) -> None:
+    assert one(extractor, text).category is not C.EVENT
+
+
 @pytest.mark.parametrize("text", ["omg I just got promoted", "omg we just bought a house"])
 def test_an_interjection_before_news_is_no_mood(extractor: RuleExtractor, text: str) -> None:
     check(one(extractor, text), C.EVENT, text=text)

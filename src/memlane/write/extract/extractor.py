@@ -73,6 +73,11 @@ def _is_smalltalk(text: str) -> bool:
     return bool(spoken) and not has_cjk(text) and all(w in SMALLTALK or LAUGHTER.fullmatch(w) for w in spoken)
 
 
+def _unnamed(draft: Draft | None) -> bool:
+    """Whether no rule named what the clause is (nothing, or only "other")."""
+    return draft is None or draft.category in (None, Category.OTHER)
+
+
 def _about_other(text: str, lang: str, times: Sequence[TimeMention] = ()) -> bool:
     """The clause's subject is someone other than the user (他喜欢猫 / you look busy), read after
     the time it starts with: "这周末想去爬山" starts with 这 as a time word, "这周末他要来" is his."""
@@ -107,6 +112,17 @@ _INTRODUCED_LEADS = ("I'm ", "I'm a ", "I ")
 # a clause that opens with a verb: its subject is the one before ("…but live in Toronto now")
 _EN_BARE_VERB = re.compile(
     r"(?i)^(?:now\s+|also\s+|still\s+|currently\s+)?(?:live|work|moved|teach|grew|study|go|have|own)\b"
+)
+# a clause that opens with what was done, its "I" dropped: a past verb and what it was done to (not a
+# reaction, "loved the photos", "got it", nor where the writer has just come, "just got off a shift")
+_EN_DID = re.compile(
+    r"(?i)^(?:(?:finally|just|also|then|so|and|already|actually|literally)\s+)*"
+    r"(?!(?:loved|liked|enjoyed|appreciated|hated|missed|wanted|needed|hoped|wished|thought|guessed"
+    r"|figured|meant|noticed|seemed|looked|sounded|felt|happened|used|supposed|called|named|based|turned)\b"
+    r"|got\s+(?:off|home|in|up|here|there)\b)"
+    r"(?:[a-z]{3,}ed|took|got|won|lost|bought|sold|made|went|ran|drove|flew|broke|found|gave|left|caught"
+    r"|wrote|built|came|met|saw|quit|paid|spent|scored|hit)\s+"
+    r"(?!(?:it|that|this|well|great|good|fine|ok|okay|to\s+(?:be|me|you))\b)\w+.*\s\w+"
 )
 # how a message opens when the writer names themselves like on the phone: "This is Mei", "hi, it's Tom
 # here", "Priya here, quick question" (read as "I'm <name>"; only where the message opens, since "this
@@ -263,6 +279,12 @@ class RuleExtractor:
                 # in Toronto now" (only where that makes a profile slot of it)
                 said_i = _draft(replace(ctx, text=f"I {text}", about_other=False))
                 if said_i is not None and said_i.slot is not None and (draft is None or draft.slot is None):
+                    draft = said_i
+            if lang == "en" and not ctx.question and _unnamed(draft) and _EN_DID.match(text):
+                # texting drops the "I" of what the writer did: "took the kids to Yellowstone over
+                # spring break", "cracked my phone screen getting out of the uber"
+                said_i = _draft(replace(ctx, text=f"I {text}", about_other=False))
+                if said_i is not None and said_i.category in (Category.EVENT, Category.PLAN):
                     draft = said_i
             asked = not clause.remember and REQUEST.search(text) is not None
             if asked and (draft is None or draft.category in _NOT_WHEN_ASKED):

@@ -1519,6 +1519,15 @@ def test_being_out_is_no_city(extractor: RuleExtractor) -> None:
 
 
 @pytest.mark.parametrize(
+    "text", ["人在三亚度假", "人在上海玩两天", "人在去湛江的动车上", "我人在外地", "人在广州南站"]
+)
+def test_where_the_user_is_this_moment_is_no_city(extractor: RuleExtractor, text: str) -> None:
+    c = one(extractor, text)
+    assert c.category is C.CONTEXT
+    assert c.session_only
+
+
+@pytest.mark.parametrize(
     ("text", "job"),
     [
         ("我在西安一所高中教语文", "语文老师"),

@@ -875,6 +875,26 @@ def test_what_was_done_with_its_i_dropped_is_an_event(extractor: RuleExtractor, 
 
 @pytest.mark.parametrize(
     "text",
+    [
+        "own a little sailboat moored down at the marina",
+        "grew up on a cattle station out past longreach",
+        "get the train into birmingham for work",
+        "renting a granny flat behind my folks place in wollongong",
+    ],
+)
+def test_how_the_user_lives_with_its_i_dropped_is_a_lasting_fact(extractor: RuleExtractor, text: str) -> None:
+    assert one(extractor, text).category in (C.FACT, C.LOCATION, C.ROUTINE)
+
+
+@pytest.mark.parametrize(
+    "text", ["get me a taxi to the airport", "take care of yourself", "have fun at the show"]
+)
+def test_an_imperative_is_no_fact_about_the_user(extractor: RuleExtractor, text: str) -> None:
+    assert one(extractor, text).category not in (C.FACT, C.LOCATION, C.ROUTINE)
+
+
+@pytest.mark.parametrize(
+    "text",
     ["loved the photos you shared", "just got off a 12 hr night shift lol", "turned out fine in the end"],
 )
 def test_a_reaction_or_an_arrival_with_its_i_dropped_is_no_event(extractor: RuleExtractor, text: str) -> None:

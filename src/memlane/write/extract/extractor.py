@@ -124,6 +124,15 @@ _EN_DID = re.compile(
     r"|wrote|built|came|met|saw|quit|paid|spent|scored|hit)\s+"
     r"(?!(?:it|that|this|well|great|good|fine|ok|okay|to\s+(?:be|me|you))\b)\w+.*\s\w+"
 )
+_DID_KINDS = (Category.EVENT, Category.PLAN)
+# …and one that opens with how the writer lives or works, as a plain present (not an imperative to the
+# assistant: "get me a taxi", "take a look", "have fun")
+_EN_HAS = re.compile(
+    r"(?i)^(?:(?:also|still|now|currently|mostly|usually)\s+)*(?:own|rent|renting|live|living|work|working"
+    r"|commute|drive|ride|cycle|take|get|teach|study|volunteer|grew\s+up)\s+"
+    r"(?!(?:me|us|you|it|this|that|a\s+look|care|fun|well|ready|going|back)\b)\w+"
+)
+_HAS_KINDS = (Category.FACT, Category.PREFERENCE, Category.ROUTINE, Category.LOCATION, Category.JOB)
 # how a message opens when the writer names themselves like on the phone: "This is Mei", "hi, it's Tom
 # here", "Priya here, quick question" (read as "I'm <name>"; only where the message opens, since "this
 # is Paris" later on shows a photo)
@@ -280,11 +289,12 @@ class RuleExtractor:
                 said_i = _draft(replace(ctx, text=f"I {text}", about_other=False))
                 if said_i is not None and said_i.slot is not None and (draft is None or draft.slot is None):
                     draft = said_i
-            if lang == "en" and not ctx.question and _unnamed(draft) and _EN_DID.match(text):
-                # texting drops the "I" of what the writer did: "took the kids to Yellowstone over
-                # spring break", "cracked my phone screen getting out of the uber"
+            if lang == "en" and not ctx.question and _unnamed(draft):
+                # texting drops the "I" of what the writer did ("took the kids to Yellowstone over
+                # spring break") and of how they live ("own a little sailboat", "get the train in")
                 said_i = _draft(replace(ctx, text=f"I {text}", about_other=False))
-                if said_i is not None and said_i.category in (Category.EVENT, Category.PLAN):
+                kinds = _DID_KINDS if _EN_DID.match(text) else _HAS_KINDS if _EN_HAS.match(text) else ()
+                if said_i is not None and said_i.category in kinds:
                     draft = said_i
             asked = not clause.remember and REQUEST.search(text) is not None
             if asked and (draft is None or draft.category in _NOT_WHEN_ASKED):

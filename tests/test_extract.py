@@ -1290,8 +1290,18 @@ def test_an_english_comma_splits_where_a_new_clause_opens(text: str, clauses: li
             "new puppy arrives saturday any tips for the first night",
             ["new puppy arrives saturday", "any tips for the first night"],
         ),
-        # a question the sentence holds stays in it
+        # an imperative to the assistant, run on after what the user said about themselves
+        (
+            "her roster is all over the place suggest meal prep stuff that reheats well",
+            [
+                "her roster is all over the place",
+                "suggest meal prep stuff that reheats well",
+            ],
+        ),
+        ("we just moved here so tell me where to eat", ["we just moved here", "so tell me where to eat"]),
+        # a question the sentence holds stays in it, and so does a suggestion someone makes
         ("I have no idea how much it costs", ["I have no idea how much it costs"]),
+        ("my friend would suggest the beach", ["my friend would suggest the beach"]),
         ("I wonder what time the shop opens", ["I wonder what time the shop opens"]),
         ("we argued about where can we park", ["we argued about where can we park"]),
     ],

@@ -69,11 +69,13 @@ _SEPARATOR = re.compile(
     r"|(?P<place>\s+(?=(?i:based\s+(?:in|out\s+of)|living\s+in)\s|from\s+[A-Z]))"
     # a question or a request run on without a stop ("halfway up a trail near Sedona signal keeps
     # dropping what time is sunset", "doing the city2surf in august need a training plan")
-    r"|(?P<ask>\s+(?=(?i:what\s+(?:time|do|does|did|should|are|is|was|can|would|size|kind|type|are\s+my)"
+    r"|(?P<ask>\s+(?=(?i:(?:so\s+|just\s+)?)(?i:what\s+(?:time|do|does|did|should|are|is|was|can|would|size|kind|type|are\s+my)"
     r"|what'?s\s+(?:the|a|in|on|good)|how\s+(?:do|does|did|can|much|many|long|far|should|would)"
     r"|where\s+(?:can|do|should|is|are)|any\s+(?:tips|ideas|recs|recommendations|suggestions|advice)"
     r"|(?:can|could)\s+(?:you|u)|help\s+me|(?:pls|please)\s+(?:help|tell|find|give|send|recommend|suggest|check)"
-    r"|need\s+(?:a|an|some|help)|should\s+i)\b))"
+    r"|need\s+(?:a|an|some|help)|should\s+i"
+    # an imperative to the assistant ("…all over the place suggest meal prep stuff that reheats well")
+    r"|suggest|recommend|(?:give|send|show|tell|find|route|walk)\s+me)\b))"
 )
 _PLACEHOLDER = re.compile(r"\[[^\[\]\n]{1,60}\]")
 _ABBREVIATION = re.compile(r"(?i)\b(?:mr|mrs|ms|dr|st|vs|etc|e\.g|i\.e|jr|sr|no|approx|inc|ltd|co)$")
@@ -137,7 +139,8 @@ _LAST_PART = re.compile(r"\s+(?=[\u4e00-\u9fff])")
 _EMBEDS = re.compile(
     r"(?i)\b(?:know|knows|wonder|wondering|sure|idk|tell|told|ask|asked|asking|see|remember|forgot|forget|decide"
     r"|figure|figured|show|explain|idea|clue|learn|learning|learned|matter|about|of|on|at|for|to|from|with|and"
-    r"|or|but|is|was|that|if|whether|no)$"
+    r"|or|but|is|was|that|if|whether|no|would|could|should|can|might|will|may|i'?d|you'?d|we'?d|they'?d"
+    r"|never|not|don'?t|always)$"
 )
 
 
@@ -169,7 +172,12 @@ def _is_split(m: re.Match[str], text: str) -> bool:
     if m.lastgroup == "place":  # "I'm Tom, a nurse from Leeds": where they are is one more thing said
         return _INTRODUCED.search(before) is not None
     if m.lastgroup == "ask":  # not a question a clause holds: "I know what time it is", "no idea how much"
-        return len(before.split()) >= 3 and _EMBEDS.search(before) is None and not has_cjk(before)
+        return (
+            len(before.split()) >= 3
+            and _EMBEDS.search(before) is None
+            and not has_cjk(before)
+            and not before.lower().endswith((" so", " just"))  # split before the "so" already
+        )
     if m.lastgroup == "end" and m.group(0) == ".":
         return _ABBREVIATION.search(before) is None
     return True

@@ -770,6 +770,8 @@ def test_conditions_of_the_task_are_for_this_session(
         "i'm at a gas station outside memphis",
         "we're at a rest stop near tulsa",
         "I'm in the car park at the big Tesco",
+        # "rn" is right now (an RN is a nurse)
+        "on a zoom call with my camera off rn",
     ],
 )
 def test_one_off_context_is_for_this_session(extractor: RuleExtractor, text: str) -> None:

@@ -181,7 +181,7 @@ _HAPPENED = (
     r"|collapsed|caught\s+fire|fell\s+(?:off|apart)|started\s+leaking|blew\s+up|showed\s+up|turned\s+up)\b"
 )
 _NOW = (
-    r"(?i)\b(?:right\s+now|at\s+the\s+moment|currently|atm)\b"
+    r"(?i)\b(?:right\s+now|at\s+the\s+moment|currently|atm)\b|(?-i:(?<!\ban\s)\brn\b)"
     rf"|{_IM}(?:on|in|at)\s+(?:the|a|my)\s+(?:train|bus|plane|flight|subway|metro|tube|car|meeting"
     r"|airport|office|hospital|road|way|gym)\b"
     # a place one stops at, however it is named ("at a gas station outside memphis"); not a workplace

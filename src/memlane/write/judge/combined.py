@@ -28,7 +28,7 @@ from memlane.domain import Action, Candidate, Category, Decision
 from memlane.settings import Settings
 
 from .features import rule_cues
-from .guards import LONG_NUMBER, exact, settles, standing, states_a_choice, tier
+from .guards import LONG_NUMBER, exact, habitual, settles, standing, states_a_choice, tier
 from .meaning import MeaningHead
 from .model import IMPORTANCE, TIERS, Classifier, Prediction, tier_shares
 from .reasons import learned_reason
@@ -208,7 +208,13 @@ class Judge(RuleJudge):
             return False
         if exact(c):
             return False
-        return c.slot is None and not settles(decision) and not standing(c) and not states_a_choice(decision)
+        return (
+            c.slot is None
+            and not settles(decision)
+            and not standing(c)
+            and not habitual(c)
+            and not states_a_choice(decision)
+        )
 
     def chatter(self, text: str) -> bool:
         """Whether the model is sure ``text`` is small talk ("hey there", "哈哈谢谢你呀"): as a query,
@@ -283,6 +289,8 @@ class Judge(RuleJudge):
         c = rules.candidate
         if ruled == "long-term" and c is not None and standing(c):
             return False
+        if ruled == "long-term" and prediction.tier == "session" and c is not None and habitual(c):
+            return False  # a habit is not this moment's ("mostly i just take the bus": context, 0.88)
         if prediction.tier != "long-term":
             return True
         if ruled == "session" and c is not None and c.slot is not None:

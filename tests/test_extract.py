@@ -856,6 +856,12 @@ def test_now_of_a_habit_is_no_moment(extractor: RuleExtractor, text: str) -> Non
         # X死我了: a feeling at its height
         "急死我了",
         "羡慕死了",
+        # how the body feels after a day
+        "大腿酸死了",
+        "腰都快断了",
+        "my feet are killing me today",
+        "legs are jelly",
+        "im still shaking",
     ],
 )
 def test_passing_moods(extractor: RuleExtractor, text: str) -> None:
@@ -908,7 +914,9 @@ def test_an_interjection_before_news_is_no_mood(extractor: RuleExtractor, text: 
     check(one(extractor, text), C.EVENT, text=text)
 
 
-@pytest.mark.parametrize("text", ["I'm terrified of flying", "我是remote工作", "I work remotely from Lisbon"])
+@pytest.mark.parametrize(
+    "text", ["I'm terrified of flying", "我是remote工作", "I work remotely from Lisbon", "the steak is fried"]
+)
 def test_feeling_words_inside_lasting_facts_are_no_mood(extractor: RuleExtractor, text: str) -> None:
     assert one(extractor, text).category is not C.MOOD
 

@@ -120,6 +120,11 @@ _MOOD = (
     r"|\b(?:can'?t\s+stop\s+(?:smiling|crying|shaking)|in\s+tears|freaking\s+out|losing\s+my\s+mind)\b"
     r"|\bso\s+(?:done|over)\s+with\b|\bi'?m\s+so\s+over\b"
     r"|\bdriving\s+me\s+(?:nuts|crazy|insane|up\s+the\s+wall)\b|\brunning\s+on\s+fumes\b"
+    # how the body feels after a day, in a short clause: "my feet are killing me today", "legs are jelly"
+    r"|^(?=\W*(?:\S+\s+){0,6}\S*$)(?:.*\b(?:is|are|'s|'re)\s+(?:so\s+|absolutely\s+)?killing\s+me\b"
+    r"|.*\b(?:brain|head|legs?|feet|arms?|back|body)\s+(?:is|are|'s|'re)\s+(?:so\s+|absolutely\s+|totally\s+)?"
+    r"(?:fried|jelly|toast|wrecked|dead)\b)"
+    r"|\bi'?m\s+(?:still\s+)?shaking\b|\bi'?m\s+so\s+done\b"
 )
 _CONDITION = (
     r"(?i)\b(?:it|they|this|that|the\s+\w+)\s+(?:must|needs?\s+to|has\s+to|have\s+to|should)\s+"

@@ -545,9 +545,14 @@ def test_the_same_budget_said_twice_gives_the_same_slot_and_value(extractor: Rul
         ("帮我订机票，不要红眼航班", C.CONDITION),
         ("帮我订个餐厅，别订川菜", C.CONDITION),
         ("find me a hotel in Rome, don't pick anything near the station", C.CONDITION),
-        # said to last, or with no request before it: the user's own constraint
+        # how to word what was asked for, and when it is due
+        ("帮我写封辞职信，语气客气点", C.CONDITION),
+        ("帮我订个八寸的蛋糕，周六下午送到", C.CONDITION),
+        # said to last, or with no request before it: the user's own constraint, way to answer or plan
         ("帮我订机票，以后都不要红眼航班", C.CONSTRAINT),
         ("不要红眼航班", C.CONSTRAINT),
+        ("帮我写个总结，以后都用要点", C.STYLE),
+        ("帮我查下天气，我周六去杭州", C.PLAN),
     ],
 )
 def test_a_bare_constraint_after_a_request_is_a_condition_of_it(

@@ -34,6 +34,7 @@ from .lexicon import (
     REQUEST,
     SESSION_ONLY,
     SMALLTALK,
+    STANDING,
     topic_tags,
 )
 from .reference import mentions_kin, names_kin, refers_back, still_meant, taken_up
@@ -339,14 +340,20 @@ _LASTING_CONSTRAINT = re.compile(
 
 
 def _of_the_request(c: Candidate) -> Candidate:
-    """A constraint said after a request, bare (no subject, no word that makes it last), as what it
-    is: a condition of that request ("帮我订机票，不要红眼航班", "find me a hotel in Rome, don't pick
-    anything near the station"), kept for this conversation and never against later ones."""
-    if c.category is not Category.CONSTRAINT or c.value is not None:  # a profile slot (avoid_channel)
+    """A constraint, a way to answer or a time said after a request, bare (no subject, no word that
+    makes it last), as what it is: a condition of that request ("帮我订机票，不要红眼航班", "find me a
+    hotel in Rome, don't pick anything near the station", 帮我写封辞职信，语气客气点, 帮我订个蛋糕，周六下午
+    送到), kept for this conversation and never against later ones."""
+    if LASTING.search(c.text) or STANDING.search(c.text):
         return c
-    if _LASTING_CONSTRAINT.search(fold(c.text)) or LASTING.search(c.text):
-        return c
-    return replace(c, category=Category.CONDITION, session_only=True)
+    if c.category is Category.CONSTRAINT and c.value is None:  # not a profile slot (avoid_channel)
+        if _LASTING_CONSTRAINT.search(fold(c.text)):
+            return c
+    elif c.category is Category.STYLE:
+        c = replace(c, slot=None, value=None)  # how to word this letter, not every answer
+    elif c.category is not Category.PLAN or _SUBJECT.search(c.text):
+        return c  # a plan of the user's ("我周六去杭州"), not when the thing asked for is due
+    return replace(c, category=Category.CONDITION, session_only=True, event_time=None, event_status=None)
 
 
 # what a clause says of no one in particular, or of the conversation: nothing to learn about the user
@@ -358,6 +365,10 @@ _NOT_ABOUT_USER = {
     Category.HYPOTHETICAL,
 }
 _ZH_SELF = re.compile(r"^(?:我|本人)")
+# someone who does it, or an intention: what makes a time a plan rather than a due date
+_SUBJECT = re.compile(
+    r"我|咱|打算|准备|计划|(?i:\b(?:i|i'?m|i'?ll|we|we'?re|we'?ll|my|our|going\s+to|gonna|plan)\b)"
+)
 _CHANGES = (
     (
         "replace",

@@ -1563,6 +1563,11 @@ def test_being_out_is_no_city(extractor: RuleExtractor) -> None:
     assert one(extractor, "人在外面").category is not C.LOCATION
 
 
+@pytest.mark.parametrize("text", ["正骑车去接娃", "一个人在office加班中", "对着一池子碗发呆中"])
+def test_what_the_user_is_in_the_middle_of_is_this_moment(extractor: RuleExtractor, text: str) -> None:
+    check(one(extractor, text), C.CONTEXT, session_only=True)
+
+
 @pytest.mark.parametrize(
     "text", ["人在三亚度假", "人在上海玩两天", "人在去湛江的动车上", "我人在外地", "人在广州南站"]
 )

@@ -14,14 +14,13 @@ from memlane.domain import EventStatus
 from memlane.text.timeparse import number
 
 from .channels import CHANNEL_WORD, contact
-from .family_zh import BUSY as _BUSY
 from .family_zh import MINE as _MINE
 from .family_zh import PETS as _PETS
 from .family_zh import REL as _REL
 from .family_zh import family as _family
-from .habits_zh import HABIT, habit
 from .lexicon import FEELINGS, JOBS_ZH, LASTING, STOPPED_ZH
 from .money import budget_draft
+from .present_zh import AWAY, HABIT, NOW, habit
 from .rule import Build, Context, Draft, favorite, fixed, liking, routine, rule, slot_value, timed, zh_objects
 from .rule import moved_plan as _moved_plan
 from .work_zh import SUBJECTS as _SUBJECTS
@@ -229,17 +228,6 @@ _CALLED_OFF = (
     # what can no longer happen: 云南去不成了, 聚会办不了了
     r"|[去来办做搞玩跑参]不(?:成|了)了"
 )
-# what makes a place one the user is at, not one they live in: on a train, at a station, on holiday, away
-_AWAY = r"(?:[上里中]$|站|路上|度假|玩|逛|旅游|旅行|出差|过年|过节|候|等|排队|开会|外地|去)"
-_NOW = (
-    # 现在 of a habit (现在都用支付宝了, 现在一般骑车) is no moment
-    r"(?:现在(?!都|一般|基本|主要|只|改|每|天天|经常|常常)|正在|此刻|这会儿|目前|刚刚?|马上就?)(?:在|到)?"
-    rf"|我在{_BUSY}"
-    # where the user is for a few days, not where they live: 我这周在上海出差, 这周我在老家
-    r"|(?:^|我)(?:这周|这几天|这两天|今天|今晚|这个?周末)(?:我)?(?:人)?(?:都|也)?在"
-    # where the user is this moment: 人在三亚度假, 我人在外地 (人在深圳 is where they live)
-    rf"|^我?人(?:还|正|现在)?在(?=.*{_AWAY})"
-)
 _MUCH = r"(?:很|特别|比较|非常|挺|超|还挺|蛮|十分|更)?"
 _MARITAL = {"结婚": "married", "已婚": "married", "离婚": "divorced", "单身": "single", "未婚": "single"}
 
@@ -307,7 +295,7 @@ RULES = (
     rule(C.LOCATION, rf"(?:搬到了?|搬去了?|搬家到|移居到?)(?P<v>{_CUT}{{1,20}})",
          _place("home_city", move=True)),
     # where the user is based, said the short way: 人在深圳, base上海, 坐标杭州
-    rule(C.LOCATION, rf"^我?(?:人|常驻|(?i:base)|坐标)在?\s*(?!.*{_AWAY})(?P<v>[\u4e00-\u9fff]{{2,8}})$",
+    rule(C.LOCATION, rf"^我?(?:人|常驻|(?i:base)|坐标)在?\s*(?!.*{AWAY})(?P<v>[\u4e00-\u9fff]{{2,8}})$",
          _place("home_city", True)),
     rule(C.JOB, rf"(?:^|我{_ADV})是(?:一名|一个|一位|个|名|位)?"
                 rf"(?P<job>{_CUT}{{0,10}}?(?:{_JOBS}))[啊哦呢哈]?$", _job),
@@ -393,7 +381,7 @@ RULES = (
     rule(C.EVENT, r".", timed(EventStatus.DONE, -1, require_time=True)),
     # done: 了 or 啦 (定啦), 过, or a choice made (最后选的蕾丝款)
     rule(C.EVENT, r"了|啦|过(?!敏|来|去|年|节|得|分)|(?:选|定|挑|买|订)的", _did),
-    rule(C.CONTEXT, _NOW, fixed(None, session_only=True)),
+    rule(C.CONTEXT, NOW, fixed(None, session_only=True)),
     # anything else the user says about themselves
     rule(C.FACT, rf"^{_ME}(?!们)", _first_person, "fallback"),
 )

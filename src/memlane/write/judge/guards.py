@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 
 from memlane.domain import Action, Candidate, Category, Decision, EventStatus
-from memlane.write.extract.habits_zh import HABIT
 from memlane.write.extract.leaving import left_behind, left_job
 from memlane.write.extract.lexicon import STANDING
+from memlane.write.extract.present_zh import HABIT
 from memlane.write.extract.rule import FAVORITE
 
 # six digits or more, spaced, dotted or dashed: a number is the detectors' to name, so a clause holding
@@ -58,7 +58,7 @@ def standing(candidate: Candidate) -> bool:
 
 def habitual(candidate: Candidate) -> bool:
     """Whether ``candidate`` is a habit the rules keep: a preference, routine or fact said with a word of
-    habit or in the plain present (habits_zh.HABIT), and nothing that makes it this moment's. The n-gram
+    habit or in the plain present (present_zh.HABIT), and nothing that makes it this moment's. The n-gram
     model, which predates the training messages written for habits, reads "mostly i just take the bus"
     as one-off context (0.88) and "通勤路上我听播客" too (0.79)."""
     return (

@@ -1563,6 +1563,23 @@ def test_being_out_is_no_city(extractor: RuleExtractor) -> None:
     assert one(extractor, "人在外面").category is not C.LOCATION
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "at a truck stop off I-40 near Amarillo",
+        "in a cab to JFK, running tight",
+        "on the bus to the zoo with the kids",
+    ],
+)
+def test_where_the_user_is_with_its_i_dropped_is_this_moment(extractor: RuleExtractor, text: str) -> None:
+    check(one(extractor, text), C.CONTEXT, session_only=True)
+
+
+@pytest.mark.parametrize("text", ["in the mood for pizza", "in a band with my brother"])
+def test_a_state_with_its_i_dropped_is_no_moment(extractor: RuleExtractor, text: str) -> None:
+    assert one(extractor, text).category is not C.CONTEXT
+
+
 @pytest.mark.parametrize("text", ["正骑车去接娃", "一个人在office加班中", "对着一池子碗发呆中"])
 def test_what_the_user_is_in_the_middle_of_is_this_moment(extractor: RuleExtractor, text: str) -> None:
     check(one(extractor, text), C.CONTEXT, session_only=True)

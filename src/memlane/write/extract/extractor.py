@@ -20,6 +20,7 @@ from memlane.text.timeparse import TimeMention, find_times
 
 from . import rules_en, rules_zh
 from .clauses import Clause, split_clauses
+from .dropped_en import with_subject
 from .entities import OPAQUE, en_entities, zh_entities
 from .forgetting import topic as forgotten
 from .joins import MAX_ENTITIES, MAX_TAGS, joined
@@ -114,26 +115,6 @@ _INTRODUCED_LEADS = ("I'm ", "I'm a ", "I ")
 _EN_BARE_VERB = re.compile(
     r"(?i)^(?:now\s+|also\s+|still\s+|currently\s+)?(?:live|work|moved|teach|grew|study|go|have|own)\b"
 )
-# a clause that opens with what was done, its "I" dropped: a past verb and what it was done to (not a
-# reaction, "loved the photos", "got it", nor where the writer has just come, "just got off a shift")
-_EN_DID = re.compile(
-    r"(?i)^(?:(?:finally|just|also|then|so|and|already|actually|literally)\s+)*"
-    r"(?!(?:loved|liked|enjoyed|appreciated|hated|missed|wanted|needed|hoped|wished|thought|guessed"
-    r"|figured|meant|noticed|seemed|looked|sounded|felt|happened|used|supposed|called|named|based|turned)\b"
-    r"|got\s+(?:off|home|in|up|here|there)\b)"
-    r"(?:[a-z]{3,}ed|took|got|won|lost|bought|sold|made|went|ran|drove|flew|broke|found|gave|left|caught"
-    r"|wrote|built|came|met|saw|quit|paid|spent|scored|hit)\s+"
-    r"(?!(?:it|that|this|well|great|good|fine|ok|okay|to\s+(?:be|me|you))\b)\w+.*\s\w+"
-)
-_DID_KINDS = (Category.EVENT, Category.PLAN)
-# …and one that opens with how the writer lives or works, as a plain present (not an imperative to the
-# assistant: "get me a taxi", "take a look", "have fun")
-_EN_HAS = re.compile(
-    r"(?i)^(?:(?:also|still|now|currently|mostly|usually)\s+)*(?:own|rent|renting|live|living|work|working"
-    r"|commute|drive|ride|cycle|take|get|teach|study|volunteer|grew\s+up)\s+"
-    r"(?!(?:me|us|you|it|this|that|a\s+look|care|fun|well|ready|going|back)\b)\w+"
-)
-_HAS_KINDS = (Category.FACT, Category.PREFERENCE, Category.ROUTINE, Category.LOCATION, Category.JOB)
 # how a message opens when the writer names themselves like on the phone: "This is Mei", "hi, it's Tom
 # here", "Priya here, quick question" (read as "I'm <name>"; only where the message opens, since "this
 # is Paris" later on shows a photo)
@@ -292,9 +273,10 @@ class RuleExtractor:
                     draft = said_i
             if lang == "en" and not ctx.question and _unnamed(draft):
                 # texting drops the "I" of what the writer did ("took the kids to Yellowstone over
-                # spring break") and of how they live ("own a little sailboat", "get the train in")
-                said_i = _draft(replace(ctx, text=f"I {text}", about_other=False))
-                kinds = _DID_KINDS if _EN_DID.match(text) else _HAS_KINDS if _EN_HAS.match(text) else ()
+                # spring break"), of how they live ("own a little sailboat") and of where they are
+                # ("at a truck stop off I-40 near Amarillo")
+                said, kinds = with_subject(text)
+                said_i = _draft(replace(ctx, text=said, about_other=False)) if kinds else None
                 if said_i is not None and said_i.category in kinds:
                     draft = said_i
             asked = not clause.remember and REQUEST.search(text) is not None

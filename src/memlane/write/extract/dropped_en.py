@@ -1,0 +1,48 @@
+"""English clauses whose subject texting dropped: what the writer did ("took the kids to Yellowstone
+over spring break"), how they live ("own a little sailboat", "get the train into birmingham for work")
+and where they are ("at a truck stop off I-40 near Amarillo"). :func:`with_subject` says such a clause
+again with its "I", and names what that reading may make of it; the extractor keeps the reading only
+then, for a clause no rule named.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memlane.domain import Category
+
+# a clause that opens with what was done, its "I" dropped: a past verb and what it was done to (not a
+# reaction, "loved the photos", "got it", nor where the writer has just come, "just got off a shift")
+_EN_DID = re.compile(
+    r"(?i)^(?:(?:finally|just|also|then|so|and|already|actually|literally)\s+)*"
+    r"(?!(?:loved|liked|enjoyed|appreciated|hated|missed|wanted|needed|hoped|wished|thought|guessed"
+    r"|figured|meant|noticed|seemed|looked|sounded|felt|happened|used|supposed|called|named|based|turned)\b"
+    r"|got\s+(?:off|home|in|up|here|there)\b)"
+    r"(?:[a-z]{3,}ed|took|got|won|lost|bought|sold|made|went|ran|drove|flew|broke|found|gave|left|caught"
+    r"|wrote|built|came|met|saw|quit|paid|spent|scored|hit)\s+"
+    r"(?!(?:it|that|this|well|great|good|fine|ok|okay|to\s+(?:be|me|you))\b)\w+.*\s\w+"
+)
+_DID_KINDS = (Category.EVENT, Category.PLAN)
+# …and one that opens with how the writer lives or works, as a plain present (not an imperative to the
+# assistant: "get me a taxi", "take a look", "have fun")
+_EN_HAS = re.compile(
+    r"(?i)^(?:(?:also|still|now|currently|mostly|usually)\s+)*(?:own|rent|renting|live|living|work|working"
+    r"|commute|drive|ride|cycle|take|get|teach|study|volunteer|grew\s+up)\s+"
+    r"(?!(?:me|us|you|it|this|that|a\s+look|care|fun|well|ready|going|back)\b)\w+"
+)
+_HAS_KINDS = (Category.FACT, Category.PREFERENCE, Category.ROUTINE, Category.LOCATION, Category.JOB)
+# …and one that opens with where the writer is: a place they stop at or travel in
+_EN_AT = re.compile(r"(?i)^(?:(?:still|just|currently|now)\s+)?(?:at|in|on|outside)\s+(?:a|an|the)\s+\w")
+_AT_KINDS = (Category.CONTEXT,)
+
+
+def with_subject(text: str) -> tuple[str, tuple[Category, ...]]:
+    """An English clause with the subject texting dropped said again, and what that reading may make
+    of it (nothing when the clause does not open the way such a clause does)."""
+    if _EN_AT.match(text):
+        return f"I'm {text}", _AT_KINDS
+    if _EN_DID.match(text):
+        return f"I {text}", _DID_KINDS
+    if _EN_HAS.match(text):
+        return f"I {text}", _HAS_KINDS
+    return text, ()

@@ -275,8 +275,8 @@ class RuleExtractor:
                 # texting drops the "I" of what the writer did ("took the kids to Yellowstone over
                 # spring break"), of how they live ("own a little sailboat") and of where they are
                 # ("at a truck stop off I-40 near Amarillo")
-                said, kinds = with_subject(text)
-                said_i = _draft(replace(ctx, text=said, about_other=False)) if kinds else None
+                full, kinds = with_subject(text)
+                said_i = _draft(replace(ctx, text=full, about_other=False)) if kinds else None
                 if said_i is not None and said_i.category in kinds:
                     draft = said_i
             asked = not clause.remember and REQUEST.search(text) is not None

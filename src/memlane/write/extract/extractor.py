@@ -328,13 +328,14 @@ def _of_the_request(c: Candidate) -> Candidate:
     送到), kept for this conversation and never against later ones."""
     if LASTING.search(c.text) or STANDING.search(c.text):
         return c
-    if c.category is Category.CONSTRAINT and c.value is None:  # not a profile slot (avoid_channel)
-        if _LASTING_CONSTRAINT.search(fold(c.text)):
-            return c
-    elif c.category is Category.STYLE:
-        c = replace(c, slot=None, value=None)  # how to word this letter, not every answer
-    elif c.category is not Category.PLAN or _SUBJECT.search(c.text):
-        return c  # a plan of the user's ("我周六去杭州"), not when the thing asked for is due
+    # a bare constraint (not a profile slot such as avoid_channel), and when the thing asked for is due
+    # (not a plan of the user's: "我周六去杭州")
+    bare = c.value is None and not _LASTING_CONSTRAINT.search(fold(c.text))
+    due = not _SUBJECT.search(c.text)
+    if c.category is Category.STYLE:  # how to word this letter, not every answer
+        c = replace(c, slot=None, value=None)
+    elif not ((c.category is Category.CONSTRAINT and bare) or (c.category is Category.PLAN and due)):
+        return c
     return replace(c, category=Category.CONDITION, session_only=True, event_time=None, event_status=None)
 
 

@@ -28,9 +28,10 @@ from sensitive_cases import POSITIVES
 SECRETS = [(str(p.id), str(p.values[2])) for p in POSITIVES]
 _ZH_DIGITS = str.maketrans("零〇一二三四五六七八九", "00123456789")
 # what varies from run to run and could hold any short run of digits: hex ids, clock times and
-# scores in [0, 1] (a hit scored 0.6619 does not hold the PIN 6 6 1 9)
+# scores (a hit scored 0.6619 does not hold the PIN 6 6 1 9, nor a keyword score of 3.3456 the "3456"
+# of a card number); a score has one or two digits before its point and one point
 _NOISE = re.compile(
-    r"(?=[0-9a-f]*[a-f])[0-9a-f]{16,}|\b[0-9]{9,10}\.[0-9]+\b|(?<![0-9.])[01]\.[0-9]+\b"
+    r"(?=[0-9a-f]*[a-f])[0-9a-f]{16,}|\b[0-9]{9,10}\.[0-9]+\b|(?<![0-9.])[0-9]{1,2}\.[0-9]+\b(?!\.[0-9])"
     r"|datetime\.datetime\([^)]*\)|\d{4}-\d\d-\d\d[T ][0-9:.+]+"
 )
 
@@ -125,6 +126,8 @@ def test_the_leak_check_finds_a_secret() -> None:
     assert leaks("t", "tokens: summer2024 bank") == ["t: pw-for-my-bank"]
     assert leaks("t", "4392260187654321") == ["t: zh-credit-card"]
     assert leaks("t", "a PIN 6619, order 166190") == ["t: pin-spaced"]
+    assert leaks("t", "'bm25': 3.3456, 'relevance': 0.6619") == []  # scores, not a card's digits
+    assert "t: card-dots" in leaks("t", "card 4111.1111.1111.1111")  # not taken for a score
     assert leaks("t", "it's 5502") == ["t: pin-question-typo"]  # the value of "pin? its 5502" alone
     assert leaks("t", "[redacted: ID number] [redacted: password]") == []  # the masks' own words
     assert "t: zh-phone-chinese-digits" in leaks("t", "call 13812345678")

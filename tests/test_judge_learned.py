@@ -312,6 +312,41 @@ def test_training_twice_gives_the_same_model(tmp_path: Path) -> None:
         assert first.predict(clause.text, clause.cues) == second.predict(clause.text, clause.cues)
 
 
+@pytest.mark.parametrize(
+    ("found", "labelled", "learns"),
+    [
+        # news after a greeting is kept for the news
+        (
+            "ok long story so my landlord finally fixed the heating",
+            [("ok long story so", "smalltalk"), ("my landlord finally fixed the heating", "event")],
+            "event",
+        ),
+        # what bars keeping wins over lasting news
+        (
+            "I doubt I'll use up my leave this year, too many projects",
+            [("I doubt I'll use up my leave this year", "guess"), ("too many projects", "background")],
+            "guess",
+        ),
+        # this conversation's context over a mood
+        (
+            "in the waiting room rn, bored af",
+            [("in the waiting room rn", "context"), ("bored af", "mood")],
+            "context",
+        ),
+        # a candidate inside one clause learns that clause's label
+        (
+            "my landlord finally fixed",
+            [("ok long story so", "smalltalk"), ("my landlord finally fixed it", "event")],
+            "event",
+        ),
+    ],
+)
+def test_a_candidate_covering_several_clauses_learns_where_it_goes(
+    found: str, labelled: list[tuple[str, str]], learns: str
+) -> None:
+    assert training.covered(found, labelled) == learns
+
+
 def test_eval_judge_runs_on_a_slice(tmp_path: Path) -> None:
     out = tmp_path / "judge.json"
     result = CliRunner().invoke(main, ["eval", "judge", "--limit", "8", "--json", str(out)])

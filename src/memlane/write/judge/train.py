@@ -97,7 +97,7 @@ def clauses(messages: Sequence[dict[str, Any]]) -> list[Clause]:
         for candidate in extractor.extract(Message("user", masked(row["text"]), AT)):
             if candidate.slot is not None and not holds(candidate.slot, candidate.value):
                 candidate = replace(candidate, slot=None, value=None)  # as the write path does
-            label = max(labelled, key=lambda c: overlap(candidate.text, c[0]))[1]
+            label = covered(candidate.text, labelled)
             cues = tuple(rule_cues(candidate))
             rules = judge.decide(candidate, AT)
             out.append(
@@ -106,6 +106,23 @@ def clauses(messages: Sequence[dict[str, Any]]) -> list[Clause]:
                 )
             )
     return out
+
+
+# which label a candidate covering several corpus clauses learns, first to last: what bars keeping
+# it (a withdrawal, a secret, an imagined case, a guess), then lasting news, then this conversation's
+# condition or context, then what is dropped
+_PRECEDENCE = {"forget": 0, "sensitive": 0, "hypothetical": 0, "guess": 0, "long-term": 1, "session": 2}
+
+
+def covered(found: str, labelled: Sequence[tuple[str, str]]) -> str:
+    """The label a candidate learns: of the corpus clause it covers most of, or, where it holds
+    several whole, of the one that most decides where it goes. "ok long story so my landlord
+    finally fixed the heating" holds small talk and an event, and is kept for the event: learnt as
+    small talk, it taught the model that news after a greeting is chatter."""
+    whole = [label for text, label in labelled if overlap(found, text) == 1.0]
+    if len(whole) > 1:
+        return min(whole, key=lambda label: _PRECEDENCE.get(label, _PRECEDENCE.get(TIERS[label], 3)))
+    return max(labelled, key=lambda c: overlap(found, c[0]))[1]
 
 
 def overlap(found: str, labelled: str) -> float:

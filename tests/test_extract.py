@@ -1358,6 +1358,30 @@ def test_a_question_run_on_without_a_stop_is_a_clause_of_its_own(text: str, clau
             "moved into the new flat on saturday still exhausted",
             ["moved into the new flat on saturday", "still exhausted"],
         ),
+        (
+            "missed the last train home by two minutes i'm still fuming",
+            ["missed the last train home by two minutes", "i'm still fuming"],
+        ),
+        (
+            "my sister moves in with us on monday pray for me",
+            ["my sister moves in with us on monday", "pray for me"],
+        ),
+        (
+            "sold the old sofa on marketplace for 80 not bad",
+            ["sold the old sofa on marketplace for 80", "not bad"],
+        ),
+        ("my best friend got engaged so happy for her", ["my best friend got engaged", "so happy for her"]),
+        # said first, before the news it is about
+        (
+            "ugh I'm so annoyed the landlord raised the rent again",
+            ["ugh I'm so annoyed", "the landlord raised the rent again"],
+        ),
+        ("omg I'm so embarrassed I waved at a stranger", ["omg I'm so embarrassed", "I waved at a stranger"]),
+        (
+            "I'm so proud of my little brother he passed his driving test",
+            ["I'm so proud of my little brother", "he passed his driving test"],
+        ),
+        ("I'm worried about our cat she stopped eating", ["I'm worried about our cat", "she stopped eating"]),
         # a feeling word that is not where the clause ends stays in it, and so does the one a clause is about
         ("I work nights and sleep in the day", ["I work nights and sleep in the day"]),
         ("the whole team is really proud", ["the whole team is really proud"]),

@@ -61,11 +61,16 @@ _SEPARATOR = re.compile(
     r"|fully|kinda|a\s+bit)\s+)?(?i:" + FEELINGS + r")\b\s*(?:[.,!?;]|$)))"
     # a feeling tacked on at the end without a stop: "got my black belt last weekend buzzing",
     # "getting my first tattoo on friday eeek", "got my p plates last week so proud of myself"
-    r"|(?P<tail>\s+(?=(?i:(?:so|absolutely|totally|really|pretty|super|proper|bloody|kinda|a\s+bit|still|lowkey)\s+)?"
-    r"(?i:"
-    + FEELINGS
-    + r"|proud\s+of\s+myself|worth\s+it|e{2,}k+|u+g+h+|ya+y+|wo+(?:ho+)?|omg+|finally|whew|phew"
-    r"|feels?\s+(?:so\s+)?(?:good|great|amazing|surreal|weird)(?:\s+man)?)\b\s*[!.]*\s*$))"
+    # "…by two bucks i'm still annoyed", "the in laws arrive saturday for 3 weeks pray for me"
+    r"|(?P<tail>\s+(?=(?i:(?:i'?m|im|i\s+am|we'?re|feeling|honestly)\s+)?"
+    r"(?i:(?:so|absolutely|totally|really|pretty|super|proper|bloody|kinda|a\s+bit|still|lowkey|way\s+too)\s+)?"
+    r"(?i:(?:" + FEELINGS + r")(?:\s+for\s+(?:her|him|them|you|us))?"
+    r"|proud\s+of\s+myself|worth\s+it|e{2,}k+|u+g+h+|ya+y+|wo+(?:ho+)?|omg+|finally|whew|phew"
+    r"|feels?\s+(?:so\s+)?(?:good|great|amazing|surreal|weird)(?:\s+man)?"
+    r"|pray\s+for\s+me|send\s+help|kill\s+me(?:\s+now)?|rip|what\s+a\s+(?:day|week|night|morning|year)"
+    r"|panic\s+over|not\s+bad|(?:my\s+)?brain\s+is\s+(?:fried|mush)|felt\s+like\s+a\s+(?:genius|legend|pro)"
+    r"|best\s+(?:decision|day|thing)\s+ever|haven'?t\s+stopped\s+smiling(?:\s+since)?|can'?t\s+stop\s+smiling)\b"
+    r"(?:\s+(?i:lol|lmao|haha+|omg|tbh|ngl|honestly|man))*[\s!.\U0001F300-\U0001FAFF\u2600-\u27BF]*$))"
     r"|(?P<place>\s+(?=(?i:based\s+(?:in|out\s+of)|living\s+in)\s|from\s+[A-Z]))"
     # a question or a request run on without a stop ("halfway up a trail near Sedona signal keeps
     # dropping what time is sunset", "doing the city2surf in august need a training plan")
@@ -76,6 +81,8 @@ _SEPARATOR = re.compile(
     r"|need\s+(?:a|an|some|help)|should\s+i"
     # an imperative to the assistant ("…all over the place suggest meal prep stuff that reheats well")
     r"|suggest|recommend|(?:give|send|show|tell|find|route|walk)\s+me)\b))"
+    # the news after a feeling said first: "ugh I'm so annoyed the contractor bailed on our deck"
+    r"|(?P<head>\s+(?=(?i:i|i'm|i've|we|we're|my|our|the|he|she|they|his|her|their)\s))"
 )
 _PLACEHOLDER = re.compile(r"\[[^\[\]\n]{1,60}\]")
 _ABBREVIATION = re.compile(r"(?i)\b(?:mr|mrs|ms|dr|st|vs|etc|e\.g|i\.e|jr|sr|no|approx|inc|ltd|co)$")
@@ -153,6 +160,16 @@ _LINKS = re.compile(
 )
 
 
+# a feeling said first, and what it is about: "ugh I'm so annoyed", "I'm so proud of this little garden"
+_FEELING_FIRST = re.compile(
+    r"(?i)^(?:(?:ugh+|omg+|a+h+|oh+|honestly|ok(?:ay)?|lol|man|wow|so)\s+)*(?:(?:i'?m|im|i\s+am|i\s+feel|feeling|we'?re)\s+)?"
+    r"(?:(?:so|absolutely|totally|really|pretty|super|kinda|kind\s+of|a\s+bit|still|lowkey|way\s+too|too)\s+)*"
+    r"(?:" + FEELINGS + r")(?:\s+(?:about|of|at|for|with)(?:\s+(?:my|our|his|her|their))?"
+    r"(?:\s+(?!(?:i|i'm|we|my|our|he|she|they)\b)[\w']+){1,3})?"
+    r"(?:\s+(?:today|rn|tbh|lol|af))*$"
+)
+
+
 def _is_split(m: re.Match[str], text: str) -> bool:
     before, after = text[: m.start()], text[m.end() :]
     if m.lastgroup in ("comma", "colon"):
@@ -169,6 +186,8 @@ def _is_split(m: re.Match[str], text: str) -> bool:
     if m.lastgroup == "tail":  # not the feeling a clause is about: "I am so proud", "it made me happy"
         words = before.split()
         return len(words) >= 4 and not has_cjk(before) and _LINKS.search(before) is None
+    if m.lastgroup == "head":
+        return _FEELING_FIRST.match(re.split(r"[.!?;,。！？，；]", before)[-1].strip()) is not None
     if m.lastgroup == "place":  # "I'm Tom, a nurse from Leeds": where they are is one more thing said
         return _INTRODUCED.search(before) is not None
     if m.lastgroup == "ask":  # not a question a clause holds: "I know what time it is", "no idea how much"

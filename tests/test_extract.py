@@ -966,6 +966,39 @@ def test_small_talk_is_reported_so_it_can_be_discarded(extractor: RuleExtractor,
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "So true, Priya!",
+        "Hope the interview went well, Marcus",
+        "Congrats Caroline",
+        "you're the best, Jo",
+        "加油啊小王",
+        "最近忙啥呢啊晓雯",
+        "阿杰你那个新工作还顺利不",
+    ],
+)
+def test_words_to_the_listener_by_name_are_small_talk(extractor: RuleExtractor, text: str) -> None:
+    check(one(extractor, text), C.SMALLTALK)
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("I moved to Austin, Texas", C.LOCATION),  # a place after a comma, said of the user
+        ("语音回你哈", None),  # a verb and what the user does, not a name
+        ("周末带你去", C.PLAN),
+    ],
+)
+def test_what_speaks_of_the_user_is_not_taken_for_words_to_the_listener(
+    extractor: RuleExtractor, text: str, category: Category | None
+) -> None:
+    found = one(extractor, text)
+    assert found.category is not C.SMALLTALK
+    if category is not None:
+        assert found.category is category
+
+
+@pytest.mark.parametrize(
     ("text", "slot", "value"),
     [
         ("我对花生过敏", "allergy", "花生"),

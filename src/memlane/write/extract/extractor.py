@@ -19,6 +19,7 @@ from memlane.text.recurrence import recurrence
 from memlane.text.timeparse import TimeMention, find_times
 
 from . import rules_en, rules_zh
+from .addressed import to_listener
 from .clauses import Clause, split_clauses
 from .dropped_en import with_subject
 from .entities import OPAQUE, en_entities, zh_entities
@@ -232,7 +233,7 @@ class RuleExtractor:
         elif not normalize(text.replace(OPAQUE, "")) and OPAQUE in text:
             draft = Draft(category=Category.SENSITIVE)  # the clause was only a value redaction masked
             ctx = Context(text, lang, message.at)
-        elif _is_smalltalk(text):
+        elif _is_smalltalk(text) or to_listener(text, lang):  # words to the listener are talk too
             draft = Draft(category=Category.SMALLTALK)
             ctx = Context(text, lang, message.at)
         elif HYPOTHETICAL.match(text):

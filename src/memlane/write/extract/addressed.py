@@ -1,0 +1,69 @@
+"""Words to the listener: a clause that speaks to the person the user is talking with, by name ("Totally
+agree, Hana", "Hope the move went okay, Tamsin!", "最近咋样啊思琪", "桃子你那个面试后来怎么样了").
+
+Such a clause tells nothing about the user: it is talk, like a greeting or thanks. Read as anything
+else, a name spoken to looks like a named thing the user mentioned (a weak sign of interest), and the
+learned judge took "Hope the move went okay, Tamsin" for a profile fact (0.73). A clause that speaks
+of the user too ("I moved to Austin, Texas", "我给你带了特产") is not only talk, and is read as it is.
+A Chinese name is known by jieba's tags, so one it splits into single characters ("最近忙啥呢啊婉清") is
+not found.
+"""
+
+from __future__ import annotations
+
+import re
+
+import jieba.posseg
+
+# a name spoken to after a comma at the end ("…, Hana!"), or after a word of greeting or cheer alone
+_EN_NAMED_LAST = re.compile(r",\s*[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?[\s!.?~)(:'\"]*$")
+_EN_CHEER_NAMED = re.compile(
+    r"(?i)^(?:wow|omg|yes+|yay+|aw+|hey+|hi+|hello|thanks|thank\s+you|congrats|congratulations"
+    r"|happy\s+birthday|good\s+luck|bye|night|morning|go|love\s+you|miss\s+you)[\s,!.]+(?-i:[A-Z][a-z]+)[\s!.~]*$"
+)
+# what makes a clause before a name talk to that person: you, or a word of agreeing, wishing or cheering
+_EN_TALK = re.compile(
+    r"(?i)\b(?:you|your|you're|u|ur|yours)\b|^(?:totally\s+|so\s+|i\s+)?(?:agree|congrat|thank|hope|good\s+luck"
+    r"|miss|love\s+you|same|omg|wow|haha|lol|aw+|yes+|yay|welcome|sorry|happy\s+birthday|so\s+true|exactly"
+    r"|nice|cool|great|amazing|awesome|that(?:'?s|\s+is)|this\s+is|what\s+a)"
+)
+# how many words a clause before a name may hold and still be only talk ("Hope the move went okay")
+_SHORT = 8
+_EN_SELF = re.compile(r"(?i)\b(?:i|me|my|mine|i'm|i've|i'd|i'll|im|we|our|us|we're)\b")
+# a Chinese name or a word of address first, then 你 ("桃子你…", "小鹿你英语也太溜了")
+_NAMES = {"nr", "nrfg", "nrt", "n", "nz"}  # jieba's tags of names and nouns
+_ZH_NAME_YOU = re.compile(r"^[\u4e00-\u9fff]{1,3}你(?!们?好)")
+# a particle of talk, then the name spoken to at the end ("最近咋样啊思琪", "Congrats啊Lily")
+_ZH_PARTICLE_NAME = re.compile(
+    r"[啊呀哇哦嘛呗吧啦]\s*(?P<name>[\u4e00-\u9fff]{2,3}|[A-Z][a-z]+)[\s!！~～。.]*$"
+)
+
+
+def to_listener(text: str, lang: str) -> bool:
+    """Whether ``text`` (one clause) is said to the listener, by name, and not of the user."""
+    if lang == "en":
+        if _EN_CHEER_NAMED.match(text):
+            return True
+        named = _EN_NAMED_LAST.search(text)
+        if named is None or _EN_SELF.search(text):
+            return False
+        said = text[: named.start()].strip()  # a long run-on holds more than talk: read it as it is
+        return len(said.split()) <= _SHORT and _EN_TALK.search(said) is not None
+    if "我" in text:
+        return False
+    if (you := _ZH_NAME_YOU.match(text)) is not None and _a_name(text[: you.end() - 1]):
+        return True
+    named = _ZH_PARTICLE_NAME.search(text)
+    return named is not None and _a_name(named["name"])
+
+
+def _a_name(word: str) -> bool:
+    """A name or a word of address: one word jieba tags as a name or a noun (桃子, 思琪), a doubled
+    one (婷婷) or one with 小 / 阿 / 老 (小王), or a Latin name with its capital; not a verb and what
+    it does (语音回你, 周末带你去)."""
+    if word[:1].isupper():
+        return True
+    if len(word) == 2 and (word[0] == word[1] or word[0] in "小阿老"):
+        return True
+    tagged = list(jieba.posseg.cut(word, HMM=True))
+    return len(tagged) == 1 and tagged[0].flag in _NAMES

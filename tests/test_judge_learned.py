@@ -182,13 +182,24 @@ def test_a_tool_given_up_from_now_on_is_no_way_to_answer(mem: Memory) -> None:
     assert Category.STYLE not in [m.category for m in mem.list("u1")]
 
 
+@pytest.mark.parametrize(
+    "text", ["我在地铁上，以后都简短点回复", "please keep it short, i read these on my commute"]
+)
+def test_a_way_to_answer_that_lasts_is_kept_beside_this_moment(mem: Memory, text: str) -> None:
+    said(mem, text)
+    assert Category.STYLE in [m.category for m in mem.list("u1")]
+
+
 @pytest.mark.parametrize("text", ["mostly i just take the bus", "通勤路上我听播客", "我出门基本坐公交"])
 def test_a_habit_is_kept_however_much_it_reads_as_this_moment(mem: Memory, text: str) -> None:
     # the n-gram model reads each as one-off context (0.71 to 0.88)
     assert said(mem, text) == [Action.SEMANTIC]
 
 
-@pytest.mark.parametrize("text", ["以后再说吧", "I'm driving, keep it short"])
+@pytest.mark.parametrize(
+    "text",
+    ["以后再说吧", "I'm driving, keep it short", "我在高铁上，回复简短点", "现在在开会，回我短一点"],
+)
 def test_what_holds_only_now_is_no_standing_instruction(mem: Memory, text: str) -> None:
     actions = said(mem, text)
     assert actions

@@ -36,9 +36,9 @@ from .lexicon import (
     REQUEST,
     SESSION_ONLY,
     SMALLTALK,
-    STANDING,
     topic_tags,
 )
+from .occasion import in_the_moment, of_the_request
 from .reference import mentions_kin, names_kin, refers_back, still_meant, taken_up
 from .rule import Context, Draft, Rule, first_match
 
@@ -198,7 +198,7 @@ class RuleExtractor:
                 self._candidate(clause, message, self_said, kin, introduced, opening), topics, MAX_TAGS
             )
             if asked:
-                candidate = _of_the_request(candidate)
+                candidate = of_the_request(candidate)
             asked = asked or candidate.category is Category.REQUEST
             introduced = introduced or candidate.slot == "name"
             opening = opening and candidate.category is Category.SMALLTALK
@@ -208,7 +208,7 @@ class RuleExtractor:
             )
             kin = names_kin(candidate, said) or (kin and still_meant(said, candidate.lang))
             found.append((candidate, clause))
-        return [c for c, _ in joined(found, message.content, message.at)]
+        return [c for c, _ in joined(in_the_moment(found), message.content, message.at)]
 
     def _candidate(
         self,
@@ -316,30 +316,6 @@ class RuleExtractor:
         )
 
 
-# a constraint said as lasting: by its words, or by its subject ("I never fly red-eye")
-_LASTING_CONSTRAINT = re.compile(
-    r"以后|平时|一般|从来|^我|(?i:\b(?:never|ever|any\s*more|no\s+longer)\b|^(?:i|we)\b)"
-)
-
-
-def _of_the_request(c: Candidate) -> Candidate:
-    """A constraint, a way to answer or a time said after a request, bare (no subject, no word that
-    makes it last), as what it is: a condition of that request ("帮我订机票，不要红眼航班", "find me a
-    hotel in Rome, don't pick anything near the station", 帮我写封辞职信，语气客气点, 帮我订个蛋糕，周六下午
-    送到), kept for this conversation and never against later ones."""
-    if LASTING.search(c.text) or STANDING.search(c.text):
-        return c
-    # a bare constraint (not a profile slot such as avoid_channel), and when the thing asked for is due
-    # (not a plan of the user's: "我周六去杭州")
-    bare = c.value is None and not _LASTING_CONSTRAINT.search(fold(c.text))
-    due = not _SUBJECT.search(c.text)
-    if c.category is Category.STYLE:  # how to word this letter, not every answer
-        c = replace(c, slot=None, value=None)
-    elif not ((c.category is Category.CONSTRAINT and bare) or (c.category is Category.PLAN and due)):
-        return c
-    return replace(c, category=Category.CONDITION, session_only=True, event_time=None, event_status=None)
-
-
 # what a clause says of no one in particular, or of the conversation: nothing to learn about the user
 _NOT_ABOUT_USER = {
     Category.SMALLTALK,
@@ -349,10 +325,6 @@ _NOT_ABOUT_USER = {
     Category.HYPOTHETICAL,
 }
 _ZH_SELF = re.compile(r"^(?:我|本人)")
-# someone who does it, or an intention: what makes a time a plan rather than a due date
-_SUBJECT = re.compile(
-    r"我|咱|打算|准备|计划|(?i:\b(?:i|i'?m|i'?ll|we|we'?re|we'?ll|my|our|going\s+to|gonna|plan)\b)"
-)
 _CHANGES = (
     (
         "replace",

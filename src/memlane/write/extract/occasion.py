@@ -1,0 +1,62 @@
+"""What a clause is for, read with the rest of its message: a condition of the request before it
+("帮我订机票，不要红眼航班"), or part of the moment the message tells ("正在医院排队取号，回复简短点").
+Either holds for this conversation only, and never against later ones."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from memlane.domain import Candidate, Category
+from memlane.text.lang import fold
+
+from .clauses import Clause
+from .lexicon import LASTING, STANDING
+
+# someone who does it, or an intention: what makes a time a plan rather than a due date
+_SUBJECT = re.compile(
+    r"我|咱|打算|准备|计划|(?i:\b(?:i|i'?m|i'?ll|we|we'?re|we'?ll|my|our|going\s+to|gonna|plan)\b)"
+)
+
+# a constraint said as lasting: by its words, or by its subject ("I never fly red-eye")
+_LASTING_CONSTRAINT = re.compile(
+    r"以后|平时|一般|从来|^我|(?i:\b(?:never|ever|any\s*more|no\s+longer)\b|^(?:i|we)\b)"
+)
+
+
+def of_the_request(c: Candidate) -> Candidate:
+    """A constraint, a way to answer or a time said after a request, bare (no subject, no word that
+    makes it last), as what it is: a condition of that request ("帮我订机票，不要红眼航班", "find me a
+    hotel in Rome, don't pick anything near the station", 帮我写封辞职信，语气客气点, 帮我订个蛋糕，周六下午
+    送到), kept for this conversation and never against later ones."""
+    if LASTING.search(c.text) or STANDING.search(c.text):
+        return c
+    # a bare constraint (not a profile slot such as avoid_channel), and when the thing asked for is due
+    # (not a plan of the user's: "我周六去杭州")
+    bare = c.value is None and not _LASTING_CONSTRAINT.search(fold(c.text))
+    due = not _SUBJECT.search(c.text)
+    if c.category is Category.STYLE:  # how to word this letter, not every answer
+        c = replace(c, slot=None, value=None)
+    elif not ((c.category is Category.CONSTRAINT and bare) or (c.category is Category.PLAN and due)):
+        return c
+    return replace(c, category=Category.CONDITION, session_only=True, event_time=None, event_status=None)
+
+
+def in_the_moment(found: list[tuple[Candidate, Clause]]) -> list[tuple[Candidate, Clause]]:
+    """A way to answer or to be reached said in a message about where the user is or what they are
+    doing right now, with no word that makes it last, as what it is: part of this moment, kept for
+    this conversation ("正在医院排队取号，回复简短点", "现在在开meeting，回我短一点", "I'm in a cab, be
+    brief"). "please keep it short, i read these on my commute" tells a habit, and stays how to answer."""
+    if not any(c.category is Category.CONTEXT for c, _ in found):
+        return found
+    return [
+        (
+            replace(c, category=Category.CONTEXT, slot=None, value=None, session_only=True)
+            if c.category in (Category.STYLE, Category.CONTACT)
+            and not LASTING.search(c.text)
+            and not STANDING.search(c.text)
+            else c,
+            clause,
+        )
+        for c, clause in found
+    ]

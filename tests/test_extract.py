@@ -982,6 +982,38 @@ def test_words_to_the_listener_by_name_are_small_talk(extractor: RuleExtractor, 
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "我同事下周要调去成都",
+        "我邻居每天早上六点遛狗",
+        "隔壁工位那个小伙子天天加班到十点",
+        "my coworker Dan is moving to Berlin in June",
+        "my neighbour's kids play drums every night",
+    ],
+)
+def test_what_someone_the_user_knows_does_is_theirs(extractor: RuleExtractor, text: str) -> None:
+    check(one(extractor, text), C.OTHER)
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("我同事约我周六去爬山", C.PLAN),  # the user goes too
+        ("同事送了我一盒普洱", C.EVENT),  # something the user got
+        ("my boss said I can work from home on fridays", None),
+        ("我妹妹下个月结婚", None),  # family is the user's own
+    ],
+)
+def test_what_brings_the_user_in_is_not_only_theirs(
+    extractor: RuleExtractor, text: str, category: Category | None
+) -> None:
+    found = one(extractor, text)
+    assert found.category is not C.OTHER
+    if category is not None:
+        assert found.category is category
+
+
+@pytest.mark.parametrize(
     ("text", "category"),
     [
         ("I moved to Austin, Texas", C.LOCATION),  # a place after a comma, said of the user

@@ -39,7 +39,7 @@ from .lexicon import (
     topic_tags,
 )
 from .occasion import in_the_moment, of_the_request
-from .reference import mentions_kin, names_kin, refers_back, still_meant, taken_up
+from .reference import mentions_kin, names_kin, of_an_acquaintance, refers_back, still_meant, taken_up
 from .rule import Context, Draft, Rule, first_match
 
 _RULES: dict[str, Sequence[Rule]] = {"zh": rules_zh.RULES, "en": rules_en.RULES}
@@ -258,6 +258,8 @@ class RuleExtractor:
                 draft = _draft(ctx)
             if theirs and (draft is None or draft.category in (None, Category.OTHER)) and not ctx.question:
                 draft = Draft(category=Category.FAMILY)
+            if draft is not None and draft.category in _THEIRS and of_an_acquaintance(text, lang):
+                draft = Draft(category=Category.OTHER)  # a coworker's plan, a friend's habit
             if draft is None and lang == "zh" and self_said and not ctx.about_other and not ctx.question:
                 # Chinese drops the subject it has just named: "我用的是 MacBook Pro，平时主要写 Python"
                 draft = first_match(_RULES["zh"], replace(ctx, text=f"我{text}"), fallback=True)
@@ -325,6 +327,17 @@ _NOT_ABOUT_USER = {
     Category.HYPOTHETICAL,
 }
 _ZH_SELF = re.compile(r"^(?:我|本人)")
+# what a clause of someone else's may be read as when it is the user's (a plan, a habit, news, a job)
+_THEIRS = {
+    Category.PLAN,
+    Category.EVENT,
+    Category.PREFERENCE,
+    Category.DISLIKE,
+    Category.ROUTINE,
+    Category.FACT,
+    Category.JOB,
+    Category.CONSTRAINT,
+}
 _CHANGES = (
     (
         "replace",

@@ -75,3 +75,30 @@ def taken_up(candidate: Candidate, before: list[str], limit: int) -> tuple[Candi
     if own or not before or thing.search(text) is None:
         return candidate, own
     return replace(candidate, tags=list(dict.fromkeys([*candidate.tags, *before]))[:limit]), own
+
+
+# someone the user knows who is not family, first in the clause: what they do or plan is theirs
+_ZH_ACQUAINTANCE = re.compile(
+    r"^(?:我的?|我们的?)?(?:公司的?|单位的?|部门的?)?(?:同事|朋友|好朋友|闺蜜|哥们儿?|邻居|室友|舍友|上司|老板|领导|组长"
+    r"|经理|主管|同学|老同学|房东|隔壁[\u4e00-\u9fff]{0,6}?(?:哥们儿?|大爷|大妈|阿姨|小?姑娘|小伙子?|大哥|大姐|邻居|同事)|同行[\u4e00-\u9fff]{0,3}?同事)"
+)
+_EN_ACQUAINTANCE = re.compile(
+    r"(?i)^(?:my|our)\s+(?:\w+\s+)?(?:co-?workers?|colleagues?|boss|manager|friends?|buddy|neighbou?rs?|roommates?"
+    r"|flatmates?|housemates?|classmates?|landlord|landlady|team\s+lead|supervisor)(?:'s)?\b"
+)
+# the user brought in: by name, or by what is given or done for them ("同事送了盒普洱", "老板给免单了")
+_ZH_SELF_AFTER = re.compile(r"我(?!的?(?:同事|朋友|邻居|室友|上司|老板|领导|同学))|咱|送|给|请|帮|带|约")
+_EN_SELF_AFTER = re.compile(r"(?i)\b(?:i|me|i'm|i've|i'd|i'll|im|we|us|we're)\b")
+
+
+def of_an_acquaintance(text: str, lang: str) -> bool:
+    """Whether a clause speaks of someone the user knows who is not family, and not of the user
+    ("我同事小蒋下个月要外派去新加坡", "我们组长天天画饼", "my coworker jess swears by standing desks"):
+    their plans, habits and news are not the user's. A clause that brings the user in ("我同事约我周六去
+    爬山", "my boss said I can work from home") speaks of the user too."""
+    folded = fold(text)
+    if lang == "zh":
+        lead = _ZH_ACQUAINTANCE.match(folded)
+        return lead is not None and _ZH_SELF_AFTER.search(folded[lead.end() :]) is None
+    lead = _EN_ACQUAINTANCE.match(folded)
+    return lead is not None and _EN_SELF_AFTER.search(folded[lead.end() :]) is None

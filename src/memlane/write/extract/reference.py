@@ -3,7 +3,9 @@ that the clause before it named ("we got a puppy!!! his name is biscuit", "我�
 or the user's turn before it ("my daughter is 7" … "she has ballet on saturdays"), so the clause
 is about the user's family, not about someone else.
 With it, them, 它 or 这个 and no thing of its own: the thing the clause before named ("a place open
-now for coffee? i always take it black"), so the clause is about that too (its topic tags)."""
+now for coffee? i always take it black"), so the clause is about that too (its topic tags).
+Led by someone the user knows who is not family (我同事, my coworker), and not bringing the user in:
+that person's plans, habits and news, not the user's (:func:`of_an_acquaintance`)."""
 
 from __future__ import annotations
 
@@ -86,7 +88,7 @@ _EN_ACQUAINTANCE = re.compile(
     r"(?i)^(?:my|our)\s+(?:\w+\s+)?(?:co-?workers?|colleagues?|boss|manager|friends?|buddy|neighbou?rs?|roommates?"
     r"|flatmates?|housemates?|classmates?|landlord|landlady|team\s+lead|supervisor)(?:'s)?\b"
 )
-# the user brought in: by name, or by what is given or done for them ("同事送了盒普洱", "老板给免单了")
+# the user brought in: as 我 or 咱, or by what is given or done for them ("同事送了盒普洱", "老板给免单了")
 _ZH_SELF_AFTER = re.compile(r"我(?!的?(?:同事|朋友|邻居|室友|上司|老板|领导|同学))|咱|送|给|请|帮|带|约")
 _EN_SELF_AFTER = re.compile(r"(?i)\b(?:i|me|i'm|i've|i'd|i'll|im|we|us|we're)\b")
 

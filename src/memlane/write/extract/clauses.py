@@ -170,6 +170,11 @@ _FEELING_FIRST = re.compile(
 )
 
 
+_STOP = re.compile(r"[.!?;,。！？，；]")
+# how far back a feeling said first can start ("ugh I'm so proud of my little brother" is 38 characters)
+_FEELING_SPAN = 160
+
+
 def _is_split(m: re.Match[str], text: str) -> bool:
     before, after = text[: m.start()], text[m.end() :]
     if m.lastgroup in ("comma", "colon"):
@@ -186,8 +191,11 @@ def _is_split(m: re.Match[str], text: str) -> bool:
     if m.lastgroup == "tail":  # not the feeling a clause is about: "I am so proud", "it made me happy"
         words = before.split()
         return len(words) >= 4 and not has_cjk(before) and _LINKS.search(before) is None
-    if m.lastgroup == "head":
-        return _FEELING_FIRST.match(re.split(r"[.!?;,。！？，；]", before)[-1].strip()) is not None
+    if m.lastgroup == "head":  # read only back to the last stop, and never far: this runs at every "the"
+        reach = _STOP.split(before[-_FEELING_SPAN:])
+        if len(reach) == 1 and len(before) > _FEELING_SPAN:
+            return False  # no stop in reach: what runs before is no feeling said first
+        return _FEELING_FIRST.match(reach[-1].strip()) is not None
     if m.lastgroup == "place":  # "I'm Tom, a nurse from Leeds": where they are is one more thing said
         return _INTRODUCED.search(before) is not None
     if m.lastgroup == "ask":  # not a question a clause holds: "I know what time it is", "no idea how much"

@@ -959,15 +959,7 @@ def test_feeling_words_inside_lasting_facts_are_no_mood(extractor: RuleExtractor
         "nvm",
         "要的",
         "不用了",
-    ],
-)
-def test_small_talk_is_reported_so_it_can_be_discarded(extractor: RuleExtractor, text: str) -> None:
-    check(one(extractor, text), C.SMALLTALK)
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
+        # words to the listener by name
         "So true, Priya!",
         "Hope the interview went well, Marcus",
         "Congrats Caroline",
@@ -977,7 +969,7 @@ def test_small_talk_is_reported_so_it_can_be_discarded(extractor: RuleExtractor,
         "阿杰你那个新工作还顺利不",
     ],
 )
-def test_words_to_the_listener_by_name_are_small_talk(extractor: RuleExtractor, text: str) -> None:
+def test_small_talk_is_reported_so_it_can_be_discarded(extractor: RuleExtractor, text: str) -> None:
     check(one(extractor, text), C.SMALLTALK)
 
 

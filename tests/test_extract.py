@@ -1465,6 +1465,48 @@ def test_questions_are_recognised_by_punctuation_and_particles() -> None:
     assert [c.question for c in split_clauses("有没有软一点的 他不爱吃甜的 爱吃面")] == [False]
 
 
+@pytest.mark.parametrize(
+    ("text", "asks"),
+    [
+        # a question word that stands for something not known asks, with no mark
+        ("附近哪有24小时的宠物医院", True),
+        ("开锁一般多少钱", True),
+        ("晚饭咋整", True),
+        ("你在干嘛呢", True),
+        # …and does not where it means "any", "and so on", or what the user does not know
+        ("我什么都吃", False),
+        ("现在啥肉都吃", False),
+        ("谁劝都没用", False),
+        ("水果什么的都行", False),
+        ("我养什么死什么哈哈哈", False),
+        ("我是那个啥做钢结构设计的", False),
+        ("每天都不知道吃啥", False),
+        # 呢 after what is going on says it, unless a question word asks
+        ("在医院排队呢", False),
+        ("正在考试呢", False),
+        ("你在哪呢", True),
+        # an English question by how it opens
+        ("which sunscreen is better spf 30 or 50", True),
+        ("is media mail cheaper for books", True),
+        ("does a kallax fit a 33cm box", True),
+        ("can i keep my phone on in airplane mode the whole flight", True),
+        ("any lounges here", True),
+        ("whats a good white noise app", True),
+        # …not a statement that opens with such a word, nor a question with what is said run on
+        ("when I was a kid I lived in Ohio", False),
+        ("what I love is hiking", False),
+        ("which is funny since I live in Duluth", False),
+        ("did the laundry today", False),
+        ("what a day", False),
+        ("any day now", False),
+        ("ok who's in for brunch sunday I already booked a table at Marigold for 11", False),
+        ("any good lunch spots, walking distance only", False),
+    ],
+)
+def test_a_question_is_recognised_by_its_words(text: str, asks: bool) -> None:
+    assert [c.question for c in split_clauses(text)] == [asks]
+
+
 @pytest.mark.parametrize("text", ["我要不要跟老师说一下", "周末要不要去爬山"])
 def test_a_question_by_its_shape_is_no_rule_the_user_set(extractor: RuleExtractor, text: str) -> None:
     # "要不要" holds 不要 ("don't"): asked, it is a request, no constraint

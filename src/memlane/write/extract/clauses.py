@@ -32,7 +32,16 @@ from dataclasses import dataclass
 
 from memlane.text.lang import fold, has_cjk
 
-from .lexicon import A_NOT_A, FEELINGS, QUESTION_END
+from .lexicon import (
+    A_NOT_A,
+    ASKED_EN,
+    ASKED_ZH,
+    FEELINGS,
+    GOING_ON,
+    NOT_ASKED_ZH,
+    QUESTION_END,
+    SAID_AFTER_ASKED,
+)
 
 MAX_CLAUSE = 300  # characters: a longer run without punctuation is pasted text, not a statement
 
@@ -42,7 +51,7 @@ class Clause:
     """One clause of a message, trimmed, with what its punctuation and opening words said."""
 
     text: str
-    question: bool = False  # ended with ? / ？ or 吗 / 呢
+    question: bool = False  # ended with ? / ？ or 吗 / 呢, or asks by its shape or its words
     remember: bool = False  # the user asked to remember it
     start: int = 0  # where the clause's text stands in the message
     end: int = 0
@@ -300,7 +309,7 @@ def split_clauses(text: str) -> list[Clause]:
                 (start, end), remember = rest, True
             piece = folded[start:end]
             if any(unicodedata.category(c)[0] in "LNS" for c in piece):  # not just punctuation
-                asks = question or QUESTION_END.search(piece) is not None or _asked_by_shape(piece)
+                asks = question or _asked_at_end(piece) or _asked_by_shape(piece)
                 more = _ELABORATION.match(piece) is not None
                 clauses.append(Clause(text[start:end], asks, remember, start, end, more))
         if sentence_end:
@@ -308,7 +317,21 @@ def split_clauses(text: str) -> list[Clause]:
     return clauses
 
 
+def _asked_at_end(piece: str) -> bool:
+    """Whether ``piece`` asks by its last word (吗, 呢, 附近有啥餐厅不), unless its 呢 only says what is
+    going on ("在医院排队呢") and no question word asks ("你在哪呢")."""
+    if QUESTION_END.search(piece) is None:
+        return False
+    return GOING_ON.search(piece) is None or ASKED_ZH.search(piece) is not None
+
+
 def _asked_by_shape(piece: str) -> bool:
-    """Whether the last part of ``piece`` asks by the shape of its verb (要不要, 有没有): in a run-on
-    with spaces for stops, what comes before the question still says something."""
-    return A_NOT_A.search(_LAST_PART.split(piece)[-1]) is not None
+    """Whether the last part of ``piece`` asks by the shape of its verb (要不要, 有没有) or by a
+    question word (附近哪有…, 开锁一般多少钱, "which sunscreen is better", "any lounges here"): in a
+    run-on with spaces for stops, what comes before the question still says something."""
+    last = _LAST_PART.split(piece)[-1]
+    if A_NOT_A.search(last) is not None:
+        return True
+    if has_cjk(last):
+        return ASKED_ZH.search(last) is not None and NOT_ASKED_ZH.search(last) is None
+    return ASKED_EN.match(last) is not None and SAID_AFTER_ASKED.search(last) is None

@@ -74,6 +74,19 @@ def test_a_condition_of_the_task_stays_in_the_session(mem: Memory, text: str) ->
     assert mem.list("u1") == []
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("any lounges here", id="en-lounges"),
+        pytest.param("whats the weather doing today", id="en-weather"),
+        pytest.param("附近哪有24小时的宠物医院", id="zh-vet"),
+    ],
+)
+def test_a_question_to_the_assistant_is_not_kept_even_for_the_session(mem: Memory, text: str) -> None:
+    # the model reads such questions as this conversation's context (0.76 for the lounges)
+    assert said(mem, text) == [Action.DISCARD]
+
+
 def test_a_task_budget_does_not_supersede_a_lasting_one(mem: Memory) -> None:
     mem.add("我每个月房租预算三千", user_id="u1", session_id="s0", at=T0)
     before = [m.text for m in mem.list("u1")]

@@ -269,7 +269,8 @@ class Judge(RuleJudge):
         """Whether the model's class decides instead of the rules: it is ``threshold`` sure (``keep``
         sure to keep long-term what the rules would not), it places the clause elsewhere, and it
         would not keep long-term what the rules' own words call a passing mood, small talk, an
-        imagined case, a request or a guess (those it may only move between discard and the session).
+        imagined case, a request or a guess (those it may only move between discard and the session,
+        and a request not even there: what the user asks for is no context of theirs).
 
         Sensitive data is the rules' alone, and so is a long number the rules did not keep ("long
         number on my debit card reads 4916 …" with no detector behind it), and a problem the user
@@ -291,6 +292,8 @@ class Judge(RuleJudge):
             return False
         if ruled == "long-term" and prediction.tier == "session" and c is not None and habitual(c):
             return False  # a habit is not this moment's ("mostly i just take the bus": context, 0.88)
+        if prediction.tier == "session" and rules.category is Category.REQUEST:
+            return False  # what the user asks for is no context of theirs ("any lounges here": 0.76)
         if prediction.tier != "long-term":
             return True
         if ruled == "session" and c is not None and c.slot is not None:

@@ -781,6 +781,12 @@ def test_conditions_of_the_task_are_for_this_session(
         "at a truck stop off I-40 near Amarillo",
         "in a cab to JFK, running tight",
         "on the bus to the zoo with the kids",
+        # …however the place is named, and in whatever state the user is there
+        "at target with a toddler who's melting down",
+        "at parent teacher conferences",
+        "in a dressing room at nordstrom",
+        "stuck in the walgreens drive thru line",
+        "parked outside the vet with the cat in her carrier",
         # what the user is in the middle of
         "正骑车去接娃",
         "一个人在office加班中",
@@ -795,6 +801,11 @@ def test_conditions_of_the_task_are_for_this_session(
 )
 def test_one_off_context_is_for_this_session(extractor: RuleExtractor, text: str) -> None:
     check(one(extractor, text), C.CONTEXT, session_only=True)
+
+
+@pytest.mark.parametrize("text", ["at least it's sunny", "in a band with my brother", "on it"])
+def test_opening_with_at_or_in_names_no_place_by_that_alone(extractor: RuleExtractor, text: str) -> None:
+    assert one(extractor, text).category is not C.CONTEXT
 
 
 @pytest.mark.parametrize(

@@ -31,16 +31,24 @@ _EN_HAS = re.compile(
     r"(?!(?:me|us|you|it|this|that|a\s+look|care|fun|well|ready|going|back)\b)\w+"
 )
 _HAS_KINDS = (Category.FACT, Category.PREFERENCE, Category.ROUTINE, Category.LOCATION, Category.JOB)
-# …and one that opens with where the writer is: a place they stop at or travel in
-_EN_AT = re.compile(r"(?i)^(?:(?:still|just|currently|now)\s+)?(?:at|in|on|outside)\s+(?:a|an|the)\s+\w")
-_AT_KINDS = (Category.CONTEXT,)
+# …and one that opens with where the writer is: a place they stop at, travel in or are stuck in ("at
+# target with a toddler", "in the back of a taxi in lisbon", "stuck in the walgreens drive thru line");
+# "at" needs no article ("at parent teacher conferences"), "in" and "on" do ("in love", "on it" say no place)
+_EN_AT = re.compile(
+    r"(?i)^(?:(?:still|just|currently|now|out|up|back|stuck|crammed|parked|camped|sitting|standing"
+    r"|waiting|hiding|huddled)\s+)*"
+    r"(?:at\s+(?!(?:least|all|first|last|once|times|this\s+point|the\s+end|the\s+moment|some\s+point|most|best"
+    r"|worst|it|that|this|me|you)\b)|(?:in|on|outside|inside)\s+(?:a|an|the|my|our)\s+"
+    r"(?!(?:band|relationship|club|choir|league|team|wheelchair|program(?:me)?|process|market|mood)\b))\w"
+)
+AT_KINDS = (Category.CONTEXT,)
 
 
 def with_subject(text: str) -> tuple[str, tuple[Category, ...]]:
     """An English clause with the subject texting dropped said again, and what that reading may make
     of it (nothing when the clause does not open the way such a clause does)."""
     if _EN_AT.match(text):
-        return f"I'm {text}", _AT_KINDS
+        return f"I'm {text}", AT_KINDS
     if _EN_DID.match(text):
         return f"I {text}", _DID_KINDS
     if _EN_HAS.match(text):

@@ -21,7 +21,7 @@ from memlane.text.timeparse import TimeMention, find_times
 from . import rules_en, rules_zh
 from .addressed import to_listener
 from .clauses import Clause, split_clauses
-from .dropped_en import with_subject
+from .dropped_en import AT_KINDS, with_subject
 from .entities import OPAQUE, en_entities, zh_entities
 from .forgetting import topic as forgotten
 from .joins import MAX_ENTITIES, MAX_TAGS, joined
@@ -282,6 +282,8 @@ class RuleExtractor:
                 said_i = _draft(replace(ctx, text=full, about_other=False)) if kinds else None
                 if said_i is not None and said_i.category in kinds:
                     draft = said_i
+                elif kinds == AT_KINDS:  # where the writer is, however the place is named
+                    draft = Draft(category=Category.CONTEXT, session_only=True)
             asked = not clause.remember and REQUEST.search(text) is not None
             if asked and (draft is None or draft.category in _NOT_WHEN_ASKED):
                 # "帮我看看明天的天气" names a time but is no plan of the user's; how the user wants

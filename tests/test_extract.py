@@ -10,6 +10,7 @@ import pytest
 from memlane.domain import Candidate, Category, EventStatus, Message
 from memlane.write.extract import Extractor, RuleExtractor
 from memlane.write.extract.clauses import split_clauses
+from memlane.write.extract.leaving import left_behind
 from memlane.write.extract.money import budget_value
 from memlane.write.extract.reference import mentions_kin
 
@@ -618,6 +619,10 @@ def test_a_favourite_names_its_kind(
         # …or what the user does instead at that time, or again
         ("游戏已经不玩了，晚上都在看书", "游戏已经不玩了，晚上都在看书"),
         ("I quit keto, I'm eating carbs again", "I quit keto, I'm eating carbs again"),
+        # …or what the user used to do, and what they do now
+        ("以前打车多，现在都坐公交", "以前打车多，现在都坐公交"),
+        ("头发以前晚上洗，现在改早上洗了", "头发以前晚上洗，现在改早上洗了"),
+        ("I used to drive to work, now I cycle", "I used to drive to work, now I cycle"),
         # what follows a change is not always what replaced it
         ("跑步停了，现在好无聊", "跑步停了"),
         ("I quit coffee, can you suggest a tea now?", "I quit coffee"),
@@ -634,6 +639,19 @@ def test_a_clause_that_leaves_something_is_a_change_whatever_else_it_says(extrac
     assert (found.category, found.polarity, found.objects) == (C.DISLIKE, -1, ["car"])
     # …said by the user: another's, or a question, is not theirs
     assert extract(extractor, "did you sell the car?")[0].category is not C.DISLIKE
+
+
+@pytest.mark.parametrize(
+    "text", ["以前开车上班，现在改骑车了", "used to drink lattes, now it's all cold brew"]
+)
+def test_what_the_user_used_to_do_and_does_now_is_one_habit(extractor: RuleExtractor, text: str) -> None:
+    (found,) = extract(extractor, text)
+    assert (found.category, found.text, found.event_time) == (C.ROUTINE, text, None)
+
+
+@pytest.mark.parametrize("text", ["我以前跟你说过我喜欢美式", "之前说我用iPhone那句作废，我现在用Pixel"])
+def test_a_story_dated_before_leaves_nothing_behind(text: str) -> None:
+    assert left_behind(text) == []
 
 
 def test_what_replaced_a_thing_is_no_object_of_the_change(extractor: RuleExtractor) -> None:

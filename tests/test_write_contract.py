@@ -604,6 +604,9 @@ def status_after(mem: Memory, before: str, change: str, at: datetime) -> Status:
         # no rule reads the rest of the clause: what it leaves is still left
         ("I commute by car", "sold the car, I bike to work now"),
         ("我每天晚上打游戏", "游戏已经不玩了，晚上都在看书"),
+        # what the user used to do, said with what they do now
+        ("我每天开车上班", "以前开车上班，现在改骑车了"),
+        ("I drink a latte every morning", "used to drink lattes, now it's all cold brew"),
         ("I love running marathons", "my running days are over after the knee surgery, I cycle now"),
         ("I'm learning the violin", "took a break from violin, picked up the cello instead"),
         # hired, rented, installed or booked no more

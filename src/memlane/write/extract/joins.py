@@ -18,7 +18,7 @@ from memlane.domain import Candidate, Category, EventStatus
 from memlane.text.lang import fold
 
 from .clauses import Clause
-from .leaving import left_behind, left_job
+from .leaving import USED_TO, left_behind, left_job
 from .lexicon import AMOUNT_ONLY, BARE_HEDGE, COMPANY_ONLY, CONSEQUENCE, PLACE_ONLY
 from .rule import Context, en_objects, zh_objects
 from .work_zh import names_place
@@ -139,6 +139,11 @@ _NOT_NEWS = {
 _NOT_A_STATE = _NOT_NEWS | {Category.COMPLAINT, Category.PLAN}
 
 
+# what a clause of what the user used to do was read as, when it goes on to what they do now: a habit
+# that changed ("以前开车上班，现在改骑车了"), not an event, a moment or nothing at all
+_NO_HABIT = {Category.OTHER, Category.EVENT, Category.CONTEXT, Category.FACT}
+
+
 def _goes_on_to_what_replaced(p: Candidate, c: Candidate, clause: Clause) -> bool:
     """Whether ``clause`` says what replaced the thing the clause before left behind ("我从腾讯离职了，
     现在在字节", "I've gone off oat milk, it's almond milk for me these days"): one change, kept as one
@@ -148,7 +153,7 @@ def _goes_on_to_what_replaced(p: Candidate, c: Candidate, clause: Clause) -> boo
         return False
     if _NOW_ON.search(fold(clause.text).strip(" .!~,，。！")) is None:
         return False  # read first: what was left behind takes many patterns and a segmentation
-    return bool(left_behind(p.text)) or left_job(p.text) is not None
+    return bool(left_behind(p.text)) or left_job(p.text) is not None or USED_TO.match(p.text) is not None
 
 
 # what a Chinese clause opens with when it names its own subject
@@ -202,6 +207,8 @@ def joined(
             continue
         if _goes_on_to_what_replaced(prev, c, clause):
             extra = []  # what replaced the thing is no object of the change that left it
+            if prev.category in _NO_HABIT and USED_TO.match(prev.text):
+                prev = replace(prev, category=Category.ROUTINE, event_time=None, event_status=None)
         else:
             extra = c.objects or ([] if c.category is prev.category else _elaborated(clause.text, c.lang, at))
         joined = replace(

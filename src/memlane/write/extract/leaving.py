@@ -53,6 +53,17 @@ _ZH = [
     re.compile(r"(?:以后|今后|再也|现在|已经)(?:都|就)?不用再?(?P<old>[^，。,.!！？?；;不了]{2,12})了"),
     *STOPPED_ZH,
 ]
+# what the user used to do, said with what they do now: "以前开车上班，现在改骑车了", "I used to drive to
+# work, now I cycle" (said alone, "以前" and "used to" only date a story: 我以前跟你说过…)
+USED_TO = re.compile(
+    r"^[\u4e00-\u9fff]{0,4}?(?:以前|之前|原来|过去|从前|本来)(?!.{0,6}(?:说|提|讲|告诉|聊))(?:我|我们)?(?:都|是|一直|总是?|老|经常|常)?"
+    r"|(?i:^(?:i\s+|we\s+)?used\s+to\b)"
+)
+_THEN_NOW = re.compile(
+    r"(?P<old>[^，。,.!！？?；;]{2,16})[，,]\s*(?:但是?|不过|可|而)?(?:我|我们)?(?:现在|如今|目前)"
+    r"|(?i:used\s+to\s+(?P<en>[\w' -]{2,30}?)\s*(?:[,;]|\bbut\b|\band\b)\s*(?:but\s+|and\s+)?"
+    r"(?:now|these\s+days|nowadays))"
+)
 # "haven't hiked in months": not done for so long that it is no longer done, unless the user misses
 # it ("haven't had sushi in ages, craving it so bad")
 _NOT_LATELY = re.compile(
@@ -126,6 +137,11 @@ def leaving(text: str) -> dict[str, str]:
     "I'm done flying Delta", whose verb names no new choice). A statement of several clauses
     ("跑步停了，现在改游泳") leaves what each of them leaves: some patterns read a whole clause."""
     found: dict[str, str] = {}
+    then = _THEN_NOW.search(text) if USED_TO.match(text) else None
+    if then is not None:
+        phrase = USED_TO.sub("", (then.group("old") or then.group("en") or "").strip(" ,，'"))
+        if phrase and _named(phrase):
+            found[phrase] = then.group(0)
     parts = [text, *(p for p in _PARTS.split(text) if p.strip() and p != text)]
     patterns = [*_ZH, *_EN] + ([] if _LONGING.search(text) else [_NOT_LATELY])
     for part in (p.strip() for p in parts):

@@ -384,6 +384,14 @@ def test_eval_judge_runs_on_a_slice(tmp_path: Path) -> None:
     assert "rules+model" in result.output
 
 
+def test_a_clause_is_scored_on_the_decision_that_holds_its_words() -> None:
+    # every character of "ugh" is in the clause before it, none of its words
+    assert training.overlap("got absolutely soaked on the ride in", "ugh") == 0.0
+    assert training.overlap("ugh", "ugh") == 1.0
+    assert training.overlap("离了谱", "离谱") == 0.0
+    assert training.overlap("我在医院排队拿号", "在医院排队拿号呢") > 0.8
+
+
 def test_the_model_never_keeps_a_long_number_the_rules_dropped() -> None:
     # the model learnt from masked values only: a number no detector named is not its to keep
     sure = Prediction("background", 0.9, 0.7, 0.7, tuple(0.9 if x == "background" else 0.0 for x in LABELS))

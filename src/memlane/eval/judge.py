@@ -2,7 +2,7 @@
 
 Every message of a split is said through :meth:`Memory.add` (real SQLite in memory, the bundled
 embedder), once with the rules alone and once with rules and the learned model, each message by a
-user of its own. Each labelled clause is matched to the decision whose text covers most of it, and
+user of its own. Each labelled clause is matched to the decision whose text covers most of its words, and
 scored on its label and on its tier (discard / session / long-term), per language. The numbers
 that matter most are counted apart: moods and secrets kept long-term (must be 0), session
 conditions kept long-term, and stable facts lost (long-term clauses discarded)::

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from importlib import resources
+from itertools import pairwise
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -26,6 +27,7 @@ from memlane.domain import Decision, Message
 from memlane.privacy import sensitive
 from memlane.profile import holds
 from memlane.settings import Settings
+from memlane.text.lang import has_cjk
 from memlane.write.extract import RuleExtractor
 
 from .combined import Judge
@@ -127,11 +129,21 @@ def covered(found: str, labelled: Sequence[tuple[str, str]]) -> str:
 
 def overlap(found: str, labelled: str) -> float:
     """How much of a labelled clause a candidate's text covers: 1.0 when one holds the other, else
-    the share of the clause's characters it has."""
+    the share of the clause's pieces it has: its words, or for Chinese its pairs of characters. (The
+    share of its characters, as before, gave "ugh" to "got absolutely soaked on the ride in", which
+    has a u, a g and an h.)"""
     if labelled in found or found in labelled:
         return 1.0
-    chars = set(labelled)
-    return sum(1 for ch in chars if ch in found) / max(1, len(chars))
+    want, have = _pieces(labelled), _pieces(found)
+    return len(want & have) / max(1, len(want))
+
+
+def _pieces(text: str) -> set[str]:
+    folded = text.lower()
+    if not has_cjk(folded):
+        return set(folded.split())
+    chars = [ch for ch in folded if not ch.isspace()]
+    return {a + b for a, b in pairwise(chars)} or set(chars)
 
 
 @dataclass

@@ -1414,7 +1414,23 @@ def test_an_english_comma_splits_where_a_new_clause_opens(text: str, clauses: li
             ],
         ),
         ("we just moved here so tell me where to eat", ["we just moved here", "so tell me where to eat"]),
+        # …and a question that opens with its verb, or a question word with no mark
+        (
+            "at ikea right now does a kallax fit a 33cm box",
+            ["at ikea right now", "does a kallax fit a 33cm box"],
+        ),
+        (
+            "in the queue at the post office whats cheaper express or regular",
+            ["in the queue at the post office", "whats cheaper express or regular"],
+        ),
+        (
+            "standing in line at the pharmacy what else did i need to grab",
+            ["standing in line at the pharmacy", "what else did i need to grab"],
+        ),
+        ("on the 7:40 ferry is there wifi onboard", ["on the 7:40 ferry", "is there wifi onboard"]),
         # a question the sentence holds stays in it, and so does a suggestion someone makes
+        ("my wife always does the school run", ["my wife always does the school run"]),
+        ("not sure which one is better", ["not sure which one is better"]),
         ("I have no idea how much it costs", ["I have no idea how much it costs"]),
         ("my friend would suggest the beach", ["my friend would suggest the beach"]),
         ("I wonder what time the shop opens", ["I wonder what time the shop opens"]),

@@ -88,6 +88,9 @@ _SEPARATOR = re.compile(
     r"|where\s+(?:can|do|should|is|are)|any\s+(?:tips|ideas|recs|recommendations|suggestions|advice)"
     r"|(?:can|could)\s+(?:you|u)|help\s+me|(?:pls|please)\s+(?:help|tell|find|give|send|recommend|suggest|check)"
     r"|need\s+(?:a|an|some|help)|should\s+i"
+    # "at ikea right now does a kallax fit a 33cm box", "in the queue at the post office whats cheaper…"
+    r"|whats|which\s+\w+(?:\s+\w+)?\s+(?:is|are)|where'?s\s+the|how'?s\s+the|(?:will|can|could|do)\s+i"
+    r"|do\s+(?:they|you)|does\s+(?:a|an)|is\s+there|any(?:thing)?\s+(?:good|decent)|what\s+else"
     # an imperative to the assistant ("…all over the place suggest meal prep stuff that reheats well")
     r"|suggest|recommend|(?:give|send|show|tell|find|route|walk)\s+me)\b))"
     # the news after a feeling said first: "ugh I'm so annoyed the contractor bailed on our deck"
@@ -156,7 +159,9 @@ _EMBEDS = re.compile(
     r"(?i)\b(?:know|knows|wonder|wondering|sure|idk|tell|told|ask|asked|asking|see|remember|forgot|forget|decide"
     r"|figure|figured|show|explain|idea|clue|learn|learning|learned|matter|about|of|on|at|for|to|from|with|and"
     r"|or|but|is|was|that|if|whether|no|would|could|should|can|might|will|may|i'?d|you'?d|we'?d|they'?d"
-    r"|never|not|don'?t|always)$"
+    r"|never|not|don'?t|always"
+    # a question already open: "how long does a tyre change take", "what else do i need"
+    r"|how|what|which|where|when|why|who|long|much|many|far|often|else)$"
 )
 
 

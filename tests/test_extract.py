@@ -1498,6 +1498,34 @@ def test_a_feeling_run_on_after_what_was_done_is_a_clause_of_its_own(text: str, 
     assert [c.text for c in split_clauses(text)] == clauses
 
 
+@pytest.mark.parametrize(
+    ("text", "clauses"),
+    [
+        # a remark about the listener, said first, and then the user's own news
+        (
+            "Your mom is a legend she sent me home with enough lasagna for a week",
+            ["Your mom is a legend", "she sent me home with enough lasagna for a week"],
+        ),
+        (
+            "your nephew is hilarious my twins are the same age",
+            ["your nephew is hilarious", "my twins are the same age"],
+        ),
+        (
+            "that's honestly so brave of you I stayed at my first job for 11 years",
+            ["that's honestly so brave of you", "I stayed at my first job for 11 years"],
+        ),
+        # a remark left open goes on into what follows
+        ("that's the guy I told you about", ["that's the guy I told you about"]),
+        ("you're the one I trust", ["you're the one I trust"]),
+        ("you should try the ramen place I love", ["you should try the ramen place I love"]),
+    ],
+)
+def test_a_remark_about_the_listener_run_on_before_news_is_a_clause_of_its_own(
+    text: str, clauses: list[str]
+) -> None:
+    assert [c.text for c in split_clauses(text)] == clauses
+
+
 def test_questions_are_recognised_by_punctuation_and_particles() -> None:
     assert [c.question for c in split_clauses("我住在上海。你呢？能包邮吗")] == [False, True, True]
     # a bare 不 / 没 at the end asks; after 我 / 还 / 都 it answers

@@ -184,7 +184,18 @@ _FEELING_FIRST = re.compile(
 )
 
 
+# a remark about the listener, said first and complete: "your mom is a legend", "your nephew is
+# hilarious", "that's honestly so brave of you" (what follows is the user's own news)
+_REMARK_FIRST = re.compile(
+    r"(?i)^(?:(?:omg+|oh+|aw+|wow|haha+|lol|honestly|ok(?:ay)?|yes+|yay)\s+)*"
+    r"(?:your\s+[\w']+(?:\s+[\w']+)?\s+(?:is|are|was|were|looks?|sounds?)|you(?:'re|re|\s+are|\s+were|\s+look)"
+    r"|that'?s|thats|what\s+a)\b(?:\s+(?!(?:i|i'm|im|i've|my|we|she|he|they)\b)[\w']+){1,10}$"
+)
+# …unless its last words leave it open: "that's the guy I told you about", "you're so sweet and I…"
+_LEFT_OPEN = frozenset("the and but so if that than as when because a to of what how".split())
 _STOP = re.compile(r"[.!?;,。！？，；]")
+# who the user's news after a remark is about: themselves, or someone they name
+_SUBJECT = re.compile(r"(?i)(?:i|i'm|im|i've|i'd|we|we're|my|our|she|he|they)\s")
 # how far back a feeling said first can start ("ugh I'm so proud of my little brother" is 38 characters)
 _FEELING_SPAN = 160
 
@@ -209,7 +220,13 @@ def _is_split(m: re.Match[str], text: str) -> bool:
         reach = _STOP.split(before[-_FEELING_SPAN:])
         if len(reach) == 1 and len(before) > _FEELING_SPAN:
             return False  # no stop in reach: what runs before is no feeling said first
-        return _FEELING_FIRST.match(reach[-1].strip()) is not None
+        said = reach[-1].strip()
+        if _FEELING_FIRST.match(said) is not None:
+            return True
+        if _REMARK_FIRST.match(said) is None or _SUBJECT.match(after) is None:
+            return False
+        last = said.lower().split()
+        return last[-1] not in _LEFT_OPEN and last[-2] != "the"
     if m.lastgroup == "place":  # "I'm Tom, a nurse from Leeds": where they are is one more thing said
         return _INTRODUCED.search(before) is not None
     if m.lastgroup == "ask":  # not a question a clause holds: "I know what time it is", "no idea how much"

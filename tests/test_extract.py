@@ -1539,6 +1539,21 @@ def test_questions_are_recognised_by_punctuation_and_particles() -> None:
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "我去大理玩了三天，面包巨好吃",
+        "我们搬去大理了，节奏慢多了",
+        "我生日下周六，来捧场呗",
+        "我换了电动车，省钱又省事",
+    ],
+)
+def test_a_remark_after_what_the_user_said_is_not_theirs(extractor: RuleExtractor, text: str) -> None:
+    # the subject dropped after a clause about the user is not the user where the clause says how good
+    # something is, or invites the listener
+    assert extract(extractor, text)[-1].category is C.OTHER
+
+
+@pytest.mark.parametrize(
     ("text", "asks"),
     [
         # a question word that stands for something not known asks, with no mark

@@ -61,6 +61,13 @@ _CATEGORY_TAGS = {
 }
 
 
+# a Chinese clause that says nothing of the user, its subject dropped or not: how good something is
+# ("面包巨好吃", "节奏慢多了", "省钱又省事") or an invitation ("来捧场呗", "夏天来玩啊", "别忘了给我过啊")
+_ZH_REMARK = re.compile(
+    r"呗$|^(?:别|来|快来|一起|有空)|(?:巨|超|太|真|挺|蛮|特别|贼|非常|相当)[\u4e00-\u9fff]{1,3}[了啊呀哈的啦]*$"
+    r"|(?:多了|极了|绝了)$|^[\u4e00-\u9fff]{1,2}又[\u4e00-\u9fff]{1,2}$"
+)
+_ZH_TRAILING = re.compile(r"(?:[哈呵嘿嘻h]+|[\s!！~～]|[\U0001F300-\U0001FAFF])+$")
 _LAUGH_EDGES = re.compile(r"^(?:哈|呵|嘿|嘻)+|(?:哈|呵|嘿|嘻)+$")
 _EN_WORD = re.compile(r"[a-z']+")
 
@@ -260,7 +267,14 @@ class RuleExtractor:
                 draft = Draft(category=Category.FAMILY)
             if draft is not None and draft.category in _THEIRS and of_an_acquaintance(text, lang):
                 draft = Draft(category=Category.OTHER)  # a coworker's plan, a friend's habit
-            if draft is None and lang == "zh" and self_said and not ctx.about_other and not ctx.question:
+            if (
+                draft is None
+                and lang == "zh"
+                and self_said
+                and not ctx.about_other
+                and not ctx.question
+                and _ZH_REMARK.search(_ZH_TRAILING.sub("", text)) is None
+            ):
                 # Chinese drops the subject it has just named: "我用的是 MacBook Pro，平时主要写 Python"
                 draft = first_match(_RULES["zh"], replace(ctx, text=f"我{text}"), fallback=True)
             if lang == "en" and introduced and not ctx.question and (draft is None or draft.slot is None):

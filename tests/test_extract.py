@@ -1541,6 +1541,19 @@ def test_questions_are_recognised_by_punctuation_and_particles() -> None:
 @pytest.mark.parametrize(
     "text",
     [
+        "要是我中了彩票，我就飞去火星",
+        "If I won the lottery I'd buy a castle in Scotland",
+        "say I sold the flat and rented instead",
+        "let's say we moved to Porto next year",
+    ],
+)
+def test_an_imagined_case_is_told_apart(extractor: RuleExtractor, text: str) -> None:
+    assert extract(extractor, text)[0].category is C.HYPOTHETICAL
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         "我去大理玩了三天，面包巨好吃",
         "我们搬去大理了，节奏慢多了",
         "我生日下周六，来捧场呗",

@@ -1,5 +1,6 @@
 """Words to the listener: a clause that speaks to the person the user is talking with, by name ("Totally
-agree, Hana", "Hope the move went okay, Tamsin!", "最近咋样啊思琪", "桃子你那个面试后来怎么样了").
+agree, Hana", "Hope the move went okay, Tamsin!", "最近咋样啊思琪", "桃子你那个面试后来怎么样了"), or
+that says sorry to them ("sorry I went quiet for a month", 不好意思刚看到).
 
 Such a clause tells nothing about the user: it is talk, like a greeting or thanks. Read as anything
 else, a name spoken to looks like a named thing the user mentioned (a weak sign of interest), and the
@@ -30,6 +31,13 @@ _EN_TALK = re.compile(
 # how many words a clause before a name may hold and still be only talk ("Hope the move went okay")
 _SHORT = 8
 _EN_SELF = re.compile(r"(?i)\b(?:i|me|my|mine|i'm|i've|i'd|i'll|im|we|our|us|we're)\b")
+# an apology to the listener: "sorry I'm late to this convo", "so sorry for the 3am replies haha", "I'm
+# sorry your flight got cancelled", 不好意思刚看到 (short: a longer Chinese one says more than sorry)
+_APOLOGY = re.compile(
+    r"(?i)^(?:(?:oh|omg|aw+|so|ok)\s+)*(?:i'?m\s+|im\s+)?(?:so\s+|really\s+|very\s+)?sorry\b"
+    r"|^(?:不好意思|抱歉|sorry)[\u4e00-\u9fff]{0,6}[啊呀哈了]*$"
+)
+_RUNS_ON = re.compile(r"[,，]")
 # a Chinese name or a word of address first, then 你 ("桃子你…", "小鹿你英语也太溜了")
 _NAMES = {"nr", "nrfg", "nrt", "n", "nz"}  # jieba's tags of names and nouns
 _ZH_NAME_YOU = re.compile(r"^[\u4e00-\u9fff]{1,3}你(?!们?好)")
@@ -40,7 +48,10 @@ _ZH_PARTICLE_NAME = re.compile(
 
 
 def to_listener(text: str, lang: str) -> bool:
-    """Whether ``text`` (one clause) is said to the listener, by name, and not of the user."""
+    """Whether ``text`` (one clause) is said to the listener, by name, and not of the user, or is an
+    apology to them."""
+    if _APOLOGY.match(text) and len(text.split()) <= _SHORT and not _RUNS_ON.search(text):
+        return True  # not the news run on after it: "sorry I went quiet, we moved to Victoria"
     if lang == "en":
         if _EN_CHEER_NAMED.match(text):
             return True

@@ -191,8 +191,16 @@ _REMARK_FIRST = re.compile(
     r"(?:your\s+[\w']+(?:\s+[\w']+)?\s+(?:is|are|was|were|looks?|sounds?)|you(?:'re|re|\s+are|\s+were|\s+look)"
     r"|that'?s|thats|what\s+a)\b(?:\s+(?!(?:i|i'm|im|i've|my|we|she|he|they)\b)[\w']+){1,10}$"
 )
+# …or an apology, and what it is for: "sorry I'm late to this convo", "sorry I went quiet for a month"
+_APOLOGY_FIRST = re.compile(
+    r"(?i)^(?:(?:oh|omg|aw+|so|ok)\s+)*(?:i'?m\s+|im\s+)?(?:so\s+|really\s+)?sorry\b(?!\s+to\s+say)(?:\s+[\w']+){3,8}$"
+)
 # …unless its last words leave it open: "that's the guy I told you about", "you're so sweet and I…"
-_LEFT_OPEN = frozenset("the and but so if that than as when because a to of what how".split())
+_LEFT_OPEN = frozenset(
+    (
+        "the and but so if that than as when because a to of what how for with at in on from by about like"
+    ).split()
+)
 _STOP = re.compile(r"[.!?;,。！？，；]")
 # who the user's news after a remark is about: themselves, or someone they name
 _SUBJECT = re.compile(r"(?i)(?:i|i'm|im|i've|i'd|we|we're|my|our|she|he|they)\s")
@@ -223,7 +231,7 @@ def _is_split(m: re.Match[str], text: str) -> bool:
         said = reach[-1].strip()
         if _FEELING_FIRST.match(said) is not None:
             return True
-        if _REMARK_FIRST.match(said) is None or _SUBJECT.match(after) is None:
+        if (_REMARK_FIRST.match(said) or _APOLOGY_FIRST.match(said)) is None or _SUBJECT.match(after) is None:
             return False
         last = said.lower().split()
         return last[-1] not in _LEFT_OPEN and last[-2] != "the"

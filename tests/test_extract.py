@@ -239,6 +239,10 @@ def test_marital_status(extractor: RuleExtractor, text: str, value: str) -> None
         ("I'm into rock climbing", ["rock climbing"], None),
         ("I'm interested in photography", ["photography"], None),
         ("my favourite drink is matcha latte", ["matcha latte"], "drink"),
+        # what the user cannot live without
+        ("冷面是我的命", ["冷面"], "food"),
+        ("tea is life", ["tea"], "drink"),
+        ("veggie patch is basically my whole personality", ["veggie patch"], None),
     ],
 )
 def test_preferences_carry_their_objects(

@@ -329,6 +329,11 @@ RULES = (
     rule(C.CONSTRAINT, r"(?i)^(?:please\s+)?(?:don't|do\s+not|never|no\s+need\s+to|stop|avoid)\s+"
                        r"(?!(?:like|love|eat|drink|care|know|think|want|have|worry)\b)(?P<obj>.+)",
          liking(-1), "any"),
+    # what the user cannot live without: "veggie patch is basically my whole personality", "tea is life"
+    rule(C.PREFERENCE, r"(?i)^(?:my\s+)?(?P<obj>[\w' -]{2,30}?)\s+(?:is|are)\s+"
+                       r"(?:basically\s+|literally\s+|honestly\s+)?"
+                       r"(?:my\s+(?:life|jam|thing|whole\s+personality|religion|happy\s+place)|life)\b",
+         liking(1)),
     rule(C.PREFERENCE, rf"(?i){_I}{_ADV}(?:like|love|prefer|enjoy|adore|fancy|dig|value"
                        r"|care\s+(?:a\s+lot\s+)?about)"
                        rf"\s+{_VERB}(?P<obj>.+)", liking(1)),

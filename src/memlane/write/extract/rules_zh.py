@@ -330,6 +330,9 @@ RULES = (
     # likes and dislikes; a favourite first, whatever its name says (最喜欢的电影是霸王别姬)
     rule(C.PREFERENCE, rf"最(?:喜欢|爱)(?P<kind>{_CUT}{{0,4}}?)的(?P<kind2>{_CUT}{{0,5}}?)"
                        rf"(?:是|就是|要数|当属)(?P<obj>{_CUT}+)", favorite),
+    # what the user cannot live without: 冷面是我的命, 榴莲简直是我的命
+    rule(C.PREFERENCE, rf"^(?P<obj>{_CUT}{{1,10}}?)(?:简直|真的|就)?是我的(?:命|命根子|心头好|本命)",
+         liking(1)),
     rule(C.DISLIKE, rf"对(?P<obj>{_CUT}+?)[不没](?:太|怎么|是很|大)?(?:感兴趣|感冒|有?兴趣)", liking(-1)),
     rule(C.DISLIKE, rf"(?:不|没那么|不是很|不太|不怎么|不大)(?:喜欢|爱)(?!人){_V}(?P<obj>{_CUT}*)",
          liking(-1)),

@@ -809,6 +809,12 @@ def test_conditions_of_the_task_are_for_this_session(
         "in a dressing room at nordstrom",
         "stuck in the walgreens drive thru line",
         "parked outside the vet with the cat in her carrier",
+        # the state of the user's phone or connection this moment
+        "信号只有一格",
+        "手机快没电了",
+        "家里wifi有点卡",
+        "battery's on 2 percent",
+        "signal keeps dropping",
         # what the user is in the middle of
         "正骑车去接娃",
         "一个人在office加班中",
@@ -825,7 +831,9 @@ def test_one_off_context_is_for_this_session(extractor: RuleExtractor, text: str
     check(one(extractor, text), C.CONTEXT, session_only=True)
 
 
-@pytest.mark.parametrize("text", ["at least it's sunny", "in a band with my brother", "on it"])
+@pytest.mark.parametrize(
+    "text", ["at least it's sunny", "in a band with my brother", "on it", "signal is the only app I use"]
+)
 def test_opening_with_at_or_in_names_no_place_by_that_alone(extractor: RuleExtractor, text: str) -> None:
     assert one(extractor, text).category is not C.CONTEXT
 

@@ -147,6 +147,17 @@ SESSION_ONLY = re.compile(
 )
 # this very moment: what is said of it holds for this conversation ("up on the roof cleaning gutters rn",
 # "我这会儿在开会"), unless it fills a slot of the profile ("I live in Austin right now" still says where)
+# the state of the user's phone or connection this moment: how they can be answered now ("信号只有一格",
+# "手机快没电了", "wifi巨慢", "battery's on 2 percent", "signal keeps dropping"), not a problem to track
+DEVICE_NOW = re.compile(
+    r"(?:电量|没电了|快没电|(?:还|只)剩(?:百分之|\d{1,2}\s*%)|没(?:信号|网)"
+    r"|(?i:\bbattery(?:'s|\s+is)\s+(?:on|at|low|dying|almost|nearly)\b|\b\d{1,2}\s*(?:%|percent)\s+(?:battery|left)\b))"
+    r"|(?:信号|网速|网络|(?i:wi-?fi)|网(?!上|购|店|友|站|页|课|球|红|恋|名|址))"
+    r"(?:也|又|都|还|有点|太|真|好|就)?[^，,。]{0,3}?(?:卡|慢|差|没了|不好|断|一格)"
+    r"|(?i:\b(?:signal|wi-?fi|reception|connection)(?:'s)?\b(?!\s+(?:is|was)\s+the\s+only)[^,.;]{0,20}?"
+    r"\b(?:bad|awful|terrible|slow|dropping|drops|cutting\s+out|weak|patchy|spotty|crap|rubbish|dead|down)\b"
+    r"|\b(?:one|1)\s+bar\b|\bno\s+(?:signal|reception|wifi|wi-fi)\b)"
+)
 MOMENT = re.compile(r"这会儿|此刻|(?i:\b(?:rn|right\s+now|atm|at\s+the\s+moment)\b)")
 # how a passing feeling is named in English, as an alternation (the Chinese rules take it too, for
 # mixed text: 我好stressed, 有点nervous); a fear "of" something is lasting, not a mood

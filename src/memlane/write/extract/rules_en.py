@@ -16,7 +16,7 @@ from memlane.domain import EventStatus
 from . import builds_en as b
 from . import style_en as style
 from .channels import CHANNEL_WORD, contact
-from .lexicon import FEELINGS, JOBS_EN
+from .lexicon import DEVICE_NOW, FEELINGS, JOBS_EN
 from .rule import Build, Context, Draft, favorite, fixed, liking, moved_plan, routine, rule, slot_value, timed
 from .rule import any_of as _any
 
@@ -292,6 +292,7 @@ RULES = (
     rule(C.LOCATION, rf"(?i)(?:{_I}|^)(?:(?:recently|finally|officially|{_ADVERBS})\s+)*"
                      rf"(?:moved|relocated)\s+to\s+(?P<v>{_PLACE})", b.place("home_city")),
     # problems
+    rule(C.CONTEXT, DEVICE_NOW.pattern, fixed(None, session_only=True), "any"),  # 信号只有一格, one bar
     rule(C.COMPLAINT, _RESOLVED, timed(EventStatus.RESOLVED, None), "any"),
     rule(C.COMPLAINT, _PROBLEM, _unless_here_now(timed(EventStatus.UNRESOLVED, None)), "ask"),
     # what the user does regularly, and lasting facts with a slot

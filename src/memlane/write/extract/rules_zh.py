@@ -18,7 +18,7 @@ from .family_zh import MINE as _MINE
 from .family_zh import PETS as _PETS
 from .family_zh import REL as _REL
 from .family_zh import family as _family
-from .lexicon import FEELINGS, JOBS_ZH, LASTING, STOPPED_ZH
+from .lexicon import DEVICE_NOW, FEELINGS, JOBS_ZH, LASTING, STOPPED_ZH
 from .money import budget_draft
 from .present_zh import AWAY, HABIT, NOW, habit
 from .rule import Build, Context, Draft, favorite, fixed, liking, routine, rule, slot_value, timed, zh_objects
@@ -307,6 +307,7 @@ RULES = (
                 rf"|^我?{_ADV}是?(?:做|干)(?P<job2>{_CUT}{{1,8}})的$", _job),
     rule(C.JOB, r"我(?:已经)?(?P<v>退休|失业|待业)了?", slot_value("job")),
     # problems
+    rule(C.CONTEXT, DEVICE_NOW.pattern, fixed(None, session_only=True), "any"),  # 信号只有一格, one bar
     rule(C.COMPLAINT, _RESOLVED, timed(EventStatus.RESOLVED, None), "any"),
     rule(C.COMPLAINT, _PROBLEM, timed(EventStatus.UNRESOLVED, None), "ask"),
     # what the user does regularly, and lasting facts with a slot

@@ -18,7 +18,7 @@ from memlane.cli import main
 from memlane.domain import Action, Candidate, Category, Decision, Kind
 from memlane.eval.judge import secret_kept
 from memlane.settings import Settings
-from memlane.write.judge import LABELS, Classifier, Judge, RuleJudge
+from memlane.write.judge import LABELS, Classifier, Judge, RuleJudge, cover
 from memlane.write.judge import train as training
 from memlane.write.judge.features import Features
 from memlane.write.judge.model import Prediction
@@ -368,7 +368,7 @@ def test_training_twice_gives_the_same_model(tmp_path: Path) -> None:
 def test_a_candidate_covering_several_clauses_learns_where_it_goes(
     found: str, labelled: list[tuple[str, str]], learns: str
 ) -> None:
-    assert training.covered(found, labelled) == learns
+    assert cover.covered(found, labelled) == learns
 
 
 def test_eval_judge_runs_on_a_slice(tmp_path: Path) -> None:
@@ -386,10 +386,10 @@ def test_eval_judge_runs_on_a_slice(tmp_path: Path) -> None:
 
 def test_a_clause_is_scored_on_the_decision_that_holds_its_words() -> None:
     # every character of "ugh" is in the clause before it, none of its words
-    assert training.overlap("got absolutely soaked on the ride in", "ugh") == 0.0
-    assert training.overlap("ugh", "ugh") == 1.0
-    assert training.overlap("离了谱", "离谱") == 0.0
-    assert training.overlap("我在医院排队拿号", "在医院排队拿号呢") > 0.8
+    assert cover.overlap("got absolutely soaked on the ride in", "ugh") == 0.0
+    assert cover.overlap("ugh", "ugh") == 1.0
+    assert cover.overlap("离了谱", "离谱") == 0.0
+    assert cover.overlap("我在医院排队拿号", "在医院排队拿号呢") > 0.8
 
 
 def test_the_model_never_keeps_a_long_number_the_rules_dropped() -> None:

@@ -28,9 +28,10 @@ from memlane.profile import spec
 from memlane.settings import Settings
 from memlane.write.extract import RuleExtractor
 from memlane.write.judge import LABELS, TIERS, Judge, RuleJudge
+from memlane.write.judge.cover import overlap
 from memlane.write.judge.features import rule_cues
 from memlane.write.judge.guards import tier
-from memlane.write.judge.train import corpus, masked, overlap
+from memlane.write.judge.train import corpus, masked
 from memlane.write.pipeline import READ_AGAIN
 
 if TYPE_CHECKING:

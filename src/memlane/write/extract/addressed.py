@@ -16,6 +16,8 @@ import re
 
 import jieba.posseg
 
+from .lexicon import SORRY
+
 # a name spoken to after a comma at the end ("…, Hana!"), or after a word of greeting or cheer alone
 _EN_NAMED_LAST = re.compile(r",\s*[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?[\s!.?~)(:'\"]*$")
 _EN_CHEER_NAMED = re.compile(
@@ -33,10 +35,7 @@ _SHORT = 8
 _EN_SELF = re.compile(r"(?i)\b(?:i|me|my|mine|i'm|i've|i'd|i'll|im|we|our|us|we're)\b")
 # an apology to the listener: "sorry I'm late to this convo", "so sorry for the 3am replies haha", "I'm
 # sorry your flight got cancelled", 不好意思刚看到 (short: a longer Chinese one says more than sorry)
-_APOLOGY = re.compile(
-    r"(?i)^(?:(?:oh|omg|aw+|so|ok)\s+)*(?:i'?m\s+|im\s+)?(?:so\s+|really\s+|very\s+)?sorry\b"
-    r"|^(?:不好意思|抱歉|sorry)[\u4e00-\u9fff]{0,6}[啊呀哈了]*$"
-)
+_APOLOGY = re.compile(SORRY + r"|^(?:不好意思|抱歉|sorry)[\u4e00-\u9fff]{0,6}[啊呀哈了]*$")
 _RUNS_ON = re.compile(r"[,，]")
 # a Chinese name or a word of address first, then 你 ("桃子你…", "小鹿你英语也太溜了")
 _NAMES = {"nr", "nrfg", "nrt", "n", "nz"}  # jieba's tags of names and nouns

@@ -41,6 +41,7 @@ from .lexicon import (
     NOT_ASKED_ZH,
     QUESTION_END,
     SAID_AFTER_ASKED,
+    SORRY,
 )
 
 MAX_CLAUSE = 300  # characters: a longer run without punctuation is pasted text, not a statement
@@ -192,9 +193,7 @@ _REMARK_FIRST = re.compile(
     r"|that'?s|thats|what\s+a)\b(?:\s+(?!(?:i|i'm|im|i've|my|we|she|he|they)\b)[\w']+){1,10}$"
 )
 # …or an apology, and what it is for: "sorry I'm late to this convo", "sorry I went quiet for a month"
-_APOLOGY_FIRST = re.compile(
-    r"(?i)^(?:(?:oh|omg|aw+|so|ok)\s+)*(?:i'?m\s+|im\s+)?(?:so\s+|really\s+)?sorry\b(?!\s+to\s+say)(?:\s+[\w']+){3,8}$"
-)
+_APOLOGY_FIRST = re.compile(SORRY + r"(?:\s+[\w']+){3,8}$")
 # …unless its last words leave it open: "that's the guy I told you about", "you're so sweet and I…"
 _LEFT_OPEN = frozenset(
     (

@@ -145,8 +145,11 @@ SESSION_ONLY = re.compile(
     r"|(?i:\b(?:this\s+time|for\s+now|just\s+this\s+once|this\s+round|this\s+order"
     r"|for\s+this\s+(?:order|one|purchase|search|trip|booking|query|request|task|project))\b)"
 )
-# this very moment: what is said of it holds for this conversation ("up on the roof cleaning gutters rn",
-# "我这会儿在开会"), unless it fills a slot of the profile ("I live in Austin right now" still says where)
+# how an apology to the listener opens ("sorry I went quiet", "I'm so sorry your flight…"); "sorry to say"
+# opens news ("I'm sorry to say I can't make it")
+SORRY = (
+    r"(?i:^(?:(?:oh|omg|aw+|so|ok)\s+)*(?:i'?m\s+|im\s+)?(?:so\s+|really\s+|very\s+)?sorry\b(?!\s+to\s+say))"
+)
 # the state of the user's phone or connection this moment: how they can be answered now ("信号只有一格",
 # "手机快没电了", "wifi巨慢", "battery's on 2 percent", "signal keeps dropping"), not a problem to track
 DEVICE_NOW = re.compile(
@@ -158,6 +161,8 @@ DEVICE_NOW = re.compile(
     r"\b(?:bad|awful|terrible|slow|dropping|drops|cutting\s+out|weak|patchy|spotty|crap|rubbish|dead|down)\b"
     r"|\b(?:one|1)\s+bar\b|\bno\s+(?:signal|reception|wifi|wi-fi)\b)"
 )
+# this very moment: what is said of it holds for this conversation ("up on the roof cleaning gutters rn",
+# "我这会儿在开会"), unless it fills a slot of the profile ("I live in Austin right now" still says where)
 MOMENT = re.compile(r"这会儿|此刻|(?i:\b(?:rn|right\s+now|atm|at\s+the\s+moment)\b)")
 # how a passing feeling is named in English, as an alternation (the Chinese rules take it too, for
 # mixed text: 我好stressed, 有点nervous); a fear "of" something is lasting, not a mood

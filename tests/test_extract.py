@@ -1444,6 +1444,28 @@ def test_an_english_comma_splits_where_a_new_clause_opens(text: str, clauses: li
             ["standing in line at the pharmacy", "what else did i need to grab"],
         ),
         ("on the 7:40 ferry is there wifi onboard", ["on the 7:40 ferry", "is there wifi onboard"]),
+        # …and what the assistant is told to do, or asked by its object
+        ("in the green room before my set hype me up", ["in the green room before my set", "hype me up"]),
+        (
+            "we'll have the car with us this time so find a b&b with parking",
+            ["we'll have the car with us this time", "so find a b&b with parking"],
+        ),
+        (
+            "one's been off her food since yesterday is that normal",
+            ["one's been off her food since yesterday", "is that normal"],
+        ),
+        (
+            "hey i'm in the Duluth airport any lounges here",
+            ["hey i'm in the Duluth airport", "any lounges here"],
+        ),
+        (
+            "got rear ended on the way home, nobody hurt what info should i have gotten",
+            ["got rear ended on the way home, nobody hurt", "what info should i have gotten"],
+        ),
+        (
+            "both obsessed with dinosaurs ideas for a rainy day indoors",
+            ["both obsessed with dinosaurs", "ideas for a rainy day indoors"],
+        ),
         # a question the sentence holds stays in it, and so does a suggestion someone makes
         ("my wife always does the school run", ["my wife always does the school run"]),
         ("not sure which one is better", ["not sure which one is better"]),
@@ -1451,6 +1473,10 @@ def test_an_english_comma_splits_where_a_new_clause_opens(text: str, clauses: li
         ("my friend would suggest the beach", ["my friend would suggest the beach"]),
         ("I wonder what time the shop opens", ["I wonder what time the shop opens"]),
         ("we argued about where can we park", ["we argued about where can we park"]),
+        # …nor a verb with its own subject
+        ("my two cats keep me company", ["my two cats keep me company"]),
+        ("my sister had some ideas for the garden", ["my sister had some ideas for the garden"]),
+        ("my older brother is a doctor", ["my older brother is a doctor"]),
     ],
 )
 def test_a_question_run_on_without_a_stop_is_a_clause_of_its_own(text: str, clauses: list[str]) -> None:
@@ -1701,7 +1727,22 @@ def test_punctuation_only_yields_nothing(extractor: RuleExtractor) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["帮我看看明天的天气", "推荐一部电影吧", "what should I cook tonight?", "Can you recommend a film?"],
+    [
+        "帮我看看明天的天气",
+        "推荐一部电影吧",
+        "what should I cook tonight?",
+        "Can you recommend a film?",
+        # what the assistant is told to do, with no "please" and no question mark
+        "pick me a pasta for tonight",
+        "so find a b&b with parking",
+        "start with an outline",
+        "keep me company",
+        "need gift ideas for my dad",
+        "ideas for a rainy day indoors",
+        "need a meal plan for six this week",
+        "帮我写个差评",  # about a complaint, and no complaint of the user's
+        "can you help me write a complaint email",
+    ],
 )
 def test_a_request_to_the_assistant_is_not_a_fact_about_the_user(extractor: RuleExtractor, text: str) -> None:
     check(one(extractor, text), C.REQUEST)

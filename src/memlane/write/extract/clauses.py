@@ -90,10 +90,17 @@ _SEPARATOR = re.compile(
     r"|(?:can|could)\s+(?:you|u)|help\s+me|(?:pls|please)\s+(?:help|tell|find|give|send|recommend|suggest|check)"
     r"|need\s+(?:a|an|some|help)|should\s+i"
     # "at ikea right now does a kallax fit a 33cm box", "in the queue at the post office whats cheaper…"
-    r"|whats|which\s+\w+(?:\s+\w+)?\s+(?:is|are)|where'?s\s+the|how'?s\s+the|(?:will|can|could|do)\s+i"
+    r"|whats|which\s+\w+(?:\s+\w+)?\s+(?:is|are|should|do|can|would)|where'?s\s+the|how'?s\s+the|(?:will|can|could|do)\s+i"
     r"|do\s+(?:they|you)|does\s+(?:a|an)|is\s+there|any(?:thing)?\s+(?:good|decent)|what\s+else"
     # an imperative to the assistant ("…all over the place suggest meal prep stuff that reheats well")
-    r"|suggest|recommend|(?:give|send|show|tell|find|route|walk)\s+me)\b))"
+    r"|suggest|recommend|(?:give|send|show|tell|find|route|walk|pick|order|read|quiz|hype|distract|remind"
+    r"|teach)\s+me|keep\s+me\s+company|talk\s+to\s+me\s+about|start\s+(?:over|with)"
+    # "…we'll have the car so find a b&b with parking", "…off her food is that normal", "…any lounges
+    # here", "…nobody hurt what info should i have gotten", "…obsessed with dinosaurs ideas for a rainy day"
+    r"|so\s+(?:just\s+)?(?:find|look\s+(?:for|up)|hold|book|search|give|pick)"
+    r"|is\s+(?:that|this|it)\s+(?:normal|ok|okay|safe|bad|weird|true|right|worth|enough|too)|is\s+\d"
+    r"|what\s+(?:\w+\s+){1,2}(?:is|are|should|do|does|did|can|could|would)|any\s+\w+\s+(?:here|nearby|around|ahead)"
+    r"|ideas\s+(?:for|to)|need\s+\w+\s+(?:ideas|recs|recommendations|suggestions|tips|advice))\b))"
     # the news after a feeling said first: "ugh I'm so annoyed the contractor bailed on our deck"
     r"|(?P<head>\s+(?=(?i:i|i'm|i've|we|we're|my|our|the|he|she|they|his|her|their)\s))"
 )
@@ -164,6 +171,17 @@ _EMBEDS = re.compile(
     # a question already open: "how long does a tyre change take", "what else do i need"
     r"|how|what|which|where|when|why|who|long|much|many|far|often|else)$"
 )
+
+
+# what a run-on question or request cannot follow: its own subject or a word that leads into it ("they
+# keep me company", "we had some ideas for the garden")
+_ASKER = re.compile(
+    r"(?i)\b(?:i|we|they|you|he|she|who|some|any|the|a|an|few|good|great|new|my|your|our)$"
+    r"|\b(?:what|which|how|whose)(?:\s+[\w']+){1,2}$"  # a question already open: "what info should i…"
+)
+# …nor, when it opens with a verb, a plural its verb could belong to
+_PLURAL = re.compile(r"(?i)[a-z](?<![sui'])s$")
+_TOLD = re.compile(r"(?i)(?!help\b)[a-z]+\s+me\b|keep\s|start\s|talk\s")
 
 
 # what a feeling after it belongs to: a verb of being, seeming or making, a word that leads on
@@ -242,6 +260,8 @@ def _is_split(m: re.Match[str], text: str) -> bool:
             and _EMBEDS.search(before) is None
             and not has_cjk(before)
             and not before.lower().endswith((" so", " just"))  # split before the "so" already
+            and _ASKER.search(before) is None
+            and not (_PLURAL.search(before) and _TOLD.match(after))  # "my two cats keep me company"
         )
     if m.lastgroup == "end" and m.group(0) == ".":
         return _ABBREVIATION.search(before) is None

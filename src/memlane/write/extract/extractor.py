@@ -167,6 +167,7 @@ _NOT_WHEN_ASKED = {
     Category.PLAN,
     Category.EVENT,
     Category.FACT,
+    Category.COMPLAINT,
     Category.CONDITION,
     Category.CONTEXT,
     Category.PREFERENCE,

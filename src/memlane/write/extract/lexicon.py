@@ -76,7 +76,15 @@ REQUEST = re.compile(
     r"(?:推荐|查一?下|查查|看看|看一下|搜一?下|找一?下|订一?下|预订|预约|提醒我|告诉我|讲讲|写一?[个篇首])"
     r"|^(?:请|麻烦你?)?(?:帮我|帮忙)"
     r"|(?i:^(?:(?:can|could|would|will)\s+you|please(?!\s+(?:don'?t|do\s+not|never|stop))|help\s+me|recommend|suggest|tell\s+me|show\s+me|find\s+me"
-    r"|remind\s+me|book|what\s+should\s+i|which\s+\w+\s+should\s+i)\b)"
+    r"|remind\s+me|book|what\s+should\s+i|which\s+\w+\s+should\s+i"
+    # what the assistant is told to do: "pick me a pasta for tonight", "so find a b&b with parking",
+    # "start with an outline", "keep me company", "need gift ideas", "ideas for a rainy day indoors"
+    r"|(?:(?:so|just|now)\s+)*(?:(?:pick|order|read|quiz|route|send|give|get|draft|teach)\s+(?:me|us)"
+    r"|find\s+(?:me|us|a|an|some)|look\s+(?:for|up)|search\s+for|hold\s+anything|distract\s+me"
+    r"|keep\s+me\s+company|talk\s+to\s+me\s+about)"
+    r"|start\s+(?:over|with)|ideas\s+(?:for|to)|(?:\w+\s+)?ideas\s+please"
+    r"|(?:i\s+)?need\s+(?:\w+\s+)?(?:ideas|recs|recommendations|suggestions|tips|advice)"
+    r"|(?:i\s+)?need\s+an?\s+(?:\w+\s+)?(?:list|plan|spot|recipe|itinerary|name)\s+for)\b)"
 )
 
 # Something imagined rather than so: "如果我中了彩票" / "if I won the lottery" (not "if you can, email me",

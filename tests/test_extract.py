@@ -922,6 +922,18 @@ def test_now_of_a_habit_is_no_moment(extractor: RuleExtractor, text: str) -> Non
         "my feet are killing me today",
         "legs are jelly",
         "im still shaking",
+        # how a texter exclaims
+        "离谱",
+        "心在滴血",
+        "钱包在哭泣",
+        "今天这通勤要了我的老命",
+        "终于解放了哈哈哈",
+        "finally解放了",
+        "kill me now",
+        "so worth it",
+        "honestly best decision ever",
+        "haven't stopped smiling since",
+        "now we wait",
     ],
 )
 def test_passing_moods(extractor: RuleExtractor, text: str) -> None:

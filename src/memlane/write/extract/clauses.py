@@ -36,6 +36,7 @@ from .lexicon import (
     A_NOT_A,
     ASKED_EN,
     ASKED_ZH,
+    FEELING_TAIL,
     FEELINGS,
     GOING_ON,
     NOT_ASKED_ZH,
@@ -72,15 +73,7 @@ _SEPARATOR = re.compile(
     # a feeling tacked on at the end without a stop: "got my black belt last weekend buzzing",
     # "getting my first tattoo on friday eeek", "got my p plates last week so proud of myself"
     # "…by two bucks i'm still annoyed", "the in laws arrive saturday for 3 weeks pray for me"
-    r"|(?P<tail>\s+(?=(?i:(?:i'?m|im|i\s+am|we'?re|feeling|honestly)\s+)?"
-    r"(?i:(?:so|absolutely|totally|really|pretty|super|proper|bloody|kinda|a\s+bit|still|lowkey|way\s+too)\s+)?"
-    r"(?i:(?:" + FEELINGS + r")(?:\s+for\s+(?:her|him|them|you|us))?"
-    r"|proud\s+of\s+myself|worth\s+it|e{2,}k+|u+g+h+|ya+y+|wo+(?:ho+)?|omg+|finally|whew|phew"
-    r"|feels?\s+(?:so\s+)?(?:good|great|amazing|surreal|weird)(?:\s+man)?"
-    r"|pray\s+for\s+me|send\s+help|kill\s+me(?:\s+now)?|rip|what\s+a\s+(?:day|week|night|morning|year)"
-    r"|panic\s+over|not\s+bad|(?:my\s+)?brain\s+is\s+(?:fried|mush)|felt\s+like\s+a\s+(?:genius|legend|pro)"
-    r"|best\s+(?:decision|day|thing)\s+ever|haven'?t\s+stopped\s+smiling(?:\s+since)?|can'?t\s+stop\s+smiling)\b"
-    r"(?:\s+(?i:lol|lmao|haha+|omg|tbh|ngl|honestly|man))*[\s!.\U0001F300-\U0001FAFF\u2600-\u27BF]*$))"
+    r"|(?P<tail>\s+(?=" + FEELING_TAIL + r"))"
     r"|(?P<place>\s+(?=(?i:based\s+(?:in|out\s+of)|living\s+in)\s|from\s+[A-Z]))"
     # a question or a request run on without a stop ("halfway up a trail near Sedona signal keeps
     # dropping what time is sunset", "doing the city2surf in august need a training plan")

@@ -186,6 +186,21 @@ _FEELING_WORDS = (
 )
 FEELINGS = "|".join(w.replace("_", r"\s+") for w in _FEELING_WORDS.split())
 FEELINGS += r"|(?:scared|terrified|frightened)(?!\s+of\b)"
+# a feeling or an exclamation, the whole of what is left of a message: said on its own or tacked on
+# at the end without a stop ("got my black belt last weekend buzzing", "…on friday eeek", "…so proud of
+# myself", "…i'm still annoyed", "…pray for me", "…so worth it"), it is a passing mood
+FEELING_TAIL = (
+    r"(?i:(?:i'?m|im|i\s+am|we'?re|feeling|honestly)\s+)?"
+    r"(?i:(?:so|absolutely|totally|really|pretty|super|proper|bloody|kinda|a\s+bit|still|lowkey|way\s+too)\s+)?"
+    r"(?i:(?:" + FEELINGS + r")(?:\s+for\s+(?:her|him|them|you|us))?"
+    r"|proud\s+of\s+myself|worth\s+it|e{2,}k+|u+g+h+|ya+y+|wo+(?:ho+)?|omg+|finally|whew|phew"
+    r"|feels?\s+(?:so\s+)?(?:good|great|amazing|surreal|weird)(?:\s+man)?"
+    r"|pray\s+for\s+me|send\s+help|kill\s+me(?:\s+now)?|rip|what\s+a\s+(?:day|week|night|morning|year)"
+    r"|panic\s+over|not\s+bad|(?:my\s+)?brain\s+is\s+(?:fried|mush)|felt\s+like\s+a\s+(?:genius|legend|pro)"
+    r"|best\s+(?:decision|day|thing)\s+ever|haven'?t\s+stopped\s+smiling(?:\s+since)?|can'?t\s+stop\s+smiling"
+    r"|can'?t\s+believe\s+it|doesn'?t\s+feel\s+real|now\s+we\s+wait|now\s+the\s+waiting\s+game|fingers\s+crossed)\b"
+    r"(?:\s+(?i:lol|lmao|haha+|omg|tbh|ngl|honestly|man))*[\s!.\U0001F300-\U0001FAFF\u2600-\u27BF]*$"
+)
 LASTING = re.compile(
     r"以后都|一直|每次|永远|总是|(?i:\b(?:always|every\s+time|from\s+now\s+on|in\s+general)\b)"
 )

@@ -16,7 +16,7 @@ from memlane.domain import EventStatus
 from . import builds_en as b
 from . import style_en as style
 from .channels import CHANNEL_WORD, contact
-from .lexicon import DEVICE_NOW, FEELINGS, JOBS_EN
+from .lexicon import DEVICE_NOW, FEELING_TAIL, FEELINGS, JOBS_EN
 from .rule import Build, Context, Draft, favorite, fixed, liking, moved_plan, routine, rule, slot_value, timed
 from .rule import any_of as _any
 
@@ -125,6 +125,7 @@ _MOOD = (
     r"|.*\b(?:brain|head|legs?|feet|arms?|back|body)\s+(?:is|are|'s|'re)\s+(?:so\s+|absolutely\s+|totally\s+)?"
     r"(?:fried|jelly|toast|wrecked|dead)\b)"
     r"|\bi'?m\s+(?:still\s+)?shaking\b|\bi'?m\s+so\s+done\b"
+    r"|^" + FEELING_TAIL
 )
 _CONDITION = (
     r"(?i)\b(?:it|they|this|that|the\s+\w+)\s+(?:must|needs?\s+to|has\s+to|have\s+to|should)\s+"

@@ -1,0 +1,211 @@
+"""Where a message splits into clauses: its stops, and the words that open a new clause without one.
+
+Chinese splits at ，。！？；：and at 但是 / 可是 / 而且; English at . ! ? ; : and at "but". An English
+comma splits only in front of a new clause (:data:`_CLAUSE_START`), or after a self-introduction. A
+run-on without a stop splits where a feeling is tacked on at its end ("…last weekend buzzing"), where
+a question or a request starts ("…signal keeps dropping what time is sunset", "…in the green room
+hype me up") and where the news after a feeling, a remark or an apology said first starts; each only
+where the words before do not hold what follows (:func:`_is_split`: "I have no idea how much it
+costs").
+"""
+
+from __future__ import annotations
+
+import re
+
+from memlane.text.lang import has_cjk
+
+from .lexicon import FEELING_TAIL, FEELINGS, SORRY
+
+_SEPARATOR = re.compile(
+    # an emoji before more words ends a sentence too: "晚上好呀😄 今天学校突然通知…"
+    r"(?P<end>[。！？!?；;\n]+|\.{2,}|…+|\.(?=\s|$)|[\U0001F300-\U0001FAFF\u2600-\u27BF]+(?:\s+|(?=[\u4e00-\u9fffA-Za-z])))"
+    r"|(?P<comma>[，,])"
+    r"|(?P<colon>[：:])"
+    r"|(?P<but>\s*\b(?i:but|however|though)\b\s*|但是|可是|然而|而且|并且)"
+    r"|(?P<and>\s+and\s+(?=(?:I|I'm|I've|I'd|I'll|my|we)\b))"
+    # how the user feels, run on after what they did: "just off a 12 hour night and absolutely wrecked"
+    r"|(?P<feel>\s+and\s+(?=(?i:(?:so|absolutely|totally|completely|utterly|really|pretty|super|proper|bloody"
+    r"|fully|kinda|a\s+bit)\s+)?(?i:" + FEELINGS + r")\b\s*(?:[.,!?;]|$)))"
+    # a feeling tacked on at the end without a stop: "got my black belt last weekend buzzing",
+    # "getting my first tattoo on friday eeek", "got my p plates last week so proud of myself"
+    # "…by two bucks i'm still annoyed", "the in laws arrive saturday for 3 weeks pray for me"
+    r"|(?P<tail>\s+(?=" + FEELING_TAIL + r"))"
+    r"|(?P<place>\s+(?=(?i:based\s+(?:in|out\s+of)|living\s+in)\s|from\s+[A-Z]))"
+    # a question or a request run on without a stop ("halfway up a trail near Sedona signal keeps
+    # dropping what time is sunset", "doing the city2surf in august need a training plan")
+    r"|(?P<ask>\s+(?=(?i:(?:so\s+|just\s+)?)(?i:what\s+(?:time|do|does|did|should|are|is|was|can|would|size|kind|type|are\s+my)"
+    r"|what'?s\s+(?:the|a|in|on|good)|how\s+(?:do|does|did|can|much|many|long|far|should|would)"
+    r"|where\s+(?:can|do|should|is|are)|any\s+(?:tips|ideas|recs|recommendations|suggestions|advice)"
+    r"|(?:can|could)\s+(?:you|u)|help\s+me|(?:pls|please)\s+(?:help|tell|find|give|send|recommend|suggest|check)"
+    r"|need\s+(?:a|an|some|help)|should\s+i"
+    # "at ikea right now does a kallax fit a 33cm box", "in the queue at the post office whats cheaper…"
+    r"|whats|which\s+\w+(?:\s+\w+)?\s+(?:is|are|should|do|can|would)|where'?s\s+the|how'?s\s+the|(?:will|can|could|do)\s+i"
+    r"|do\s+(?:they|you)|does\s+(?:a|an)|is\s+there|any(?:thing)?\s+(?:good|decent)|what\s+else"
+    # an imperative to the assistant ("…all over the place suggest meal prep stuff that reheats well")
+    r"|suggest|recommend|(?:give|send|show|tell|find|route|walk|pick|order|read|quiz|hype|distract|remind"
+    r"|teach)\s+me|keep\s+me\s+company|talk\s+to\s+me\s+about|start\s+(?:over|with)"
+    # "…we'll have the car so find a b&b with parking", "…off her food is that normal", "…any lounges
+    # here", "…nobody hurt what info should i have gotten", "…obsessed with dinosaurs ideas for a rainy day"
+    r"|so\s+(?:just\s+)?(?:find|look\s+(?:for|up)|hold|book|search|give|pick)"
+    r"|is\s+(?:that|this|it)\s+(?:normal|ok|okay|safe|bad|weird|true|right|worth|enough|too)|is\s+\d"
+    r"|what\s+(?:\w+\s+){1,2}(?:is|are|should|do|does|did|can|could|would)|any\s+\w+\s+(?:here|nearby|around|ahead)"
+    r"|ideas\s+(?:for|to)|need\s+\w+\s+(?:ideas|recs|recommendations|suggestions|tips|advice))\b))"
+    # the news after a feeling said first: "ugh I'm so annoyed the contractor bailed on our deck"
+    r"|(?P<head>\s+(?=(?i:i|i'm|i've|we|we're|my|our|the|he|she|they|his|her|their)\s))"
+)
+_PLACEHOLDER = re.compile(r"\[[^\[\]\n]{1,60}\]")
+_ABBREVIATION = re.compile(r"(?i)\b(?:mr|mrs|ms|dr|st|vs|etc|e\.g|i\.e|jr|sr|no|approx|inc|ltd|co)$")
+# Words that open a new English clause after a comma: a subject, a negation, an imperative verb, or
+# where the user is ("a backend dev, fully remote, based in austin").
+_CLAUSE_START = re.compile(
+    r"(?i)\s*(?:and\s+|so\s+|then\s+|but\s+)?(?:i|i'm|im|i've|i'd|i'll|my|we|we're|no\s+more|no\s+longer|not"
+    r"|never|please|don't|do\s+not|can\s+you|could\s+you|it|it's|its|also|though|just|remember|you|he|she"
+    r"|they|there|this|that|ugh|thanks|thank|anyway|keep|make|be|email|e-mail|call|text|message|send|use"
+    r"|answer|reply|write|tell|give|show|let|contact|reach|note|avoid|stop|based\s+in|living\s+in|moved\s+to"
+    r"|originally\s+from"
+    # a question, an aside, what the user needs or is doing: "…, what's the capital of Mongolia",
+    # "…, so no dog-friendly cafes", "…, still gutted", "…, under $20 a person", "…, need a taxi"
+    r"|so|still|now|otherwise|any|anyone|anybody|how|what|what's|where|which|who|why|is|are|should|can't"
+    r"|cant|if|need|needs|help|start|lol|haha|omg|fingers|quick|been|doing|trying|waiting|nothing|under"
+    r"|budget|max|must|somewhere|cheapest"
+    r"|(?:the|our|his|her|their|your)\s+\w+\s+(?:is|was|are|were|has|had|keeps|got|looks|seems)"
+    r"|[a-z]+'s)\b"
+)
+
+
+# an English self-introduction: each comma after the name opens more of what the user is ("I'm Tom, a
+# nurse from Leeds", "This is Mei, a nurse", "I'm Sam, 34, software engineer at Google"); a name has a
+# capital ("i'm tired, …" is no introduction)
+# (each piece of the run is a comma and what follows it, one way only: no backtracking to try)
+_INTRODUCED = re.compile(
+    r"(?:^|[\s.!])(?i:i'm|i am|im|my name's|my name is|call me|this is|it's)\s+[A-Z][\w'-]*"
+    r"\s*(?:,[^,.!?;:]+)*$"
+)
+
+
+# what stands before "and I" when the two are one subject: "my wife", "Sam", "my husband Dave", "me"
+_PARTNER = re.compile(
+    r"(?:^|[,.;:!?]\s*|\b(?:and|so|but|then)\s+)(?:[Mm]e|[Mm]y\s+\w+(?:\s+[A-Z]\w+)?|[A-Z]\w+)$"
+)
+
+
+# what a question after it belongs to: a verb of knowing or asking, or a word that leads on
+_EMBEDS = re.compile(
+    r"(?i)\b(?:know|knows|wonder|wondering|sure|idk|tell|told|ask|asked|asking|see|remember|forgot|forget|decide"
+    r"|figure|figured|show|explain|idea|clue|learn|learning|learned|matter|about|of|on|at|for|to|from|with|and"
+    r"|or|but|is|was|that|if|whether|no|would|could|should|can|might|will|may|i'?d|you'?d|we'?d|they'?d"
+    r"|never|not|don'?t|always"
+    # a question already open: "how long does a tyre change take", "what else do i need"
+    r"|how|what|which|where|when|why|who|long|much|many|far|often|else)$"
+)
+
+
+# what a run-on question or request cannot follow: its own subject or a word that leads into it ("they
+# keep me company", "we had some ideas for the garden")
+_ASKER = re.compile(
+    r"(?i)\b(?:i|we|they|you|he|she|who|some|any|the|a|an|few|good|great|new|my|your|our)$"
+    r"|\b(?:what|which|how|whose)(?:\s+[\w']+){1,2}$"  # a question already open: "what info should i…"
+)
+# …nor, when it opens with a verb, a plural its verb could belong to
+_PLURAL = re.compile(r"(?i)[a-z](?<![sui'])s$")
+_TOLD = re.compile(r"(?i)(?!help\b)[a-z]+\s+me\b|keep\s|start\s|talk\s")
+
+
+# what a feeling after it belongs to: a verb of being, seeming or making, a word that leads on
+_LINKS = re.compile(
+    r"(?i)\b(?:am|is|are|was|were|be|been|being|feel|feels|feeling|felt|get|gets|got|getting|look|looks"
+    r"|seem|seems|me|so|too|very|really|not|and|but|or|all|just|more|less|as|how|that'?s|it'?s|i'?m|im"
+    r"|we'?re|you'?re|they'?re|he'?s|she'?s|become|became|left|keep|stay|stayed|kinda|pretty|super|still"
+    r"|absolutely|totally|proper|bloody|lowkey|bit|\w+ly)$"
+)
+
+
+# a feeling said first, and what it is about: "ugh I'm so annoyed", "I'm so proud of this little garden"
+_FEELING_FIRST = re.compile(
+    r"(?i)^(?:(?:ugh+|omg+|a+h+|oh+|honestly|ok(?:ay)?|lol|man|wow|so)\s+)*(?:(?:i'?m|im|i\s+am|i\s+feel|feeling|we'?re)\s+)?"
+    r"(?:(?:so|absolutely|totally|really|pretty|super|kinda|kind\s+of|a\s+bit|still|lowkey|way\s+too|too)\s+)*"
+    r"(?:" + FEELINGS + r")(?:\s+(?:about|of|at|for|with)(?:\s+(?:my|our|his|her|their))?"
+    r"(?:\s+(?!(?:i|i'm|we|my|our|he|she|they)\b)[\w']+){1,3})?"
+    r"(?:\s+(?:today|rn|tbh|lol|af))*$"
+)
+
+
+# a remark about the listener, said first and complete: "your mom is a legend", "your nephew is
+# hilarious", "that's honestly so brave of you" (what follows is the user's own news)
+_REMARK_FIRST = re.compile(
+    r"(?i)^(?:(?:omg+|oh+|aw+|wow|haha+|lol|honestly|ok(?:ay)?|yes+|yay)\s+)*"
+    r"(?:your\s+[\w']+(?:\s+[\w']+)?\s+(?:is|are|was|were|looks?|sounds?)|you(?:'re|re|\s+are|\s+were|\s+look)"
+    r"|that'?s|thats|what\s+a)\b(?:\s+(?!(?:i|i'm|im|i've|my|we|she|he|they)\b)[\w']+){1,10}$"
+)
+# …or an apology, and what it is for: "sorry I'm late to this convo", "sorry I went quiet for a month"
+_APOLOGY_FIRST = re.compile(SORRY + r"(?:\s+[\w']+){3,8}$")
+# …unless its last words leave it open: "that's the guy I told you about", "you're so sweet and I…"
+_LEFT_OPEN = frozenset(
+    (
+        "the and but so if that than as when because a to of what how for with at in on from by about like"
+    ).split()
+)
+_STOP = re.compile(r"[.!?;,。！？，；]")
+# who the user's news after a remark is about: themselves, or someone they name
+_SUBJECT = re.compile(r"(?i)(?:i|i'm|im|i've|i'd|we|we're|my|our|she|he|they)\s")
+# how far back a feeling said first can start ("ugh I'm so proud of my little brother" is 38 characters)
+_FEELING_SPAN = 160
+
+
+def _is_split(m: re.Match[str], text: str) -> bool:
+    before, after = text[: m.start()], text[m.end() :]
+    if m.lastgroup in ("comma", "colon"):
+        if before[-1:].isdigit() and after[:1].isdigit():  # 7,000 / 9:30
+            return False
+        if m.lastgroup == "colon" and _PLACEHOLDER.match(after.lstrip()):
+            return False  # "我的密码：[已隐藏:密码]": the words and the value they announce are one clause
+        if m.group(0) in ",:" and not has_cjk(before[-1:]) and not has_cjk(after[:1]):
+            introduced = m.group(0) == "," and _INTRODUCED.search(before) is not None
+            return introduced or _CLAUSE_START.match(after) is not None
+        return True
+    if m.lastgroup == "and" and _PARTNER.search(before):
+        return False  # "my wife and I have two kids": the two are the subject of one clause
+    if m.lastgroup == "tail":  # not the feeling a clause is about: "I am so proud", "it made me happy"
+        words = before.split()
+        return len(words) >= 4 and not has_cjk(before) and _LINKS.search(before) is None
+    if m.lastgroup == "head":  # read only back to the last stop, and never far: this runs at every "the"
+        reach = _STOP.split(before[-_FEELING_SPAN:])
+        if len(reach) == 1 and len(before) > _FEELING_SPAN:
+            return False  # no stop in reach: what runs before is no feeling said first
+        said = reach[-1].strip()
+        if _FEELING_FIRST.match(said) is not None:
+            return True
+        if (_REMARK_FIRST.match(said) or _APOLOGY_FIRST.match(said)) is None or _SUBJECT.match(after) is None:
+            return False
+        last = said.lower().split()
+        return last[-1] not in _LEFT_OPEN and last[-2] != "the"
+    if m.lastgroup == "place":  # "I'm Tom, a nurse from Leeds": where they are is one more thing said
+        return _INTRODUCED.search(before) is not None
+    if m.lastgroup == "ask":  # not a question a clause holds: "I know what time it is", "no idea how much"
+        return (
+            len(before.split()) >= 3
+            and _EMBEDS.search(before) is None
+            and not has_cjk(before)
+            and not before.lower().endswith((" so", " just"))  # split before the "so" already
+            and _ASKER.search(before) is None
+            and not (_PLURAL.search(before) and _TOLD.match(after))  # "my two cats keep me company"
+        )
+    if m.lastgroup == "end" and m.group(0) == ".":
+        return _ABBREVIATION.search(before) is None
+    return True
+
+
+def segments(text: str) -> list[tuple[int, int, bool, bool]]:
+    """(start, end, ends a sentence, is a question) for each stretch between separators."""
+    protected = [(p.start(), p.end()) for p in _PLACEHOLDER.finditer(text)]
+    out: list[tuple[int, int, bool, bool]] = []
+    last = 0
+    for m in _SEPARATOR.finditer(text):
+        if any(a <= m.start() < b for a, b in protected) or not _is_split(m, text):
+            continue
+        sep = m.group(0)
+        out.append((last, m.start(), m.lastgroup == "end", "?" in sep))
+        last = m.end()
+    out.append((last, len(text), True, False))
+    return out

@@ -934,6 +934,7 @@ def test_now_of_a_habit_is_no_moment(extractor: RuleExtractor, text: str) -> Non
         "honestly best decision ever",
         "haven't stopped smiling since",
         "now we wait",
+        "I'm screaming",
     ],
 )
 def test_passing_moods(extractor: RuleExtractor, text: str) -> None:
@@ -1485,6 +1486,30 @@ def test_an_english_comma_splits_where_a_new_clause_opens(text: str, clauses: li
         ("my friend would suggest the beach", ["my friend would suggest the beach"]),
         ("I wonder what time the shop opens", ["I wonder what time the shop opens"]),
         ("we argued about where can we park", ["we argued about where can we park"]),
+        # a new "I'm" run on without a stop starts a clause, with the word that links it
+        (
+            "I wonder if I'm too old to learn drums I'm 52",
+            ["I wonder if I'm too old to learn drums", "I'm 52"],
+        ),
+        (
+            "i drive trucks interstate for a living so im away most weeks",
+            ["i drive trucks interstate for a living", "so im away most weeks"],
+        ),
+        (
+            "my car died on the 401 this morning I'm so done with this Civic",
+            ["my car died on the 401 this morning", "I'm so done with this Civic"],
+        ),
+        # …not one a clause holds, a thing named just before says more of, or a time leads
+        ("the guy I'm seeing is a chef", ["the guy I'm seeing is a chef"]),
+        ("I know I'm right about this one", ["I know I'm right about this one"]),
+        (
+            "as of this morning I'm officially a licensed CPA",
+            ["as of this morning I'm officially a licensed CPA"],
+        ),
+        (
+            "the water pressure is terrible and honestly im just over it",
+            ["the water pressure is terrible and honestly im just over it"],
+        ),
         # …nor a verb with its own subject
         ("my two cats keep me company", ["my two cats keep me company"]),
         ("my sister had some ideas for the garden", ["my sister had some ideas for the garden"]),

@@ -198,7 +198,7 @@ FEELING_TAIL = (
     r"|pray\s+for\s+me|send\s+help|kill\s+me(?:\s+now)?|rip|what\s+a\s+(?:day|week|night|morning|year)"
     r"|panic\s+over|not\s+bad|(?:my\s+)?brain\s+is\s+(?:fried|mush)|felt\s+like\s+a\s+(?:genius|legend|pro)"
     r"|best\s+(?:decision|day|thing)\s+ever|haven'?t\s+stopped\s+smiling(?:\s+since)?|can'?t\s+stop\s+smiling"
-    r"|can'?t\s+believe\s+it|doesn'?t\s+feel\s+real|now\s+we\s+wait|now\s+the\s+waiting\s+game|fingers\s+crossed)\b"
+    r"|screaming|dying|dead|can'?t\s+believe\s+it|doesn'?t\s+feel\s+real|now\s+we\s+wait|now\s+the\s+waiting\s+game|fingers\s+crossed)\b"
     r"(?:\s+(?i:lol|lmao|haha+|omg|tbh|ngl|honestly|man))*[\s!.\U0001F300-\U0001FAFF\u2600-\u27BF]*$"
 )
 LASTING = re.compile(

@@ -4,9 +4,9 @@ Chinese splits at ，。！？；：and at 但是 / 可是 / 而且; English at 
 comma splits only in front of a new clause (:data:`_CLAUSE_START`), or after a self-introduction. A
 run-on without a stop splits where a feeling is tacked on at its end ("…last weekend buzzing"), where
 a question or a request starts ("…signal keeps dropping what time is sunset", "…in the green room
-hype me up") and where the news after a feeling, a remark or an apology said first starts; each only
-where the words before do not hold what follows (:func:`_is_split`: "I have no idea how much it
-costs").
+hype me up"), where a new "I'm" starts ("…too old to learn drums I'm 52") and where the news after a
+feeling, a remark or an apology said first starts; each only where the words before do not hold
+what follows (:func:`_is_split`: "I have no idea how much it costs", "the guy I'm seeing").
 """
 
 from __future__ import annotations
@@ -51,6 +51,9 @@ _SEPARATOR = re.compile(
     r"|is\s+(?:that|this|it)\s+(?:normal|ok|okay|safe|bad|weird|true|right|worth|enough|too)|is\s+\d"
     r"|what\s+(?:\w+\s+){1,2}(?:is|are|should|do|does|did|can|could|would)|any\s+\w+\s+(?:here|nearby|around|ahead)"
     r"|ideas\s+(?:for|to)|need\s+\w+\s+(?:ideas|recs|recommendations|suggestions|tips|advice))\b))"
+    # a new "I'm" or "I've" run on without a stop: "…too old to learn drums I'm 52", "i drive trucks
+    # interstate for a living so im away most weeks"
+    r"|(?P<self>\s+(?=(?i:(?:(?P<link>so|and|but|yeah|and\s+yeah)\s+)?(?:i'?m|im|i'?ve|ive|i\s+am)\s)))"
     # the news after a feeling said first: "ugh I'm so annoyed the contractor bailed on our deck"
     r"|(?P<head>\s+(?=(?i:i|i'm|i've|we|we're|my|our|the|he|she|they|his|her|their)\s))"
 )
@@ -107,6 +110,15 @@ _ASKER = re.compile(
     r"(?i)\b(?:i|we|they|you|he|she|who|some|any|the|a|an|few|good|great|new|my|your|our)$"
     r"|\b(?:what|which|how|whose)(?:\s+[\w']+){1,2}$"  # a question already open: "what info should i…"
 )
+# a thing named last, which what follows may say more of ("the guy I'm seeing", "a place I've been to")
+_NAMED = re.compile(
+    r"(?i)\b(?:the|a|an|this|that|my|his|her|our|their|your|every|some|any|one)\s+"
+    r"(?!(?:morning|afternoon|evening|night|week|weekend|month|year|time)$)[\w']+$"
+)
+_WHEN = re.compile(r"(?i)\b(?:morning|afternoon|evening|night|week|weekend|month|year|time)$")
+_LINK_END = re.compile(r"(?i)\b(?:so|and|but|yeah|\w+ly)$")
+# where what a run-on "I'm" follows was said from: the last stop or link
+_SAID = re.compile(r"[.!?;,。！？，；]|\b(?i:but|and|so|because|though)\b")
 # …nor, when it opens with a verb, a plural its verb could belong to
 _PLURAL = re.compile(r"(?i)[a-z](?<![sui'])s$")
 _TOLD = re.compile(r"(?i)(?!help\b)[a-z]+\s+me\b|keep\s|start\s|talk\s")
@@ -180,6 +192,15 @@ def _is_split(m: re.Match[str], text: str) -> bool:
             return False
         last = said.lower().split()
         return last[-1] not in _LEFT_OPEN and last[-2] != "the"
+    if m.lastgroup == "self":  # not what a clause holds ("I wonder if I'm…"), nor a noun's ("the guy I'm…")
+        said = _SAID.split(before[-_FEELING_SPAN:])[-1].split()
+        return (
+            len(said) >= (5 if _WHEN.search(before) else 4)  # "as of this morning I'm…": its time
+            and not has_cjk(before)
+            and _EMBEDS.search(before) is None
+            and (m.group("link") is not None or _NAMED.search(before) is None)
+            and _LINK_END.search(before) is None  # split before the "so" already
+        )
     if m.lastgroup == "place":  # "I'm Tom, a nurse from Leeds": where they are is one more thing said
         return _INTRODUCED.search(before) is not None
     if m.lastgroup == "ask":  # not a question a clause holds: "I know what time it is", "no idea how much"

@@ -16,7 +16,7 @@ from conftest import T0
 from memlane import Memory
 from memlane.cli import main
 from memlane.domain import Action, Candidate, Category, Decision, Kind
-from memlane.eval.judge import secret_kept
+from memlane.eval.judge import run, secret_kept
 from memlane.settings import Settings
 from memlane.write.judge import LABELS, Classifier, Judge, RuleJudge, cover
 from memlane.write.judge import train as training
@@ -390,6 +390,18 @@ def test_a_clause_is_scored_on_the_decision_that_holds_its_words() -> None:
     assert cover.overlap("ugh", "ugh") == 1.0
     assert cover.overlap("离了谱", "离谱") == 0.0
     assert cover.overlap("我在医院排队拿号", "在医院排队拿号呢") > 0.8
+
+
+def test_a_clause_the_write_path_split_is_scored_on_the_part_that_holds_most_of_it() -> None:
+    # "ugh I'm so annoyed" and "the contractor bailed on our deck" both lie inside the labelled
+    # clause; the second holds more of it, and decides how it is scored
+    text = "ugh I'm so annoyed the contractor bailed on our deck"
+    scored = run(
+        [{"id": "t", "lang": "en", "text": text, "clauses": [{"text": text, "label": "event"}]}],
+        learned=False,
+    )
+    assert [s.label for s in scored.clauses] != ["mood"]
+    assert cover.share("ugh", text) < cover.share("the contractor bailed on our deck", text)
 
 
 def test_the_model_never_keeps_a_long_number_the_rules_dropped() -> None:

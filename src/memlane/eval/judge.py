@@ -28,7 +28,7 @@ from memlane.profile import spec
 from memlane.settings import Settings
 from memlane.write.extract import RuleExtractor
 from memlane.write.judge import LABELS, TIERS, Judge, RuleJudge
-from memlane.write.judge.cover import overlap
+from memlane.write.judge.cover import overlap, share
 from memlane.write.judge.features import rule_cues
 from memlane.write.judge.guards import tier
 from memlane.write.judge.train import corpus, masked
@@ -181,7 +181,9 @@ def run(
             decisions = settled(mem, user, mem.add(row["text"], user_id=user, session_id=f"{user}-s", at=T0))
             for clause in row["clauses"]:
                 text = masked(clause["text"])
-                best = max(decisions, key=lambda d: overlap(d.text, text), default=None)
+                best = max(
+                    decisions, key=lambda d: (share(d.text, text), overlap(d.text, text)), default=None
+                )
                 secret = any(k in SECRETS for k in clause.get("kinds", ()))
                 out.clauses.append(
                     Scored(

@@ -39,6 +39,13 @@ def overlap(found: str, labelled: str) -> float:
     has a u, a g and an h.)"""
     if labelled in found or found in labelled:
         return 1.0
+    return share(found, labelled)
+
+
+def share(found: str, labelled: str) -> float:
+    """The share of a labelled clause's pieces a text has, however little of it the clause is: of
+    two texts inside "ok so my manager just yelled at me", "my manager just yelled at me" has more
+    than "ok"."""
     want, have = _pieces(labelled), _pieces(found)
     return len(want & have) / max(1, len(want))
 

@@ -1025,6 +1025,11 @@ def test_feeling_words_inside_lasting_facts_are_no_mood(extractor: RuleExtractor
         "sorry I went quiet for a month",
         "I'm sorry your flight got cancelled",
         "不好意思刚看到",
+        # a remark to the listener about them alone, and leaving
+        "you guys are fast",
+        "Your mom is a legend",
+        "you should join sometime",
+        "gotta run",
     ],
 )
 def test_small_talk_is_reported_so_it_can_be_discarded(extractor: RuleExtractor, text: str) -> None:
@@ -1069,6 +1074,7 @@ def test_what_brings_the_user_in_is_not_only_theirs(
         ("I moved to Austin, Texas", C.LOCATION),  # a place after a comma, said of the user
         ("语音回你哈", None),  # a verb and what the user does, not a name
         ("周末带你去", C.PLAN),
+        ("you should know I'm vegan", None),  # a remark to the listener that speaks of the user
     ],
 )
 def test_what_speaks_of_the_user_is_not_taken_for_words_to_the_listener(

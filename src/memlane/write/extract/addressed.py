@@ -1,6 +1,7 @@
 """Words to the listener: a clause that speaks to the person the user is talking with, by name ("Totally
 agree, Hana", "Hope the move went okay, Tamsin!", "最近咋样啊思琪", "桃子你那个面试后来怎么样了"), or
-that says sorry to them ("sorry I went quiet for a month", 不好意思刚看到).
+that says sorry to them ("sorry I went quiet for a month", 不好意思刚看到), or that remarks on them
+alone ("you guys are fast", "Your mom is a legend").
 
 Such a clause tells nothing about the user: it is talk, like a greeting or thanks. Read as anything
 else, a name spoken to looks like a named thing the user mentioned (a weak sign of interest), and the
@@ -30,6 +31,13 @@ _EN_TALK = re.compile(
     r"|miss|love\s+you|same|omg|wow|haha|lol|aw+|yes+|yay|welcome|sorry|happy\s+birthday|so\s+true|exactly"
     r"|nice|cool|great|amazing|awesome|that(?:'?s|\s+is)|this\s+is|what\s+a)"
 )
+# a remark to the listener, about them alone: "you guys are fast", "Your mom is a legend", "you'd love
+# it honestly", "you should join sometime" (a clause of the user's own is read as it is)
+_EN_REMARK = re.compile(
+    r"(?i)^(?:(?:omg+|oh+|aw+|wow|haha+|lol|lmao+|honestly|ok(?:ay)?|yes+|yay|and|but|so)\s+)*"
+    r"(?:you(?:'re|re|\s+are|\s+were|\s+guys\s+are|\s+look|'d|\s+would(?:'ve)?|\s+always|\s+should"
+    r"|\s+have\s+to|'ll|\s+will|\s+must)|your\s+[\w']+(?:\s+[\w']+)?\s+(?:is|are|was|were|looks?|sounds?))\b"
+)
 # how many words a clause before a name may hold and still be only talk ("Hope the move went okay")
 _SHORT = 8
 _EN_SELF = re.compile(r"(?i)\b(?:i|me|my|mine|i'm|i've|i'd|i'll|im|we|our|us|we're)\b")
@@ -53,6 +61,8 @@ def to_listener(text: str, lang: str) -> bool:
         return True  # not the news run on after it: "sorry I went quiet, we moved to Victoria"
     if lang == "en":
         if _EN_CHEER_NAMED.match(text):
+            return True
+        if _EN_REMARK.match(text) and not _EN_SELF.search(text) and len(text.split()) <= _SHORT:
             return True
         named = _EN_NAMED_LAST.search(text)
         if named is None or _EN_SELF.search(text):

@@ -31,7 +31,8 @@ SMALLTALK = frozenset(
         "great nice awesome lol gotcha understood bye goodbye np welcome alright fine perfect thank_you "
         "thank_you_so_much thanks_a_lot got_it see_you see_ya good_morning good_night good_afternoon "
         "good_evening how_are_you how_are_you_doing how's_it_going what's_up i'm_fine i'm_good all_right "
-        "no_problem you're_welcome sounds_good makes_sense never_mind hi_there hello_there"
+        "no_problem you're_welcome sounds_good makes_sense never_mind hi_there hello_there "
+        "gotta_run gotta_go got_to_go g2g ttyl brb talk_later talk_soon"
     )
 )
 LAUGHTER = re.compile(r"(?:哈|呵|嘿|嘻|ha|he|hi|lo+l|xd|lmao)+", re.IGNORECASE)

@@ -1474,8 +1474,8 @@ def test_an_english_comma_splits_where_a_new_clause_opens(text: str, clauses: li
             ["one's been off her food since yesterday", "is that normal"],
         ),
         (
-            "hey i'm in the Duluth airport any lounges here",
-            ["hey i'm in the Duluth airport", "any lounges here"],
+            "i'm in the Duluth airport any lounges here",
+            ["i'm in the Duluth airport", "any lounges here"],
         ),
         (
             "got rear ended on the way home, nobody hurt what info should i have gotten",
@@ -1516,6 +1516,13 @@ def test_an_english_comma_splits_where_a_new_clause_opens(text: str, clauses: li
             "the water pressure is terrible and honestly im just over it",
             ["the water pressure is terrible and honestly im just over it"],
         ),
+        # a greeting or a laugh said first, with no stop after it
+        ("hey i'm in the Duluth airport", ["hey", "i'm in the Duluth airport"]),
+        ("lol the printer at work caught fire today", ["lol", "the printer at work caught fire today"]),
+        ("hiii need a packing list for Chiang Mai", ["hiii", "need a packing list for Chiang Mai"]),
+        # …not a name spoken to, nor one inside what is said
+        ("Hey Lorcan, sorry for the radio silence", ["Hey Lorcan, sorry for the radio silence"]),
+        ("she said ok to the plan", ["she said ok to the plan"]),
         # …nor a verb with its own subject
         ("my two cats keep me company", ["my two cats keep me company"]),
         ("my sister had some ideas for the garden", ["my sister had some ideas for the garden"]),
@@ -1706,7 +1713,7 @@ def test_an_apology_that_says_more_is_read_for_what_it_says(extractor: RuleExtra
         ("did the laundry today", False),
         ("what a day", False),
         ("any day now", False),
-        ("ok who's in for brunch sunday I already booked a table at Marigold for 11", False),
+        ("who's in for brunch sunday I already booked a table at Marigold for 11", False),
         ("any good lunch spots, walking distance only", False),
     ],
 )

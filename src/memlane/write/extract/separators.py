@@ -22,7 +22,6 @@ _SEPARATOR = re.compile(
     r"(?P<end>[。！？!?；;\n]+|\.{2,}|…+|\.(?=\s|$)|[\U0001F300-\U0001FAFF\u2600-\u27BF]+(?:\s+|(?=[\u4e00-\u9fffA-Za-z])))"
     r"|(?P<comma>[，,])"
     r"|(?P<colon>[：:])"
-    r"|(?P<but>\s*\b(?i:but|however|though)\b\s*|但是|可是|然而|而且|并且)"
     r"|(?P<and>\s+and\s+(?=(?:I|I'm|I've|I'd|I'll|my|we)\b))"
     # how the user feels, run on after what they did: "just off a 12 hour night and absolutely wrecked"
     r"|(?P<feel>\s+and\s+(?=(?i:(?:so|absolutely|totally|completely|utterly|really|pretty|super|proper|bloody"
@@ -56,6 +55,11 @@ _SEPARATOR = re.compile(
     r"|(?P<self>\s+(?=(?i:(?:(?P<link>so|and|but|yeah|and\s+yeah)\s+)?(?:i'?m|im|i'?ve|ive|i\s+am)\s)))"
     # the news after a feeling said first: "ugh I'm so annoyed the contractor bailed on our deck"
     r"|(?P<head>\s+(?=(?i:i|i'm|i've|we|we're|my|our|the|he|she|they|his|her|their)\s))"
+    # a greeting or a laugh said first, no stop after it: "hey i'm in the Duluth airport", "lol the
+    # printer at work caught fire today", "hiii need a packing list" (not a name: "hey Lorcan, …")
+    r"|(?P<greet>(?i:(?<=hey)|(?<=heyy)|(?<=hi)|(?<=hii)|(?<=iii)|(?<=hello)|(?<=yo)|(?<=lol)|(?<=lmao)|(?<=mao)|(?<=aoo)|(?<=ooo)"
+    r"|(?<=haha)|(?<=ok)|(?<=okay)|(?<=brb))\s+(?=\S))"
+    r"|(?P<but>\s*\b(?i:but|however|though)\b\s*|但是|可是|然而|而且|并且)"
 )
 _PLACEHOLDER = re.compile(r"\[[^\[\]\n]{1,60}\]")
 _ABBREVIATION = re.compile(r"(?i)\b(?:mr|mrs|ms|dr|st|vs|etc|e\.g|i\.e|jr|sr|no|approx|inc|ltd|co)$")
@@ -119,6 +123,10 @@ _WHEN = re.compile(r"(?i)\b(?:morning|afternoon|evening|night|week|weekend|month
 _LINK_END = re.compile(r"(?i)\b(?:so|and|but|yeah|\w+ly)$")
 # where what a run-on "I'm" follows was said from: the last stop or link
 _SAID = re.compile(r"[.!?;,。！？，；]|\b(?i:but|and|so|because|though)\b")
+# the separators a run-on splits at, which a greeting said first ends whatever the words after it
+_RUN_ON = frozenset({"tail", "ask", "self", "head", "greet"})
+_NAME_NEXT = re.compile(r"[A-Z][a-z]+(?:[,.!]|$)")
+_GREETING = re.compile(r"(?i)he+y+|hi+|hello|yo|lo+l|lmao+|(?:ha){2,}|ok|okay|brb")
 # …nor, when it opens with a verb, a plural its verb could belong to
 _PLURAL = re.compile(r"(?i)[a-z](?<![sui'])s$")
 _TOLD = re.compile(r"(?i)(?!help\b)[a-z]+\s+me\b|keep\s|start\s|talk\s")
@@ -167,6 +175,8 @@ _FEELING_SPAN = 160
 
 def _is_split(m: re.Match[str], text: str) -> bool:
     before, after = text[: m.start()], text[m.end() :]
+    if m.lastgroup in _RUN_ON and _GREETING.fullmatch(_STOP.split(before)[-1].strip()) is not None:
+        return _NAME_NEXT.match(after) is None  # "hey i'm in the Duluth airport", not "hi Delphine, …"
     if m.lastgroup in ("comma", "colon"):
         if before[-1:].isdigit() and after[:1].isdigit():  # 7,000 / 9:30
             return False
@@ -201,6 +211,8 @@ def _is_split(m: re.Match[str], text: str) -> bool:
             and (m.group("link") is not None or _NAMED.search(before) is None)
             and _LINK_END.search(before) is None  # split before the "so" already
         )
+    if m.lastgroup == "greet":  # only the whole of what was said since the last stop (above)
+        return False
     if m.lastgroup == "place":  # "I'm Tom, a nurse from Leeds": where they are is one more thing said
         return _INTRODUCED.search(before) is not None
     if m.lastgroup == "ask":  # not a question a clause holds: "I know what time it is", "no idea how much"

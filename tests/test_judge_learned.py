@@ -211,7 +211,16 @@ def test_a_habit_is_kept_however_much_it_reads_as_this_moment(mem: Memory, text:
 
 @pytest.mark.parametrize(
     "text",
-    ["以后再说吧", "I'm driving, keep it short", "我在高铁上，回复简短点", "现在在开会，回我短一点"],
+    [
+        "以后再说吧",
+        "I'm driving, keep it short",
+        "我在高铁上，回复简短点",
+        "现在在开会，回我短一点",
+        # the moment is the model's to name (one-off context, 0.85 and 0.61), and the way to answer
+        # said with it is part of it
+        "坐在Uber后座，reply简短点",
+        "戴着耳机在跑步机上，你说话短一点",
+    ],
 )
 def test_what_holds_only_now_is_no_standing_instruction(mem: Memory, text: str) -> None:
     actions = said(mem, text)

@@ -54,7 +54,7 @@ class LLMJudge(Judge):
     def decide_all(self, candidates: Sequence[tuple[Candidate, datetime]]) -> list[Decision]:
         """The rules' decisions, each replaced by the model's where the rules doubt it and the model
         spoke of it: one request for all the doubts of the call."""
-        rules = [self.decide(c, at) for c, at in candidates]
+        rules = self.for_the_moment([self.decide(c, at) for c, at in candidates], candidates)
         judgements = self._advise(candidates, rules)
         out: list[Decision] = []
         for decision, (candidate, at) in zip(rules, candidates, strict=True):

@@ -26,6 +26,7 @@ from memlane.privacy.sensitive import NEVER_STORE
 from memlane.profile import spec
 from memlane.settings import Settings
 from memlane.text.lang import said
+from memlane.write.extract.lexicon import LASTING, STANDING
 
 from .reasons import SPEAKERS_ZH, below_threshold, never_stored, noted
 
@@ -120,7 +121,35 @@ class RuleJudge:
     def decide_all(self, candidates: Sequence[tuple[Candidate, datetime]]) -> list[Decision]:
         """The decisions for the candidates of one call, each with the time of its message; a judge
         that asks for a second opinion asks once for the whole call."""
-        return [self.decide(candidate, at) for candidate, at in candidates]
+        return self.for_the_moment([self.decide(candidate, at) for candidate, at in candidates], candidates)
+
+    def for_the_moment(
+        self, decisions: Sequence[Decision], candidates: Sequence[tuple[Candidate, datetime]]
+    ) -> list[Decision]:
+        """A way to answer or to be reached said in a message that the judge found tells this moment
+        (a clause it keeps for this conversation only as one-off context), with no word that makes it
+        last, as part of it: "坐在Uber后座，reply简短点" (the first one-off context to the model, 0.85),
+        "戴着耳机在跑步机上，你说话短一点". Not with a condition of a task ("battery and not being huge.
+        tbh just give me the steps" is how the user likes answers). The extractor does the same where
+        its own rules name the moment (:func:`~memlane.write.extract.occasion.in_the_moment`)."""
+        now = {
+            d.candidate.message_id
+            for d in decisions
+            if d.candidate is not None and d.action is Action.SESSION and d.category is Category.CONTEXT
+        }
+        out = []
+        for d, (c, at) in zip(decisions, candidates, strict=True):
+            if (
+                c.message_id in now
+                and d.category in (Category.STYLE, Category.CONTACT)
+                and d.action in (Action.PROFILE, Action.SEMANTIC)
+                and not LASTING.search(c.text)
+                and not STANDING.search(c.text)
+            ):
+                c = replace(c, category=Category.CONTEXT, slot=None, value=None, session_only=True)
+                d = RuleJudge.decide(self, c, at)
+            out.append(d)
+        return out
 
     def doubt(self, decision: Decision) -> str | None:
         """Why the rules are unsure of ``decision``, or None when they are sure.

@@ -747,6 +747,24 @@ def test_budget_values_are_json_ready_strings() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("预算五百块", "500元"),
+        ("两千块以内", "≤2000元"),
+        ("修硬盘我最多掏五百块", "≤500元"),
+        ("预算三千五左右", "≈3500元"),
+    ],
+)
+def test_a_budget_in_chinese_numerals_is_read(extractor: RuleExtractor, text: str, value: str) -> None:
+    assert budget_value(text, "元") == value
+    check(one(extractor, text), C.BUDGET, slot="budget", value=value)
+
+
+def test_a_limit_that_is_no_money_is_no_budget(extractor: RuleExtractor) -> None:
+    assert one(extractor, "我最多睡五个小时").category is not C.BUDGET
+
+
+@pytest.mark.parametrize(
     ("text", "when"),
     [
         ("要红色的", None),

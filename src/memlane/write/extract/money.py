@@ -33,7 +33,7 @@ def _amount(g: str) -> str:
 
 _RANGE = re.compile(_amount("a") + r"\s*(?:-|~|～|—|–|到|至|(?i:to))\s*" + _amount("b"))
 _MAX = re.compile(
-    r"(?:不超过|不高于|不要超过|别超过|最多|最高|顶多|封顶|控制在|低于|少于|(?i:under|below|less\s+than|"
+    r"(?:不超过|不高于|不要超过|别超过|(?:最多|最高|顶多)(?:能|就)?(?:花|掏|出|付|给)?|封顶|控制在|低于|少于|(?i:under|below|less\s+than|"
     r"no\s+more\s+than|not\s+more\s+than|at\s+most|max(?:imum)?|up\s+to|within|cap(?:ped)?\s+at))\s*"
     + _amount("a")
     + r"(?!\s*(?:-|~|到|至))"
@@ -60,7 +60,7 @@ _CURRENCY = {
     "gbp": "£", "pound": "£", "pounds": "£", "英镑": "£", "日元": "日元", "yen": "日元",
 }  # fmt: skip
 MONEY_WORD = re.compile(
-    r"预算|价位|价格|价钱|花费|费用|不超过|以内|以下|左右|(?i:\bbudget\b|\bprice\b|\bspend\b|\bafford\b|\bcost\b|"
+    r"预算|价位|价格|价钱|花费|费用|不超过|以内|以下|左右|最多|顶多|(?i:\bbudget\b|\bprice\b|\bspend\b|\bafford\b|\bcost\b|"
     r"\bunder\b|\bbelow\b|\bmax(?:imum)?\b)"
 )
 # a budget that recurs is how the user lives, not a condition of the task at hand: "we budget 600 a
@@ -98,11 +98,58 @@ def _format(body: str, currency: str) -> str:
     return body + currency
 
 
+# an amount in Chinese numerals: before what counts or limits it (五百块, 两千以内, 三千五左右), or after 预算
+_ZH_AMOUNT = re.compile(
+    r"[零〇一二两三四五六七八九十百千]+(?=\s*(?:万|块|元|刀|美元|欧元|英镑|日元|以内|以下|之内|左右|上下|以上))"
+    r"|(?<=预算)[零〇一二两三四五六七八九十百千]+"
+)
+_ZH_DIGIT = {
+    "零": 0,
+    "〇": 0,
+    "一": 1,
+    "二": 2,
+    "两": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+}
+_ZH_PLACE = {"十": 10, "百": 100, "千": 1000}
+
+
+def in_digits(text: str) -> str:
+    """``text`` with its amounts in Chinese numerals written in digits, as the patterns above read them.
+
+    >>> in_digits("预算五百块"), in_digits("两千以内"), in_digits("三千五左右"), in_digits("十五块")
+    ('预算500块', '2000以内', '3500左右', '15块')
+    """
+    return _ZH_AMOUNT.sub(lambda m: str(_zh_number(m.group())), text)
+
+
+def _zh_number(numeral: str) -> int:
+    total, digit, place = 0, 0, 1
+    for ch in numeral:
+        if ch in _ZH_PLACE:
+            place = _ZH_PLACE[ch]
+            total, digit = total + (digit or 1) * place, 0
+        else:
+            digit = _ZH_DIGIT[ch]
+    # a digit after a place of a hundred or more is the next place down: 三千五 is 3500, 两百五 250
+    return total + (digit * place // 10 if place >= 100 and numeral[-1] in _ZH_DIGIT else digit)
+
+
 def budget_value(text: str, default_currency: str = "") -> str | None:
     """The price limit ``text`` states, normalised ("≤500元", "7000-12000元", "≈$800"); None if none.
 
     ``default_currency`` is used when the text names none ("元" suits Chinese text).
+
+    >>> budget_value("修硬盘我最多掏五百块", "元")
+    '≤500元'
     """
+    text = in_digits(text)
     m = _RANGE.search(text)
     if m:
         low, high = _number(m.group("a")), _number(m.group("b"))
@@ -134,7 +181,7 @@ def budget_draft(ctx: Context, default_currency: str) -> Draft | None:
     the same slot with the same value. The product still shows in the topic tags. A budget that
     recurs ("a month", "每月") is a lasting fact, not a condition of the task at hand.
     """
-    text = ctx.text
+    text = in_digits(ctx.text)
     if not MONEY_WORD.search(text):
         return None
     if not (HAS_CURRENCY.search(text) or re.search(r"预算|价位|(?i:budget)", text)):

@@ -266,7 +266,7 @@ RULES = (
     rule(C.STYLE, r"(?:语气|说话|回复|回答)?(?:随意|轻松|口语化|幽默|活泼)一?点",
          fixed("tone", "casual"), "any"),
     # the current task
-    rule(C.BUDGET, r"预算|价位|价格|价钱|花费|费用|不超过|以内|以下|左右|以上", _budget, "ask"),
+    rule(C.BUDGET, r"预算|价位|价格|价钱|花费|费用|不超过|以内|以下|左右|以上|最多|顶多", _budget, "ask"),
     # family, place, work
     rule(C.FAMILY, rf"我家?{_ADV}(?:已经)?有了?(?P<n>[一两二三四五六1-9])?(?:个|位|名)?(?P<rel>{_REL})"
                    rf"(?:(?:叫|名叫)(?P<name>{_CUT}{{1,8}}))?", _family),

@@ -973,6 +973,22 @@ def test_what_was_done_with_its_i_dropped_is_an_event(extractor: RuleExtractor, 
 
 
 @pytest.mark.parametrize(
+    "text", ["家里网费电费都是我老婆交", "大庆是我老家", "狗是我早晚溜", "grocery我都在盒马app上买"]
+)
+def test_a_chinese_clause_about_the_user_after_its_topic_is_theirs(
+    extractor: RuleExtractor, text: str
+) -> None:
+    assert one(extractor, text).category not in (C.OTHER, C.SMALLTALK, C.REQUEST)
+
+
+@pytest.mark.parametrize("text", ["陪我聊会儿呗", "还特地给我寄特产", "你太懂我了"])
+def test_someone_doing_something_with_or_for_the_user_is_no_fact_of_theirs(
+    extractor: RuleExtractor, text: str
+) -> None:
+    assert one(extractor, text).category is not C.FACT
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "own a little sailboat moored down at the marina",
@@ -1679,6 +1695,8 @@ def test_a_remark_after_what_the_user_said_is_not_theirs(extractor: RuleExtracto
         "If I won the lottery I'd buy a castle in Scotland",
         "say I sold the flat and rented instead",
         "let's say we moved to Porto next year",
+        "say我去澳洲working holiday一年",
+        "早知道我也蹲一下",  # had I known
     ],
 )
 def test_an_imagined_case_is_told_apart(extractor: RuleExtractor, text: str) -> None:

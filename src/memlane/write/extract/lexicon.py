@@ -94,7 +94,8 @@ HYPOTHETICAL = re.compile(
     r"^(?:如果|假如|要是|假设|假使|万一|倘若|如若|设想|想象一下)(?!你|您|可以|方便|有空|需要)"
     r"|^(?:我|本人)?(?:要是|假如|如果)(?!你|您)"
     r"|(?i:^(?:if|suppose|supposing|imagine|imagine\s+if|what\s+if|assuming|if\s+only)\s+(?!you\b|u\b|possible\b)"
-    r"|^i\s+wish\s+i\b|^(?:say|let'?s\s+say)\s+(?:i|we)\b|^hypothetically\b)"
+    r"|^i\s+wish\s+i\b|^(?:say|let'?s\s+say)\s*(?:i\b|we\b|我)|^hypothetically\b)"
+    r"|^早知道"  # had I known: "早知道我也蹲一下"
 )
 CONSEQUENCE = re.compile(r"^(?:我?就|那我?就?|我会|我要|我肯定|(?i:i'?d|i\s+would|then|i'?ll|i\s+will)\b)")
 

@@ -389,6 +389,10 @@ RULES = (
     rule(C.EVENT, r"了|啦|过(?!敏|来|去|年|节|得|分)|(?:选|定|挑|买|订)的", _did),
     rule(C.CONTEXT, NOW, fixed(None, session_only=True)),
     # anything else the user says about themselves
-    rule(C.FACT, rf"^{_ME}(?!们)", _first_person, "fallback"),
+    # …first, or after what it is about ("家里网费电费都是我老婆交", "大庆是我老家", "狗是我早晚溜"; not
+    # someone else's clause, "这是我最好的朋友", or someone doing something with or for the user: 陪我聊会儿,
+    # 还特地给我寄特产, 比我男朋友还懂我)
+    rule(C.FACT, rf"^{_ME}(?!们)|^(?![你您他她它这那])[^，,。！？]{{1,10}}?(?<![陪给帮替教让叫请跟比懂])"
+                 r"我(?!们)", _first_person, "fallback"),
 )
 # fmt: on

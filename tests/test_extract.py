@@ -995,6 +995,8 @@ def test_someone_doing_something_with_or_for_the_user_is_no_fact_of_theirs(
         "grew up on a cattle station out past longreach",
         "get the train into birmingham for work",
         "renting a granny flat behind my folks place in wollongong",
+        "walk the kids to school then hop on the train",
+        "swim before work, the pool opens at 6",
     ],
 )
 def test_how_the_user_lives_with_its_i_dropped_is_a_lasting_fact(extractor: RuleExtractor, text: str) -> None:

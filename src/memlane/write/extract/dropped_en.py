@@ -27,7 +27,9 @@ _DID_KINDS = (Category.EVENT, Category.PLAN)
 # assistant: "get me a taxi", "take a look", "have fun")
 _EN_HAS = re.compile(
     r"(?i)^(?:(?:also|still|now|currently|mostly|usually)\s+)*(?:own|rent|renting|live|living|work|working"
-    r"|commute|drive|ride|cycle|take|get|teach|study|volunteer|grew\s+up)\s+"
+    r"|commute|drive|ride|cycle|take|get|teach|study|volunteer|grew\s+up"
+    # a daily habit: "walk the kids to school then hop on the train", "swim before work"
+    r"|walk|swim|jog|bike|park|wake\s+up|sleep|hike|meditate)\s+"
     r"(?!(?:me|us|you|it|this|that|a\s+look|care|fun|well|ready|going|back)\b)\w+"
 )
 _HAS_KINDS = (Category.FACT, Category.PREFERENCE, Category.ROUTINE, Category.LOCATION, Category.JOB)

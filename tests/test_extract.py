@@ -1559,6 +1559,7 @@ def test_an_english_comma_splits_where_a_new_clause_opens(text: str, clauses: li
         # …not a name spoken to, nor one inside what is said
         ("Hey Lorcan, sorry for the radio silence", ["Hey Lorcan, sorry for the radio silence"]),
         ("she said ok to the plan", ["she said ok to the plan"]),
+        ("I said ok but they refused", ["I said ok", "they refused"]),  # "but" splits as ever
         # …nor a verb with its own subject
         ("my two cats keep me company", ["my two cats keep me company"]),
         ("my sister had some ideas for the garden", ["my sister had some ideas for the garden"]),

@@ -22,6 +22,7 @@ _SEPARATOR = re.compile(
     r"(?P<end>[。！？!?；;\n]+|\.{2,}|…+|\.(?=\s|$)|[\U0001F300-\U0001FAFF\u2600-\u27BF]+(?:\s+|(?=[\u4e00-\u9fffA-Za-z])))"
     r"|(?P<comma>[，,])"
     r"|(?P<colon>[：:])"
+    r"|(?P<but>\s*\b(?i:but|however|though)\b\s*|但是|可是|然而|而且|并且)"
     r"|(?P<and>\s+and\s+(?=(?:I|I'm|I've|I'd|I'll|my|we)\b))"
     # how the user feels, run on after what they did: "just off a 12 hour night and absolutely wrecked"
     r"|(?P<feel>\s+and\s+(?=(?i:(?:so|absolutely|totally|completely|utterly|really|pretty|super|proper|bloody"
@@ -52,14 +53,13 @@ _SEPARATOR = re.compile(
     r"|ideas\s+(?:for|to)|need\s+\w+\s+(?:ideas|recs|recommendations|suggestions|tips|advice))\b))"
     # a new "I'm" or "I've" run on without a stop: "…too old to learn drums I'm 52", "i drive trucks
     # interstate for a living so im away most weeks"
-    r"|(?P<self>\s+(?=(?i:(?:(?P<link>so|and|but|yeah|and\s+yeah)\s+)?(?:i'?m|im|i'?ve|ive|i\s+am)\s)))"
+    r"|(?P<self>\s+(?=(?i:(?:(?P<link>so|and|yeah|and\s+yeah)\s+)?(?:i'?m|im|i'?ve|ive|i\s+am)\s)))"
     # the news after a feeling said first: "ugh I'm so annoyed the contractor bailed on our deck"
     r"|(?P<head>\s+(?=(?i:i|i'm|i've|we|we're|my|our|the|he|she|they|his|her|their)\s))"
     # a greeting or a laugh said first, no stop after it: "hey i'm in the Duluth airport", "lol the
     # printer at work caught fire today", "hiii need a packing list" (not a name: "hey Lorcan, …")
     r"|(?P<greet>(?i:(?<=hey)|(?<=heyy)|(?<=hi)|(?<=hii)|(?<=iii)|(?<=hello)|(?<=yo)|(?<=lol)|(?<=lmao)|(?<=mao)|(?<=aoo)|(?<=ooo)"
     r"|(?<=haha)|(?<=ok)|(?<=okay)|(?<=brb))\s+(?=\S))"
-    r"|(?P<but>\s*\b(?i:but|however|though)\b\s*|但是|可是|然而|而且|并且)"
 )
 _PLACEHOLDER = re.compile(r"\[[^\[\]\n]{1,60}\]")
 _ABBREVIATION = re.compile(r"(?i)\b(?:mr|mrs|ms|dr|st|vs|etc|e\.g|i\.e|jr|sr|no|approx|inc|ltd|co)$")

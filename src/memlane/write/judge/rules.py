@@ -136,7 +136,7 @@ class RuleJudge:
             d.candidate.message_id
             for d in decisions
             if d.candidate is not None and d.action is Action.SESSION and d.category is Category.CONTEXT
-        }
+        } - {None}  # a candidate of no known message is of no moment but its own
         out = []
         for d, (c, at) in zip(decisions, candidates, strict=True):
             if (

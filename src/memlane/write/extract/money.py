@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from memlane.domain import Category
+from memlane.text.timewords import ZH_DIGITS
 
 from .rule import Context, Draft
 
@@ -103,20 +104,6 @@ _ZH_AMOUNT = re.compile(
     r"[零〇一二两三四五六七八九十百千]+(?=\s*(?:万|块|元|刀|美元|欧元|英镑|日元|以内|以下|之内|左右|上下|以上))"
     r"|(?<=预算)[零〇一二两三四五六七八九十百千]+"
 )
-_ZH_DIGIT = {
-    "零": 0,
-    "〇": 0,
-    "一": 1,
-    "二": 2,
-    "两": 2,
-    "三": 3,
-    "四": 4,
-    "五": 5,
-    "六": 6,
-    "七": 7,
-    "八": 8,
-    "九": 9,
-}
 _ZH_PLACE = {"十": 10, "百": 100, "千": 1000}
 
 
@@ -136,9 +123,9 @@ def _zh_number(numeral: str) -> int:
             place = _ZH_PLACE[ch]
             total, digit = total + (digit or 1) * place, 0
         else:
-            digit = _ZH_DIGIT[ch]
+            digit = ZH_DIGITS[ch]
     # a digit after a place of a hundred or more is the next place down: 三千五 is 3500, 两百五 250
-    return total + (digit * place // 10 if place >= 100 and numeral[-1] in _ZH_DIGIT else digit)
+    return total + (digit * place // 10 if place >= 100 and numeral[-1] in ZH_DIGITS else digit)
 
 
 def budget_value(text: str, default_currency: str = "") -> str | None:

@@ -178,6 +178,32 @@ def test_a_short_list_is_the_head_of_the_full_list(mem: Memory) -> None:
     assert read[1] < read[3] < read[10] < read[1000]
 
 
+def test_equal_scores_share_a_rank() -> None:
+    from memlane.read.search import _ranked
+    from memlane.vocabulary import ScoredId
+
+    hits = [ScoredId("a", 0.9), ScoredId("b", 0.8), ScoredId("c", 0.8), ScoredId("d", 0.7)]
+    assert [rank for rank, _ in _ranked(hits)] == [1, 2, 2, 4]
+
+
+def test_a_memory_and_its_own_turn_saying_the_same_words_rank_alike(mem: Memory) -> None:
+    # their embeddings are the same, so the vector index ties them: which of the two it listed first
+    # (by where their rows lay) made that one rank higher, and so whether a search kept the memory
+    # alone or its turn too
+    said = ["我喜欢喝美式咖啡", "I prefer email over phone calls"]
+    later = ["My favourite drink is green tea", "I just adopted a dog named Rex"]
+    for session, texts, at in (("s1", said, T0), ("s2", later, days(50))):
+        turns = [{"role": "user", "content": text} for text in texts]
+        mem.add(turns, user_id="u1", session_id=session, at=at)
+    found = mem.search("what does the user drink and how to contact them", user_id="u1", now=days(60))
+    ranks: dict[float, set[int]] = {}
+    for hit in found:
+        ranks.setdefault(hit.explain["similarity"], set()).add(hit.explain["vector_rank"])
+    assert all(len(r) == 1 for r in ranks.values()), ranks
+    kept = [h.memory.kind.value for h in found if h.memory.text == "我喜欢喝美式咖啡"]
+    assert kept == ["semantic"]  # the memory says it; its turn goes
+
+
 def test_a_period_named_in_the_query_finds_what_was_said_then(mem: Memory) -> None:
     # the same kind of outing every month: only the period the question names tells them apart
     places = ["西湖", "黄山", "外滩", "鼓浪屿", "故宫", "长城", "兵马俑", "洱海", "丽江古城", "张家界"]

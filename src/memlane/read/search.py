@@ -10,6 +10,7 @@ what the speakers it does not name said ranks lower.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -122,13 +123,13 @@ class Searcher:
         keyword, read = keywords.result() if keywords else ([], {})
         lists = 3 if timed else 2  # a period in which nothing was said leaves the scale as it was
         by_id: dict[str, _Parts] = {}
-        for rank, hit in enumerate(keyword, start=1):
+        for rank, hit in _ranked(keyword):
             found = by_id.setdefault(hit.id, _Parts(lists=lists))
             found.bm25, found.keyword_rank, found.terms = hit.score, rank, hit.terms
-        for rank, hit in enumerate(vector, start=1):
+        for rank, hit in _ranked(vector):
             found = by_id.setdefault(hit.id, _Parts(lists=lists))
             found.similarity, found.vector_rank = hit.score, rank
-        for rank, hit in enumerate(timed, start=1):
+        for rank, hit in _ranked(timed):
             found = by_id.setdefault(hit.id, _Parts(lists=lists))
             found.similarity, found.time_rank = hit.score, rank
         scored = self._read_best(user_id, by_id, options, now, read, others)
@@ -275,6 +276,17 @@ def _periods(mentions: list[TimeMention], q: MemoryQuery) -> list[TimeMention]:
         if at < end_at:
             out.append(replace(m, at=at, end_at=end_at))
     return out
+
+
+def _ranked(hits: list[ScoredId]) -> Iterator[tuple[int, ScoredId]]:
+    """Each hit with its rank, 1 for the best; equal scores share the better rank. A memory and its
+    own turn often say the same words and so score the same: which of them an index lists first is
+    the order of their random ids, and must not decide which of them ranks higher."""
+    rank, last = 0, None
+    for place, hit in enumerate(hits, start=1):
+        if hit.score != last:
+            rank, last = place, hit.score
+        yield rank, hit
 
 
 def _without_covered_turns(ranked: list[tuple[float, MemoryItem]]) -> list[tuple[float, MemoryItem]]:

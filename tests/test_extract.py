@@ -1574,6 +1574,31 @@ def test_a_question_run_on_without_a_stop_is_a_clause_of_its_own(text: str, clau
     ("text", "clauses"),
     [
         (
+            "update: ended up getting a galaxy s24 fe actually",
+            ["update", "ended up getting a galaxy s24 fe actually"],
+        ),
+        ("big news: got the job at Stripe", ["big news", "got the job at Stripe"]),
+        ("PS: loved the book you suggested", ["PS", "loved the book you suggested"]),
+        ("quick q: whats a good vpn", ["quick q", "whats a good vpn"]),
+        # what a colon announces after other words stays with them
+        ("login: mark.t", ["login: mark.t"]),
+        ("my goal this year: run a marathon", ["my goal this year: run a marathon"]),
+    ],
+)
+def test_a_label_before_a_colon_heads_what_follows_and_says_nothing_itself(
+    extractor: RuleExtractor, text: str, clauses: list[str]
+) -> None:
+    assert [c.text for c in split_clauses(text)] == clauses
+    if len(clauses) == 2:
+        label, news = extract(extractor, text)[:2]
+        assert label.category is Category.SMALLTALK
+        assert news.category is not Category.SMALLTALK
+
+
+@pytest.mark.parametrize(
+    ("text", "clauses"),
+    [
+        (
             "i'm just off a 12 hour night and absolutely wrecked",
             ["i'm just off a 12 hour night", "absolutely wrecked"],
         ),

@@ -32,7 +32,10 @@ SMALLTALK = frozenset(
         "thank_you_so_much thanks_a_lot got_it see_you see_ya good_morning good_night good_afternoon "
         "good_evening how_are_you how_are_you_doing how's_it_going what's_up i'm_fine i'm_good all_right "
         "no_problem you're_welcome sounds_good makes_sense never_mind hi_there hello_there "
-        "gotta_run gotta_go got_to_go g2g ttyl brb talk_later talk_soon"
+        "gotta_run gotta_go got_to_go g2g ttyl brb talk_later talk_soon "
+        # a label said before the news it heads ("update: ended up getting a galaxy s24 fe")
+        "update quick_update correction fyi ps p.s btw edit heads_up quick_q quick_question big_news "
+        "good_news bad_news news 更新 补充 补充一下 插一句"
     )
 )
 LAUGHTER = re.compile(r"(?:哈|呵|嘿|嘻|ha|he|hi|lo+l|xd|lmao)+", re.IGNORECASE)

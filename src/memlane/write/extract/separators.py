@@ -1,7 +1,8 @@
 """Where a message splits into clauses: its stops, and the words that open a new clause without one.
 
 Chinese splits at ，。！？；：and at 但是 / 可是 / 而且; English at . ! ? ; : and at "but". An English
-comma splits only in front of a new clause (:data:`_CLAUSE_START`), or after a self-introduction. A
+comma or colon splits only in front of a new clause (:data:`_CLAUSE_START`), a comma also after a
+self-introduction and a colon after a label ("update: ended up getting…", "big news: …"). A
 run-on without a stop splits where a feeling is tacked on at its end ("…last weekend buzzing"), where
 a question or a request starts ("…signal keeps dropping what time is sunset", "…in the green room
 hype me up"), where a new "I'm" starts ("…too old to learn drums I'm 52") and where the news after a
@@ -167,6 +168,11 @@ _LEFT_OPEN = frozenset(
     ).split()
 )
 _STOP = re.compile(r"[.!?;,。！？，；]")
+# a label said before a colon, which heads the news after it ("update:", "big news:", "ps:")
+_LABEL = re.compile(
+    r"(?i)(?:^|[.!?;]\s*)(?:(?:quick|small|big|good|bad|some|random|little|latest|one\s+more)\s+)?"
+    r"(?:update|correction|news|fyi|ps|p\.s|btw|edit|heads\s+up|q|question|context|background|status)\s*$"
+)
 # who the user's news after a remark is about: themselves, or someone they name
 _SUBJECT = re.compile(r"(?i)(?:i|i'm|im|i've|i'd|we|we're|my|our|she|he|they)\s")
 # how far back a feeling said first can start ("ugh I'm so proud of my little brother" is 38 characters)
@@ -183,6 +189,8 @@ def _is_split(m: re.Match[str], text: str) -> bool:
         if m.lastgroup == "colon" and _PLACEHOLDER.match(after.lstrip()):
             return False  # "我的密码：[已隐藏:密码]": the words and the value they announce are one clause
         if m.group(0) in ",:" and not has_cjk(before[-1:]) and not has_cjk(after[:1]):
+            if m.group(0) == ":" and _LABEL.search(before) is not None:
+                return True  # "update: ended up getting a galaxy s24 fe": the label heads what follows
             introduced = m.group(0) == "," and _INTRODUCED.search(before) is not None
             return introduced or _CLAUSE_START.match(after) is not None
         return True

@@ -41,6 +41,8 @@ POSITIVES = [
     P("我的密码是hunter2，别告诉别人", "password", "hunter2", id="zh-is"),
     P("银行卡密码是 246810", "password", "246810", id="zh-card-password"),
     P("wifi密码是Tp-Link@5566", "password", "Tp-Link@5566", id="zh-wifi"),
+    # how it was made, then the password itself
+    P("我的密码是生日加名字缩写 1992zw", "password", "生日加名字缩写 1992zw", id="zh-how-made-then-value"),
     P("我的password是Qwerty!2024", "password", "Qwerty!2024", id="mixed-password"),
     P("我的 PIN 是 9090", "password", "9090", id="mixed-pin"),
     P("I set my password to Blue42sky", "password", "Blue42sky", id="pw-set-to"),

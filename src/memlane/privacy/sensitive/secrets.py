@@ -73,6 +73,7 @@ _NAMED_AFTER = re.compile(
     re.IGNORECASE,
 )
 _CJK_CHAR = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_THEN = re.compile(r"\s+[A-Za-z0-9!@#$%^&*_.+-]*[0-9][A-Za-z0-9!@#$%^&*_.+-]*(?=$|[\s，。；！？,.;!?])")
 # Words that follow "password is" in talk *about* a password rather than in a password itself.
 _NOT_A_PASSWORD_EN = frozenset(
     {"not", "the", "a", "an", "my", "your", "same", "too", "wrong", "incorrect", "correct", "required"}
@@ -169,4 +170,6 @@ def _announced(text: str, m: re.Match[str]) -> tuple[int, int] | None:
         return None
     if re.match(r"[一二两三四五六七八九十0-9]+位", value):  # "密码是六位数": its length, not the password
         return None
-    return start, start + len(value)
+    # "密码是生日加名字缩写 1992zw": words that say how it was made, then the password itself
+    then = _THEN.match(text, start + len(value)) if _CJK_CHAR.match(value) else None
+    return start, then.end() if then else start + len(value)

@@ -16,12 +16,13 @@ from memlane.domain import EventStatus
 from . import builds_en as b
 from . import style_en as style
 from .channels import CHANNEL_WORD, contact
+from .events_en import ARRANGED, CALLED_OFF, DID, DONE, HAPPENED, INTENT, MOVED, SPENT
+from .events_en import SUBJECT as _I
+from .events_en import SUBJECT_IS as _IM
 from .lexicon import DEVICE_NOW, FEELING_TAIL, FEELINGS, JOBS_EN
 from .rule import Build, Context, Draft, favorite, fixed, liking, moved_plan, routine, rule, slot_value, timed
 from .rule import any_of as _any
 
-_I = r"\b(?:i|we)(?:\s+|(?='))"  # I / we, before a verb or a contraction (I've, we'll)
-_IM = r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+"
 _NAME = r"(?-i:[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})"
 _STOP = _any("with since for and but now at near right because today too as on in from")
 # a place's name, in English or (mixed text: "I live in 杭州") in Chinese
@@ -145,47 +146,6 @@ _CONDITION = (
     r"|\b(?:deadline(?:'s|\s+is)|it'?s\s+due|due)\s+(?:on\s+|by\s+)?(?:this\s+|next\s+)?(?:monday|tuesday"
     r"|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight|today|eod|end\s+of\s+(?:the\s+)?(?:day|week))\b"
 )
-_INTENT = (
-    rf"(?i){_IM}(?:planning|going|about|hoping|thinking\s+(?:of|about)|looking\s+to|preparing)\b"
-    rf"|{_I}(?:plan|intend|want|hope|would\s+like|'d\s+like|need|aim|am\s+going|'ll|will|shall)\b"
-    r"|^planning\s+to\b|\bgonna\b"
-)
-# an arrangement told in the present, with its day ("we're flying to Tokyo on March 3rd")
-_ARRANGED = (
-    rf"(?i){_IM}(?:flying|leaving|heading|driving|travell?ing|moving|getting\s+married|visiting"
-    r"|(?:training|preparing|studying|saving\s+up|registered|signed\s+up)\s+for)\b"
-)
-_IRREGULAR = _any(
-    "went bought ran got moved started finished had met saw took made left came became lost won visited did "
-    "wrote flew drove ate drank sold paid spent found gave began broke fell built caught chose forgot hurt "
-    "kept learnt quit rode sang sat slept spoke swam taught told threw woke wore sent brought held been gone "
-    "done seen"
-)
-_DID = (
-    rf"(?i){_I}(?:just\s+|finally\s+|recently\s+|already\s+|also\s+|have\s+|'ve\s+)?"
-    rf"(?:(?!need|feed|seed|speed|bleed|proceed|succeed|exceed)\w+ed|{_IRREGULAR})\b"
-)
-# what the user paid for something, said without "I": "cost 385 in the end", "paid 420 for the repair",
-# "that set me back 80 quid" (not what something costs every month)
-_SPENT = (
-    r"(?i)^(?:(?:so|and|also|well|it|that|which|the\s+[\w-]+)\s+)*(?:cost|came\s+to|paid|spent|set\s+(?:me|us)"
-    r"\s+back)\s+(?:me\s+|us\s+)?(?:about\s+|around\s+|like\s+|only\s+|just\s+)?[$€£¥]?\d"
-    r"(?!.*\b(?:a|per|each|every)\s+(?:month|week|year|day|night|lesson|hour|session)\b)"
-)
-# something of the user's done: "the sweater is finished", "my thesis is finally done"
-_DONE = (
-    r"(?i)^(?:(?:so|and|also|well|ok|okay|oh|yay|update:?)\s+)*(?:my|our|the)\s+[\w' -]{1,40}?\s+"
-    r"(?:is|are|was|were|'s|got)\s+(?:finally\s+|all\s+|now\s+|officially\s+)?"
-    r"(?:finished|done|complete|completed|ready|sorted|fixed|booked|sold|approved|published|over)\b"
-)
-# something that happened to the user's things: "the lead flashing around the chimney had split", "the
-# new mattress got delivered", "my laptop died"
-_HAPPENED = (
-    r"(?i)^(?:(?:so|and|then|also|oh|ugh|update:?)\s+)*(?:my|our|the)\s+[\w' -]{1,40}?\s+"
-    r"(?:(?:had|has|have|just|finally|also|totally|completely)\s+)*(?:broke(?:\s+down)?|split|cracked|leaked"
-    r"|burst|failed|died|crashed|stopped\s+working|arrived|came|got\s+delivered|went\s+missing|flooded"
-    r"|collapsed|caught\s+fire|fell\s+(?:off|apart)|started\s+leaking|blew\s+up|showed\s+up|turned\s+up)\b"
-)
 _NOW = (
     r"(?i)\b(?:right\s+now|at\s+the\s+moment|currently|atm)\b|(?-i:(?<!\ban\s)\brn\b)"
     rf"|{_IM}(?:on|in|at)\s+(?:the|a|my)\s+(?:train|bus|plane|flight|subway|metro|tube|car|meeting"
@@ -204,12 +164,6 @@ _NOW = (
     # where the user is for now, not where they live: "I'm in Boston this week", "not in Munich today"
     rf"|{_IM}(?:not\s+)?(?:in|at)\b[^,.;!?]{{1,40}}?\b(?:this\s+week(?:end)?|today|tonight)\b"
 )
-# a plan moved to another time, or called off
-_MOVED = (
-    r"(?i)\b(?:rebooked|rescheduled|re-scheduled|postponed)(?:\s+(?:it|that|the\s+\w+))?\s+(?:to|for|till|until)\b"
-    r"|\b(?:moved|pushed|bumped)\s+(?:it|that|the\s+\w+|our\s+\w+|my\s+\w+)\s+(?:back\s+)?(?:to|till|until)\b"
-)
-_CALLED_OFF = r"(?i)\b(?:cancell?ed|called\s+off|scrapped|is\s+off|got\s+cancell?ed)\b"
 _MARITAL = r"(?P<v>married|single|divorced|engaged|widowed)"
 _DIETS = _any("vegan vegetarian pescatarian plant-based plant_based keto paleo gluten-free dairy-free sober")
 # adverbs a first-person statement may open with: "mostly I write Python"
@@ -379,16 +333,16 @@ RULES = (
     # the moment, the task, plans and events
     rule(C.MOOD, _MOOD),
     rule(C.CONDITION, _CONDITION, b.condition, "ask"),
-    rule(C.PLAN, _MOVED, moved_plan),
-    rule(C.PLAN, _CALLED_OFF, timed(EventStatus.CANCELLED, None)),
-    rule(C.PLAN, _INTENT, timed(EventStatus.PLANNED, 1)),
-    rule(C.PLAN, _ARRANGED, timed(EventStatus.PLANNED, None, require_time=True)),
+    rule(C.PLAN, MOVED, moved_plan),
+    rule(C.PLAN, CALLED_OFF, timed(EventStatus.CANCELLED, None)),
+    rule(C.PLAN, INTENT, timed(EventStatus.PLANNED, 1)),
+    rule(C.PLAN, ARRANGED, timed(EventStatus.PLANNED, None, require_time=True)),
     rule(C.PLAN, r".", timed(EventStatus.PLANNED, 1, require_time=True)),
     rule(C.EVENT, r".", timed(EventStatus.DONE, -1, require_time=True)),
-    rule(C.EVENT, _DID, timed(EventStatus.DONE, -1)),
-    rule(C.EVENT, _SPENT, timed(EventStatus.DONE, -1)),
-    rule(C.EVENT, _HAPPENED, timed(EventStatus.DONE, -1)),
-    rule(C.EVENT, _DONE, timed(EventStatus.DONE, -1)),
+    rule(C.EVENT, DID, timed(EventStatus.DONE, -1)),
+    rule(C.EVENT, SPENT, timed(EventStatus.DONE, -1)),
+    rule(C.EVENT, HAPPENED, timed(EventStatus.DONE, -1)),
+    rule(C.EVENT, DONE, timed(EventStatus.DONE, -1)),
     rule(C.CONTEXT, _NOW, fixed(None, session_only=True)),
     # anything else the user says about themselves
     rule(C.FACT, rf"(?i)^(?:(?:{_LEADS})\s+)*(?:i|i'm|im|i've|i'd|i'll|my|we|we're)\b", b.first_person,

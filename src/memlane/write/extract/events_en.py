@@ -1,0 +1,58 @@
+"""What happened to the user and what they plan, in English: the patterns of the event and plan rules
+of :mod:`memlane.write.extract.rules_en` (a plan made, moved or called off; something done, paid for,
+finished or that befell the user's things), and the first person they are said in.
+"""
+
+from __future__ import annotations
+
+from .rule import any_of as _any
+
+SUBJECT = r"\b(?:i|we)(?:\s+|(?='))"  # I / we, before a verb or a contraction (I've, we'll)
+SUBJECT_IS = r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+"
+INTENT = (
+    rf"(?i){SUBJECT_IS}(?:planning|going|about|hoping|thinking\s+(?:of|about)|looking\s+to|preparing)\b"
+    rf"|{SUBJECT}(?:plan|intend|want|hope|would\s+like|'d\s+like|need|aim|am\s+going|'ll|will|shall)\b"
+    r"|^planning\s+to\b|\bgonna\b"
+)
+# an arrangement told in the present, with its day ("we're flying to Tokyo on March 3rd")
+ARRANGED = (
+    rf"(?i){SUBJECT_IS}(?:flying|leaving|heading|driving|travell?ing|moving|getting\s+married|visiting"
+    r"|(?:training|preparing|studying|saving\s+up|registered|signed\s+up)\s+for)\b"
+)
+IRREGULAR = _any(
+    "went bought ran got moved started finished had met saw took made left came became lost won visited did "
+    "wrote flew drove ate drank sold paid spent found gave began broke fell built caught chose forgot hurt "
+    "kept learnt quit rode sang sat slept spoke swam taught told threw woke wore sent brought held been gone "
+    "done seen"
+)
+DID = (
+    rf"(?i){SUBJECT}(?:just\s+|finally\s+|recently\s+|already\s+|also\s+|have\s+|'ve\s+)?"
+    rf"(?:(?!need|feed|seed|speed|bleed|proceed|succeed|exceed)\w+ed|{IRREGULAR})\b"
+)
+# what the user paid for something, said without "I": "cost 385 in the end", "paid 420 for the repair",
+# "that set me back 80 quid" (not what something costs every month)
+SPENT = (
+    r"(?i)^(?:(?:so|and|also|well|it|that|which|the\s+[\w-]+)\s+)*(?:cost|came\s+to|paid|spent|set\s+(?:me|us)"
+    r"\s+back)\s+(?:me\s+|us\s+)?(?:about\s+|around\s+|like\s+|only\s+|just\s+)?[$€£¥]?\d"
+    r"(?!.*\b(?:a|per|each|every)\s+(?:month|week|year|day|night|lesson|hour|session)\b)"
+)
+# something of the user's done: "the sweater is finished", "my thesis is finally done"
+DONE = (
+    r"(?i)^(?:(?:so|and|also|well|ok|okay|oh|yay|update:?)\s+)*(?:my|our|the)\s+[\w' -]{1,40}?\s+"
+    r"(?:is|are|was|were|'s|got)\s+(?:finally\s+|all\s+|now\s+|officially\s+)?"
+    r"(?:finished|done|complete|completed|ready|sorted|fixed|booked|sold|approved|published|over)\b"
+)
+# something that happened to the user's things: "the lead flashing around the chimney had split", "the
+# new mattress got delivered", "my laptop died"
+HAPPENED = (
+    r"(?i)^(?:(?:so|and|then|also|oh|ugh|update:?)\s+)*(?:my|our|the)\s+[\w' -]{1,40}?\s+"
+    r"(?:(?:had|has|have|just|finally|also|totally|completely)\s+)*(?:broke(?:\s+down)?|split|cracked|leaked"
+    r"|burst|failed|died|crashed|stopped\s+working|arrived|came|got\s+delivered|went\s+missing|flooded"
+    r"|collapsed|caught\s+fire|fell\s+(?:off|apart)|started\s+leaking|blew\s+up|showed\s+up|turned\s+up)\b"
+)
+# a plan moved to another time, or called off
+MOVED = (
+    r"(?i)\b(?:rebooked|rescheduled|re-scheduled|postponed)(?:\s+(?:it|that|the\s+\w+))?\s+(?:to|for|till|until)\b"
+    r"|\b(?:moved|pushed|bumped)\s+(?:it|that|the\s+\w+|our\s+\w+|my\s+\w+)\s+(?:back\s+)?(?:to|till|until)\b"
+)
+CALLED_OFF = r"(?i)\b(?:cancell?ed|called\s+off|scrapped|is\s+off|got\s+cancell?ed)\b"

@@ -940,6 +940,13 @@ def test_a_move_retires_where_the_user_was_based(mem: Memory) -> None:
         ("下周六和大学同学聚餐", "聚餐取消了", "cancelled"),
         # what can no longer happen, and a request to call it off, said together
         ("打算8月初带我妈去云南玩一周", "学校通知8月要补课，云南去不成了，行程先取消吧", "cancelled"),
+        # the user's own way out of it
+        (
+            "I'm running the Boston marathon next month",
+            "pulled out of Boston, my knee isn't up to it",
+            "cancelled",
+        ),
+        ("下个月去跑杭州半马", "杭州半马退赛了，膝盖不行", "cancelled"),
         ("I'm seeing the dentist next monday", "the dentist moved it to thursday", "superseded"),
         ("下周一去医院体检", "体检改到下周三上午", "superseded"),
     ],

@@ -50,9 +50,13 @@ HAPPENED = (
     r"|burst|failed|died|crashed|stopped\s+working|arrived|came|got\s+delivered|went\s+missing|flooded"
     r"|collapsed|caught\s+fire|fell\s+(?:off|apart)|started\s+leaking|blew\s+up|showed\s+up|turned\s+up)\b"
 )
-# a plan moved to another time, or called off
+# a plan moved to another time, or called off (also by the user's own way out: "pulled out of Boston,
+# my knee isn't up to it")
 MOVED = (
     r"(?i)\b(?:rebooked|rescheduled|re-scheduled|postponed)(?:\s+(?:it|that|the\s+\w+))?\s+(?:to|for|till|until)\b"
     r"|\b(?:moved|pushed|bumped)\s+(?:it|that|the\s+\w+|our\s+\w+|my\s+\w+)\s+(?:back\s+)?(?:to|till|until)\b"
 )
-CALLED_OFF = r"(?i)\b(?:cancell?ed|called\s+off|scrapped|is\s+off|got\s+cancell?ed)\b"
+CALLED_OFF = (
+    r"(?i)\b(?:cancell?ed|called\s+off|scrapped|is\s+off|got\s+cancell?ed"
+    r"|(?:pulled|pulling|backed|backing)\s+out\s+of|withdr[ae]wn?\s+from)\b"
+)

@@ -2083,3 +2083,34 @@ def test_a_place_the_user_is_of_fills_its_slot(
     extractor: RuleExtractor, text: str, slot: str, value: str
 ) -> None:
     check(one(extractor, text), C.LOCATION, slot=slot, value=value)
+
+
+HABITS = ["I take the 7:40 bus to work", "we eat dinner at 6", "I catch the 8am train"]
+
+
+@pytest.mark.parametrize("text", HABITS)
+@pytest.mark.parametrize("hour", [6, 20])
+def test_a_habit_at_a_time_of_day_is_no_plan_nor_event_whichever_side_of_now(
+    extractor: RuleExtractor, text: str, hour: int
+) -> None:
+    # said at 6 in the morning the clock time was still ahead (a plan), at 8 in the evening past (an
+    # event done): either way a habit
+    (found,) = extractor.extract(Message("user", text, NOW.replace(hour=hour), id="m1"))
+    assert found.category not in (C.PLAN, C.EVENT), found.category
+    assert found.event_time is None
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("I got home at 11pm", C.EVENT),  # in the past, whichever side of now 11pm is
+        ("yoga at 6:30 tomorrow", C.PLAN),
+        ("we booked the jungle gym for saturday at 10", C.PLAN),  # booked before, for a day ahead
+    ],
+)
+def test_a_time_of_day_dates_what_is_said_in_its_tense(
+    extractor: RuleExtractor, text: str, category: Category
+) -> None:
+    for hour in (6, 20):
+        (found,) = extractor.extract(Message("user", text, NOW.replace(hour=hour), id="m1"))
+        assert found.category is category, (hour, found.category)

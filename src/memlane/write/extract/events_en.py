@@ -5,6 +5,9 @@ finished or that befell the user's things), and the first person they are said i
 
 from __future__ import annotations
 
+import re
+
+from .rule import Build, Context, Draft
 from .rule import any_of as _any
 
 SUBJECT = r"\b(?:i|we)(?:\s+|(?='))"  # I / we, before a verb or a contraction (I've, we'll)
@@ -60,3 +63,29 @@ CALLED_OFF = (
     r"(?i)\b(?:cancell?ed|called\s+off|scrapped|is\s+off|got\s+cancell?ed"
     r"|(?:pulled|pulling|backed|backing)\s+out\s+of|withdr[ae]wn?\s+from)\b"
 )
+
+
+# what the user does at a time of day, every day: "I take the 7:40 bus to work", "we eat at 6"; said in
+# the present with only a clock time, it is a habit, whichever side of now the clock time falls (not
+# a trip's times: "I fly out at 6am")
+_PRESENT = re.compile(
+    r"(?i)^(?:(?:so|and|also|well|yeah|oh)\s+)*(?:i|we)\s+(?:usually\s+|always\s+|normally\s+|often\s+"
+    r"|typically\s+|generally\s+|still\s+|just\s+)?(?!am\b|was\b|were\b|will\b|shall\b|would\b|had\b"
+    r"|did\b|have\b|has\b|can\b|could\b|might\b|must\b|should\b|need\b|want\b|hope\b|plan\b"
+    r"|fly\b|land\b|depart\b|arrive\b|board\b|check\b|(?:[a-z]+ed|" + IRREGULAR + r")\b)[a-z]+\b"
+)
+_CLOCK = re.compile(r"(?i)(?:at\s+)?\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o'?clock)?")
+
+
+def in_its_tense(build: Build, planned: bool) -> Build:
+    """``build`` for a clause dated only by the time it names, unless it names only clock times and its
+    tense says otherwise: in the present, a habit; for a plan, in the past ("I got home at 11pm",
+    said at seven in the morning, is no plan for tonight; "we booked the venue for saturday" is)."""
+
+    def dated(m: re.Match[str], ctx: Context) -> Draft | None:
+        clock = ctx.times and all(_CLOCK.fullmatch(t.text.strip()) for t in ctx.times)
+        if clock and (_PRESENT.match(ctx.text) or (planned and re.search(DID, ctx.text))):
+            return None
+        return build(m, ctx)
+
+    return dated

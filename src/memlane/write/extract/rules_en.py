@@ -16,7 +16,7 @@ from memlane.domain import EventStatus
 from . import builds_en as b
 from . import style_en as style
 from .channels import CHANNEL_WORD, contact
-from .events_en import ARRANGED, CALLED_OFF, DID, DONE, HAPPENED, INTENT, MOVED, SPENT
+from .events_en import ARRANGED, CALLED_OFF, DID, DONE, HAPPENED, INTENT, MOVED, SPENT, in_its_tense
 from .events_en import SUBJECT as _I
 from .events_en import SUBJECT_IS as _IM
 from .lexicon import DEVICE_NOW, FEELING_TAIL, FEELINGS, JOBS_EN
@@ -337,8 +337,8 @@ RULES = (
     rule(C.PLAN, CALLED_OFF, timed(EventStatus.CANCELLED, None)),
     rule(C.PLAN, INTENT, timed(EventStatus.PLANNED, 1)),
     rule(C.PLAN, ARRANGED, timed(EventStatus.PLANNED, None, require_time=True)),
-    rule(C.PLAN, r".", timed(EventStatus.PLANNED, 1, require_time=True)),
-    rule(C.EVENT, r".", timed(EventStatus.DONE, -1, require_time=True)),
+    rule(C.PLAN, r".", in_its_tense(timed(EventStatus.PLANNED, 1, require_time=True), planned=True)),
+    rule(C.EVENT, r".", in_its_tense(timed(EventStatus.DONE, -1, require_time=True), planned=False)),
     rule(C.EVENT, DID, timed(EventStatus.DONE, -1)),
     rule(C.EVENT, SPENT, timed(EventStatus.DONE, -1)),
     rule(C.EVENT, HAPPENED, timed(EventStatus.DONE, -1)),

@@ -513,6 +513,13 @@ def test_without_a_session_nothing_claims_to_be_kept_for_it(mem: Memory) -> None
         # a problem still open with the thing left behind no longer holds
         ("the wifi control on my ui24r keeps dropping at gigs", "sold the ui24r, got a cq-20b", None),
         ("my old kindle keeps freezing on the home screen", "gave away my kindle, got a kobo", None),
+        # a relative's change retires what was said of that relative
+        ("我女儿在学钢琴", "女儿不学钢琴了，改学小提琴了", None),
+        ("我妈每天跳广场舞", "我妈不跳广场舞了", None),
+        ("my son loves swimming", "my son has quit swimming, he's into football now", None),
+        # …not what was said of another, nor the user's own change what was said of a relative
+        ("我儿子在学钢琴", "女儿不学钢琴了", "我儿子在学钢琴"),
+        ("my wife loves coffee", "I quit coffee", "my wife loves coffee"),
         # what names the new choice as well is not left behind
         ("I use wanikani and duolingo for grammar", "switched from duolingo to wanikani", "I use wanikani"),
     ],

@@ -11,7 +11,10 @@ names: "for coffee? i always take it black" is about coffee (the extractor gives
 the clause before), and "quit coffee" retires it. Only memories of what can change (preferences,
 routines, background, plans, profile facts, a problem still open with the thing left behind) are
 retired, never events that happened, and never one that also names what the user now has ("I use
-wanikani with duolingo for grammar" is not retired by "switched from duolingo").
+wanikani with duolingo for grammar" is not retired by "switched from duolingo"). A change is the
+user's own unless it opens with a relative: the user's retires what was said of the user ("I quit
+coffee" leaves "my wife loves coffee"), a relative's what was said of that relative, family facts
+included ("女儿不学钢琴了" retires "我女儿在学钢琴", not "我儿子在学钢琴").
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from memlane.text.lang import normalize
 from memlane.vocabulary import MemoryQuery
 from memlane.write.extract.channels import lifted
 from memlane.write.extract.leaving import CJK, denies, leaving, left_behind, left_job, terms
+from memlane.write.extract.reference import kin_subject
 from memlane.write.pool import Pool
 
 # what a change of mind can retire: what holds until it changes, not what happened
@@ -128,7 +132,12 @@ def retired(pool: Pool, item: MemoryItem, exclude: Sequence[MemoryItem] = ()) ->
     kinds = _kinds(old) | set(diet or ())
     # what the statement names besides what it leaves and the words that leave it: the new choice
     said = [*left.values(), *([job_left] if job_left else [])]
+    # …and whose change it is: the user's own retires what was said of the user ("I quit coffee" leaves
+    # "my wife loves coffee"), a relative's what was said of that relative (女儿不学钢琴了)
+    kin = kin_subject(item.text)
+
     now = terms(item.text) - old - kinds - set().union(*(content_words(words) for words in said))
+    now = {w for w in now if not any(k in w for k in kin)}  # 我妈 as much as 妈
     held = pool.query(MemoryQuery(kinds=(Kind.SEMANTIC, Kind.PROFILE, Kind.EPISODIC)))
     skip = {m.id for m in exclude} | {item.id}
     return [
@@ -136,7 +145,13 @@ def retired(pool: Pool, item: MemoryItem, exclude: Sequence[MemoryItem] = ()) ->
         for m in held
         if m.id not in skip
         # a profile slot holds until it changes, whatever its category ("I'm not married anymore")
-        and (m.category in _CHANGEABLE or (m.kind is Kind.PROFILE and m.slot is not None) or _open(m))
+        and (
+            m.category in _CHANGEABLE
+            or (m.kind is Kind.PROFILE and m.slot is not None)
+            or _open(m)
+            or (m.category is Category.FAMILY and bool(kin))
+        )
+        and kin_subject(m.text) == kin
         and (
             _holds(m.text, old)
             or bool(old & terms(topic(m)))  # its topic ("for coffee? i always take it black")

@@ -28,6 +28,12 @@ _EN_KIN = re.compile(
     rf"|oldest\s+|twin\s+)?(?:{'|'.join([*_EN_RELATIONS, *_EN_PETS, 'boy', 'girl'])})s?\b"
     r"|\btwin\s+(?:boy|girl|son|daughter|brother|sister)s\b"
 )
+# the people among them, and what may stand before the one a text opens with: 我家, 我的, "and", "so"
+_ZH_PERSON = re.compile(_ZH_REL)
+_EN_PERSON = re.compile(rf"(?i)(?:my|our)\s+(?:\w+\s+)?(?:{'|'.join(_EN_RELATIONS)})s?\b")
+_OPENING = re.compile(
+    r"(?i)^(?:(?:and|so|also|oh|well|btw)\s+|我们家的?|我家的?|咱家的?|我的|还有|另外|对了)*"
+)
 _ZH_PRONOUN = re.compile(r"^(?:他|她|它)(?!们)")
 # "they" too: "we have twin boys, they're 7", "my parents live in Ohio, they're retired"
 _EN_PRONOUN = re.compile(r"(?i)^(?:he|she|his|her|he's|she's|they|they're|theyre|their)\b")
@@ -48,6 +54,18 @@ def mentions_kin(text: str) -> bool:
     a he or she at the start of the user's next turn is them ("他周末上午有游泳课")."""
     folded = fold(text)
     return _ZH_KIN.search(folded) is not None or _EN_KIN.search(folded) is not None
+
+
+def kin_subject(text: str) -> frozenset[str]:
+    """The relative a text is about, by its word, when it opens with them ("我女儿在学钢琴", "女儿不学钢琴了",
+    "my son loves swimming" → 女儿, 女儿, son; "I swim with my son", 猫送人了 → none: a pet is the user's
+    to keep or give away)."""
+    folded = _OPENING.sub("", fold(text), count=1)
+    zh = _ZH_PERSON.match(folded) or (_ZH_PERSON.match(folded, 1) if folded.startswith("我") else None)
+    en = _EN_PERSON.match(folded)
+    if zh is not None:
+        return frozenset([zh.group(0).removeprefix("我")])
+    return frozenset([en.group(0).split()[-1].lower().removesuffix("s")]) if en is not None else frozenset()
 
 
 def still_meant(text: str, lang: str) -> bool:

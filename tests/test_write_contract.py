@@ -800,6 +800,11 @@ def test_a_switch_retires_the_choice_of_the_same_kind(
         ("I love red wine", "I don't drink alcohol anymore", False),
         # one of a kind refused leaves the liking of the whole kind alone
         ("我喜欢喝酒", "我不喝白酒", True),
+        # what one person likes is no change of another's mind
+        ("my daughter plays piano", "I quit piano", True),
+        ("I love cilantro", "my wife hates cilantro", True),
+        ("我老公爱喝美式", "我不喝美式了", True),
+        ("my son loves broccoli", "my son won't touch broccoli anymore", False),
     ],
 )
 def test_a_refusal_and_a_liking_of_its_kind_are_a_change_of_mind(

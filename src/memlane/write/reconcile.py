@@ -11,7 +11,7 @@ reconcile with each other too ("我最近开始喝冷萃了，不喝美式了").
   then stays a memory of its own for the profile to quote; a value that changes a one-value slot, or the
   same value in a slot it excludes (``preferred_channel`` and ``avoid_channel``), supersedes;
 - **the objects** of a preference, dislike or constraint: the same object liked and now not (or the
-  reverse) supersedes, and so does a kind of a thing refused (我不喝酒, then 开始喝点红酒了) or a
+  reverse) by the same person (the user, or the relative both open with) supersedes, and so does a kind of a thing refused (我不喝酒, then 开始喝点红酒了) or a
   whole kind refused after one of it was liked, and a preference that says it *replaces* the old ones
   of its kind (换成喝茶 / switched to tea); "美式" and "美式咖啡" are one object;
 - **a change of mind** that names what it leaves behind ("不考上财了", "咖啡不喝了", "恐怖片看腻了",
@@ -53,6 +53,7 @@ from memlane.vocabulary import MemoryQuery
 from memlane.write.changes import denied, kind_of, retired
 from memlane.write.choices import rivals
 from memlane.write.episodes import happened_plan, open_plan, resolved_complaint
+from memlane.write.extract.reference import kin_subject
 from memlane.write.notes import note
 from memlane.write.pool import Pool
 from memlane.write.wording import covers, masked, shared, things
@@ -198,7 +199,10 @@ def _by_objects(pool: Pool, item: MemoryItem, named: list[str], change: str | No
     wanted = {normalize(o) for o in named if o}
     if not wanted or item.category not in _LIKES:
         return None
-    related = pool.query(MemoryQuery(categories=tuple(c.value for c in _LIKES)))
+    # what one person likes is no change of another's mind ("I quit piano" leaves "my daughter plays piano")
+    whose = kin_subject(item.text)
+    likes = pool.query(MemoryQuery(categories=tuple(c.value for c in _LIKES)))
+    related = [m for m in likes if kin_subject(m.text) == whose]
     flipped = [
         m
         for m in related

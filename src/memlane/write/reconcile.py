@@ -11,9 +11,9 @@ reconcile with each other too ("我最近开始喝冷萃了，不喝美式了").
   then stays a memory of its own for the profile to quote; a value that changes a one-value slot, or the
   same value in a slot it excludes (``preferred_channel`` and ``avoid_channel``), supersedes;
 - **the objects** of a preference, dislike or constraint: the same object liked and now not (or the
-  reverse) by the same person (the user, or the relative both open with) supersedes, and so does a kind of a thing refused (我不喝酒, then 开始喝点红酒了) or a
-  whole kind refused after one of it was liked, and a preference that says it *replaces* the old ones
-  of its kind (换成喝茶 / switched to tea); "美式" and "美式咖啡" are one object;
+  reverse) by the same person (the user, or one relative) supersedes, and so does a kind of a thing
+  refused (我不喝酒, then 开始喝点红酒了) or a whole kind refused after one of it was liked, and a
+  preference that says it *replaces* its kind (换成喝茶 / switched to tea); 美式 and 美式咖啡 are one object;
 - **a change of mind** that names what it leaves behind ("不考上财了", "咖啡不喝了", "恐怖片看腻了",
   "没空爬山了", "switched from duolingo to wanikani", "sold all my canon gear") supersedes the
   current memories that hold it (:mod:`memlane.write.changes`), and **a switch** that names only the

@@ -2114,3 +2114,21 @@ def test_a_time_of_day_dates_what_is_said_in_its_tense(
     for hour in (6, 20):
         (found,) = extractor.extract(Message("user", text, NOW.replace(hour=hour), id="m1"))
         assert found.category is category, (hour, found.category)
+
+
+@pytest.mark.parametrize(
+    ("text", "when"),
+    [
+        ("就这周六", "就这周六"),
+        ("下周三下午", "下周三下午"),
+        ("this saturday then", "this saturday then"),
+        ("on sunday morning then", "on sunday morning then"),
+        # after what the user said of themselves, the subject it drops is not this clause's
+        ("我们住扬州，本地的就行。就这周六，开车半小时以内", "就这周六"),
+    ],
+)
+def test_a_clause_that_says_only_when_is_no_plan_event_or_fact(
+    extractor: RuleExtractor, text: str, when: str
+) -> None:
+    (found,) = [c for c in extract(extractor, text) if c.text == when]
+    assert found.category not in (C.PLAN, C.EVENT, C.FACT), found.category

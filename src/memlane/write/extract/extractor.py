@@ -40,7 +40,7 @@ from .lexicon import (
 )
 from .occasion import in_the_moment, of_the_request
 from .reference import mentions_kin, names_kin, of_an_acquaintance, refers_back, still_meant, taken_up
-from .rule import Context, Draft, Rule, first_match
+from .rule import Context, Draft, Rule, first_match, just_a_time
 
 _RULES: dict[str, Sequence[Rule]] = {"zh": rules_zh.RULES, "en": rules_en.RULES}
 # 这 / 那 name someone or something else ("这家店", "那个人"), unless they start a time or a degree:
@@ -275,6 +275,7 @@ class RuleExtractor:
                 and not ctx.about_other
                 and not ctx.question
                 and _ZH_REMARK.search(_ZH_TRAILING.sub("", text)) is None
+                and not just_a_time(ctx)
             ):
                 # Chinese drops the subject it has just named: "我用的是 MacBook Pro，平时主要写 Python"
                 draft = first_match(_RULES["zh"], replace(ctx, text=f"我{text}"), fallback=True)

@@ -285,6 +285,18 @@ _YEARLESS_DAY = re.compile(
 )
 
 
+# what may stand beside a time that says no action: "就这周六", "下周三下午", "this saturday then"
+_FILLER = re.compile(
+    r"(?i)\b(?:then|just|on|at|in|the|morning|afternoon|evening|night|works|ok|okay|maybe|probably)\b"
+    r"|就|吧|呢|啊|呀|的话|那|上午|下午|中午|晚上|早上|傍晚|可以|行"
+)
+
+
+def just_a_time(ctx: Context) -> bool:
+    """Whether the clause says only when: "下个月", "就这周六", "this saturday then"."""
+    return len(re.sub(r"[\W_]", "", _FILLER.sub("", ctx.without_times()))) < 2
+
+
 def timed(status: EventStatus, direction: int | None, require_time: bool = False) -> Build:
     """A builder for plans and events: the first time of the wanted direction becomes ``event_time``.
     A plan's day said without a year that has passed this year is next year's ("I'll fly to Tokyo on
@@ -294,8 +306,8 @@ def timed(status: EventStatus, direction: int | None, require_time: bool = False
         mention = ctx.time(direction) or (None if require_time else ctx.time())
         if mention is None and require_time:
             return None
-        if require_time and len(re.sub(r"[\W_]", "", ctx.without_times())) < 2:
-            return None  # just a time ("下个月"), no action
+        if require_time and just_a_time(ctx):
+            return None  # no action
         if mention is None or not _dates(mention, status):
             return Draft(event_time=None, event_status=status)
         passed = status is EventStatus.PLANNED and mention.direction < 0

@@ -2132,3 +2132,28 @@ def test_a_clause_that_says_only_when_is_no_plan_event_or_fact(
 ) -> None:
     (found,) = [c for c in extract(extractor, text) if c.text == when]
     assert found.category not in (C.PLAN, C.EVENT, C.FACT), found.category
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I must go",
+        "I have to go now",
+        "I need to run",
+        "I've got to go",
+        "gotta dash",
+        "我得走了",
+        "先不聊了",
+        "我先撤了",
+    ],
+)
+def test_leaving_the_conversation_is_small_talk(extractor: RuleExtractor, text: str) -> None:
+    check(one(extractor, text), C.SMALLTALK)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I need to go to the dentist on friday", "I have to run a 10k on sunday", "I must go back to Lyon"],
+)
+def test_having_to_go_somewhere_is_no_leaving(extractor: RuleExtractor, text: str) -> None:
+    assert one(extractor, text).category is not C.SMALLTALK

@@ -35,6 +35,7 @@ from .lexicon import (
     MOMENT,
     REQUEST,
     SESSION_ONLY,
+    SIGN_OFF,
     SMALLTALK,
     topic_tags,
 )
@@ -76,6 +77,8 @@ def _is_smalltalk(text: str) -> bool:
     """Greetings, thanks, laughter and acknowledgements, alone or together ("哈哈谢谢", "lol ok thanks")."""
     norm = normalize(text)
     if not norm or norm in SMALLTALK or LAUGHTER.fullmatch(norm) is not None:
+        return True
+    if SIGN_OFF.fullmatch(text.strip()) is not None:  # leaving the conversation: "I must go", 我先撤了
         return True
     if _LAUGH_EDGES.sub("", norm) in SMALLTALK:
         return True

@@ -38,6 +38,13 @@ SMALLTALK = frozenset(
         "good_news bad_news news 更新 补充 补充一下 插一句"
     )
 )
+# leaving the conversation: "I must go", "I need to run", "gotta dash", 我得走了, 先不聊了, 我先撤了
+SIGN_OFF = re.compile(
+    r"(?i)(?:(?:ok(?:ay)?|well|anyway|sorry|right|oh|so)[\s,]+)*(?:i\s+|i've\s+)?(?:really\s+)?"
+    r"(?:must|have\s+to|need\s+to|gotta|got\s+to|should|better)\s+(?:go|run|dash|head\s+off|get\s+going"
+    r"|jump|bounce|log\s+off|sign\s+off|be\s+off)(?:\s+(?:now|soon|for\s+now|lol|haha|sorry))*[\s.!]*"
+    r"|我?(?:得|要|先|该|也)*(?:走了|撤了|下了|溜了|闪了|去忙了|不聊了|下线了)(?:啊|哈|哦|啦|哈哈|拜拜)*[\s。！!~～]*"
+)
 LAUGHTER = re.compile(r"(?:哈|呵|嘿|嘻|ha|he|hi|lo+l|xd|lmao)+", re.IGNORECASE)
 
 # The user withdrawing consent for what they just said (not 别忘了 / don't forget, which asks the opposite).

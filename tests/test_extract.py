@@ -2157,3 +2157,22 @@ def test_leaving_the_conversation_is_small_talk(extractor: RuleExtractor, text: 
 )
 def test_having_to_go_somewhere_is_no_leaving(extractor: RuleExtractor, text: str) -> None:
     assert one(extractor, text).category is not C.SMALLTALK
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        # what was just tried in this conversation: a problem of the moment, not one to follow up on
+        ("still not working", C.CONTEXT),
+        ("still doesn't work", C.CONTEXT),
+        ("it's still broken", C.CONTEXT),
+        # …unlike a problem that names what it is with
+        ("my wifi is still not working", C.COMPLAINT),
+        ("still no refund", C.COMPLAINT),
+        ("the package still hasn't arrived", C.COMPLAINT),
+    ],
+)
+def test_a_problem_that_names_nothing_is_one_of_this_conversation(
+    extractor: RuleExtractor, text: str, category: Category
+) -> None:
+    check(one(extractor, text), category)

@@ -66,9 +66,23 @@ _HERE_NOW = re.compile(
 )
 
 
+# what a problem with nothing named is said with: "that didn't work", "still not working", "it crashed"
+_BARE = re.compile(
+    r"(?i)\b(?:it|it's|its|that|this|still|again|just|yeah|ugh|ok|okay|lol|now|the|same|and|but|so|nope"
+    r"|work|works|working|either|either\s+way|anymore)\b"
+)
+
+
 def _unless_here_now(build: Build) -> Build:
+    """``build`` for a problem to follow up on, unless it is one of this moment: where the user is
+    right now, or about nothing it names (what was just tried in this conversation)."""
+
     def problem(m: re.Match[str], ctx: Context) -> Draft | None:
-        return None if _HERE_NOW.search(ctx.text) else build(m, ctx)
+        if _HERE_NOW.search(ctx.text):
+            return None
+        if not re.search(r"[a-z]{2}", _BARE.sub("", ctx.text[: m.start()] + ctx.text[m.end() :]), re.I):
+            return Draft(category=C.CONTEXT, session_only=True)
+        return build(m, ctx)
 
     return problem
 

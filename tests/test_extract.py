@@ -2176,3 +2176,10 @@ def test_a_problem_that_names_nothing_is_one_of_this_conversation(
     extractor: RuleExtractor, text: str, category: Category
 ) -> None:
     check(one(extractor, text), category)
+
+
+@pytest.mark.parametrize("text", ["等我一下", "稍等", "我看看", "我查查", "算了不用了", "那算了"])
+def test_holding_the_conversation_or_letting_a_question_go_is_small_talk(
+    extractor: RuleExtractor, text: str
+) -> None:
+    check(one(extractor, text), C.SMALLTALK)

@@ -2183,3 +2183,15 @@ def test_holding_the_conversation_or_letting_a_question_go_is_small_talk(
     extractor: RuleExtractor, text: str
 ) -> None:
     check(one(extractor, text), C.SMALLTALK)
+
+
+@pytest.mark.parametrize(
+    "text", ["我在医院上夜班", "我在银行上夜班", "我现在待业", "我目前待业在家", "我现在单身"]
+)
+def test_a_workplace_or_a_state_said_with_now_is_no_moment(extractor: RuleExtractor, text: str) -> None:
+    assert one(extractor, text).category is not C.CONTEXT
+
+
+@pytest.mark.parametrize("text", ["我在医院", "我在公司加班", "我现在在医院", "我现在在排队"])
+def test_where_the_user_is_right_now_is_a_moment(extractor: RuleExtractor, text: str) -> None:
+    check(one(extractor, text), C.CONTEXT)

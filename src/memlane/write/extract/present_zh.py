@@ -28,12 +28,16 @@ def habit(m: re.Match[str], ctx: Context) -> Draft | None:
     return None if ctx.times else liking(1, need_objects=False)(m, ctx)
 
 
+# a state the user is in for now, which is no moment of the conversation
+STATE = r"(?:是|还是)?(?:待业|失业|无业|退休|全职在家|全职(?:妈妈|爸爸|主妇)|单身|在读|读研|读博)"
 # what makes a place one the user is at, not one they live in: on a train, at a station, on holiday, away
 AWAY = r"(?:[上里中]$|站|路上|度假|玩|逛|旅游|旅行|出差|过年|过节|候|等|排队|开会|外地|去)"
 NOW = (
     # 现在 of a habit (现在都用支付宝了, 现在一般骑车) is no moment
-    r"(?:现在(?!都|一般|基本|主要|只|改|每|天天|经常|常常)|正在|此刻|这会儿|目前|刚刚?|马上就?)(?:在|到)?"
-    rf"|我在{BUSY}"
+    # …nor is a state the user is in (我现在待业, 目前单身), nor a workplace (我在医院上夜班)
+    rf"(?:现在(?!都|一般|基本|主要|只|改|每|天天|经常|常常|{STATE})|正在|此刻|这会儿|目前(?!{STATE})"
+    r"|刚刚?|马上就?)(?:在|到)?"
+    rf"|我在{BUSY}(?![^，。,]{{0,3}}?(?:上(?:夜|白|早|中|晚)?班|工作|实习))"
     # where the user is for a few days, not where they live: 我这周在上海出差, 这周我在老家
     r"|(?:^|我)(?:这周|这几天|这两天|今天|今晚|这个?周末)(?:我)?(?:人)?(?:都|也)?在"
     # where the user is this moment (人在深圳 is where they live), and what they are in the middle of

@@ -2195,3 +2195,25 @@ def test_a_workplace_or_a_state_said_with_now_is_no_moment(extractor: RuleExtrac
 @pytest.mark.parametrize("text", ["我在医院", "我在公司加班", "我现在在医院", "我现在在排队"])
 def test_where_the_user_is_right_now_is_a_moment(extractor: RuleExtractor, text: str) -> None:
     check(one(extractor, text), C.CONTEXT)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我用手机打字",
+        "我只有十分钟",
+        "typing this on my phone",
+        "my phone is on 5%",
+        "I only have ten minutes",
+    ],
+)
+def test_what_the_user_types_on_and_how_long_they_have_is_this_moment(
+    extractor: RuleExtractor, text: str
+) -> None:
+    found = one(extractor, text)
+    check(found, C.CONTEXT)
+    assert found.slot is None  # "我用手机打字" says no way to reach them
+
+
+def test_a_phone_to_be_reached_on_is_still_a_contact_channel(extractor: RuleExtractor) -> None:
+    check(one(extractor, "有事给我打手机"), C.CONTACT)

@@ -220,6 +220,8 @@ def test_a_habit_is_kept_however_much_it_reads_as_this_moment(mem: Memory, text:
         # said with it is part of it
         "坐在Uber后座，reply简短点",
         "戴着耳机在跑步机上，你说话短一点",
+        # what the user types on now is no way to reach them
+        "我用手机打字，简短点",
     ],
 )
 def test_what_holds_only_now_is_no_standing_instruction(mem: Memory, text: str) -> None:

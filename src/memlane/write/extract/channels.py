@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from .lexicon import DEVICE_NOW
 from .rule import Context, Draft
 
 # An ASCII word boundary that also holds next to a Chinese character, where \b does not (我prefer email).
@@ -121,6 +122,8 @@ def _refused_call(text: str) -> Draft | None:
 def contact(m: re.Match[str], ctx: Context) -> Draft | None:
     """The contact preference a clause states, or None (see the module docstring)."""
     text = ctx.text
+    if DEVICE_NOW.search(text):
+        return None  # what the user types on now ("我用手机打字"): no way to reach them
     composed = [(m.start(), m.end()) for m in _COMPOSED.finditer(text)]
     hits = sorted(
         (hit.start(), hit.end(), name)

@@ -174,9 +174,15 @@ SORRY = (
     r"(?i:^(?:(?:oh|omg|aw+|so|ok)\s+)*(?:i'?m\s+|im\s+)?(?:so\s+|really\s+|very\s+)?sorry\b(?!\s+to\s+say))"
 )
 # the state of the user's phone or connection this moment: how they can be answered now ("信号只有一格",
-# "手机快没电了", "wifi巨慢", "battery's on 2 percent", "signal keeps dropping"), not a problem to track
+# "手机快没电了", "wifi巨慢", "battery's on 2 percent", "signal keeps dropping"), not a problem to track;
+# and what they type on and how long they have, now ("我用手机打字", "typing this on my phone", 我只有十分钟)
 DEVICE_NOW = re.compile(
-    r"(?:电量|没电了|快没电|(?:还|只)剩(?:百分之|\d{1,2}\s*%)|没(?:信号|网)"
+    r"(?:用|拿)手机(?:在)?(?:打字|码字|回|发)|手机(?:打字|码字)|一边[^，,。]{1,8}?一边(?:打字|回)"
+    r"|只有[\d一二两三四五六七八九十几]+分钟|(?i:\b(?:typing|texting|writing)\s+(?:this\s+)?(?:on|from)\s+"
+    r"(?:my\s+)?(?:phone|mobile|cell)\b|\bphone(?:'s|\s+is)\s+(?:on|at)\s+\d{1,2}\s*(?:%|percent)"
+    r"|\bonly\s+(?:have|got)\s+(?:like\s+)?(?:\d+|a\s+few|a\s+couple\s+of|one|two|five|ten|fifteen|twenty)"
+    r"\s+min(?:ute)?s?\b)"
+    r"|(?:电量|没电了|快没电|(?:还|只)剩(?:百分之|\d{1,2}\s*%)|没(?:信号|网)"
     r"|(?i:\bbattery(?:'s|\s+is)\s+(?:on|at|low|dying|almost|nearly)\b|\b\d{1,2}\s*(?:%|percent)\s+(?:battery|left)\b))"
     r"|(?:信号|网速|网络|(?i:wi-?fi)|网(?!上|购|店|友|站|页|课|球|红|恋|名|址))"
     r"(?:也|又|都|还|有点|太|真|好|就)?[^，,。]{0,3}?(?:卡|慢|差|没了|不好|断|一格)"

@@ -28,7 +28,7 @@ from memlane.domain import Action, Candidate, Category, Decision
 from memlane.settings import Settings
 
 from .features import rule_cues
-from .guards import LONG_NUMBER, exact, habitual, settles, standing, states_a_choice, tier
+from .guards import LONG_NUMBER, exact, habitual, momentary, settles, standing, states_a_choice, tier
 from .meaning import MeaningHead
 from .model import IMPORTANCE, TIERS, Classifier, Prediction, tier_shares
 from .reasons import learned_reason
@@ -306,6 +306,8 @@ class Judge(RuleJudge):
             return c is None or c.slot is None
         if c is not None and (c.hedged or LONG_NUMBER.search(c.text)):
             return False  # a guess in the user's own words ("我可能喜欢…吧"), or a number no detector named
+        if c is not None and rules.category is Category.CONTEXT and momentary(c):
+            return False  # its words say it is this moment's: "I only have ten minutes" (background, 0.90)
         return sure >= keep and rules.category not in _PASSING
 
     @staticmethod

@@ -13,7 +13,7 @@ import re
 
 from memlane.domain import Action, Candidate, Category, Decision, EventStatus
 from memlane.write.extract.leaving import left_behind, left_job
-from memlane.write.extract.lexicon import STANDING
+from memlane.write.extract.lexicon import DEVICE_NOW, MOMENT, STANDING
 from memlane.write.extract.present_zh import HABIT
 from memlane.write.extract.rule import FAVORITE
 
@@ -54,6 +54,12 @@ def standing(candidate: Candidate) -> bool:
     numbered steps" as an imagined case, 0.68), unlike one for the task at hand ("I'm driving, keep it
     short", rightly one-off context to the model)."""
     return candidate.category in _INSTRUCTIONS and STANDING.search(candidate.text) is not None
+
+
+def momentary(candidate: Candidate) -> bool:
+    """Whether the words of ``candidate`` say it is this moment's: the phone the user types on, how long
+    they have, "right now" (lexicon.DEVICE_NOW, MOMENT)."""
+    return DEVICE_NOW.search(candidate.text) is not None or MOMENT.search(candidate.text) is not None
 
 
 def habitual(candidate: Candidate) -> bool:

@@ -21,6 +21,7 @@ from memlane.text.timeparse import TimeMention, find_times
 from . import rules_en, rules_zh
 from .addressed import to_listener
 from .clauses import Clause, split_clauses
+from .dated import just_a_time
 from .dropped_en import AT_KINDS, with_subject
 from .entities import OPAQUE, en_entities, zh_entities
 from .forgetting import topic as forgotten
@@ -41,7 +42,7 @@ from .lexicon import (
 )
 from .occasion import in_the_moment, of_the_request
 from .reference import mentions_kin, names_kin, of_an_acquaintance, refers_back, still_meant, taken_up
-from .rule import Context, Draft, Rule, first_match, just_a_time
+from .rule import Context, Draft, Rule, first_match
 
 _RULES: dict[str, Sequence[Rule]] = {"zh": rules_zh.RULES, "en": rules_en.RULES}
 # 这 / 那 name someone or something else ("这家店", "那个人"), unless they start a time or a degree:

@@ -16,11 +16,12 @@ from memlane.domain import EventStatus
 from . import builds_en as b
 from . import style_en as style
 from .channels import CHANNEL_WORD, contact
+from .dated import moved_plan, routine, timed
 from .events_en import ARRANGED, CALLED_OFF, DID, DONE, HAPPENED, INTENT, MOVED, SPENT, in_its_tense
 from .events_en import SUBJECT as _I
 from .events_en import SUBJECT_IS as _IM
 from .lexicon import DEVICE_NOW, FEELING_TAIL, FEELINGS, JOBS_EN
-from .rule import Build, Context, Draft, favorite, fixed, liking, moved_plan, routine, rule, slot_value, timed
+from .rule import Build, Context, Draft, favorite, fixed, liking, rule, slot_value
 from .rule import any_of as _any
 
 _NAME = r"(?-i:[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})"

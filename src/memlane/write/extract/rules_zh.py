@@ -14,6 +14,7 @@ from memlane.domain import EventStatus
 from memlane.text.timeparse import number
 
 from .channels import CHANNEL_WORD, contact
+from .dated import moved_plan, routine, timed
 from .family_zh import MINE as _MINE
 from .family_zh import PETS as _PETS
 from .family_zh import REL as _REL
@@ -21,8 +22,7 @@ from .family_zh import family as _family
 from .lexicon import DEVICE_NOW, FEELINGS, JOBS_ZH, LASTING, STOPPED_ZH
 from .money import budget_draft
 from .present_zh import AWAY, HABIT, NOW, habit
-from .rule import Build, Context, Draft, favorite, fixed, liking, routine, rule, slot_value, timed, zh_objects
-from .rule import moved_plan as _moved_plan
+from .rule import Build, Context, Draft, favorite, fixed, liking, rule, slot_value, zh_objects
 from .work_zh import SUBJECTS as _SUBJECTS
 from .work_zh import employer as _employer
 from .work_zh import job as _job
@@ -382,7 +382,7 @@ RULES = (
     rule(C.MOOD, _MOOD),
     rule(C.SMALLTALK, _WEATHER),
     rule(C.CONDITION, _CONDITION, _condition, "ask"),
-    rule(C.PLAN, _MOVED, _moved_plan),
+    rule(C.PLAN, _MOVED, moved_plan),
     rule(C.PLAN, _CALLED_OFF, timed(EventStatus.CANCELLED, None)),
     rule(C.PLAN, _INTENT, timed(P, 1)),
     rule(C.PLAN, r".", timed(P, 1, require_time=True)),

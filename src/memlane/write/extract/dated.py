@@ -1,0 +1,123 @@
+"""The builders of what has a time: plans and events dated by the times a clause names (or by none, a
+plan called off), a plan moved to another day, and a routine by its schedule; and what says only
+when ("就这周六", "this saturday then"), which holds no action.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from memlane.domain import EventStatus
+from memlane.text.timeparse import TimeMention
+
+from .rule import Build, Context, Draft
+
+# a day named by its month and date alone ("March 3rd", "3月3号"), with no year and nothing that puts
+# it behind ("last", 去年, 上个月)
+_YEARLESS_DAY = re.compile(
+    r"(?i)^(?!.*(?:\d{4}|年|\blast\b|\bpast\b|上)).*(?:月|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\b)"
+)
+
+
+# what may stand beside a time that says no action: "就这周六", "下周三下午", "this saturday then"
+_FILLER = re.compile(
+    r"(?i)\b(?:then|just|on|at|in|the|morning|afternoon|evening|night|works|ok|okay|maybe|probably)\b"
+    r"|就|吧|呢|啊|呀|的话|那|上午|下午|中午|晚上|早上|傍晚|可以|行"
+)
+
+
+def just_a_time(ctx: Context) -> bool:
+    """Whether the clause says only when: "下个月", "就这周六", "this saturday then"."""
+    return len(re.sub(r"[\W_]", "", _FILLER.sub("", ctx.without_times()))) < 2
+
+
+def timed(status: EventStatus, direction: int | None, require_time: bool = False) -> Build:
+    """A builder for plans and events: the first time of the wanted direction becomes ``event_time``.
+    A plan's day said without a year that has passed this year is next year's ("I'll fly to Tokyo on
+    March 3rd", said in September)."""
+
+    def build(m: re.Match[str], ctx: Context) -> Draft | None:
+        mention = ctx.time(direction) or (None if require_time else ctx.time())
+        if mention is None and require_time:
+            return None
+        if require_time and just_a_time(ctx):
+            return None  # no action
+        if mention is None or not _dates(mention, status):
+            return Draft(event_time=None, event_status=status)
+        passed = status is EventStatus.PLANNED and mention.direction < 0
+        at = _a_year_on(mention.at) if passed and _YEARLESS_DAY.search(mention.text) else mention.at
+        return Draft(event_time=at, event_status=status)
+
+    return build
+
+
+def _dates(mention: TimeMention, status: EventStatus) -> bool:
+    """Whether ``mention`` says when a done event happened. A period longer than a day that holds the
+    message time (今年的马拉松, this month, 这周) says only that it happened in it, not at its start: the
+    message time dates it better (dated on 1 January, 报名了今年的上海马拉松 would be rolled into January's
+    digest)."""
+    fine = mention.granularity in ("minute", "hour", "day")
+    return status is EventStatus.PLANNED or mention.direction != 0 or fine
+
+
+def _a_year_on(at: datetime) -> datetime:
+    """The same day a year later (28 February for a 29th)."""
+    try:
+        return at.replace(year=at.year + 1)
+    except ValueError:
+        return at.replace(year=at.year + 1, day=28)
+
+
+def moved_plan(m: re.Match[str], ctx: Context) -> Draft | None:
+    """A plan moved to another time ("rebooked for next tuesday", 改到下周三): the plan at the time said
+    after the words that move it (the time before them is the one it no longer has)."""
+    later = [t for t in ctx.times if t.start >= m.end()]
+    mention = later[0] if later else None
+    return Draft(event_time=mention.at if mention else None, event_status=EventStatus.PLANNED)
+
+
+_ZH_SCHEDULE = re.compile(
+    r"(?:每个?|每逢|每隔)?(?:周|星期|礼拜)[一二三四五六日天1-7、和及到至]*|工作日|每天|每日|天天|每一天|每个?月(?:\d{1,2}[号日])?|"
+    r"每年|每晚|每早|每隔\S{1,3}?天|隔天|凌晨|清晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|\d{1,2}[:：]\d{2}|"
+    r"[\d一二三四五六七八九十两]{1,3}[点时](?:半|\d{1,2}分?)?"
+)
+_ZH_LEAD = re.compile(r"^(?:我|都|会|要|一般|通常|总是|基本|固定|按时|准时|也|还|就|得|去|的|有)+")
+# what one character says as a whole activity: "每天十点就睡" sleeps at ten
+_ZH_ONE_CHAR_ACTIVITY = frozenset("睡起跑游练学读写走骑")
+_EN_SCHEDULE = re.compile(
+    r"(?i)\b(?:every|each|on)\s+(?:other\s+)?\w+|\b(?:weekdays?|weekends?|daily|weekly|monthly|yearly|annually|"
+    r"mornings?|evenings?|nights?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?)\b|\bat\s+\d{1,2}(?::\d{2})?\s*"
+    r"(?:[ap]\.?m\b\.?)?|\b\d{1,2}(?::\d{2})?\s*[ap]\.?m\b\.?|\b(?:i|we|usually|always|normally|typically|"
+    r"regularly|go|have|do|in\s+the|to|and|through|thru|from)\b"
+)
+
+
+# a span of a few days that bounds what is done "every day" in it
+# (not a week: "每周四上陶艺课，这周开始" starts a habit)
+_FOR_A_FEW_DAYS = re.compile(r"这[几两]天|这阵子|这段时间")
+# what a clause says of a day when it judges it rather than says what the user does on it
+_VERDICT = re.compile(
+    r"(?:好|真|太|最|超|特别|巨)(?:烦|累|无聊|难熬|讨厌|痛苦|崩溃|丧)|烦死|讨厌|受不了|到崩溃"
+    r"|(?i:\b(?:are|is|were|was)\s+(?:always\s+|just\s+|so\s+|such\s+|the\s+)*(?:worst|best|awful|terrible"
+    r"|horrible|rough|brutal|the\s+pits|exhausting|draining|boring|a\s+drag|killing\s+me)\b"
+    r"|\bsucks?\b|\bi\s+(?:hate|can'?t\s+stand|dread)\b)"
+)
+
+
+def routine(m: re.Match[str], ctx: Context) -> Draft | None:
+    """A builder for routines: the clause's schedule, keyed by the activity left once the schedule is gone.
+
+    每周一健身 -> ``routine:健身`` = ``every monday``; I go swimming every Monday -> ``routine:swimming``.
+    """
+    if ctx.schedule is None or _VERDICT.search(ctx.text):
+        return None  # "ugh mondays are the worst", "周一好烦": a feeling about the day, no routine
+    if _FOR_A_FEW_DAYS.search(ctx.text):
+        return None  # "这几天天天加班": every day of these few, no habit
+    pattern = _ZH_SCHEDULE if ctx.lang == "zh" else _EN_SCHEDULE
+    activity = re.sub(r"\s+", " ", pattern.sub(" ", ctx.without_times())).strip(" ,.，。!！")
+    if ctx.lang == "zh":
+        activity = _ZH_LEAD.sub("", activity.replace(" ", ""))
+    if len(activity) < 2 and activity not in _ZH_ONE_CHAR_ACTIVITY:
+        return None
+    return Draft(slot=f"routine:{activity}", value=ctx.schedule, tags=["routine"])

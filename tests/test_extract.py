@@ -2217,3 +2217,24 @@ def test_what_the_user_types_on_and_how_long_they_have_is_this_moment(
 
 def test_a_phone_to_be_reached_on_is_still_a_contact_channel(extractor: RuleExtractor) -> None:
     check(one(extractor, "有事给我打手机"), C.CONTACT)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "结婚十年了",
+        "我来深圳三年了",
+        "我们在一起七年了",
+        "we've been married 12 years",
+        "been in this job 5 years",
+    ],
+)
+def test_how_long_a_state_has_held_is_a_fact_not_an_event(extractor: RuleExtractor, text: str) -> None:
+    found = one(extractor, text)
+    check(found, C.FACT)
+    assert found.event_time is None
+
+
+@pytest.mark.parametrize("text", ["I moved here 3 years ago", "去年结婚了", "我三年前来的深圳"])
+def test_when_a_state_began_is_an_event(extractor: RuleExtractor, text: str) -> None:
+    check(one(extractor, text), C.EVENT)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from memlane.domain import EventStatus
+from memlane.domain import Category, EventStatus
 from memlane.text.timeparse import TimeMention
 
 from .rule import Build, Context, Draft
@@ -27,6 +27,16 @@ _FILLER = re.compile(
 )
 
 
+# how long a state of the user's has held, at the end of what was done to begin it: "结婚十年了",
+# "我来深圳三年了", "we've been married 12 years", "been in this job 5 years" (not "moved here 3 years ago")
+_HELD_FOR = re.compile(
+    r"(?:[\d一二两三四五六七八九十几半]+|好几|十几)多?个?(?:年|月)多?了$"
+    r"|(?i:\b(?:been|married|together)\b(?:\s+\w+){0,4}?\s+(?:for\s+)?(?:\d+|a|one|two|three|four|five|six|seven"
+    r"|eight|nine|ten|twelve|fifteen|twenty|a\s+few|several|many)\+?\s+(?:years?|yrs?|months?)\b(?!\s+ago)"
+    r"(?:\s+(?:now|this\s+\w+|already))?$)"
+)
+
+
 def just_a_time(ctx: Context) -> bool:
     """Whether the clause says only when: "下个月", "就这周六", "this saturday then"."""
     return len(re.sub(r"[\W_]", "", _FILLER.sub("", ctx.without_times()))) < 2
@@ -38,6 +48,8 @@ def timed(status: EventStatus, direction: int | None, require_time: bool = False
     March 3rd", said in September)."""
 
     def build(m: re.Match[str], ctx: Context) -> Draft | None:
+        if status is EventStatus.DONE and _HELD_FOR.search(ctx.text):
+            return Draft(category=Category.FACT)  # how long a state has held: "结婚十年了"
         mention = ctx.time(direction) or (None if require_time else ctx.time())
         if mention is None and require_time:
             return None

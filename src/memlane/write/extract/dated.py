@@ -11,7 +11,7 @@ from datetime import datetime
 from memlane.domain import Category, EventStatus
 from memlane.text.timeparse import TimeMention
 
-from .rule import Build, Context, Draft
+from .rule import ZH_SUBJECT_WORDS, Build, Context, Draft
 
 # a day named by its month and date alone ("March 3rd", "3月3号"), with no year and nothing that puts
 # it behind ("last", 去年, 上个月)
@@ -94,7 +94,6 @@ _ZH_SCHEDULE = re.compile(
     r"每年|每晚|每早|每隔\S{1,3}?天|隔天|凌晨|清晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|\d{1,2}[:：]\d{2}|"
     r"[\d一二三四五六七八九十两]{1,3}[点时](?:半|\d{1,2}分?)?"
 )
-_ZH_LEAD = re.compile(r"^(?:我|都|会|要|一般|通常|总是|基本|固定|按时|准时|也|还|就|得|去|的|有)+")
 # what one character says as a whole activity: "每天十点就睡" sleeps at ten
 _ZH_ONE_CHAR_ACTIVITY = frozenset("睡起跑游练学读写走骑")
 _EN_SCHEDULE = re.compile(
@@ -129,7 +128,7 @@ def routine(m: re.Match[str], ctx: Context) -> Draft | None:
     pattern = _ZH_SCHEDULE if ctx.lang == "zh" else _EN_SCHEDULE
     activity = re.sub(r"\s+", " ", pattern.sub(" ", ctx.without_times())).strip(" ,.，。!！")
     if ctx.lang == "zh":
-        activity = _ZH_LEAD.sub("", activity.replace(" ", ""))
+        activity = ZH_SUBJECT_WORDS.sub("", activity.replace(" ", ""))
     if len(activity) < 2 and activity not in _ZH_ONE_CHAR_ACTIVITY:
         return None
     return Draft(slot=f"routine:{activity}", value=ctx.schedule, tags=["routine"])

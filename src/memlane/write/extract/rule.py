@@ -146,7 +146,7 @@ def first_match(rules: Sequence[Rule], ctx: Context, *, fallback: bool) -> Draft
 
 _ZH_SPLIT = re.compile(r"[、/，,＋+&]|以及|或者|或是|还有|和|跟|与|及|或")
 # what an object does not start with: the words of its subject before it (我, 都, 一般, 就, 去…)
-_ZH_LEAD = re.compile(r"^(?:我|都|会|要|一般|通常|总是|基本|固定|按时|准时|也|还|就|得|去|的|有)+")
+ZH_SUBJECT_WORDS = re.compile(r"^(?:我|都|会|要|一般|通常|总是|基本|固定|按时|准时|也|还|就|得|去|的|有)+")
 _ZH_TAIL = re.compile(
     r"(?:了|的|啊|呀|哦|吧|呢|哈|嘛|啦|哟|咯|喔|～|~|!|！|一点|一些|之类的?|什么的|等等|等|这种|这类|东西|这一类)+$"
 )
@@ -185,7 +185,7 @@ def zh_objects(text: str, ctx: Context) -> list[str]:
     out: list[str] = []
     for part in _ZH_SPLIT.split(ctx.without_times(text)):
         part = part.strip(" 　\"'“”‘’《》「」『』")
-        part = _ZH_TAIL.sub("", _ZH_LEAD.sub("", part)).strip(" 《》「」『』")
+        part = _ZH_TAIL.sub("", ZH_SUBJECT_WORDS.sub("", part)).strip(" 《》「」『』")
         if part and len(part) <= 20 and part not in out:
             out.append(part)
     return out

@@ -2238,3 +2238,15 @@ def test_how_long_a_state_has_held_is_a_fact_not_an_event(extractor: RuleExtract
 @pytest.mark.parametrize("text", ["I moved here 3 years ago", "去年结婚了", "我三年前来的深圳"])
 def test_when_a_state_began_is_an_event(extractor: RuleExtractor, text: str) -> None:
     check(one(extractor, text), C.EVENT)
+
+
+@pytest.mark.parametrize("text", ["不会开车", "会弹吉他", "不能吃辣"])
+def test_what_the_user_can_do_said_with_no_subject_is_theirs(extractor: RuleExtractor, text: str) -> None:
+    assert one(extractor, text).category in (C.FACT, C.DISLIKE, C.CONSTRAINT)
+
+
+@pytest.mark.parametrize("text", ["会议改到下午", "会不会下雨啊", "不会吧"])
+def test_a_meeting_a_question_or_a_surprise_is_not_what_the_user_can_do(
+    extractor: RuleExtractor, text: str
+) -> None:
+    assert one(extractor, text).category is not C.FACT

@@ -72,6 +72,10 @@ _ZH_REMARK = re.compile(
 _ZH_TRAILING = re.compile(r"(?:[哈呵嘿嘻h]+|[\s!！~～]|[\U0001F300-\U0001FAFF])+$")
 _LAUGH_EDGES = re.compile(r"^(?:哈|呵|嘿|嘻)+|(?:哈|呵|嘿|嘻)+$")
 _EN_WORD = re.compile(r"[a-z']+")
+# what the user can or cannot do, said with no subject at all: "不会游泳", "会弹吉他", "从没出过国"
+_ZH_CAN = re.compile(
+    r"(?:也|还|都)?(?:不会|会(?![议员计])|从没|从来没|不能)(?![吧吗呢啊呀哦嘛了])[\u4e00-\u9fff]"
+)
 
 
 def _is_smalltalk(text: str) -> bool:
@@ -275,7 +279,7 @@ class RuleExtractor:
             if (
                 draft is None
                 and lang == "zh"
-                and self_said
+                and (self_said or _ZH_CAN.match(text) is not None)
                 and not ctx.about_other
                 and not ctx.question
                 and _ZH_REMARK.search(_ZH_TRAILING.sub("", text)) is None

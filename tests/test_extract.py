@@ -2250,3 +2250,8 @@ def test_a_meeting_a_question_or_a_surprise_is_not_what_the_user_can_do(
     extractor: RuleExtractor, text: str
 ) -> None:
     assert one(extractor, text).category is not C.FACT
+
+
+@pytest.mark.parametrize("text", ["我从来没出过国", "从没坐过飞机", "我没去过日本"])
+def test_what_never_happened_is_a_fact_not_an_event(extractor: RuleExtractor, text: str) -> None:
+    check(one(extractor, text), C.FACT)

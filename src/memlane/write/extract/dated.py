@@ -1,6 +1,7 @@
 """The builders of what has a time: plans and events dated by the times a clause names (or by none, a
 plan called off), a plan moved to another day, and a routine by its schedule; and what says only
-when ("就这周六", "this saturday then"), which holds no action.
+when ("就这周六", "this saturday then"), which holds no action. How long a state has held ("结婚十年了")
+and what never happened ("我从来没出过国") are facts about the user, not events.
 """
 
 from __future__ import annotations
@@ -37,6 +38,10 @@ _HELD_FOR = re.compile(
 )
 
 
+# what never happened is no event: "我从来没出过国", "从没坐过飞机", "我没去过日本"
+_NEVER = re.compile(r"从来?没有?|从未|没有?[\u4e00-\u9fff]{1,6}过(?!敏)")
+
+
 def just_a_time(ctx: Context) -> bool:
     """Whether the clause says only when: "下个月", "就这周六", "this saturday then"."""
     return len(re.sub(r"[\W_]", "", _FILLER.sub("", ctx.without_times()))) < 2
@@ -48,8 +53,8 @@ def timed(status: EventStatus, direction: int | None, require_time: bool = False
     March 3rd", said in September)."""
 
     def build(m: re.Match[str], ctx: Context) -> Draft | None:
-        if status is EventStatus.DONE and _HELD_FOR.search(ctx.text):
-            return Draft(category=Category.FACT)  # how long a state has held: "结婚十年了"
+        if status is EventStatus.DONE and (_HELD_FOR.search(ctx.text) or _NEVER.search(ctx.text)):
+            return Draft(category=Category.FACT)  # how long a state has held, or what never happened
         mention = ctx.time(direction) or (None if require_time else ctx.time())
         if mention is None and require_time:
             return None

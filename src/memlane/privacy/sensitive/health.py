@@ -6,6 +6,8 @@ import bisect
 import re
 from collections.abc import Iterator
 
+from memlane.text.kin import EN_KIN_MORE, EN_RELATIONS, ZH_AFTER_ME, ZH_RELATIONS
+
 from .table import Span
 
 _ZH_ADV = (
@@ -31,8 +33,7 @@ _ZH_MED = (
 )
 # someone close to the speaker: their health is as private as the speaker's own ("我爸高血压好多年了")
 _ZH_KIN = (
-    r"(?:我|我的)?(?:老爸|老妈|爸爸|妈妈|爸|妈|父亲|母亲|老婆|老公|媳妇|丈夫|妻子|爱人|孩子|儿子|女儿|宝宝"
-    r"|闺女|爷爷|奶奶|外公|外婆|姥姥|姥爷|哥哥|姐姐|弟弟|妹妹|男朋友|女朋友|对象)"
+    r"(?:我|我的|我家)?(?:" + "|".join(sorted([*ZH_RELATIONS, *ZH_AFTER_ME], key=len, reverse=True)) + ")"
 )
 _ZH_PROCEDURE = (
     r"(?:做过|做了|做完|动过|动了|刚做完|要做)[\u4e00-\u9fff]{0,8}?"
@@ -74,8 +75,15 @@ _EN_MOD = (
     r"|knee|hip|back|heart|shoulder|eye|brain|spine|spinal|wrist|ankle)\s+){0,3}"
 )
 _EN_KIN = (
-    r"(?:my|his|her|our)\s+(?:mom|mum|mother|dad|father|son|daughter|wife|husband|partner|kids?|child"
-    r"|children|baby|brother|sister|grandma|grandmother|grandpa|grandfather|boyfriend|girlfriend|aunt|uncle)"
+    r"(?:my|his|her|our)\s+(?:little\s+|baby\s+|older\s+|younger\s+|big\s+|eldest\s+|youngest\s+)?(?:"
+    + "|".join(
+        sorted(
+            (re.escape(w).replace(r"\ ", r"\s+") for w in [*EN_RELATIONS, *EN_KIN_MORE]),
+            key=len,
+            reverse=True,
+        )
+    )
+    + r")(?:s|ren)?"
 )
 _EN_ME = (
     r"\bI(?:'m|’m|\s+am|'ve|’ve|\s+have|\s+was)?(?:\s+(?:also|still|just|recently|currently|now|always"

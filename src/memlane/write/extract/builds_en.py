@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from memlane.domain import Category as C
+from memlane.text.kin import EN_RELATIONS
 from memlane.text.lang import has_cjk
 
 from .lexicon import LASTING
@@ -15,15 +16,7 @@ from .money import budget_draft
 from .rule import Build, Context, Draft, any_of, en_objects
 
 # fmt: off
-RELATIONS = {
-    "wife": "wife", "husband": "husband", "spouse": "spouse", "partner": "partner", "daughter": "daughter",
-    "son": "son", "kid": "children", "child": "children", "children": "children", "baby": "baby",
-    "father": "father", "dad": "father", "mother": "mother", "mom": "mother", "mum": "mother",
-    "brother": "brother", "sister": "sister", "grandfather": "grandfather", "grandpa": "grandfather",
-    "grandmother": "grandmother", "grandma": "grandmother", "boyfriend": "boyfriend",
-    "girlfriend": "girlfriend", "fiancé": "fiance", "fiancée": "fiancee", "fiance": "fiance",
-    "fiancee": "fiancee", "parent": "parents", "twin": "twins",
-}
+RELATIONS = EN_RELATIONS
 # fmt: on
 PETS = ("dog", "cat", "puppy", "kitten", "rabbit", "hamster", "parrot", "fish", "turtle", "bird")
 _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}

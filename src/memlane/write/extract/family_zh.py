@@ -5,30 +5,19 @@ from __future__ import annotations
 
 import re
 
+from memlane.text.kin import ZH_AFTER_ME, ZH_RELATIONS
+
 from .rule import Context, Draft
 
+RELATIONS = {**ZH_RELATIONS, **ZH_AFTER_ME}
 # fmt: off
-RELATIONS = {
-    "老婆": "wife", "妻子": "wife", "太太": "wife", "媳妇": "wife", "爱人": "spouse", "老公": "husband",
-    "丈夫": "husband", "先生": "husband", "女儿": "daughter", "闺女": "daughter", "儿子": "son",
-    "孩子": "children", "小孩": "children", "娃": "children", "宝宝": "baby", "爸爸": "father",
-    "父亲": "father", "老爸": "father", "妈妈": "mother", "母亲": "mother", "老妈": "mother",
-    "哥哥": "brother", "弟弟": "brother", "姐姐": "sister", "妹妹": "sister", "爷爷": "grandfather",
-    "外公": "grandfather",
-    "姥爷": "grandfather", "奶奶": "grandmother", "外婆": "grandmother", "姥姥": "grandmother",
-    "男朋友": "boyfriend", "男友": "boyfriend", "女朋友": "girlfriend", "女友": "girlfriend",
-    "对象": "partner", "父母": "parents", "爸妈": "parents", "双胞胎": "twins",
-}
 PETS = {"猫": "cat", "猫咪": "cat", "小猫": "cat", "狗": "dog", "狗狗": "dog", "小狗": "dog",
         "兔子": "rabbit", "仓鼠": "hamster", "鹦鹉": "parrot", "金鱼": "fish", "乌龟": "turtle"}
 # fmt: on
-# said right after 我 only ("我妈住在老家", "我爸是医生"): alone, 妈 is as often a cry ("妈呀")
-_AFTER_ME = {"妈": "mother", "爸": "father"}
-RELATIONS.update(_AFTER_ME)
 REL = "|".join(
     [
-        *sorted((r for r in RELATIONS if r not in _AFTER_ME), key=len, reverse=True),
-        *(f"(?<=我){r}" for r in _AFTER_ME),
+        *sorted(ZH_RELATIONS, key=len, reverse=True),
+        *(f"(?<=我){r}" for r in ZH_AFTER_ME),  # 妈 only after 我: alone, as often a cry ("妈呀")
     ]
 )
 # where someone is, or what they are doing, right now ("在开会", "在地铁上")

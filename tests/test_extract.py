@@ -2255,3 +2255,19 @@ def test_a_meeting_a_question_or_a_surprise_is_not_what_the_user_can_do(
 @pytest.mark.parametrize("text", ["我从来没出过国", "从没坐过飞机", "我没去过日本"])
 def test_what_never_happened_is_a_fact_not_an_event(extractor: RuleExtractor, text: str) -> None:
     check(one(extractor, text), C.FACT)
+
+
+@pytest.mark.parametrize(
+    ("text", "relation"),
+    [
+        ("my hubby works at Boeing", "husband"),
+        ("my toddler just started daycare", "children"),
+        ("大宝上三年级了", "children"),
+    ],
+)
+def test_a_relative_called_as_people_text_is_family(
+    extractor: RuleExtractor, text: str, relation: str
+) -> None:
+    found = one(extractor, text)
+    check(found, C.FAMILY)
+    assert found.slot == f"family:{relation}"

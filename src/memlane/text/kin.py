@@ -34,6 +34,10 @@ EN_RELATIONS = {
     "grandmother": "grandmother", "grandma": "grandmother", "boyfriend": "boyfriend",
     "girlfriend": "girlfriend", "fiancé": "fiance", "fiancée": "fiancee", "fiance": "fiance",
     "fiancee": "fiancee", "parent": "parents", "twin": "twins",
+    # what people text for them
+    "hubby": "husband", "wifey": "wife", "missus": "wife", "toddler": "children", "kiddo": "children",
+    "stepson": "son", "stepdaughter": "daughter", "stepmom": "mother", "stepmum": "mother",
+    "stepdad": "father",
 }
 # fmt: on
 # the rest of the family, and what people text for them: no profile slot holds them, but their health
@@ -41,8 +45,7 @@ EN_RELATIONS = {
 EN_KIN_MORE = tuple(
     w.replace("_", " ")
     for w in (
-        "hubby wifey missus other_half toddler kiddo stepson stepdaughter stepmom stepmum stepdad "
-        "mother-in-law father-in-law son-in-law daughter-in-law in-law aunt auntie uncle cousin niece "
-        "nephew grandson granddaughter grandkid grandchild grandchildren granny nan nana"
+        "other_half mother-in-law father-in-law son-in-law daughter-in-law in-law aunt auntie uncle cousin "
+        "niece nephew grandson granddaughter grandkid grandchild grandchildren granny nan nana"
     ).split()
 )

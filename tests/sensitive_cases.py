@@ -223,6 +223,11 @@ POSITIVES = [
     P("我blood type是A型", "health", "A型", id="mixed-blood-type"),
     P("我有糖尿病", "health", "糖尿病", id="zh-condition"),
     # a relative the extraction rules know, however they are called
+    P("我是1型糖尿病", "health", "糖尿病", id="zh-type-1-diabetes"),
+    P("我肠胃不好 肠易激", "health", "肠易激", id="zh-ibs-short"),
+    P("我怀二胎了", "health", "二胎", id="zh-second-pregnancy"),
+    P("我心脏不太好", "health", "心脏", id="zh-heart"),
+    P("我每天早上打胰岛素", "health", "胰岛素", id="zh-insulin-shot"),
     P("小宝对花粉过敏", "health", "过敏", id="zh-kid-nickname-allergy"),
     P("娃对鸡蛋过敏", "health", "过敏", id="zh-kid-allergy"),
     P("我太太怀孕了", "health", "怀孕", id="zh-wife-pregnant"),

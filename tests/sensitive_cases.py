@@ -223,6 +223,10 @@ POSITIVES = [
     P("我blood type是A型", "health", "A型", id="mixed-blood-type"),
     P("我有糖尿病", "health", "糖尿病", id="zh-condition"),
     # a relative the extraction rules know, however they are called
+    # a number in a national format, which the words announce
+    P("my number is 07700 900123", "phone", "07700 900123", id="en-national-mobile"),
+    P("text me at (415) 555-0132", "phone", "(415) 555-0132", id="en-us-parentheses"),
+    P("座机 0571-8888 6666", "phone", "0571-8888 6666", id="zh-landline"),
     P("我是1型糖尿病", "health", "糖尿病", id="zh-type-1-diabetes"),
     P("我肠胃不好 肠易激", "health", "肠易激", id="zh-ibs-short"),
     P("我怀二胎了", "health", "二胎", id="zh-second-pregnancy"),
@@ -273,6 +277,9 @@ POSITIVES = [
 ]
 
 NEGATIVES = [
+    # a number no phone's words announce
+    P("my order number is 12345678", id="order-number"),
+    P("call me at 5pm", id="call-at-a-time"),
     # talk about passwords and PINs
     P("the password was too weak", id="pw-too-weak"),
     P("我忘了密码", id="zh-forgot-password"),

@@ -10,6 +10,14 @@ from .table import Span
 _MOBILE_CN = re.compile(r"(?<![0-9+])(?:(?:\+|00)86[ -]?)?1[3-9][0-9](?:[ -]?[0-9]{4}){2}(?![0-9])")
 # Deliberately loose, then checked in code: a tight pattern for every national format would backtrack.
 _PHONE_INTL = re.compile(r"(?<![0-9A-Za-z+])\+[1-9][0-9 ()-]{6,20}")
+# a number in a national format, which the words announce: "my number is 07700 900123", "text me at
+# (415) 555-0132", "座机 0571-8888 6666"
+_PHONE_SAID = re.compile(
+    r"(?i)(?:(?:\b(?:phone|cell|mobile|tel|landline)\b(?:\s+(?:number|no\.?|#))?|\b(?:my|our)\s+number)"
+    r"(?:\s+is|\s*[:：])?"
+    r"|\b(?:call|text|ring|reach|contact|whatsapp)\s+me\s+(?:on|at)|电话(?:号码?)?|手机号?|座机)"
+    r"(?:\s*(?:是|为|:|：))?\s*(?P<v>\(?[0-9][0-9 ().-]{6,20}[0-9])(?![0-9])"
+)
 _EMAIL = re.compile(
     r"(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]{1,64}@(?:[A-Za-z0-9-]{1,63}\.){1,8}[A-Za-z]{2,24}"
     r"(?![A-Za-z0-9-])"
@@ -52,6 +60,9 @@ def find(text: str) -> Iterator[Span]:
         end = m.start() + len(number)
         if 8 <= sum(c.isdigit() for c in number) <= 15 and not text[end : end + 1].isdigit():
             yield "phone", m.start(), end
+    for m in _PHONE_SAID.finditer(text):
+        if 8 <= sum(c.isdigit() for c in m.group("v")) <= 15:
+            yield "phone", m.start("v"), m.end("v")
     for m in _EMAIL.finditer(text):
         yield "email", m.start(), m.end()
     for m in _HANDLE.finditer(text):

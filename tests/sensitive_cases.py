@@ -179,6 +179,7 @@ POSITIVES = [
     P("身份证号后6位12345X", "id_card", "12345X", id="zh-id-last-six"),
     P("the last 4 of my SSN is 6789", "id_card", "6789", id="ssn-last-four"),
     P("my SSN's last four digits: 6789", "id_card", "6789", id="ssn-last-four-after"),
+    P("my SSN ends in 6789", "id_card", "6789", id="ssn-ends-in"),
     P("my SIN is 046 454 286", "id_card", "046 454 286", id="sin"),
     P("National Insurance number QQ123456C", "id_card", "QQ123456C", id="national-insurance"),
     P("My SSN is 123-45-6789", "id_card", "123-45-6789", id="ssn"),
@@ -279,6 +280,7 @@ POSITIVES = [
 NEGATIVES = [
     # a number no phone's words announce
     P("my order number is 12345678", id="order-number"),
+    P("my card ends in 4242", id="card-ends-in"),  # the last digits of a card are printed on every receipt
     P("call me at 5pm", id="call-at-a-time"),
     # talk about passwords and PINs
     P("the password was too weak", id="pw-too-weak"),

@@ -79,7 +79,7 @@ _ID_LABELLED = re.compile(
     re.IGNORECASE,
 )
 # the last digits of an identity number, which verify a person as the whole does: "身份证后四位是1234",
-# "last four of my SSN are 6789", "my SSN's last 4 digits: 6789"
+# "last four of my SSN are 6789", "my SSN's last 4 digits: 6789", "my SSN ends in 6789"
 _ID_TAIL = re.compile(
     rf"(?:{_ZH_ID_WORDS})(?:号码|号)?的?\s*(?:后|末|最后|尾号)\s*(?:[四五六4-6]\s*位)?(?:数字|数)?"
     r"(?:\s*(?:是|为|:|：))?\s*([0-9]{3,5}[0-9Xx])(?![0-9])"
@@ -87,6 +87,8 @@ _ID_TAIL = re.compile(
     r"(?:\s+digits)?(?:\s*(?:is|are|:|=))?\s*([0-9]{4,6}))(?![0-9])"
     rf"|(?i:(?:last|final)\s+(?:four|4|six|6)(?:\s+digits)?\s+of\s+(?:my\s+|the\s+)?(?:{_EN_ID_WORDS})"
     r"(?:\s+(?:number|no\.?|#))?(?:\s*(?:is|are|:|=))?\s*([0-9]{4,6}))(?![0-9])"
+    # "my SSN ends in 6789"
+    rf"|(?i:(?:{_EN_ID_WORDS})(?:\s+(?:number|no\.?|#))?\s+(?:ends?|ending)\s+(?:in|with)\s+([0-9]{{4,6}}))(?![0-9])"
 )
 # an "ID" that belongs to a thing or an account, not to a person: "order ID 8823…", "my Apple ID is …".
 # A work or school number (工号, 学号, employee ID) opens a badge, not a record about the person: it is
@@ -174,7 +176,7 @@ def find(text: str) -> Iterator[Span]:
         if id_number_ok(m.group(2)) and not thing_id(text, m.start("word"), m.group("word")):
             yield "id_card", m.start(2), m.end(2)
     for m in _ID_TAIL.finditer(text):
-        group = next(g for g in (1, 2, 3) if m.group(g))
+        group = next(g for g in (1, 2, 3, 4) if m.group(g))
         yield "id_card", m.start(group), m.end(group)
     for pattern in (_CARD_RUN, _CARD_GROUPED):
         for m in pattern.finditer(text):

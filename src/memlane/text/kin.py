@@ -40,8 +40,8 @@ EN_RELATIONS = {
     "stepdad": "father",
 }
 # fmt: on
-# the rest of the family, and what people text for them: no profile slot holds them, but their health
-# is as private ("my hubby has diabetes", "my toddler is allergic to eggs", "my stepson has ADHD")
+# the rest of the family: no profile slot holds them, but their health is as private ("my mother-in-law
+# has dementia", "my nephew has asthma")
 EN_KIN_MORE = tuple(
     w.replace("_", " ")
     for w in (

@@ -135,7 +135,6 @@ def retired(pool: Pool, item: MemoryItem, exclude: Sequence[MemoryItem] = ()) ->
     # …and whose change it is: the user's own retires what was said of the user ("I quit coffee" leaves
     # "my wife loves coffee"), a relative's what was said of that relative (女儿不学钢琴了)
     kin = kin_subject(item.text)
-
     now = terms(item.text) - old - kinds - set().union(*(content_words(words) for words in said))
     now = {w for w in now if not any(k in w for k in kin)}  # 我妈 as much as 妈
     held = pool.query(MemoryQuery(kinds=(Kind.SEMANTIC, Kind.PROFILE, Kind.EPISODIC)))
@@ -151,7 +150,6 @@ def retired(pool: Pool, item: MemoryItem, exclude: Sequence[MemoryItem] = ()) ->
             or _open(m)
             or (m.category is Category.FAMILY and bool(kin))
         )
-        and kin_subject(m.text) == kin
         and (
             _holds(m.text, old)
             or bool(old & terms(topic(m)))  # its topic ("for coffee? i always take it black")
@@ -161,6 +159,7 @@ def retired(pool: Pool, item: MemoryItem, exclude: Sequence[MemoryItem] = ()) ->
         and not left_behind(m.text)
         and not (now and _holds(m.text, now))
         and m.slot != "diet"
+        and kin_subject(m.text) == kin
     ]
 
 

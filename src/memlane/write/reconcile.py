@@ -199,10 +199,7 @@ def _by_objects(pool: Pool, item: MemoryItem, named: list[str], change: str | No
     wanted = {normalize(o) for o in named if o}
     if not wanted or item.category not in _LIKES:
         return None
-    # what one person likes is no change of another's mind ("I quit piano" leaves "my daughter plays piano")
-    whose = kin_subject(item.text)
-    likes = pool.query(MemoryQuery(categories=tuple(c.value for c in _LIKES)))
-    related = [m for m in likes if kin_subject(m.text) == whose]
+    related = pool.query(MemoryQuery(categories=tuple(c.value for c in _LIKES)))
     flipped = [
         m
         for m in related
@@ -215,6 +212,9 @@ def _by_objects(pool: Pool, item: MemoryItem, named: list[str], change: str | No
             for m in related
             if m.slot == item.slot and m.polarity > 0 and not shared(things(m), wanted) and m not in flipped
         ]
+    # what one person likes is no change of another's mind ("I quit piano" leaves "my daughter plays piano")
+    whose = kin_subject(item.text)
+    flipped = [m for m in flipped if kin_subject(m.text) == whose]
     if not flipped:
         return None
     shown = {normalize(o): o for o in named if o}  # each name as the user wrote it

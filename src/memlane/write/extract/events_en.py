@@ -74,6 +74,7 @@ _PRESENT = re.compile(
     r"|did\b|have\b|has\b|can\b|could\b|might\b|must\b|should\b|need\b|want\b|hope\b|plan\b"
     r"|fly\b|land\b|depart\b|arrive\b|board\b|check\b|(?:[a-z]+ed|" + IRREGULAR + r")\b)[a-z]+\b"
 )
+_DID = re.compile(DID)
 _CLOCK = re.compile(r"(?i)(?:at\s+)?\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o'?clock)?")
 
 
@@ -84,7 +85,7 @@ def in_its_tense(build: Build, planned: bool) -> Build:
 
     def dated(m: re.Match[str], ctx: Context) -> Draft | None:
         clock = ctx.times and all(_CLOCK.fullmatch(t.text.strip()) for t in ctx.times)
-        if clock and (_PRESENT.match(ctx.text) or (planned and re.search(DID, ctx.text))):
+        if clock and (_PRESENT.match(ctx.text) or (planned and _DID.search(ctx.text))):
             return None
         return build(m, ctx)
 

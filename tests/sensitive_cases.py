@@ -272,12 +272,37 @@ POSITIVES = [
     P("we're expecting twins", "health", "expecting", id="en-couple-expecting"),
     P("btw i just got diagnosed with vertigo", "health", "vertigo", id="en-got-diagnosed"),
     P("she moved in with us after her hip surgery", "health", "hip surgery", id="en-her-surgery"),
+    # what a clinician found or gave, said with no subject, as people text it
+    P("got diagnosed with celiac in march", "health", "celiac", id="en-diagnosed-no-subject"),
+    P("the doctor prescribed me amoxicillin", "health", "amoxicillin", id="en-prescribed"),
+    P("my doctor put me on metformin", "health", "metformin", id="en-put-on"),
+    P("my GP started me on beta blockers", "health", "beta blockers", id="en-started-on"),
+    P("therapist says I should journal", "health", "journal", id="en-therapist-says"),
+    P("still recovering from covid", "health", "covid", id="en-recovering"),
+    P("mom's chemo starts monday", "health", "chemo", id="en-family-treatment"),
+    P("my partner's on lithium", "health", "lithium", id="en-partner-medication"),
+    P("I had a panic attack at work", "health", "panic attack", id="en-panic-attack"),
+    P("I'm 12 weeks along", "health", "12 weeks along", id="en-weeks-along"),
+    P("I'm sober since january", "health", "sober", id="en-sober-since"),
+    P("rehab was the best decision I ever made", "health", "rehab", id="en-rehab"),
+    P("I have type 2", "health", "type 2", id="en-type-2"),
+    P("I wear hearing aids", "health", "hearing aids", id="en-hearing-aids"),
+    P("刚做完阑尾手术", "health", "阑尾手术", id="zh-procedure-no-subject"),
+    P("我妈在做化疗", "health", "化疗", id="zh-family-chemo"),
+    P("我装了心脏起搏器", "health", "起搏器", id="zh-pacemaker"),
+    P("我吃了两年抗抑郁的药", "health", "抗抑郁", id="zh-took-for-years"),
+    P("最近睡眠不好，开始吃褪黑素", "health", "褪黑素", id="zh-started-taking"),
     P("the garage keypad is 4417", "password", "4417", id="keypad"),
     P("the alarm disarms with 8812", "password", "8812", id="alarm-disarms"),
     P("Aadhaar 1234 5678 9012", "id_card", "1234 5678 9012", id="aadhaar"),
 ]
 
 NEGATIVES = [
+    # health words in talk of something else
+    P("我的电脑中病毒了", id="zh-computer-virus"),
+    P("the kitchen rehab took months", id="kitchen-rehab"),
+    P("the mechanic diagnosed the transmission issue", id="mechanic-diagnosed"),
+    P("I'm on a diet", id="on-a-diet"),
     # a number no phone's words announce
     P("my order number is 12345678", id="order-number"),
     P("my card ends in 4242", id="card-ends-in"),  # the last digits of a card are printed on every receipt

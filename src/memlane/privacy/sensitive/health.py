@@ -21,7 +21,7 @@ _ZH_MOD = r"(?:一点|点|轻微的?|轻度|中度|重度|严重的?|慢性|急�
 # "有个坏毛病" out.
 _ZH_COND = (
     r"(?:(?:(?![个一两几些位只条件本种的了是点毛看去治生时空问说和跟])[\u4e00-\u9fff]){1,4}"
-    r"(?:病|症|癌|瘤|炎|结节)|高血压|低血压|高血脂|高血糖|糖尿|抑郁|哮喘|艾滋|HIV|乙肝|癫痫|失眠|痛风"
+    r"(?:病(?!毒)|症|癌|瘤|炎|结节)|高血压|低血压|高血脂|高血糖|糖尿|抑郁|哮喘|艾滋|HIV|乙肝|癫痫|失眠|痛风"
     r"|甲亢|甲减|不孕|不育|精神分裂|双相|自闭|多动|厌食|暴食|阿尔茨海默|帕金森|红斑狼疮|偏头痛|结石"
     r"|尿毒|结核|梅毒|疱疹|新冠|贫血|脑梗|心梗|中风|结节|脂肪肝|白内障|青光眼|(?:乙肝|艾滋|HIV)?携带者?"
     r"|低血糖|乳糖不耐受?|近视|散光|色盲|色弱|弱视|残疾|残障|听力(?:不好|受损|下降)|(?:HIV|乙肝|新冠)阳性"
@@ -29,7 +29,7 @@ _ZH_COND = (
 )
 _ZH_MED = (
     r"[\u4e00-\u9fff]{0,6}?(?:药|胰岛素|激素|二甲双胍|阿司匹林|布洛芬|抗生素|头孢|青霉素|安眠|他汀"
-    r"|华法林|优甲乐|舍曲林|氟西汀|帕罗西汀|避孕)"
+    r"|华法林|优甲乐|舍曲林|氟西汀|帕罗西汀|避孕|褪黑素)"
 )
 # someone close to the speaker: their health is as private as the speaker's own ("我爸高血压好多年了")
 _ZH_KIN = (
@@ -45,7 +45,7 @@ _BLOOD_TYPE = (
 )
 _EN_COND = (
     r"(?:diabetes|cancer|tumou?r|leuka?emia|lymphoma|depression|anxiety(?:\s+disorder)?"
-    r"|panic\s+(?:attacks|disorder)|bipolar(?:\s+disorder)?|schizophrenia|adhd|autism|ptsd|ocd|hiv|aids"
+    r"|panic\s+(?:attacks?|disorder)|bipolar(?:\s+disorder)?|schizophrenia|adhd|autism|ptsd|ocd|hiv|aids"
     r"|hepatitis(?:\s+[abc])?|asthma|epilepsy|seizures|hypertension|high\s+blood\s+pressure"
     r"|high\s+cholesterol|heart\s+(?:disease|condition|failure|problems)|arthritis|migraines?|insomnia"
     r"|sleep\s+apnea|anorexia|bulimia|eating\s+disorder|dementia|alzheimer'?s|parkinson'?s"
@@ -73,6 +73,10 @@ _EN_MOD = (
     r"(?:(?:a|an|the|some|own|severe|mild|chronic|early|bad|terrible|clinical|postpartum|ongoing"
     r"|type\s+[12]|stage\s+[1-4iv]{1,3}|breast|lung|skin|prostate|colon"
     r"|knee|hip|back|heart|shoulder|eye|brain|spine|spinal|wrist|ankle)\s+){0,3}"
+)
+_CLINICIAN = (
+    r"doctor|doc|gp|dr\.?(?:\s+[a-z]+)?|physician|psychiatrist|specialist|consultant|neurologist"
+    r"|cardiologist|oncologist|endo(?:crinologist)?|nurse\s+practitioner"
 )
 _EN_KIN = (
     r"(?:my|his|her|our)\s+(?:little\s+|baby\s+|older\s+|younger\s+|big\s+|eldest\s+|youngest\s+)?(?:"
@@ -118,6 +122,26 @@ _EN_HEALTH_SOURCE = (
     rf"|hip|knee|back|neck|shoulder|ribs?|collarbone|foot|hand|finger|toe|nose|jaw)\b"
     rf"|\bblood\s+type\s+(?:is\s+)?(?-i:AB|A|B|O)\b|\b(?:his|her|their)\s+{_EN_MOD}{_EN_COND}\b"
     rf"|\b(?:my\s+)?doctor\s+(?:says|said|told\s+me)\b|\bmy\s+(?:blood\s+(?:test|work)|test)\s+results\b"
+    # what a clinician found or gave, whoever it was for and with no subject, as people text it: "got
+    # diagnosed with celiac", "the doctor prescribed me amoxicillin", "my GP started me on beta blockers"
+    rf"|\bdiagnosed\s+with\b|\b(?:got|get|getting|was|were|been|being|just|recently|finally)\s+diagnosed\b"
+    rf"|\b(?:was|were|got|been|get|getting)\s+prescribed\b|\bprescribed\s+(?:me|him|her|them|us)\b"
+    rf"|\b(?:{_CLINICIAN})\s+(?:put|started|switched|moved|took|upped|increased|lowered|doubled)\s+"
+    rf"(?:me|him|her|them|us|my\s+(?:dose|dosage|meds|medication))\b"
+    rf"|\b(?:therapist|psychiatrist|psychologist|counsell?or)\s+(?:says|said|told|thinks|wants|suggested)\b"
+    rf"|\brecovering\s+from\s+(?:(?:a|an|my|his|her|the)\s+)?{_EN_MOD}(?:{_EN_COND})\b"
+    rf"|\b(?:(?:started|starting|began|restarted|finished|back\s+in)\s+(?:therapy|counsell?ing|physio(?:therapy)?"
+    rf"|hrt)|chemo(?:therapy)?|radiotherapy|radiation\s+treatment|dialysis|ivf"
+    rf"|(?:in|into|to|from|out\s+of|after|left|finished|checked\s+into)\s+rehab|rehab\s+(?:was|is|for|center|centre))\b"
+    rf"|\b(?:{_EN_KIN}|he|she)(?:'s|’s|\s+is|\s+was|\s+has\s+been)\s+(?:still\s+|now\s+|also\s+)?"
+    rf"(?:on|taking)\s+{_EN_MED}\b"
+    # pregnancy, sobriety and what the body relies on, in the words people text
+    rf"|\b(?:[0-9]{{1,2}}|a\s+few)\s+weeks\s+along\b|\bwe(?:'re|’re|\s+are)\s+pregnant\b"
+    rf"|\b(?:[0-9]{{1,3}}|a|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:days?|weeks?|months?|years?)"
+    rf"\s+(?:sober|clean)\b(?!\s+of)|\bsober\s+(?:since|for)\b"
+    rf"|\bI(?:'m|’m|\s+am|\s+have|'ve\s+got|\s+got)\s+type\s+(?:1|2|one|two)\b(?!\s*(?:fun|error|font))"
+    rf"|\b(?:pacemaker|hearing\s+aids?|insulin\s+pump|cpap(?:\s+machine)?|glucose\s+monitor|prosthetic\s+\w+"
+    rf"|colostomy|stoma)\b"
 )
 # Gaps are bounded so an "I" before a megabyte of blanks is not retried blank by blank.
 _EN_HEALTH = re.compile(_EN_HEALTH_SOURCE.replace(r"\s+", r"\s{1,3}"), re.IGNORECASE)
@@ -127,14 +151,13 @@ _ZH_HEALTH = re.compile(
     rf"(?:我|本人|{_ZH_START}){_ZH_ADV}(?:被|已)?(?:确诊|诊断出|被诊断|患有|患上|怀孕|怀上|怀了(?:宝宝|孩子|二胎)|怀[二三]胎"
     rf"|住院|化疗|做化疗|透析|(?:在吃|正在吃|一直吃|每天吃|长期吃|吃着|在服用|服用|在打|打着|每天打|天天打|定期打|打|注射|靠){_ZH_MED})"
     rf"|(?:我|本人|{_ZH_KIN}){_ZH_ADV}(?:有|得了|得过|患了|是|查出(?:来)?了?有?|检查出(?:来)?了?有?){_ZH_MOD}{_ZH_COND}"
-    rf"|{_ZH_KIN}{_ZH_ADV}{_ZH_MOD}{_ZH_COND}|医生(?:说|让我|建议我?|给我开)"
+    rf"|{_ZH_KIN}{_ZH_ADV}{_ZH_MOD}{_ZH_COND}|(?:医生|大夫)(?:说|让我|建议我?|给我开)"
     rf"|{_ZH_START}{_ZH_ADV}(?:体检|检查)?(?:得了|查出(?:来)?了?有?|检查出(?:来)?了?有?|复查|说是){_ZH_MOD}{_ZH_COND}"
     rf"|(?:我|{_ZH_KIN}){_ZH_ADV}(?:有|得了|是)\s*(?i:{_EN_COND})|(?:带|用|吃|打)\s*(?i:{_EN_MED})"
-    # a procedure counts only with the speaker named: "外婆住院了，做了支架手术" is told about someone else
-    rf"|(?:我|本人){_ZH_ADV}(?:在|要|去)?{_ZH_PROCEDURE}"
+    rf"|(?:我|本人|{_ZH_START}){_ZH_ADV}(?:在|要|去)?{_ZH_PROCEDURE}"
     rf"|{_ZH_KIN}{_ZH_ADV}(?:在|要|去)?{_ZH_PROCEDURE}"
     rf"|(?:我|本人|我们|我(?:和|跟){_ZH_KIN}|{_ZH_START}){_ZH_ADV}(?:在|要|去)?(?:备孕|坐月子|流产|做产检|去医院(?:拿|开|做|复查|检查|产检))"
-    rf"|(?:我|{_ZH_START}){_ZH_ADV}(?:要|在|正在|一直|每天|长期)?(?:晚上|早上)?(?:要)?吃(?:着)?(?:一|两|半)?(?:片|粒|颗)?{_ZH_MED}"
+    rf"|(?:我|{_ZH_START}){_ZH_ADV}(?:要|在|正在|一直|每天|长期|开始|还在)?(?:晚上|早上)?(?:要)?吃(?:着|了)?(?:一|两|半)?(?:片|粒|颗)?{_ZH_MED}"
     rf"|{_ZH_KIN}{_ZH_ADV}(?:怀孕|怀上|怀了|怀二胎|确诊|住院)|预产期|{_BLOOD_TYPE}"
     rf"|(?:血压|血糖|血脂|胆固醇|尿酸|转氨酶)(?:有点|偏|一直|很|比较|也|都)?(?:高|低)|肠易激"
     rf"|心脏(?:一直|也|都|有点)?(?:不太好|不大好|不好|有问题)"
@@ -146,6 +169,8 @@ _ZH_HEALTH = re.compile(
     # the speaker's childbirth, as private as the pregnancy before it ("上个月刚生完宝宝", "我是剖腹产的")
     rf"|(?:我|{_ZH_START}){_ZH_ADV}(?:生完|生了|生下)(?:宝宝|孩子|二胎|老二|小孩|儿子|女儿)"
     rf"|剖腹产|剖宫产|顺产|产后(?:抑郁|恢复|修复|出血)"
+    # treatments and devices no one has for any other reason, whoever has them ("我妈在做化疗", "我戴助听器")
+    rf"|化疗|放疗|透析|助听器|起搏器|胰岛素泵|假肢|呼吸机"
 )
 # English "." and "," end a clause only before a space, so "2.5mg" and "a.b@x.com" stay whole.
 # (A full-width comma arrives folded to ",": next to a Chinese character it ends a clause too.)

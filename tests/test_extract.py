@@ -658,6 +658,41 @@ def test_a_story_dated_before_leaves_nothing_behind(text: str) -> None:
     assert left_behind(text) == []
 
 
+@pytest.mark.parametrize(
+    ("text", "left"),
+    [
+        ("had to stop volunteering, no time with the new job", "volunteering"),
+        ("closed my barclays account, monzo only now", "barclays account"),
+        ("got laser eye surgery, no more contacts", "contacts"),
+        ("I've cut out crisps completely, trying to eat better", "crisps"),
+        ("I unsubscribed from netflix", "netflix"),
+        ("deleted instagram", "instagram"),
+        ("吉他放弃了，改学尤克里里", "吉他"),
+        ("羽毛球好久没打了，现在迷上了网球", "羽毛球"),
+        ("搬出宿舍了，在外面租房", "宿舍"),
+        ("最近看不了恐怖片了，改看喜剧", "恐怖片"),
+        ("健身卡到期没续，周末改成去爬山", "健身卡"),
+        ("我注销了微博", "微博"),
+    ],
+)
+def test_more_ways_of_leaving_name_what_was_left(text: str, left: str) -> None:
+    assert left_behind(text) == [left]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "差点放弃了跑步",
+        "I almost quit coffee",
+        "I need to stop eating sugar",
+        "no more questions",
+        "no more than 2 big things per day",
+    ],
+)
+def test_leaving_not_done_leaves_nothing(text: str) -> None:
+    assert left_behind(text) == []
+
+
 def test_what_replaced_a_thing_is_no_object_of_the_change(extractor: RuleExtractor) -> None:
     # the change is a dislike of running; swimming, liked later, must not flip it
     (found,) = extract(extractor, "跑步停了，现在改游泳")

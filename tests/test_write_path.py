@@ -121,6 +121,24 @@ def test_a_changed_preference_supersedes_the_old_one_and_keeps_history(
     assert ops == ["add", "supersede"]
 
 
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("I bank with Barclays", "closed my barclays account, monzo only now"),
+        ("I volunteer at the food bank on Saturdays", "had to stop volunteering, no time with the new job"),
+        ("我在学吉他", "吉他放弃了，改学尤克里里"),
+        ("我每周打两次羽毛球", "羽毛球好久没打了，现在迷上了网球"),
+        ("我住宿舍", "搬出宿舍了，在外面租房"),
+        ("我喜欢看恐怖片", "最近看不了恐怖片了，改看喜剧"),
+    ],
+)
+def test_leaving_a_thing_retires_what_was_said_of_it(mem: Memory, before: str, after: str) -> None:
+    mem.add(before, user_id="u1", session_id="s1", at=T0)
+    mem.add(after, user_id="u1", session_id="s2", at=days(12))
+    mem.flush("u1")
+    assert before not in [m.text for m in mem.list(user_id="u1")]
+
+
 def test_assistant_turns_never_become_user_facts(mem: Memory) -> None:
     result = mem.add(
         [{"role": "assistant", "content": "你平时喜欢喝美式吧？"}, {"role": "user", "content": "嗯"}],

@@ -36,7 +36,7 @@ import re
 
 from memlane.text.keywords import content_words
 
-from .lexicon import STOPPED_ZH
+from .lexicon import STOP_VERB, STOPPED_ZH
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -45,9 +45,15 @@ _ZH = [
     re.compile(r"(?:不再|再也不)(?P<old>[^，。,.!！？?；;了]{1,12})"),
     re.compile(r"不(?!好意思|客气|错|行|用|对|过|少|多|久|然|如)(?P<old>[^，。,.!！？?；;不了]{2,12})了"),
     re.compile(
-        r"(?P<old>[^，。,.!！？?；;我]{1,8}?)(?:我)?(?:戒了|戒掉了|戒掉|不要了|卖了|卖掉了|卸载了|删了|退坑了)"
+        r"(?P<old>[^，。,.!！？?；;我]{1,8}?)(?:我)?(?:戒了|戒掉了|戒掉|不要了|卖了|卖掉了|卸载了|删了|退坑了|放弃了"
+        r"|退订了|注销了|停掉了|到期没续|没再?续(?:费)?了?|不续了)"
     ),
-    re.compile(r"(?:戒了|戒掉了?|卖掉了?|辞掉了?|退掉了?)(?P<old>[^，。,.!！？?；;了]{1,12})"),
+    re.compile(
+        r"(?:戒了|戒掉了?|卖掉了?|辞掉了?|退掉了?|放弃了?|注销了?|卸载了?|删掉了?|退订了?|搬出了?|搬离了?)"
+        r"(?P<old>[^，。,.!！？?；;了]{1,12})"
+    ),
+    # "最近看不了恐怖片了", "吃不了辣了": no longer able to
+    re.compile(rf"{STOP_VERB}不(?:了|动|下去)(?P<old>[^，。,.!！？?；;了]{{1,10}})了"),
     re.compile(r"(?:离开了?|辞了|退了)(?P<old>[^，。,.!！？?；;了]{2,12})"),
     # "以后不用Premiere了", "现在不用再上夜班了": no longer needed from now on (a bare "不用…了" is "no need")
     re.compile(r"(?:以后|今后|再也|现在|已经)(?:都|就)?不用再?(?P<old>[^，。,.!！？?；;不了]{2,12})了"),
@@ -86,7 +92,8 @@ _EN = [
     re.compile(
         r"\b(?:quit|stopped|(?:gave|given|giving)\s+up(?:\s+on)?|dropped|ditched|sold(?:\s+off)?(?:\s+all)?|"
         r"left|uninstalled|cancel+ed|got\s+rid\s+of|(?:gave|given)\s+away|donated|traded\s+in|returned(?!\s+(?:from|to|home|back|it)\b)|(?:i'?m|i\s+am)\s+done\s+(?:with|\w+ing)|"
-        r"i(?:'ve|\s+have)?\s+(?:gone|went)\s+off(?:\s+of)?|(?:i'?m|i\s+am)\s+over(?!\s+(?:the\s+moon|\d))|"
+        r"i(?:'ve|\s+have)?\s+(?:gone|went)\s+off(?:\s+of)?|(?:had|decided|have\s+decided|chose)\s+to\s+stop|cut\s+out|"
+        r"rehomed|unsubscribed\s+from|moved\s+out\s+of|deleted|closed|(?:i'?m|i\s+am)\s+over(?!\s+(?:the\s+moon|\d))|"
         # "i'm off nights", "I'm off sugar": no longer on it ("I'm off to Leeds", "off work today" are trips)
         r"(?:i'?m|i\s+am)\s+(?:now\s+)?off(?!\s+(?:to|for|on|at|in|from|till|until|work|sick|duty|today|tonight|"
         r"tomorrow|now|home|out|next|this|the|my|a|an|and|so|but|\d)\b)|"
@@ -96,6 +103,12 @@ _EN = [
         r"(?P<old>[\w' -]{2,30}?)"
         r"(?=\s*(?:[,.!?;]|$|\b(?:and|for|to|because|so|after|but|last|this|today|yesterday|recently|ago|on|in|at"
         r"|via|entirely|completely|altogether)\b))",
+        re.IGNORECASE,
+    ),
+    # "no more contacts", "no more late night snacks for me" (not "no more questions": nothing held)
+    re.compile(
+        r"(?:^|[,;]\s*)no\s+more\s+(?!questions|problems|worries|excuses|drama|waiting|talk|than\b|of\b|from\b)"
+        r"(?P<old>[\w' -]{2,30}?)(?=\s*(?:[,.!?;]|$|\bfor\s+me\b))",
         re.IGNORECASE,
     ),
     re.compile(r"\binstead\s+of\s+(?P<old>[\w' -]{2,30}?)(?=\s*(?:[,.!?;]|$))", re.IGNORECASE),
@@ -148,7 +161,7 @@ def leaving(text: str) -> dict[str, str]:
         for pattern in patterns:
             for m in pattern.finditer(part):
                 phrase = (m.groupdict().get("old") or m.group("obj")).strip(" ,，'")
-                if _DENIED.search(part[: m.start()]):
+                if _DENIED.search(part[: m.start()]) or _ALMOST.search(part[: m.end()]):
                     continue  # "I won't quit on my dreams", "never gave up coffee"
                 if phrase and phrase not in found and _named(phrase):
                     found[phrase] = m.group(0)
@@ -160,8 +173,10 @@ _DENIED = re.compile(
     r"(?i:\b(?:won'?t|will\s+not|wouldn'?t|don'?t|do\s+not|didn'?t|did\s+not|never|not|can'?t|cannot"
     r"|couldn'?t|shouldn'?t|refuse\s+to|going\s+to|gonna|want\s+to|might|thinking\s+(?:of|about))"
     r"\s+(?:\w+\s+)?$)"
-    r"|(?:没有?|不会|不想|不打算|想|打算|准备)$"
+    r"|(?:没有?|不会|不想|不打算|想|打算|准备|不能|不要|别)$"
 )
+# …or only nearly done: "差点放弃了跑步", "I almost quit coffee"
+_ALMOST = re.compile(r"差点|差一点|险些|(?i:\balmost\b|\bnearly\b)")
 _PARTS = re.compile(r"[，,。！？!?；;]\s*")
 
 

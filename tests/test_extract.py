@@ -693,6 +693,27 @@ def test_leaving_not_done_leaves_nothing(text: str) -> None:
     assert left_behind(text) == []
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "becoming a morning person these days",
+        "lately it's been cortados for me",
+        "最近偶尔会喝点红酒",
+        "现在买东西都在拼多多",
+    ],
+)
+def test_a_habit_of_these_days_is_a_preference(extractor: RuleExtractor, text: str) -> None:
+    (found,) = extract(extractor, text)
+    assert found.category is C.PREFERENCE
+
+
+@pytest.mark.parametrize(
+    "text", ["airlines are a nightmare these days", "最近都很忙", "手到现在都在抖", "他最近都在健身"]
+)
+def test_these_days_of_the_world_or_a_state_is_no_habit(extractor: RuleExtractor, text: str) -> None:
+    assert all(c.category is not C.PREFERENCE for c in extract(extractor, text))
+
+
 def test_what_replaced_a_thing_is_no_object_of_the_change(extractor: RuleExtractor) -> None:
     # the change is a dislike of running; swimming, liked later, must not flip it
     (found,) = extract(extractor, "跑步停了，现在改游泳")

@@ -21,6 +21,7 @@ from memlane.text.timeparse import TimeMention, find_times
 from . import rules_en, rules_zh
 from .addressed import to_listener
 from .clauses import Clause, split_clauses
+from .current import now_habit
 from .dated import just_a_time
 from .dropped_en import AT_KINDS, with_subject
 from .entities import OPAQUE, en_entities, zh_entities
@@ -148,7 +149,7 @@ def _draft(ctx: Context) -> Draft | None:
         draft = first_match(_RULES[other], replace(ctx, lang=other), fallback=False)
     if draft is None:
         draft = first_match(_RULES[ctx.lang], ctx, fallback=True)
-    return draft or _left_behind(ctx) or _inferred_interest(ctx)
+    return draft or _left_behind(ctx) or now_habit(ctx) or _inferred_interest(ctx)
 
 
 def _left_behind(ctx: Context) -> Draft | None:

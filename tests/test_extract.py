@@ -68,6 +68,17 @@ def test_names_fill_the_name_slots(extractor: RuleExtractor, text: str, slot: st
     assert slot == "surname" or value in c.entities
 
 
+@pytest.mark.parametrize("text", ["我是夜猫子", "我是顾问", "我是师傅"])
+def test_a_noun_jieba_tags_as_a_name_is_not_the_users_name(extractor: RuleExtractor, text: str) -> None:
+    # jieba's dictionary tags 夜猫子, 顾问 and 师傅 as names (nr)
+    assert all(c.slot != "name" for c in extract(extractor, text))
+
+
+def test_a_name_after_wo_shi_starts_with_a_surname_or_lao_xiao_a(extractor: RuleExtractor) -> None:
+    for text, name in (("我是张伟", "张伟"), ("我是老王", "老王"), ("我是李娜", "李娜")):
+        check(one(extractor, text), C.NAME, slot="name", value=name)
+
+
 @pytest.mark.parametrize(
     ("text", "slot", "value"),
     [

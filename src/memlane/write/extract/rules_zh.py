@@ -11,6 +11,7 @@ import re
 
 from memlane.domain import Category as C
 from memlane.domain import EventStatus
+from memlane.text.names_zh import reads_as_name
 from memlane.text.timeparse import number
 
 from .channels import CHANNEL_WORD, contact
@@ -61,9 +62,8 @@ def _birthday(m: re.Match[str], ctx: Context) -> Draft | None:
 
 def _self_name(m: re.Match[str], ctx: Context) -> Draft | None:
     name = m.group("v")
-    if any(flag.startswith("nr") and word == name for word, flag in ctx.words):
-        return Draft(slot="name", value=name, entities=[name])
-    return None
+    named = reads_as_name(name) and any(flag.startswith("nr") and word == name for word, flag in ctx.words)
+    return Draft(slot="name", value=name, entities=[name]) if named else None
 
 
 def _condition(m: re.Match[str], ctx: Context) -> Draft | None:

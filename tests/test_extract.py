@@ -68,6 +68,21 @@ def test_names_fill_the_name_slots(extractor: RuleExtractor, text: str, slot: st
     assert slot == "surname" or value in c.entities
 
 
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("I've started doing crossfit 3 mornings a week", "routine:'ve started doing crossfit"),
+        ("I go to the gym three times a week", "routine:the gym"),
+        ("我每周三次去健身房", "routine:健身房"),
+        ("我一周跑两次步", "routine:跑步"),
+    ],
+)
+def test_how_often_makes_a_routine(extractor: RuleExtractor, text: str, slot: str) -> None:
+    (found,) = extract(extractor, text)
+    assert found.slot == slot
+    assert found.event_time is None
+
+
 @pytest.mark.parametrize("text", ["我是夜猫子", "我是顾问", "我是师傅"])
 def test_a_noun_jieba_tags_as_a_name_is_not_the_users_name(extractor: RuleExtractor, text: str) -> None:
     # jieba's dictionary tags 夜猫子, 顾问 and 师傅 as names (nr)

@@ -283,6 +283,13 @@ def test_impossible_dates_are_skipped() -> None:
         # …and a bare 周末 with a word of habit
         ("周末一般去爬山", "every weekend"),
         ("周末开始自驾去郊外玩", "every weekend"),
+        # how often in a period: 每周三次 is three times a week, not each Wednesday
+        ("每周三次", "3 times a week"),
+        ("我一周跑两次步", "2 times a week"),
+        ("我每个月回一次老家", "1 time a month"),
+        ("twice a week", "2 times a week"),
+        ("I go to the gym 3x a week", "3 times a week"),
+        ("I've started doing crossfit 3 mornings a week", "3 mornings a week"),
     ],
 )
 def test_recurrence_is_normalised(text: str, expected: str) -> None:

@@ -38,6 +38,29 @@ def _every_n(m: re.Match[str]) -> str:
     return f"every {amount} {unit}s" if amount > 1 else f"every {unit}"
 
 
+_ZH_UNITS = {
+    "天": "day",
+    "日": "day",
+    "周": "week",
+    "星期": "week",
+    "礼拜": "week",
+    "月": "month",
+    "年": "year",
+}
+
+
+def _times(m: re.Match[str]) -> str:
+    """How often in a period: "3 times a week" from 每周三次, 一周跑两次, "3x a week", "twice a week";
+    "3 mornings a week" keeps its part of the day."""
+    n = m.group("n") or m.group("n2")
+    amount = {"once": 1, "twice": 2}.get(n.lower()) or EN_NUMBERS.get(n.lower()) or number(n) or 1
+    unit = _ZH_UNITS.get(m.group("unit") or "") or (m.group("unit2") or "week").lower()
+    part = (m.group("part") or "").lower()
+    if part and part.rstrip("s") != "day":
+        return f"{amount} {part.rstrip('s')}{'s' if amount > 1 else ''} a {unit}"
+    return f"{amount} time{'s' if amount > 1 else ''} a {unit}"
+
+
 def _month_day(m: re.Match[str]) -> str:
     return f"every month day {number(m.group('d'))}"
 
@@ -51,6 +74,12 @@ _LESSON = (
     r"|训练|练习|排练|例会)"
 )
 _RECURRENCE_PATTERNS: tuple[tuple[str, str | Callable[[re.Match[str]], str]], ...] = (
+    # how often, before the weekdays: 每周三次 is three times a week, not each Wednesday
+    (r"(?:每|一)个?(?P<unit>天|日|周|星期|礼拜|月|年)[^，。,.;；！？\d一两二三四五六七八九十]{0,3}?"
+     r"(?P<n>\d{1,2}|[一两二三四五六七八九十]{1,2})(?:次|回|趟)"
+     r"|(?i:\b(?P<n2>once|twice|\d{1,2}|one|two|three|four|five|six|seven)\s*(?:x|times?)?\s+"
+     r"(?:(?P<part>mornings?|evenings?|nights?|afternoons?|days?)\s+)?(?:a|per|each|every)\s+"
+     r"(?P<unit2>day|week|month|year)\b)", _times),
     (r"工作日|(?:周|星期|礼拜)一(?:到|至|-|~)(?:周|星期|礼拜)?五"
      r"|(?i:\bweekdays?\b|\bmon(?:day)?\s*(?:-|to|through|thru)\s*fri(?:day)?\b)", "weekdays"),
     (r"每个?(?:周末|礼拜天|星期天|周日)|每逢周末"
@@ -106,7 +135,7 @@ def recurrence(text: str) -> str | None:
                 hour += 12  # 每周三晚上7点
             day_base = base.replace(" morning", " day").replace(" evening", " day")
             return f"{day_base} {hour:02d}:{minute:02d}"
-        if parts and not base.endswith(("morning", "evening")):
+        if parts and not base.endswith(("morning", "evening")) and " a " not in base:
             return f"every {parts[0]}" if base == "every day" else f"{base} {parts[0]}"
         return base
     return None

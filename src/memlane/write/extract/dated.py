@@ -95,6 +95,9 @@ def moved_plan(m: re.Match[str], ctx: Context) -> Draft | None:
 
 
 _ZH_SCHEDULE = re.compile(
+    # how often first: 每周三次 is no Wednesday ("我一周跑两次步": 跑步)
+    r"(?:每个?|一个?)(?:周|星期|礼拜|天|月|年)(?=[^，。,\d一两二三四五六七八九十]{0,3}[\d一两二三四五六七八九十]{1,2}(?:次|回|趟))|"
+    r"[\d一两二三四五六七八九十]{1,2}(?:次|回|趟)|"
     r"(?:每个?|每逢|每隔)?(?:周|星期|礼拜)[一二三四五六日天1-7、和及到至]*|工作日|每天|每日|天天|每一天|每个?月(?:\d{1,2}[号日])?|"
     r"每年|每晚|每早|每隔\S{1,3}?天|隔天|凌晨|清晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|\d{1,2}[:：]\d{2}|"
     r"[\d一二三四五六七八九十两]{1,3}[点时](?:半|\d{1,2}分?)?"
@@ -102,7 +105,9 @@ _ZH_SCHEDULE = re.compile(
 # what one character says as a whole activity: "每天十点就睡" sleeps at ten
 _ZH_ONE_CHAR_ACTIVITY = frozenset("睡起跑游练学读写走骑")
 _EN_SCHEDULE = re.compile(
-    r"(?i)\b(?:every|each|on)\s+(?:other\s+)?\w+|\b(?:weekdays?|weekends?|daily|weekly|monthly|yearly|annually|"
+    r"(?i)\b(?:once|twice|\d{1,2}\s*x|(?:\d{1,2}|one|two|three|four|five|six|seven)\s+times?)\s+(?:a|per)\s+\w+|"
+    r"\b(?:\d{1,2}|one|two|three|four|five|six|seven)\s+(?:mornings?|evenings?|nights?|days?)\s+(?:a|per)\s+\w+|"
+    r"\b(?:every|each|on)\s+(?:other\s+)?\w+|\b(?:weekdays?|weekends?|daily|weekly|monthly|yearly|annually|"
     r"mornings?|evenings?|nights?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?)\b|\bat\s+\d{1,2}(?::\d{2})?\s*"
     r"(?:[ap]\.?m\b\.?)?|\b\d{1,2}(?::\d{2})?\s*[ap]\.?m\b\.?|\b(?:i|we|usually|always|normally|typically|"
     r"regularly|go|have|do|in\s+the|to|and|through|thru|from)\b"

@@ -699,6 +699,9 @@ def test_a_story_dated_before_leaves_nothing_behind(text: str) -> None:
         ("最近看不了恐怖片了，改看喜剧", "恐怖片"),
         ("健身卡到期没续，周末改成去爬山", "健身卡"),
         ("我注销了微博", "微博"),
+        ("so crossfit wasn't for me, switched to swimming", "crossfit"),
+        ("pilates isn't doing it for me anymore", "pilates"),
+        ("honestly, yoga just isn't my thing", "yoga"),
     ],
 )
 def test_more_ways_of_leaving_name_what_was_left(text: str, left: str) -> None:
@@ -713,6 +716,7 @@ def test_more_ways_of_leaving_name_what_was_left(text: str, left: str) -> None:
         "I need to stop eating sugar",
         "no more questions",
         "no more than 2 big things per day",
+        "it wasn't for me",
     ],
 )
 def test_leaving_not_done_leaves_nothing(text: str) -> None:

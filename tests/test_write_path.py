@@ -130,6 +130,7 @@ def test_a_changed_preference_supersedes_the_old_one_and_keeps_history(
         ("我每周打两次羽毛球", "羽毛球好久没打了，现在迷上了网球"),
         ("我住宿舍", "搬出宿舍了，在外面租房"),
         ("我喜欢看恐怖片", "最近看不了恐怖片了，改看喜剧"),
+        ("I've started doing crossfit 3 mornings a week", "so crossfit wasn't for me, switched to swimming"),
     ],
 )
 def test_leaving_a_thing_retires_what_was_said_of_it(mem: Memory, before: str, after: str) -> None:

@@ -116,7 +116,13 @@ _EN = [
     re.compile(
         r"\breplaced\s+(?P<old>[\w' -]{2,30}?)(?=\s*(?:[,.!?;]|$|\b(?:as|for|in|at|on)\b))", re.IGNORECASE
     ),
-    re.compile(r"^(?P<old>[\w' -]{2,30}?)(?:'s|\s+is)\s+not\s+for\s+me\b", re.IGNORECASE),
+    # "crossfit wasn't for me", "so pilates isn't doing it for me anymore", "yoga just isn't my thing"
+    re.compile(
+        r"^(?:(?:so|well|honestly|tbh|turns\s+out|yeah|ok|okay|but)\b[\s,]*)*(?P<old>[\w' -]{2,30}?)"
+        r"(?:'s|\s+is|\s+was)?\s+(?:just\s+|really\s+)?(?:not|n't|isn't|wasn't)\s+(?:really\s+)?"
+        r"(?:for\s+me|my\s+thing|doing\s+it\s+for\s+me)\b",
+        re.IGNORECASE,
+    ),
     # "my running days are over", "my partying days are behind me"
     re.compile(r"\bmy\s+(?P<old>[\w'-]{2,20}ing)\s+days\s+are\s+(?:over|done|behind\s+me)\b", re.IGNORECASE),
     re.compile(

@@ -119,10 +119,19 @@ def test_a_name_after_wo_shi_starts_with_a_surname_or_lao_xiao_a(extractor: Rule
         ("We're living in New York City now", "home_city", "New York City"),
         ("we actually moved to Denver last month", "home_city", "Denver"),
         ("i'm olivia, wedding photographer based in nashville", "home_city", "nashville"),
+        ("i moved to london last year", "home_city", "london"),
+        ("grew up in a tiny town in Ohio called Marietta", "hometown", "Marietta"),
     ],
 )
 def test_places_fill_the_location_slots(extractor: RuleExtractor, text: str, slot: str, value: str) -> None:
     check(one(extractor, text), C.LOCATION, slot=slot, value=value, lang="zh" if "我" in text else "en")
+
+
+@pytest.mark.parametrize(
+    "text", ["also I moved to day shifts", "we moved to a bigger flat", "I moved to the night team"]
+)
+def test_moving_to_what_is_no_place_sets_no_city(extractor: RuleExtractor, text: str) -> None:
+    assert all(c.slot is None for c in extract(extractor, text))
 
 
 @pytest.mark.parametrize(

@@ -81,10 +81,34 @@ def family(m: re.Match[str], ctx: Context) -> Draft | None:
     return Draft(slot=f"family:{relation}", value=value, entities=entities)
 
 
+# what may follow a place typed in lower case ("i moved to london last year"); any other word says the
+# words were no place ("I moved to day shifts", "we moved to a bigger flat", "moved to the night team")
+_AFTER_A_PLACE = frozenset(
+    "with since for and but now at near right because today too as on in from last this next ago recently "
+    "yesterday so originally lol haha tbh btw".split()
+)
+_NO_PLACE = frozenset("a an the my our his her their this that some another".split())
+_NAMED_PLACE = re.compile(r"\b(?:in|near|outside|called|named)\s+((?-i:[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*))")
+
+
+def _a_place(where: str, after: str) -> bool:
+    """Whether ``where``, followed in its clause by ``after``, names a place."""
+    if where.lower() in _NO_PLACE:
+        return False
+    if has_cjk(where[:1]) or where[:1].isupper():
+        return True
+    following = re.match(r"\s*([\w']+)", after)
+    return following is None or following.group(1).lower() in _AFTER_A_PLACE
+
+
 def place(slot: str) -> Build:
     def build(m: re.Match[str], ctx: Context) -> Draft | None:
         found = next((v for k, v in m.groupdict().items() if k.startswith("v") and v), "")
         where = re.sub(r"(?i)^the\s+", "", found.strip())
+        if where and not _a_place(where, ctx.text[m.end() :]):
+            # "a tiny town in Ohio called Marietta", "a small town near Spokane": the place it names
+            named = _NAMED_PLACE.findall(ctx.text[m.start("v") if m.groupdict().get("v") else m.start() :])
+            where = named[-1] if named and where.lower() in _NO_PLACE else ""
         if not where:
             return None
         if slot == "home_city" and ctx.time(1):

@@ -1594,6 +1594,10 @@ def test_an_english_comma_splits_where_a_new_clause_opens(text: str, clauses: li
             ["standing in line at the pharmacy", "what else did i need to grab"],
         ),
         ("on the 7:40 ferry is there wifi onboard", ["on the 7:40 ferry", "is there wifi onboard"]),
+        ("he drinks coffee daily is 4 a day too many", ["he drinks coffee daily", "is 4 a day too many"]),
+        # an age is no question: "is 3" ends no clause
+        ("my daughter Ines is 3 and into trains", ["my daughter Ines is 3 and into trains"]),
+        ("my dog Max is 3 and loves the beach", ["my dog Max is 3 and loves the beach"]),
         # …and what the assistant is told to do, or asked by its object
         ("in the green room before my set hype me up", ["in the green room before my set", "hype me up"]),
         (

@@ -49,7 +49,8 @@ _SEPARATOR = re.compile(
     # "…we'll have the car so find a b&b with parking", "…off her food is that normal", "…any lounges
     # here", "…nobody hurt what info should i have gotten", "…obsessed with dinosaurs ideas for a rainy day"
     r"|so\s+(?:just\s+)?(?:find|look\s+(?:for|up)|hold|book|search|give|pick)"
-    r"|is\s+(?:that|this|it)\s+(?:normal|ok|okay|safe|bad|weird|true|right|worth|enough|too)|is\s+\d"
+    r"|is\s+(?:that|this|it)\s+(?:normal|ok|okay|safe|bad|weird|true|right|worth|enough|too)"
+    r"|is\s+\d+(?:\s+\w+){0,3}?\s+(?:too|enough|normal|ok|okay|safe)"
     r"|what\s+(?:\w+\s+){1,2}(?:is|are|should|do|does|did|can|could|would)|any\s+\w+\s+(?:here|nearby|around|ahead)"
     r"|ideas\s+(?:for|to)|need\s+\w+\s+(?:ideas|recs|recommendations|suggestions|tips|advice))\b))"
     # a new "I'm" or "I've" run on without a stop: "…too old to learn drums I'm 52", "i drive trucks

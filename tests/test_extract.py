@@ -120,6 +120,8 @@ def test_a_name_after_wo_shi_starts_with_a_surname_or_lao_xiao_a(extractor: Rule
         ("we actually moved to Denver last month", "home_city", "Denver"),
         ("i'm olivia, wedding photographer based in nashville", "home_city", "nashville"),
         ("i moved to london last year", "home_city", "london"),
+        ("we've relocated to Bristol", "home_city", "Bristol"),
+        ("we have finally moved to Denver", "home_city", "Denver"),
         ("grew up in a tiny town in Ohio called Marietta", "hometown", "Marietta"),
     ],
 )

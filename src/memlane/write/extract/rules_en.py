@@ -259,7 +259,8 @@ RULES = (
     rule(C.LOCATION, rf"(?i){_IM}(?:(?:originally|actually|really)\s+)?from\s+(?P<v>{_PLACE})"
                      rf"|\bi\s+(?:grew\s+up|was\s+born)\s+in\s+(?P<v2>{_PLACE})"
                      rf"|\bmy\s+hometown\s+is\s+(?P<v3>{_PLACE})", b.place("hometown")),
-    rule(C.LOCATION, rf"(?i)(?:{_I}|^)(?:(?:recently|finally|officially|{_ADVERBS})\s+)*"
+    rule(C.LOCATION, rf"(?i)(?:{_I}(?:'ve\s+|’ve\s+|have\s+)?|^)"
+                     rf"(?:(?:recently|finally|officially|{_ADVERBS})\s+)*"
                      rf"(?:moved|relocated)\s+to\s+(?P<v>{_PLACE})", b.place("home_city")),
     # problems
     rule(C.CONTEXT, DEVICE_NOW.pattern, fixed(None, session_only=True), "any"),  # 信号只有一格, one bar

@@ -773,6 +773,12 @@ def test_a_favourite_is_one_of_its_kind(mem: Memory, before: str, change: str, k
         ("我的手机号是电信的", "号码转到联通了", False),
         ("我最爱吃湘菜", "口味变了，现在更爱吃粤菜", False),
         ("Italian is my favorite food", "Mexican has replaced Italian as my go-to", False),
+        # a bank, a coffee order, a UK grocer; the new choice is the one the changing clause names
+        ("I bank with Barclays", "I bank with Monzo now", False),
+        ("I always order a flat white", "lately it's been cortados for me", False),
+        ("我喜欢喝拿铁", "拿铁喝多了胃不舒服，现在都喝美式", False),
+        ("I get my groceries delivered from Ocado", "we do a weekly Aldi run now, way cheaper", False),
+        ("我喜欢喝拿铁", "我现在在喝美式", True),  # this moment, no habit
         # the same choice again, one more beside the old, or one for someone else retires nothing
         ("I use an Android phone", "I got my dad an iPhone for christmas", True),
         ("我用安卓手机", "给我老婆换了个iPhone", True),

@@ -77,8 +77,15 @@ KINDS: dict[str, Kind] = {
         "支付宝|微信支付|云闪付|apple pay|google pay|paypal|venmo|zelle|现金|cash|信用卡|credit card")),
     "shopping": Kind(_names("淘宝|天猫|京东|拼多多|闲鱼|amazon|ebay|walmart|target|temu|shein")),
     "grocery": Kind(_names(
-        "whole foods|trader joe's|safeway|kroger|aldi|costco|publix|wegmans|instacart|盒马|山姆|叮咚买菜|"
-        "美团买菜|永辉")),
+        "whole foods|trader joe's|safeway|kroger|aldi|costco|publix|wegmans|instacart|ocado|tesco|"
+        "sainsbury's|asda|waitrose|lidl|morrisons|盒马|山姆|叮咚买菜|美团买菜|永辉")),
+    "bank": Kind(_names(
+        "barclays|hsbc|lloyds|natwest|santander|monzo|starling|revolut|nationwide|chase|wells fargo|"
+        "bank of america|citibank|capital one|招商银行|招行|工商银行|工行|建设银行|建行|农业银行|农行|"
+        "中国银行|交通银行|浦发|中信银行")),
+    "coffee": Kind(_names(
+        "americano|americanos|latte|lattes|flat white|flat whites|cortado|cortados|cappuccino|cappuccinos|"
+        "espresso|espressos|mocha|macchiato|cold brew|美式|拿铁|冷萃|卡布奇诺|摩卡|澳白|手冲|浓缩")),
     "airline": Kind(_names(
         "delta|united|american airlines|southwest|jetblue|alaska airlines|lufthansa|british airways|emirates|"
         "国航|东航|南航|海航|春秋航空")),
@@ -129,8 +136,10 @@ _SWITCH = re.compile(
 # …or only that it holds now, which is a switch for a kind that needs no context to be one
 _NOW = re.compile(
     r"(?:现在|最近)[^，。,.!！？?；;]{0,4}?(?:都|只|改|一般|基本|主要|更)|如今都?|开始|买了|入手了?"
+    # 现在 right before what the user does: "现在喝美式" (not 现在在…, this moment)
+    r"|现在(?=喝|吃|用|坐|开|骑|听|看|玩|去|买|住)"
     r"|(?i:\b(?:got|bought)\s+(?:a|an|my|myself\s+a)\s+(?:new\s+)?(?=\w)"
-    r"|(?<!right\s)(?<!just\s)(?<!for\s)(?<!by\s)(?<!until\s)\bnow\b|\bthese\s+days\b|\bnowadays\b"
+    r"|(?<!right\s)(?<!just\s)(?<!for\s)(?<!by\s)(?<!until\s)\bnow\b|\bthese\s+days\b|\bnowadays\b|\blately\b"
     r"|\bstart(?:ed|ing)\b|\bbegun\b|\bany\s*more\b)"
 )
 # what says the new choice is the only one: "现在只喝无糖的了", "these days I only read paper books"
@@ -175,11 +184,13 @@ def switched_to(text: str) -> dict[str, set[str]]:
     if _ALONGSIDE.search(text):
         return {}
     switch, now = _SWITCH.search(text) is not None, _NOW.search(text) is not None
+    # the new choice is what the clause that says the change names ("拿铁喝多了胃不舒服，现在喝美式": 美式)
+    changing = _changing(text)
     return {
         name: found
         for name, kind in KINDS.items()
         if (switch or (now and (kind.about is None or kind.about.search(text))))
-        and (found := _found(kind, text))
+        and (found := _found(kind, changing) or _found(kind, text))
     }
 
 

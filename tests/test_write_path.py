@@ -218,8 +218,28 @@ def test_remember_writes_without_extraction_and_deduplicates(mem: Memory) -> Non
         ("my order still hasn't arrived", "it's fixed now, thanks"),
         ("平板屏幕摔裂了，划着扎手", "平板屏幕换好了"),
         ("the photo sync keeps failing halfway", "the photo sync finally went through"),
+        # what keeps going wrong, will not start or got lost, and someone fixed it or it turned up
+        ("my laptop keeps overheating and shutting down", "got the laptop fan replaced"),
+        ("the washing machine is leaking again", "plumber came and fixed the washer, all good now"),
+        ("our heating has been broken for a week", "heating's back on, landlord sorted it"),
+        ("my package from Amazon still hasn't arrived", "the amazon package turned up this morning"),
+        ("我的电脑最近老是蓝屏", "电脑重装系统后好了"),
+        ("车子发动不了", "车修好了，是电瓶的问题"),
+        ("我的快递丢了", "快递找到了，在驿站"),
     ],
-    ids=["zh", "en", "zh-broken-then-replaced", "en-finally-went-through"],
+    ids=[
+        "zh",
+        "en",
+        "zh-broken-then-replaced",
+        "en-finally-went-through",
+        "en-keeps-overheating",
+        "en-leaking-fixed-by-someone",
+        "en-back-on",
+        "en-turned-up",
+        "zh-keeps-crashing",
+        "zh-will-not-start",
+        "zh-lost-found",
+    ],
 )
 def test_a_resolution_closes_the_open_complaint(mem: Memory, complaint: str, resolution: str) -> None:
     opened = mem.add(complaint, user_id="u1", at=T0).memories[0]

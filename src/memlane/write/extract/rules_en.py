@@ -21,6 +21,8 @@ from .events_en import ARRANGED, CALLED_OFF, DID, DONE, HAPPENED, INTENT, MOVED,
 from .events_en import SUBJECT as _I
 from .events_en import SUBJECT_IS as _IM
 from .lexicon import DEVICE_NOW, FEELING_TAIL, FEELINGS, JOBS_EN
+from .problems import PROBLEM_EN as _PROBLEM
+from .problems import RESOLVED_EN as _RESOLVED
 from .rule import Build, Context, Draft, favorite, fixed, liking, rule, slot_value
 from .rule import any_of as _any
 
@@ -88,31 +90,6 @@ def _unless_here_now(build: Build) -> Build:
     return problem
 
 
-_RESOLVED = (
-    r"(?i)\b(?:it'?s|it\s+is|it\s+has\s+been|it'?s\s+been|that'?s|problem|issue|bug|everything'?s?)\s+"
-    r"(?:been\s+|now\s+|finally\s+|all\s+)?(?:fixed|resolved|solved|sorted)(?:\s+out)?\b"
-    r"|\b(?:works|working)\s+(?:now|again|fine\s+now)\b|\b(?:finally|has|have|it)\s+(?:arrived|came|come)\b"
-    r"|\bgot\s+(?:my\s+(?:order|package|parcel|refund|money\s+back))\b"
-    r"|\brefund\s+(?:came\s+through|arrived|received)\b|\ball\s+good\s+now\b"
-    # whatever broke: "the leak is fixed", "my car got repaired", "whatsapp finally transferred", "the
-    # cable trick worked"
-    r"|\b(?:is|was|are|were|got|has\s+been|have\s+been)\s+(?:now\s+|finally\s+|all\s+)?"
-    r"(?:fixed|repaired|resolved|solved|sorted)(?!\s+(?:price|rate|term|income))\b"
-    r"|\bfinally\s+(?:transferred|went\s+through|worked|synced|connected|installed|came\s+through)\b"
-    r"|\b(?:trick|fix|workaround)\s+worked\b"
-)
-_PROBLEM = (
-    r"(?i)\bstill\s+(?:hasn't|haven't|has\s+not|have\s+not|isn't|is\s+not|not|doesn't|does\s+not"
-    r"|can't|won't|no)\b"
-    r"|\bkeeps?\s+(?:crashing|freezing|failing|breaking|disconnecting|logging\s+me\s+out|dropping)\b"
-    r"|\b(?:crash(?:es|ed)?|broken|damaged|defective|faulty|delayed|missing|wrong\s+item)\b"
-    r"|\b(?:doesn't|does\s+not|didn't|won't|isn't)\s+work(?:ing)?\b|\bnot\s+working\b"
-    r"|\b(?:hasn't|never|didn't)\s+(?:arrived|shown\s+up|come|been\s+delivered)\b"
-    r"|\brefund\b|\bcomplain(?:t)?\b"
-    r"|\b(?:terrible|awful|horrible|bad|poor)\s+(?:service|support|experience|quality)\b"
-    r"|\b(?:too|so|really)\s+slow\b|\bwaiting\s+for\s+(?:weeks|days|ages)\b"
-    r"|\b(?:order|package|delivery|parcel|shipment)\b.*\b(?:late|lost)\b"
-)
 _PET = "|".join(b.PETS)
 _DISLIKE = _any(
     "hate dislike detest loathe can't_stand cannot_stand can't_bear don't_like don't_really_like don't_love "

@@ -23,6 +23,8 @@ from .family_zh import family as _family
 from .lexicon import DEVICE_NOW, FEELINGS, JOBS_ZH, LASTING, STOPPED_ZH
 from .money import budget_draft
 from .present_zh import AWAY, HABIT, NOW, habit
+from .problems import PROBLEM_ZH as _PROBLEM
+from .problems import RESOLVED_ZH as _RESOLVED
 from .rule import Build, Context, Draft, favorite, fixed, liking, rule, slot_value, zh_objects
 from .work_zh import SUBJECTS as _SUBJECTS
 from .work_zh import employer as _employer
@@ -165,18 +167,6 @@ _STANDING = (
     r"|(?:讲|说|教|回答|解释|回复)[\u4e00-\u9fff]{0,3}的时候[，,\s]*(?:你)?(?:先|都|就|要|请)?(?:给我|跟我|帮我|教我|一步一步|一条一条|分步)"
 )
 _LIVE = r"住在|家住|家在|定居在?|常住在?|生活在|现居|住(?!院|宿|酒店|店|了|过|校|一|两|几|的|着|得|不|手|口)"
-_RESOLVED = (
-    r"(?:问题|故障|bug|毛病)?(?:已经|终于|总算|已)(?:解决|修好|处理好?|搞定|收到|到货|到账|退款|退回|恢复|好)了?"
-    r"|(?<![没未不])(?:解决了|修好了|换好了|弄好了|搞定了|处理好了|恢复正常了?|到货了|退款到账了?)"
-    r"|(?:快递|包裹|订单|东西|货)(?:已经|终于|总算)?(?:收到|到)了"
-)
-_PROBLEM = (
-    r"投诉|太慢|好慢|慢死|还没(?:有)?(?:到|收到|发货|回复|处理|解决|退|修好|送到|到账)"
-    r"|一直没(?:到|收到|发货|回复|处理|解决|人)|迟迟|延迟|延误|坏了|破了|漏了|碎了|裂了|摔(?:坏|裂|碎)了?"
-    r"|有问题|出问题|出了问题|故障"
-    r"|闪退|卡死|卡顿|打不开|用不了|不能用|不好用|没反应|差评|退款|退货|被坑|质量(?:太|很|真)?差"
-    r"|态度(?:太|很|真)?差|不满意|没人(?:管|理|回)|联系不上|不发货|发错|少发|漏发|丢件"
-)
 _PET = "|".join(sorted(_PETS, key=len, reverse=True))
 _MOOD = (
     r"(?<!麻)烦(?!恼的事|人的)|心烦|烦躁|(?<![积劳连拖])累(?!计|积)|疲惫|(?<!困)困(?!难|扰|境)|犯困|开心|高兴"

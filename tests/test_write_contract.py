@@ -987,6 +987,8 @@ def test_a_called_off_or_moved_plan_settles_the_plan_it_names(
     [
         ("I'm running my first marathon next sunday", "I finished my first marathon yesterday", 9, True),
         ("下周六去爬黄山", "周六去爬了黄山，风景太美了", 12, True),
+        # how it went says it happened
+        ("I've got a job interview at Monzo on Thursday", "the interview went really well", 5, True),
         # a trip before the plan's day is another occasion
         ("下周六去爬黄山", "上周六去爬了黄山", 3, False),
     ],

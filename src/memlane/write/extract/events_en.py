@@ -44,6 +44,11 @@ DONE = (
     r"(?i)^(?:(?:so|and|also|well|ok|okay|oh|yay|update:?)\s+)*(?:my|our|the)\s+[\w' -]{1,40}?\s+"
     r"(?:is|are|was|were|'s|got)\s+(?:finally\s+|all\s+|now\s+|officially\s+)?"
     r"(?:finished|done|complete|completed|ready|sorted|fixed|booked|sold|approved|published|over)\b"
+    # how it went: "interview went well", "the move went smoothly", "my driving test went badly"
+    r"|^(?:(?:so|and|also|well|ok|okay|oh|yay|update:?)\s+)*(?!(?:it|that|this|everything|all|things|stuff)\s)"
+    r"(?:(?:my|our|the)\s+)?[\w' -]{1,40}?\s+went\s+"
+    r"(?:really\s+|so\s+|pretty\s+|super\s+|very\s+)?(?:well|great|fine|ok|okay|badly|terribly|smoothly|amazing"
+    r"|awful|perfectly|brilliantly)\b"
 )
 # something that happened to the user's things: "the lead flashing around the chimney had split", "the
 # new mattress got delivered", "my laptop died"

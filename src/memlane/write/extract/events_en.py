@@ -63,6 +63,8 @@ HAPPENED = (
 MOVED = (
     r"(?i)\b(?:rebooked|rescheduled|re-scheduled|postponed)(?:\s+(?:it|that|the\s+\w+))?\s+(?:to|for|till|until)\b"
     r"|\b(?:moved|pushed|bumped)\s+(?:it|that|the\s+\w+|our\s+\w+|my\s+\w+)\s+(?:back\s+)?(?:to|till|until)\b"
+    # put off with no new time yet: "the wedding got postponed", "our trip has been pushed back"
+    r"|\b(?:got|been|was|were|is|are)\s+(?:postponed|pushed\s+back|rescheduled)\b"
 )
 CALLED_OFF = (
     r"(?i)\b(?:cancell?ed|called\s+off|scrapped|is\s+off|got\s+cancell?ed"

@@ -369,7 +369,7 @@ _CHANGES = (
     (
         "replace",
         re.compile(
-            r"改成|换成|改喝|改吃|改用|换了|改为|转而|改到|改期|推迟到|延期到|挪到"
+            r"改成|换成|改喝|改吃|改用|换了|改为|转而|改到|改期|推迟|延期|延后|挪到"
             r"|(?i:\bswitched\s+to\b|\bchanged\s+to\b|\binstead\b|\brebooked\b|\brescheduled\b|\bpostponed\b"
             r"|\b(?:moved|pushed|bumped)\s+(?:it|that|the\s+\w+|our\s+\w+|my\s+\w+)\s+(?:back\s+)?(?:to|till|until)\b)"
         ),

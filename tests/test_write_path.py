@@ -54,7 +54,18 @@ def test_contact_and_style_preferences_fill_profile_slots(mem: Memory, text: str
     assert profile["no_call_on_weekends"] is True
 
 
-@pytest.mark.parametrize("text", ["我今天有点烦", "I'm a bit annoyed today"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我今天有点烦",
+        "I'm a bit annoyed today",
+        # a feeling however long what follows it, and one said alone in any word
+        "I'm so jealous you live by the water",
+        "I'm feeling kinda lonely since the move tbh",
+        "Feeling super nostalgic today",
+        "feeling blessed",
+    ],
+)
 def test_a_passing_mood_is_not_remembered(mem: Memory, text: str) -> None:
     result = mem.add(text, user_id="u1", session_id="s1", at=T0)
     assert actions(result) == ["discard"]

@@ -118,6 +118,13 @@ _MOOD = (
     r"|.*\b(?:brain|head|legs?|feet|arms?|back|body)\s+(?:is|are|'s|'re)\s+(?:so\s+|absolutely\s+|totally\s+)?"
     r"(?:fried|jelly|toast|wrecked|dead)\b)"
     r"|\bi'?m\s+(?:still\s+)?shaking\b|\bi'?m\s+so\s+done\b"
+    # a feeling of the user's, however long what follows, unless it is about something ("I'm so jealous
+    # you live by the water", "I'm feeling kinda lonely since the move"; "so excited about the trip" is not)
+    rf"|\b(?:i'?m|im|i\s+am|i\s+feel|feeling)\s+(?:(?:so|really|super|kinda|kind\s+of|a\s+bit|pretty|very|quite"
+    rf"|still|just|honestly|lowkey)\s+)*(?:{FEELINGS})\b(?!\s+(?:about|for|to|that|of|with)\b)"
+    # "feeling super nostalgic today", "feeling blessed": a feeling said alone, whatever its word
+    r"|^(?:i'?m\s+|i\s+am\s+|honestly\s+)?feeling\s+(?:(?:so|really|super|kinda|a\s+bit|pretty|very|quite)\s+)?"
+    r"(?!like\b)[a-z]+(?:\s+(?:today|tonight|rn|lately|this\s+week|atm))?\W*$"
     r"|^" + FEELING_TAIL
 )
 _CONDITION = (

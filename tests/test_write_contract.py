@@ -779,6 +779,10 @@ def test_a_favourite_is_one_of_its_kind(mem: Memory, before: str, change: str, k
         ("我喜欢喝拿铁", "拿铁喝多了胃不舒服，现在都喝美式", False),
         ("I get my groceries delivered from Ocado", "we do a weekly Aldi run now, way cheaper", False),
         ("我喜欢喝拿铁", "我现在在喝美式", True),  # this moment, no habit
+        # the same thing at another time of day: the time it had no longer holds
+        ("I run every morning before work", "I switched to evening runs, mornings were killing me", False),
+        ("我每天早上跑步", "现在改成晚上跑步了", False),
+        ("I read every morning", "I switched to tea in the evenings", True),
         # the same choice again, one more beside the old, or one for someone else retires nothing
         ("I use an Android phone", "I got my dad an iPhone for christmas", True),
         ("我用安卓手机", "给我老婆换了个iPhone", True),

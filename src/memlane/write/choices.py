@@ -262,6 +262,8 @@ class _Change:
         wanikani and duolingo for grammar"; "I go to a climbing gym now, home workouts got boring"
         retires "I do my workouts at home")."""
         theirs = terms(old)
+        if self.changed & theirs and self.moved_in_time(old):
+            return True  # the same thing at another time of day or week: "switched to evening runs"
         if not theirs - self.changed or not self.changed - theirs:
             return False  # one says all the other does: the same choice
         if (self.named & theirs) - themes:
@@ -271,6 +273,20 @@ class _Change:
         if when and (verbs or _SWITCH.search(self.text)):
             return True
         return bool(verbs and _ONLY.search(self.text))
+
+    def moved_in_time(self, old: str) -> bool:
+        """Whether the clause that says the change names a time of day or week, and ``old`` another
+        one only ("I run every morning before work", then "I switched to evening runs")."""
+        new_times = _times(_changing(self.text))
+        old_times = _times(old)
+        return bool(new_times and old_times and not new_times & old_times)
+
+
+def _times(text: str) -> set[str]:
+    """The times of day or week ``text`` names (not "every" or "daily": how often, not when)."""
+    return {w for w in _words(text) if w in WHEN} - {"everi", "daili"} | {
+        w for w in WHEN if CJK.search(w) and w in text and w not in ("每天",)
+    }
 
 
 _CLAUSES = re.compile(r"[，,。.!！？?；;]\s*")

@@ -154,9 +154,9 @@ _ZH_HEALTH = re.compile(
     rf"|{_ZH_KIN}{_ZH_ADV}{_ZH_MOD}{_ZH_COND}|(?:医生|大夫)(?:说|让我|建议我?|给我开)"
     rf"|{_ZH_START}{_ZH_ADV}(?:体检|检查)?(?:得了|查出(?:来)?了?有?|检查出(?:来)?了?有?|复查|说是){_ZH_MOD}{_ZH_COND}"
     rf"|(?:我|{_ZH_KIN}){_ZH_ADV}(?:有|得了|是)\s*(?i:{_EN_COND})|(?:带|用|吃|打)\s*(?i:{_EN_MED})"
-    # a procedure counts with the speaker named, or with no subject where the message opens ("刚做完阑尾
-    # 手术"): "外婆住院了，做了支架手术" goes on about someone else
-    rf"|(?:我|本人|^){_ZH_ADV}(?:在|要|去)?{_ZH_PROCEDURE}"
+    # a procedure counts with the speaker named, or with no subject where the message (or a quote of
+    # it: "Noted: 刚做完阑尾手术") opens; "外婆住院了，做了支架手术" goes on about someone else
+    rf"|(?:我|本人|^|(?<=[:：])|(?<=[:：]\s)){_ZH_ADV}(?:在|要|去)?{_ZH_PROCEDURE}"
     rf"|{_ZH_KIN}{_ZH_ADV}(?:在|要|去)?{_ZH_PROCEDURE}"
     rf"|(?:我|本人|我们|我(?:和|跟){_ZH_KIN}|{_ZH_START}){_ZH_ADV}(?:在|要|去)?(?:备孕|坐月子|流产|做产检|去医院(?:拿|开|做|复查|检查|产检))"
     rf"|(?:我|{_ZH_START}){_ZH_ADV}(?:要|在|正在|一直|每天|长期|开始|还在)?(?:晚上|早上)?(?:要)?吃(?:着|了)?(?:一|两|半)?(?:片|粒|颗)?{_ZH_MED}"

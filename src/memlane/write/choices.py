@@ -83,9 +83,6 @@ KINDS: dict[str, Kind] = {
         "barclays|hsbc|lloyds|natwest|santander|monzo|starling|revolut|nationwide|chase|wells fargo|"
         "bank of america|citibank|capital one|招商银行|招行|工商银行|工行|建设银行|建行|农业银行|农行|"
         "中国银行|交通银行|浦发|中信银行")),
-    "coffee": Kind(_names(
-        "americano|americanos|latte|lattes|flat white|flat whites|cortado|cortados|cappuccino|cappuccinos|"
-        "espresso|espressos|mocha|macchiato|cold brew|美式|拿铁|冷萃|卡布奇诺|摩卡|澳白|手冲|浓缩")),
     "airline": Kind(_names(
         "delta|united|american airlines|southwest|jetblue|alaska airlines|lufthansa|british airways|emirates|"
         "国航|东航|南航|海航|春秋航空")),

@@ -30,14 +30,6 @@ def _days(m: re.Match[str]) -> str:
     return "every " + ", ".join(DAY_NAMES[d] for d in sorted(set(found)))
 
 
-def _every_n(m: re.Match[str]) -> str:
-    n = m.group("n") or m.group("n2")
-    amount = EN_NUMBERS.get(n.lower()) or number(n) or 1
-    unit = m.group("unit") or m.group("unit2")
-    unit = {"天": "day", "周": "week", "个月": "month", "年": "year"}.get(unit, unit.lower().rstrip("s"))
-    return f"every {amount} {unit}s" if amount > 1 else f"every {unit}"
-
-
 _ZH_UNITS = {
     "天": "day",
     "日": "day",
@@ -45,8 +37,17 @@ _ZH_UNITS = {
     "星期": "week",
     "礼拜": "week",
     "月": "month",
+    "个月": "month",
     "年": "year",
 }
+
+
+def _every_n(m: re.Match[str]) -> str:
+    n = m.group("n") or m.group("n2")
+    amount = EN_NUMBERS.get(n.lower()) or number(n) or 1
+    unit = m.group("unit") or m.group("unit2")
+    unit = _ZH_UNITS.get(unit, unit.lower().rstrip("s"))
+    return f"every {amount} {unit}s" if amount > 1 else f"every {unit}"
 
 
 def _times(m: re.Match[str]) -> str:

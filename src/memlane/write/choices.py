@@ -281,9 +281,8 @@ class _Change:
 
 def _times(text: str) -> set[str]:
     """The times of day or week ``text`` names (not "every" or "daily": how often, not when)."""
-    return {w for w in _words(text) if w in WHEN} - {"everi", "daili"} | {
-        w for w in WHEN if CJK.search(w) and w in text and w not in ("每天",)
-    }
+    said = {w for w in _words(text) if w in WHEN} - {"everi", "daili"}
+    return said | {w for w in WHEN if CJK.search(w) and w in text and w != "每天"}
 
 
 _CLAUSES = re.compile(r"[，,。.!！？?；;]\s*")

@@ -2,10 +2,11 @@
 
 "becoming a morning person these days", "lately it's been cortados for me", "现在买东西都在拼多多",
 "最近偶尔会喝点红酒": a clause that says how the user does something now, with a word of these days
-(:data:`EN`, :data:`ZH`), is a preference of theirs however its verb is phrased, so a change of habit
-is kept (and retires the habit before it) instead of being dropped as about nothing in particular. Read
-only where no rule read the clause, and never for a question or another person's habit; a word of
-these days about the world ("airlines are a nightmare these days") names no one, so it is no habit.
+(these days, lately, from now on; 现在…都, 最近…开始), is a preference of theirs however its verb
+is phrased, so a change of habit is kept (and retires the habit before it) instead of being dropped
+as about nothing in particular. Read only where no rule read the clause, and never for a question or
+another person's habit; a word of these days about the world ("airlines are a nightmare these days")
+names no one, so it is no habit.
 
 >>> from datetime import datetime
 >>> from memlane.write.extract.rule import Context

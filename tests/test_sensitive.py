@@ -344,6 +344,16 @@ def test_prose_near_key_words_is_not_a_key(text: str) -> None:
         pytest.param("Guess what? I'm pregnant!", "I'm pregnant", id="en-pregnant"),
         pytest.param("my depression is worse in winter", "my depression is worse in winter", id="en-my"),
         pytest.param("Sadly, I've had type 2 diabetes", "I've had type 2 diabetes", id="en-type2"),
+        # a clause run on without a stop ends where a new subject starts
+        pytest.param(
+            "I'm a sound engineer and I got diagnosed with tinnitus",
+            "I got diagnosed with tinnitus",
+            id="en-and-i",
+        ),
+        pytest.param("我在银行上班但是去年确诊了糖尿病", "去年确诊了糖尿病", id="zh-but"),
+        pytest.param("我是程序员 最近在吃抗焦虑的药", "最近在吃抗焦虑的药", id="zh-space"),
+        # …but not where the two share it
+        pytest.param("my wife and I are doing IVF", "my wife and I are doing IVF", id="en-partner"),
     ],
 )
 def test_first_person_health_clause_is_found(text: str, clause: str) -> None:

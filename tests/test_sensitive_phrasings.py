@@ -70,7 +70,33 @@ def test_blood_type_is_health_and_needs_consent(mem: Memory) -> None:
     (decision,) = result.decisions
     assert decision.action is Action.DISCARD
     assert decision.sensitivity == 1.0
-    assert "health" in decision.reason
+    assert "健康信息" in decision.reason  # the reason speaks the user's language
+
+
+@pytest.mark.parametrize(
+    ("text", "kept", "dropped"),
+    [
+        P("I'm a sound engineer and I got diagnosed with tinnitus", ["I'm a sound engineer"], "tinnitus"),
+        P(
+            "I work night shifts as an ER nurse, and I'm on sertraline",
+            ["I work night shifts as an ER nurse"],
+            "sertraline",
+        ),
+        P("我在银行上班但是去年确诊了糖尿病", ["我在银行上班"], "糖尿病"),
+        P("我是程序员 最近在吃抗焦虑的药", ["我是程序员"], "抗焦虑"),
+    ],
+)
+def test_a_health_clause_takes_only_itself_out_of_the_message(
+    mem: Memory, text: str, kept: list[str], dropped: str
+) -> None:
+    """The masked clause is a clause of its own: what else the message says is kept, in the user's
+    language's reason, and the health detail is nowhere."""
+    result = mem.add(text, user_id="u1", session_id="s1", at=T0)
+    assert [m.text for m in mem.list("u1")] == kept
+    assert all(dropped not in d.text for d in result.decisions)
+    (masked,) = [d for d in result.decisions if d.candidate is not None and d.candidate.sensitive]
+    assert masked.action is Action.DISCARD
+    assert ("健康信息" in masked.reason) == ("我" in text)
 
 
 @pytest.mark.parametrize(

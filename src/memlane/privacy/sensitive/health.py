@@ -146,7 +146,8 @@ _EN_HEALTH_SOURCE = (
 # Gaps are bounded so an "I" before a megabyte of blanks is not retried blank by blank.
 _EN_HEALTH = re.compile(_EN_HEALTH_SOURCE.replace(r"\s+", r"\s{1,3}"), re.IGNORECASE)
 # A clause start counts as first person: Chinese drops the subject, "确诊了…" means the speaker.
-_ZH_START = r"(?<![^\s，。；！？;!?,.:：、\n])(?=[\u4e00-\u9fff])"
+# (or after a word that opens a new clause: "我在银行上班但是去年确诊了糖尿病")
+_ZH_START = r"(?:(?<![^\s，。；！？;!?,.:：、\n])|(?<=但是|可是|然而|而且|并且))(?=[\u4e00-\u9fff])"
 _ZH_HEALTH = re.compile(
     rf"(?:我|本人|{_ZH_START}){_ZH_ADV}(?:被|已)?(?:确诊|诊断出|被诊断|患有|患上|怀孕|怀上|怀了(?:宝宝|孩子|二胎)|怀[二三]胎"
     rf"|住院|化疗|做化疗|透析|(?:在吃|正在吃|一直吃|每天吃|长期吃|吃着|在服用|服用|在打|打着|每天打|天天打|定期打|打|注射|靠){_ZH_MED})"
@@ -176,7 +177,20 @@ _ZH_HEALTH = re.compile(
 )
 # English "." and "," end a clause only before a space, so "2.5mg" and "a.b@x.com" stay whole.
 # (A full-width comma arrives folded to ",": next to a Chinese character it ends a clause too.)
-_CLAUSE_END = re.compile(r"[，。；！？;!?\n]|[,.](?=\s|$)|(?<=[\u3400-\u9fff])[,.]|[,.](?=[\u3400-\u9fff])")
+# So does an English "and" / "but" / "so" in front of a new subject ("I'm a sound engineer and I got
+# diagnosed with tinnitus"), unless what stands before it shares that subject ("my wife and I"), and a
+# Chinese 但是 / 而且 or a space between two Chinese words ("我是程序员 最近在吃抗焦虑的药").
+_CLAUSE_END = re.compile(
+    r"[，。；！？;!?\n]|[,.](?=\s|$)|(?<=[\u3400-\u9fff])[,.]|[,.](?=[\u3400-\u9fff])"
+    r"|(?P<word>\s+(?:and|but|so)\s+(?=(?:I|I'm|I've|I'd|I'll|my|we)\b))"
+    r"|(?P<zh_word>但是|可是|然而|而且|并且|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff]))"
+)
+# a cue that ends in what someone told the speaker ("医生说", "my therapist says") reaches to the next stop:
+# what was said is the detail ("医生说 我要多运动")
+_TOLD = re.compile(r"(?:说|讲|让我|建议我?|给我开|要我|叫我|(?i:says?|said|told\s+me|wants\s+me\s+to))\s*$")
+_PARTNER = re.compile(
+    r"(?:^|[,.;:!?]\s*|\b(?:and|so|but|then)\s+)(?:[Mm]e|[Mm]y\s+\w+(?:\s+[A-Z]\w+)?|[A-Z]\w+)$"
+)
 
 
 _HAN = re.compile(r"[\u4e00-\u9fff]|(?i:blood|ivf)")  # the Chinese pattern also reads these
@@ -190,14 +204,20 @@ def find(text: str) -> Iterator[Span]:
     matches = [m for p in wanted for m in p.finditer(text)]
     if not matches:
         return
-    marks = [(b.start(), b.end()) for b in _CLAUSE_END.finditer(text)]
-    mark_ends = [e for _, e in marks]
+    marks = [
+        (b.start(), b.end(), b.lastgroup)
+        for b in _CLAUSE_END.finditer(text)
+        if b.lastgroup != "word" or _PARTNER.search(text[max(0, b.start() - 60) : b.start()]) is None
+    ]
+    mark_starts, mark_ends = [a for a, _, _ in marks], [b for _, b, _ in marks]
+    stop_starts = [a for a, _, group in marks if group is None]  # punctuation only
     clauses: set[tuple[int, int]] = set()  # one span per clause, however many cues it holds
     for m in matches:
         before = bisect.bisect_right(mark_ends, m.start())
-        after = bisect.bisect_left(marks, (m.end(), -1))
+        reach = stop_starts if _TOLD.search(m.group()) else mark_starts
+        after = bisect.bisect_left(reach, m.end())
         clauses.add(
-            (mark_ends[before - 1] if before else 0, marks[after][0] if after < len(marks) else len(text))
+            (mark_ends[before - 1] if before else 0, reach[after] if after < len(reach) else len(text))
         )
     for start, end in clauses:
         yield "health", start, end

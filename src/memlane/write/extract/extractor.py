@@ -240,7 +240,8 @@ class RuleExtractor:
         # rules expect half-width forms and a plain apostrophe (I’m from a phone keyboard), and never
         # look inside a placeholder left by redaction
         text = PLACEHOLDER.sub(OPAQUE, fold(shown).replace("’", "'"))
-        lang = detect(text)
+        # a clause that is only a mask speaks the language the mask was written in
+        lang = detect(text if normalize(text.replace(OPAQUE, "")) else shown)
         if FORGET.search(text):
             draft: Draft | None = Draft(category=Category.FORGET)
             ctx = Context(text, lang, message.at)

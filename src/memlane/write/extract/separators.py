@@ -14,11 +14,16 @@ from __future__ import annotations
 
 import re
 
+from memlane.privacy.sensitive import KINDS
 from memlane.text.lang import has_cjk
 
 from .lexicon import FEELING_TAIL, FEELINGS, SORRY
 
+_WHOLE = "|".join(re.escape(KINDS["health"].placeholder(lang)) for lang in ("en", "zh"))
 _SEPARATOR = re.compile(
+    # a clause masked whole (a health detail) is a clause of its own: "I'm a nurse, [redacted: health
+    # detail]", "I'm a sound engineer and [redacted: health detail]", "我是程序员 [已隐藏:健康信息]"
+    r"(?P<masked>(?:\s*,|\s+(?:and|but|so)|\s)(?:\s+(?:and|but|so))?\s*(?=" + _WHOLE + r"))|"
     # an emoji before more words ends a sentence too: "晚上好呀😄 今天学校突然通知…"
     r"(?P<end>[。！？!?；;\n]+|\.{2,}|…+|\.(?=\s|$)|[\U0001F300-\U0001FAFF\u2600-\u27BF]+(?:\s+|(?=[\u4e00-\u9fffA-Za-z])))"
     r"|(?P<comma>[，,])"

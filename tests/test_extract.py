@@ -2070,6 +2070,25 @@ def test_something_of_the_users_done_or_that_happened_to_it_is_an_event(
     assert (c.category, c.event_status) == (C.EVENT, EventStatus.DONE)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "turns out it was the ISP's line fault",
+        "it turned out the router was fine",
+        "the shutter was actually fine",
+        "actually it was the drain hose",
+        "原来是毛球症",
+        "查了序列号确实是A7III",
+        "后来才知道是保险丝烧了",
+    ],
+)
+def test_what_a_check_found_is_an_event_that_settles_the_guess(extractor: RuleExtractor, text: str) -> None:
+    """What was found out is news the user will be asked about, not talk: the guess it settles was
+    kept for the session only."""
+    c = one(extractor, text)
+    assert (c.category, c.event_status, c.hedged) == (C.EVENT, EventStatus.DONE, False)
+
+
 @pytest.mark.parametrize("text", ["全面转达芬奇", "彻底换成安卓了"])
 def test_a_whole_switch_names_what_the_user_now_uses(extractor: RuleExtractor, text: str) -> None:
     assert one(extractor, text).category is C.PREFERENCE

@@ -39,6 +39,15 @@ SPENT = (
     r"\s+back)\s+(?:me\s+|us\s+)?(?:about\s+|around\s+|like\s+|only\s+|just\s+)?[$€£¥]?\d"
     r"(?!.*\b(?:a|per|each|every)\s+(?:month|week|year|day|night|lesson|hour|session)\b)"
 )
+# what a check found, settling what was only a guess: "turns out it was the ISP's line fault", "it was
+# actually the drain hose", "the shutter was actually fine", "confirmed with the pool: Thursdays"
+FOUND_OUT = (
+    r"(?i)^(?:(?:so|and|but|well|ok|okay|oh|update:?)\s+)*(?:turns?\s+out|it\s+turned\s+out|found\s+out"
+    r"|(?:just\s+)?confirmed|it'?s\s+confirmed|checked\s+(?:the|my|with)\b[^,]{0,30},?)\b"
+    r"|^(?:(?:so|and|but|well|ok|okay|oh)\s+)*(?:it|that|the\s+[\w' -]{1,30}?)\s+(?:was|is|were|are)"
+    r"\s+actually\b"
+    r"|^(?:(?:so|and|but|well|ok|okay|oh)\s+)*actually\s+it\s+(?:was|is)\b"
+)
 # something of the user's done: "the sweater is finished", "my thesis is finally done"
 DONE = (
     r"(?i)^(?:(?:so|and|also|well|ok|okay|oh|yay|update:?)\s+)*(?:my|our|the)\s+[\w' -]{1,40}?\s+"

@@ -17,7 +17,18 @@ from . import builds_en as b
 from . import style_en as style
 from .channels import CHANNEL_WORD, contact
 from .dated import moved_plan, routine, timed
-from .events_en import ARRANGED, CALLED_OFF, DID, DONE, HAPPENED, INTENT, MOVED, SPENT, in_its_tense
+from .events_en import (
+    ARRANGED,
+    CALLED_OFF,
+    DID,
+    DONE,
+    FOUND_OUT,
+    HAPPENED,
+    INTENT,
+    MOVED,
+    SPENT,
+    in_its_tense,
+)
 from .events_en import SUBJECT as _I
 from .events_en import SUBJECT_IS as _IM
 from .lexicon import DEVICE_NOW, FEELING_TAIL, FEELINGS, JOBS_EN
@@ -339,6 +350,7 @@ RULES = (
     rule(C.PLAN, ARRANGED, timed(EventStatus.PLANNED, None, require_time=True)),
     rule(C.PLAN, r".", in_its_tense(timed(EventStatus.PLANNED, 1, require_time=True), planned=True)),
     rule(C.EVENT, r".", in_its_tense(timed(EventStatus.DONE, -1, require_time=True), planned=False)),
+    rule(C.EVENT, FOUND_OUT, timed(EventStatus.DONE, -1), "any"),
     rule(C.EVENT, DID, timed(EventStatus.DONE, -1)),
     rule(C.EVENT, SPENT, timed(EventStatus.DONE, -1)),
     rule(C.EVENT, HAPPENED, timed(EventStatus.DONE, -1)),

@@ -234,6 +234,13 @@ def test_every_clause_gets_exactly_one_decision_with_a_reason(mem: Memory, text:
             ["I love hiking, especially in the Alps"],
             id="en-elaboration",
         ),
+        # an exception is part of the taste it is made to
+        pytest.param(
+            "I'm into true crime mostly, nothing with gore though",
+            ["I'm into true crime mostly, nothing with gore"],
+            id="en-exception",
+        ),
+        pytest.param("喜欢看电影，但除了恐怖片", ["喜欢看电影，但除了恐怖片"], id="zh-exception"),
         pytest.param(
             "我用的是 MacBook Pro，平时主要写 Python",
             ["平时主要写 Python", "我用的是 MacBook Pro"],
@@ -249,6 +256,15 @@ def test_every_clause_gets_exactly_one_decision_with_a_reason(mem: Memory, text:
 def test_one_topic_is_one_memory_and_two_facts_are_two(mem: Memory, text: str, kept: list[str]) -> None:
     mem.add(text, user_id="u1", at=T0)
     assert active(mem) == sorted(kept)
+
+
+def test_an_exception_to_this_one_request_stays_with_the_session(mem: Memory) -> None:
+    """What this evening's dinner must not have is no lasting taste: it is not joined to the plan."""
+    decisions = mem.add(
+        "for dinner tonight I'd like something light, nothing with cream", user_id="u1", at=T0
+    ).decisions
+    assert all("cream" not in m.text for m in mem.list("u1"))
+    assert [d.text for d in decisions][-1] == "nothing with cream"
 
 
 def test_a_secret_clause_is_decided_and_never_stored(mem: Memory) -> None:

@@ -60,12 +60,17 @@ _REMEMBER = re.compile(
     r"take\s+note|memori[sz]e|save\s+this)(?:\s+that|\s+this)?\b)[\s,:\-]*"
 )
 _TRIM = " \t\r\n\"'“”‘’()（）<>《》「」『』-—–~～*·•、"
-# Openers of a clause that says more about the one before it ("我比较看重拍照，尤其是长焦").
-_ELABORATION = re.compile(
+# Openers of a clause that says more about the one before it ("我比较看重拍照，尤其是长焦")…
+_MORE = (
     r"(?:尤其是|尤其|特别是|主要是|比如说?|例如|像是|包括|甚至|特别喜欢的是)"
     r"|(?i:(?:especially|particularly|in\s+particular|for\s+example|for\s+instance|e\.g\.|such\s+as"
     r"|including|mostly|above\s+all)\b)"
 )
+# …or makes an exception to it ("I'm into true crime, nothing with gore though", "喜欢看电影，但除了恐怖片")
+EXCEPTION = re.compile(
+    r"(?:但|不过|可是)?除了|(?i:(?:nothing\s+with|except|apart\s+from|other\s+than|just\s+not)\b)"
+)
+ELABORATION = re.compile(f"{_MORE}|{EXCEPTION.pattern}")
 
 # where a run-on said with spaces for stops ("有没有软一点的 他不爱吃甜的 爱吃面") starts its last part
 _LAST_PART = re.compile(r"\s+(?=[\u4e00-\u9fff])")
@@ -147,7 +152,7 @@ def split_clauses(text: str) -> list[Clause]:
             piece = folded[start:end]
             if any(unicodedata.category(c)[0] in "LNS" for c in piece):  # not just punctuation
                 asks = question or _asked_at_end(piece) or _asked_by_shape(piece)
-                more = _ELABORATION.match(piece) is not None
+                more = ELABORATION.match(piece) is not None
                 clauses.append(Clause(text[start:end], asks, remember, start, end, more))
         if sentence_end:
             remember_rest = False

@@ -17,7 +17,7 @@ from datetime import datetime
 from memlane.domain import Candidate, Category, EventStatus
 from memlane.text.lang import fold
 
-from .clauses import Clause
+from .clauses import ELABORATION, EXCEPTION, Clause
 from .leaving import USED_TO, left_behind, left_job
 from .lexicon import AMOUNT_ONLY, BARE_HEDGE, COMPANY_ONLY, CONSEQUENCE, PLACE_ONLY
 from .rule import Context, en_objects, zh_objects
@@ -42,6 +42,9 @@ _HOLDS_MORE = {
     Category.PLAN,
     Category.FAMILY,
 }
+
+# what an exception is made to: a lasting taste or rule, not a plan or an event ("anywhere except Termini")
+_LASTING = {Category.PREFERENCE, Category.DISLIKE, Category.CONSTRAINT, Category.FACT, Category.ROUTINE}
 
 
 def _joins(prev: tuple[Candidate, Clause], nxt: tuple[Candidate, Clause], content: str) -> bool:
@@ -69,6 +72,8 @@ def _joins(prev: tuple[Candidate, Clause], nxt: tuple[Candidate, Clause], conten
         # "我老婆是老师，暑假比较闲", "我有两个孩子，大的7岁小的3岁": of them, not of the user;
         # "我在高铁上，信号不太好": of this moment, not of the user's life
         return True
+    if EXCEPTION.match(clause.text) and p.category not in _LASTING:
+        return False  # "for dinner tonight something light, nothing with cream": this one request's
     if clause.elaborates and p.category in _HOLDS_MORE and not _OWN_SUBJECT.match(_after_lead(clause.text)):
         return c.category in (Category.OTHER, p.category) or (c.slot is None and c.category in _HOLDS_MORE)
     if p.event_status is EventStatus.CANCELLED and c.event_status is EventStatus.CANCELLED:
@@ -226,13 +231,8 @@ def joined(
     return out
 
 
-_ELABORATION_LEAD = re.compile(
-    r"^(?:尤其是|尤其|特别是|主要是|比如说?|例如|像是|包括|甚至)|^(?i:(?:especially|particularly|in\s+particular"
-    r"|for\s+example|for\s+instance|e\.g\.|such\s+as|including|mostly|above\s+all)\b\s*)"
-)
+_ELABORATION_LEAD = re.compile(r"^(?:" + ELABORATION.pattern + r")\s*")
 
-
-# an elaboration with a subject of its own is a statement of its own: "mostly I write Python"
 _OWN_SUBJECT = re.compile(r"(?:我|本人)|(?i:(?:i|i'm|i've|my|we)\b)")
 
 

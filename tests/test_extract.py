@@ -439,6 +439,8 @@ def test_giving_an_address_is_not_a_contact_preference(extractor: RuleExtractor)
         ("answer in Chinese", "language", "zh"),
         ("能用英文回复吗？", "language", "en"),
         ("语气正式一点", "tone", "formal"),
+        ("keep it casual", "tone", "casual"),
+        ("please keep things professional", "tone", "formal"),
         ("Please use plain words with me", "plain_language", True),
         ("no jargon please", "plain_language", True),
         ("explain it in layman's terms", "plain_language", True),
@@ -453,6 +455,10 @@ def test_giving_an_address_is_not_a_contact_preference(extractor: RuleExtractor)
 )
 def test_answer_style(extractor: RuleExtractor, text: str, slot: str, value: str | bool) -> None:
     check(one(extractor, text), C.STYLE, slot=slot, value=value)
+
+
+def test_a_tone_for_this_one_piece_is_no_lasting_style(extractor: RuleExtractor) -> None:
+    assert one(extractor, "just for todays client meeting notes keep it formal").category is not C.STYLE
 
 
 @pytest.mark.parametrize(

@@ -37,6 +37,21 @@ from .problems import RESOLVED_EN as _RESOLVED
 from .rule import Build, Context, Draft, favorite, fixed, liking, rule, slot_value
 from .rule import any_of as _any
 
+# "keep it casual", "make things more formal": how what is written for the user should sound
+_KEEP_IT = r"\b(?:keep|make)\s+(?:it|things|the\s+tone)\s+(?:more\s+)?"
+# …unless it is only for this one ("just for today's client notes keep it formal")
+_NOT_ONE_OFF = (
+    r"^(?!.*\b(?:(?:just|only)\s+for\s+(?:this|these|that|today'?s?|tonight'?s?|now|the)"
+    r"|for\s+this\s+(?:one|email|message|letter|note|reply|post|doc|draft))\b).*?"
+)
+_FORMAL = (
+    rf"(?i){_NOT_ONE_OFF}(?:\b(?:be\s+)?more\s+(?:formal|polite|professional)\b|\bformal\s+tone\b"
+    rf"|{_KEEP_IT}(?:formal|polite|professional)\b)"
+)
+_CASUAL = (
+    rf"(?i){_NOT_ONE_OFF}(?:\b(?:be\s+)?more\s+(?:casual|friendly|relaxed)\b|\b(?:casual|friendly)\s+tone\b"
+    rf"|{_KEEP_IT}(?:casual|informal|friendly|relaxed|chill|laid[\s-]back)\b)"
+)
 _NAME = r"(?-i:[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})"
 _STOP = _any("with since for and but now at near right because today too as on in from")
 # a place's name, in English or (mixed text: "I live in 杭州") in Chinese
@@ -209,10 +224,8 @@ RULES = (
     rule(C.STYLE, style.PLAIN, fixed("plain_language", True), "ask"),
     rule(C.STYLE, style.FORMAT, scope="ask"),  # the shape of an answer: a style with no slot
     rule(C.STYLE, style.STANDING, scope="ask"),
-    rule(C.STYLE, r"(?i)\b(?:be\s+)?more\s+(?:formal|polite|professional)\b|\bformal\s+tone\b",
-         fixed("tone", "formal"), "any"),
-    rule(C.STYLE, r"(?i)\b(?:be\s+)?more\s+(?:casual|friendly|relaxed)\b|\b(?:casual|friendly)\s+tone\b",
-         fixed("tone", "casual"), "any"),
+    rule(C.STYLE, _FORMAL, fixed("tone", "formal"), "any"),
+    rule(C.STYLE, _CASUAL, fixed("tone", "casual"), "any"),
     # the current task
     rule(C.BUDGET, _BUDGET, b.budget, "ask"),
     # family, place, work

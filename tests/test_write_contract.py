@@ -795,6 +795,9 @@ def test_a_favourite_is_one_of_its_kind(mem: Memory, before: str, change: str, k
         # a bank, a UK grocer
         ("I bank with Barclays", "I bank with Monzo now", False),
         ("I get my groceries delivered from Ocado", "we do a weekly Aldi run now, way cheaper", False),
+        # …said with why, however much it complains: "too pricey" is no "as well"
+        ("I do all my shopping at Tesco", "switched to Aldi, Tesco got way too pricey", False),
+        ("I use Notion for all my notes", "moved all my notes over to Obsidian, Notion was too slow", False),
         # the same thing at another time of day: the time it had no longer holds
         ("I run every morning before work", "I switched to evening runs, mornings were killing me", False),
         ("我每天早上跑步", "现在改成晚上跑步了", False),

@@ -159,8 +159,12 @@ _DURATION = re.compile(
     r"\s+now\b|\b(?:by|until|till|up\s+to|from)\s+now\b"
 )
 _KIN_EN = "|".join(sorted(RELATIONS, key=len, reverse=True))
-# …unless it is one more beside the old ("I use Firefox too", 也用支付宝)
-_ALONGSIDE = re.compile(r"也|(?i:\btoo\b|\balso\b|\bas\s+well\b|\bsometimes\b)")
+# …unless it is one more beside the old ("I use Firefox too", 也用支付宝); the "too" of "as well" ends
+# its clause, the "too" of "too pricey" does not ("switched to Aldi, Tesco got way too pricey")
+_ALONGSIDE = re.compile(
+    r"也|(?i:\btoo\b(?=(?:\s+(?:now|these\s+days|lately|nowadays))?\s*(?:[,.!?;)]|$))|\balso\b|\bas\s+well\b"
+    r"|\bsometimes\b)"
+)
 # …or a choice made for someone else ("bought my mom an iPhone", 给我妈买了个iPhone, "got one for him")
 _FOR_OTHERS = re.compile(
     rf"给(?:我|咱)?(?:{REL}|他|她|朋友|同事)"
@@ -168,7 +172,14 @@ _FOR_OTHERS = re.compile(
     r"|\bfor\s+(?:him|her|them)\b)"
 )
 # what says a user's own choice; and what a switch may retire
-_CHOOSES = (Category.PREFERENCE, Category.ROUTINE, Category.FACT, Category.EVENT, Category.STYLE)
+_CHOOSES = (
+    Category.PREFERENCE,
+    Category.ROUTINE,
+    Category.FACT,
+    Category.EVENT,
+    Category.STYLE,
+    Category.COMPLAINT,  # "moved my notes over to Obsidian, Notion was too slow"
+)
 _RETIRABLE = (Category.PREFERENCE, Category.ROUTINE, Category.FACT, Category.STYLE)
 
 

@@ -499,6 +499,9 @@ def test_routines_are_keyed_by_activity_with_the_schedule_as_value(
         ("I'll fly to Tokyo on March 3rd", datetime(2025, 3, 3, tzinfo=TZ)),
         ("we're flying to Tokyo on March 3rd", datetime(2025, 3, 3, tzinfo=TZ)),
         ("we're getting married on October 3rd", datetime(2024, 10, 3, tzinfo=TZ)),
+        # the user and someone else
+        ("my girlfriend Priya and I are planning a trip to Goa", None),
+        ("my wife and I are moving to Leeds in July", datetime(2024, 7, 1, tzinfo=TZ)),
         # training for what comes in April, said in June: next April
         ("I'm training for a half marathon in April", datetime(2025, 4, 1, tzinfo=TZ)),
     ],

@@ -11,7 +11,8 @@ from .rule import Build, Context, Draft
 from .rule import any_of as _any
 
 SUBJECT = r"\b(?:i|we)(?:\s+|(?='))"  # I / we, before a verb or a contraction (I've, we'll)
-SUBJECT_IS = r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+"
+# …or the user and someone else: "my girlfriend Priya and I are planning a trip to Goa"
+SUBJECT_IS = r"\b(?:i'?m|i\s+am|we'?re|we\s+are|and\s+i\s+are)\s+"
 INTENT = (
     rf"(?i){SUBJECT_IS}(?:planning|going|about|hoping|thinking\s+(?:of|about)|looking\s+to|preparing)\b"
     rf"|{SUBJECT}(?:plan|intend|want|hope|would\s+like|'d\s+like|need|aim|am\s+going|'ll|will|shall)\b"

@@ -722,6 +722,13 @@ def test_a_story_dated_before_leaves_nothing_behind(text: str) -> None:
         ("so crossfit wasn't for me, switched to swimming", "crossfit"),
         ("pilates isn't doing it for me anymore", "pilates"),
         ("honestly, yoga just isn't my thing", "yoga"),
+        # what put the user off it; a group they were part of that came to an end
+        ("my dentist scared me off coffee", "coffee"),
+        ("that trip put me off camping for life", "camping"),
+        ("the band split up, I'm just doing solo open mics now", "band"),
+        ("our book club folded last month", "book club"),
+        ("我们乐队解散了", "乐队"),
+        ("常去的那家健身房倒闭了", "健身房"),
     ],
 )
 def test_more_ways_of_leaving_name_what_was_left(text: str, left: str) -> None:
@@ -737,6 +744,8 @@ def test_more_ways_of_leaving_name_what_was_left(text: str, left: str) -> None:
         "no more questions",
         "no more than 2 big things per day",
         "it wasn't for me",
+        # people parting are no group ending
+        "my parents broke up when I was 5",
     ],
 )
 def test_leaving_not_done_leaves_nothing(text: str) -> None:

@@ -142,6 +142,9 @@ def test_a_changed_preference_supersedes_the_old_one_and_keeps_history(
         ("我住宿舍", "搬出宿舍了，在外面租房"),
         ("我喜欢看恐怖片", "最近看不了恐怖片了，改看喜剧"),
         ("I've started doing crossfit 3 mornings a week", "so crossfit wasn't for me, switched to swimming"),
+        ("I take my coffee black, no sugar", "my dentist scared me off coffee, I drink rooibos now"),
+        ("I play guitar in a pub band on weekends", "the band split up, I'm just doing solo open mics now"),
+        ("我每周六去俱乐部打羽毛球", "羽毛球俱乐部散伙了"),
     ],
 )
 def test_leaving_a_thing_retires_what_was_said_of_it(mem: Memory, before: str, after: str) -> None:

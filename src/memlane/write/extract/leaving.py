@@ -52,6 +52,11 @@ _ZH = [
         r"(?:戒了|戒掉了?|卖掉了?|辞掉了?|退掉了?|放弃了?|注销了?|卸载了?|删掉了?|退订了?|搬出了?|搬离了?)"
         r"(?P<old>[^，。,.!！？?；;了]{1,12})"
     ),
+    # a group the user was part of came to an end: "乐队解散了", "常去的健身房倒闭了"
+    re.compile(
+        r"(?P<old>[^，。,.!！？?；;我们的那这家个]{0,6}?(?:乐队|球队|社团|俱乐部|读书会|工作室|健身房|培训班|兴趣班|合唱团))"
+        r"(?:也|已经|突然)?(?:解散|倒闭|关门|散伙|停办|黄)了"
+    ),
     # "最近看不了恐怖片了", "吃不了辣了": no longer able to
     re.compile(rf"{STOP_VERB}不(?:了|动|下去)(?P<old>[^，。,.!！？?；;了]{{1,10}})了"),
     re.compile(r"(?:离开了?|辞了|退了)(?P<old>[^，。,.!！？?；;了]{2,12})"),
@@ -93,6 +98,8 @@ _EN = [
         r"\b(?:quit|stopped|(?:gave|given|giving)\s+up(?:\s+on)?|dropped|ditched|sold(?:\s+off)?(?:\s+all)?|"
         r"left|uninstalled|cancel+ed|got\s+rid\s+of|(?:gave|given)\s+away|donated|traded\s+in|returned(?!\s+(?:from|to|home|back|it)\b)|(?:i'?m|i\s+am)\s+done\s+(?:with|\w+ing)|"
         r"i(?:'ve|\s+have)?\s+(?:gone|went)\s+off(?:\s+of)?|(?:had|decided|have\s+decided|chose)\s+to\s+stop|cut\s+out|"
+        # what put the user off it: "my dentist scared me off coffee", "that trip put me off camping"
+        r"(?:scared|put|turned)\s+me\s+off(?:\s+of)?|"
         r"rehomed|unsubscribed\s+from|moved\s+out\s+of|deleted|closed|(?:i'?m|i\s+am)\s+over(?!\s+(?:the\s+moon|\d))|"
         # "i'm off nights", "I'm off sugar": no longer on it ("I'm off to Leeds", "off work today" are trips)
         r"(?:i'?m|i\s+am)\s+(?:now\s+)?off(?!\s+(?:to|for|on|at|in|from|till|until|work|sick|duty|today|tonight|"
@@ -121,6 +128,14 @@ _EN = [
         r"^(?:(?:so|well|honestly|tbh|turns\s+out|yeah|ok|okay|but)\b[\s,]*)*(?P<old>[\w' -]{2,30}?)"
         r"(?:'s|\s+is|\s+was)?\s+(?:just\s+|really\s+)?(?:not|n't|isn't|wasn't)\s+(?:really\s+)?"
         r"(?:for\s+me|my\s+thing|doing\s+it\s+for\s+me)\b",
+        re.IGNORECASE,
+    ),
+    # a group the user was part of came to an end: "the band split up", "our book club folded"
+    re.compile(
+        r"\b(?:the|my|our)\s+(?P<old>(?:[\w'-]+\s+){0,2}?(?:band|team|club|choir|orchestra|league|crew|startup"
+        r"|company|shop|studio|gym|class|course|podcast|group))\s+(?:has\s+|have\s+|finally\s+|just\s+)*"
+        r"(?:split\s+up|broke\s+up|disbanded|folded|shut\s+down|closed(?:\s+down)?|went\s+(?:bust|under)"
+        r"|called\s+it\s+quits)\b",
         re.IGNORECASE,
     ),
     # "my running days are over", "my partying days are behind me"

@@ -354,6 +354,9 @@ RULES = (
                     r"(?:(?:just|finally|recently|officially)\s+)?(?:quit|gave\s+up|ditched|cut\s+out"
                     r"|stopped\s+(?:drinking|eating|using|buying))\s+(?P<obj>.+)",
          liking(-1, need_objects=True)),
+    # what put the user off it, however scary: "my dentist scared me off coffee"
+    rule(C.DISLIKE, r"(?i)\b(?:scared|put|turned)\s+me\s+off(?:\s+of)?\s+(?P<obj>.+)",
+         liking(-1, need_objects=True)),
     # the moment, the task, plans and events
     rule(C.MOOD, _MOOD),
     rule(C.CONDITION, _CONDITION, b.condition, "ask"),

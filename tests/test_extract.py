@@ -1252,6 +1252,10 @@ def test_what_speaks_of_the_user_is_not_taken_for_words_to_the_listener(
         ("I've been vegan for 5 years now", "diet", "vegan"),
         ("been vegetarian since college", "diet", "vegetarian"),
         ("I've never been vegan", None, None),
+        # the diet changed back
+        ("started eating fish again", "diet", "pescatarian"),
+        ("最近又开始吃鱼了", "diet", "pescatarian"),
+        ("I eat chicken now", "diet", "omnivore"),
         ("my birthday's on the 14th of July", "birthday", "07-14"),
         ("my bday’s july 14", "birthday", "07-14"),
         ("我会说三种语言", None, None),

@@ -287,8 +287,12 @@ RULES = (
                  r"|(?<!never\s)(?<!not\s)\bbeen\s+)"  # "I've been vegan for 5 years", not "never been"
                  r"(?:a\s+|fully\s+|full\s+)?(?P<v>vegetarian|vegan|pescatarian)\b", slot_value("diet")),
     rule(C.FACT, rf"(?i){_IM}(?:no\s+longer|not)\s+(?:a\s+)?(?:vegetarian|vegan)(?:\s+any\s*more)?\b"
-                 r"|\bi\s+(?:eat|started\s+eating|'m\s+eating|am\s+eating)\s+meat(?:\s+(?:again|now))?\b",
+                 r"|(?:\bi\s+|^)(?:eat|started\s+eating|'m\s+eating|am\s+eating|eating)\s+(?:meat|chicken|beef|pork)"
+                 r"(?:\s+(?:again|now))?\b",
          fixed("diet", "omnivore")),
+    # fish again, no meat: "started eating fish again, doctor said I needed more protein"
+    rule(C.FACT, r"(?i)(?:\bi\s+|^)(?:started\s+eating|'m\s+eating|am\s+eating|eating|eat)\s+"
+                 r"(?:fish|seafood)\s+(?:again|now)\b", fixed("diet", "pescatarian")),
     rule(C.FACT, rf"(?i)(?:\bmy\s+|^)(?:birthday|b-?day)(?:\s+is|\s*'s)\s+(?:on\s+)?(?:the\s+)?"
                  rf"(?:(?P<mon>{_MONTH})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?|(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon2>{_MONTH}))\b"
                  rf"|\bi\s+was\s+born\s+on\s+(?:the\s+)?(?:(?P<mon3>{_MONTH})\.?\s+(?P<d3>\d{{1,2}})"

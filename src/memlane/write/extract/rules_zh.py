@@ -320,6 +320,7 @@ RULES = (
          fixed("diet", "vegetarian")),
     rule(C.FACT, r"(?:开始|又|重新|现在)?(?:吃肉|吃荤)了|不(?:再)?吃素了|不再吃素|(?:开|破)荤了",
          fixed("diet", "omnivore")),
+    rule(C.FACT, r"(?:开始|又|重新)(?:吃鱼|吃海鲜)了", fixed("diet", "pescatarian")),
     rule(C.FACT, rf"生日(?:是|在|为)?\s*(?P<m>\d{{1,2}}|{_CN})\s*月\s*(?P<d>\d{{1,2}}|{_CN})\s*[日号]?",
          _birthday),
     # likes and dislikes; a favourite first, whatever its name says (最喜欢的电影是霸王别姬)

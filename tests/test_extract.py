@@ -185,6 +185,17 @@ def test_based_in_belongs_to_the_user_only_when_nothing_else_is_the_subject(extr
     assert all(c.slot != "home_city" for c in found)
 
 
+@pytest.mark.parametrize(("text", "value"), [("我搬回浦东一个人住了", "浦东"), ("搬到了滨江自己住", "滨江")])
+def test_a_move_back_names_the_place_without_who_lives_there(
+    extractor: RuleExtractor, text: str, value: str
+) -> None:
+    check(one(extractor, text), C.LOCATION, slot="home_city", value=value)
+
+
+def test_living_together_is_no_place(extractor: RuleExtractor) -> None:
+    assert one(extractor, "我和女朋友住在一起").slot is None
+
+
 def test_a_past_move_keeps_its_date(extractor: RuleExtractor) -> None:
     c = one(extractor, "我上个月搬到了北京")
     check(c, C.LOCATION, slot="home_city", value="北京")
@@ -729,6 +740,8 @@ def test_a_story_dated_before_leaves_nothing_behind(text: str) -> None:
         ("our book club folded last month", "book club"),
         ("我们乐队解散了", "乐队"),
         ("常去的那家健身房倒闭了", "健身房"),
+        ("狗狗送给我爸妈养了", "狗狗"),
+        ("旧相机送人了", "旧相机"),
     ],
 )
 def test_more_ways_of_leaving_name_what_was_left(text: str, left: str) -> None:

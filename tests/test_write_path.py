@@ -145,6 +145,9 @@ def test_a_changed_preference_supersedes_the_old_one_and_keeps_history(
         ("I take my coffee black, no sugar", "my dentist scared me off coffee, I drink rooibos now"),
         ("I play guitar in a pub band on weekends", "the band split up, I'm just doing solo open mics now"),
         ("我每周六去俱乐部打羽毛球", "羽毛球俱乐部散伙了"),
+        ("我家狗狗每天早上我带它去公园", "狗狗送给我爸妈养了，我现在工作太忙"),
+        # a job left, however it is said, retires the job
+        ("我是在银行做柜员的", "银行那份工作辞了，现在在考公务员"),
     ],
 )
 def test_leaving_a_thing_retires_what_was_said_of_it(mem: Memory, before: str, after: str) -> None:

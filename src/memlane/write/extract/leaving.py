@@ -52,6 +52,8 @@ _ZH = [
         r"(?:戒了|戒掉了?|卖掉了?|辞掉了?|退掉了?|放弃了?|注销了?|卸载了?|删掉了?|退订了?|搬出了?|搬离了?)"
         r"(?P<old>[^，。,.!！？?；;了]{1,12})"
     ),
+    # given away: "狗狗送给我爸妈养了", "旧相机送人了"
+    re.compile(r"(?P<old>[^，。,.!！？?；;我们的那这家个]{1,8}?)(?:送人了|送给[^，。,.!！？?；;]{1,8}?(?:养|用|开|骑)?了)"),
     # a group the user was part of came to an end: "乐队解散了", "常去的健身房倒闭了"
     re.compile(
         r"(?P<old>[^，。,.!！？?；;我们的那这家个]{0,6}?(?:乐队|球队|社团|俱乐部|读书会|工作室|健身房|培训班|兴趣班|合唱团))"
@@ -215,7 +217,7 @@ def terms(phrase: str) -> set[str]:
 
 # leaving a job: what the user said about the job they had (employer, role there) no longer holds
 _LEFT_JOB = re.compile(
-    r"(?<![没不])(?:离职|辞职|裸辞|辞了工作|辞掉了?工作|被裁|被优化)"
+    r"(?<![没不])(?:离职|辞职|裸辞|辞了工作|辞掉了?工作|被裁|被优化|工作(?:我)?(?:辞了|辞掉了|不干了))"
     r"|(?i:\b(?:quit|left)\s+my\s+job\b|\bresigned\b|\b(?:got|was|been)\s+laid\s+off\b)"
 )
 # …said as done, not as a thought, a plan or a denial ("I'm not going to quit my job", 想离职)

@@ -286,7 +286,7 @@ RULES = (
          _place("hometown")),
     rule(C.LOCATION, rf"(?:来自|老家(?:是|在)?|出生在|出生于|生在|籍贯是?)(?P<v>{_CUT}{{1,20}})",
          _place("hometown")),
-    rule(C.LOCATION, rf"(?:搬到了?|搬去了?|搬家到|移居到?)(?P<v>{_CUT}{{1,20}})",
+    rule(C.LOCATION, rf"(?:搬到了?|搬去了?|搬回了?|搬家到|移居到?)(?P<v>{_CUT}{{1,20}})",
          _place("home_city", move=True)),
     # where the user is based, said the short way: 人在深圳, base上海, 坐标杭州
     rule(C.LOCATION, rf"^我?(?:人|常驻|(?i:base)|坐标)在?\s*(?!.*{AWAY})(?P<v>[\u4e00-\u9fff]{{2,8}})$",

@@ -96,18 +96,26 @@ _MOVERS = re.compile(
 )
 
 
+# what trails a place's name: 附近, 的, 一个人住 ("我搬回浦东一个人住了")
+_TRAILING = re.compile(r"(?:附近|这边|那边|那里|这里|一带|的|了|啊|呢|哦|吧|一个人住?|自己住?|住)+$")
+# where that is only beside someone: 住在一起, 住隔壁, 住楼上
+_WITH_SOMEONE = re.compile(r"(?:一起|一块儿?|隔壁|对门|楼上|楼下)$")
+
+
 def place(slot: str, named: bool = False, move: bool = False) -> Build:
     """A place slot; ``named``: only when the words are a place's name (人在深圳, not 人在外面);
     ``move``: the words say a move (搬到), which names a place or says the user moved."""
 
     def build(m: re.Match[str], ctx: Context) -> Draft | None:
-        where = re.sub(r"(?:附近|这边|那边|那里|这里|一带|的|了|啊|呢|哦|吧)+$", "", m.group("v")).strip()
+        where = _TRAILING.sub("", m.group("v")).strip()
         if where and negated(m) and is_place(where, ctx) and not FOR_NOW.search(ctx.text):
             # "我现在不住杭州": a lasting fact, no slot; a slot that holds the place is retired
             # (memlane.write.changes.denied)
             return Draft(category=C.FACT)
         if not where or negated(m) or ((named or slot == "hometown") and not is_place(where, ctx)):
             return None
+        if _WITH_SOMEONE.match(where):
+            return None  # "我和女朋友住在一起": with whom, not where
         if move and not is_place(where, ctx) and not _MOVERS.search(m.string[: m.start()]):
             return None
         if slot == "home_city" and (ctx.time(1) or re.search(r"打算|准备|计划|要|想", ctx.text)):

@@ -134,7 +134,7 @@ _SWITCH = re.compile(
 _NOW = re.compile(
     r"(?:现在|最近)[^，。,.!！？?；;]{0,4}?(?:都|只|改|一般|基本|主要|更)|如今都?|开始|买了|入手了?"
     # 现在 right before what the user does: "现在喝美式" (not 现在在…, this moment)
-    r"|现在(?=喝|吃|用|坐|开|骑|听|看|玩|去|买|住)"
+    r"|现在(?=喝|吃|用|坐|开|骑|听|看|玩|去|买|住|走|步行|打车|搭)"
     r"|(?i:\b(?:got|bought)\s+(?:a|an|my|myself\s+a)\s+(?:new\s+)?(?=\w)"
     r"|(?<!right\s)(?<!just\s)(?<!for\s)(?<!by\s)(?<!until\s)\bnow\b|\bthese\s+days\b|\bnowadays\b|\blately\b"
     r"|\bstart(?:ed|ing)\b|\bbegun\b|\bany\s*more\b)"

@@ -243,6 +243,7 @@ def test_remember_writes_without_extraction_and_deduplicates(mem: Memory) -> Non
         ("我的电脑最近老是蓝屏", "电脑重装系统后好了"),
         ("车子发动不了", "车修好了，是电瓶的问题"),
         ("我的快递丢了", "快递找到了，在驿站"),
+        ("家里的热水器坏了，房东说这周找人来修", "热水器换新的了，终于能洗热水澡了"),
     ],
     ids=[
         "zh",
@@ -256,6 +257,7 @@ def test_remember_writes_without_extraction_and_deduplicates(mem: Memory) -> Non
         "zh-keeps-crashing",
         "zh-will-not-start",
         "zh-lost-found",
+        "zh-replaced-with-a-new-one",
     ],
 )
 def test_a_resolution_closes_the_open_complaint(mem: Memory, complaint: str, resolution: str) -> None:

@@ -258,6 +258,19 @@ def test_one_topic_is_one_memory_and_two_facts_are_two(mem: Memory, text: str, k
     assert active(mem) == sorted(kept)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "下周五要交季度报告，还没开始写",
+        "I've got an interview at Monzo on Thursday, haven't prepped at all yet",
+    ],
+)
+def test_how_far_a_plan_has_got_is_part_of_the_plan(mem: Memory, text: str) -> None:
+    """How far the plan has got ("not yet") is its progress, not a lasting fact: done with it."""
+    (decision,) = mem.add(text, user_id="u1", at=T0).decisions
+    assert (decision.action, decision.text) == (Action.EPISODIC, text)
+
+
 def test_an_exception_to_this_one_request_stays_with_the_session(mem: Memory) -> None:
     """What this evening's dinner must not have is no lasting taste: it is not joined to the plan."""
     decisions = mem.add(

@@ -43,6 +43,10 @@ _HOLDS_MORE = {
     Category.FAMILY,
 }
 
+# what says how far a plan has got: not yet ("还没开始写", "haven't prepped yet")
+_NOT_YET = re.compile(r"^(?:但是?|不过|可)?我?都?(?:还没有?|尚未)|(?i:\byet\W*$)")
+_HOW_FAR = {Category.OTHER, Category.FACT, Category.CONTEXT}
+
 # what an exception is made to: a lasting taste or rule, not a plan or an event ("anywhere except Termini")
 _LASTING = {Category.PREFERENCE, Category.DISLIKE, Category.CONSTRAINT, Category.FACT, Category.ROUTINE}
 
@@ -61,6 +65,8 @@ def _joins(prev: tuple[Candidate, Clause], nxt: tuple[Candidate, Clause], conten
         return True  # "10月18号办婚礼，在厦门": where the event of the clause before takes place
     if p.lang != c.lang:
         return False
+    if p.category is Category.PLAN and _NOT_YET.search(clause.text) and c.category in _HOW_FAR:
+        return True  # "下周五要交季度报告，还没开始写": how far the plan has got is part of it
     if _goes_on_to_what_replaced(p, c, clause) or _says_what(p, c):
         return True  # "跑步停了，现在改游泳": what was left, and what replaced it; "口味变了，现在更喜欢粤菜"
     if (

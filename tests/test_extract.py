@@ -610,6 +610,9 @@ def test_the_same_budget_said_twice_gives_the_same_slot_and_value(extractor: Rul
         # how to word what was asked for, and when it is due
         ("帮我写封辞职信，语气客气点", C.CONDITION),
         ("帮我订个八寸的蛋糕，周六下午送到", C.CONDITION),
+        # the request said with when it is for
+        ("今天帮我写个请假条，语气客气点", C.CONDITION),
+        ("这次帮我订个便宜点的酒店，不要连锁的", C.CONDITION),
         # said to last, or with no request before it: the user's own constraint, way to answer or plan
         ("帮我订机票，以后都不要红眼航班", C.CONSTRAINT),
         ("不要红眼航班", C.CONSTRAINT),

@@ -87,9 +87,11 @@ STOPPED_ZH = (
 # A clause that asks the assistant to do something says nothing lasting about the user, even when it
 # names a time ("帮我看看明天的天气" is not a plan of the user's).
 REQUEST = re.compile(
-    r"^(?:请|麻烦你?|能不能|能否|可不可以|可以)?(?:帮我|帮忙|给我|替我|为我)?"
+    # (after when it is for: "今天帮我写个请假条", "这次帮我订个便宜点的")
+    r"^(?:今天|今晚|明天|现在|这次|待会儿?|一会儿?|等下|顺便)?(?:请|麻烦你?|能不能|能否|可不可以|可以)?"
+    r"(?:帮我|帮忙|给我|替我|为我)?"
     r"(?:推荐|查一?下|查查|看看|看一下|搜一?下|找一?下|订一?下|预订|预约|提醒我|告诉我|讲讲|写一?[个篇首])"
-    r"|^(?:请|麻烦你?)?(?:帮我|帮忙)"
+    r"|^(?:今天|今晚|明天|现在|这次|待会儿?|一会儿?|等下|顺便)?(?:请|麻烦你?)?(?:帮我|帮忙)"
     r"|(?i:^(?:(?:can|could|would|will)\s+you|please(?!\s+(?:don'?t|do\s+not|never|stop))|help\s+me|recommend|suggest|tell\s+me|show\s+me|find\s+me"
     r"|remind\s+me|book|what\s+should\s+i|which\s+\w+\s+should\s+i"
     # what the assistant is told to do: "pick me a pasta for tonight", "so find a b&b with parking",

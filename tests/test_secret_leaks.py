@@ -55,16 +55,18 @@ def forms(secret: str) -> tuple[set[str], set[str]]:
     return inside - words, (runs - _MASK_WORDS) | words
 
 
+_FORMS = [(case, *forms(secret)) for case, secret in SECRETS]  # read once: every cell is checked against all
+
+
 def leaks(where: str, text: str) -> list[str]:
     """``where: id`` for each secret found in ``text``."""
     seen = _NOISE.sub(" ", text.lower())
     words = set(re.findall(r"[a-z0-9]+", seen))
-    out = []
-    for case, secret in SECRETS:
-        inside, whole = forms(secret)
-        if any(f in seen for f in inside) or whole & words:
-            out.append(f"{where}: {case}")
-    return out
+    return [
+        f"{where}: {case}"
+        for case, inside, whole in _FORMS
+        if any(f in seen for f in inside) or whole & words
+    ]
 
 
 def converse(mem: Memory) -> list[str]:

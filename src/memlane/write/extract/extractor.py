@@ -240,15 +240,15 @@ class RuleExtractor:
         # rules expect half-width forms and a plain apostrophe (I’m from a phone keyboard), and never
         # look inside a placeholder left by redaction
         text = PLACEHOLDER.sub(OPAQUE, fold(shown).replace("’", "'"))
-        # a clause that is only a mask speaks the language the mask was written in
-        lang = detect(text if normalize(text.replace(OPAQUE, "")) else shown)
+        only_masks = not normalize(text.replace(OPAQUE, ""))
+        lang = detect(shown if only_masks else text)  # a mask speaks the language it was written in
         if FORGET.search(text):
             draft: Draft | None = Draft(category=Category.FORGET)
             ctx = Context(text, lang, message.at)
         elif (about := forgotten(text)) is not None:  # "忘掉我住哪": what to forget, named
             draft = Draft(category=Category.FORGET, objects=[about])
             ctx = Context(text, lang, message.at)
-        elif not normalize(text.replace(OPAQUE, "")) and OPAQUE in text:
+        elif only_masks and OPAQUE in text:
             draft = Draft(category=Category.SENSITIVE)  # the clause was only a value redaction masked
             ctx = Context(text, lang, message.at)
         elif _is_smalltalk(text) or to_listener(text, lang):  # words to the listener are talk too

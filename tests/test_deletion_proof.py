@@ -206,3 +206,30 @@ def test_a_speakers_memory_goes_with_them_after_their_turns_left_the_log(mem: Me
     mem.forget("u1", tags=["speaker:Bob"], at=days(mem.settings.log_retention_days + 2))
     assert mem.list("u1") == []
     assert "home_city" not in mem.profile("u1")
+
+
+def test_the_keyword_index_stays_whole_through_deletions_and_session_ends(tmp_path: Path) -> None:
+    """Each deletion rebuilds the keyword index from the memories; merging it (FTS5 'optimize') on
+    SQLite 3.40 left it malformed after about a thousand writes."""
+    path = tmp_path / "memlane.db"
+    with Memory(path) as mem:
+        for n in range(40):
+            user, session = f"u{n % 4}", f"s{n}"
+            added = mem.add(
+                f"I collect {n} vintage {ITEM} stamps", user_id=user, session_id=session, at=days(n)
+            )
+            mem.end_session(user, session, at=days(n + 0.5))
+            if n % 3 == 0:
+                for memory in added.memories:
+                    mem.delete(memory.id, at=days(n + 0.6), user_id=user)
+        assert mem.search("vintage stamps", user_id="u1")
+    import sqlite3
+
+    db = sqlite3.connect(path)
+    try:
+        db.execute("INSERT INTO memories_fts(memories_fts, rank) VALUES ('integrity-check', 1)")
+        indexed = db.execute("SELECT count(*) FROM memories_fts_docsize").fetchone()[0]
+        held = db.execute("SELECT count(*) FROM memories WHERE tokens != ''").fetchone()[0]
+    finally:
+        db.close()
+    assert indexed == held

@@ -85,8 +85,9 @@ class Database(Protocol):
     def transaction(self, user_id: str) -> AbstractContextManager[None]:
         """A read-modify-write for one (stored) user id, serialised with that user's other writers."""
 
-    def erasing(self, user_id: str) -> AbstractContextManager[None]:
-        """A transaction that deletes: it leaves no readable copy of what it removed."""
+    def erasing(self, user_id: str, *, memories: bool = True) -> AbstractContextManager[None]:
+        """A transaction that deletes: it leaves no readable copy of what it removed (``memories``:
+        it may delete or change memories, whose keyword index then drops their words)."""
 
     def write_later(self, sql: str, params: Sequence[Any]) -> None:
         """A write a crash may lose (recall counts): it need not wait for another writer."""

@@ -86,7 +86,7 @@ class SQLHistory(SQLRole):
         if not target_ids:
             return
         d, uid = self.db.dialect, self.scope.inward(user_id)
-        with self.db.erasing(uid):
+        with self.db.erasing(uid, memories=False):
             self.db.write(
                 f"UPDATE history SET before = NULL, after = NULL "
                 f"WHERE user_id = {d.mark} AND target_id IN ({d.marks(len(target_ids))})",
@@ -331,7 +331,7 @@ class SQLSessions(SQLRole):
     def delete_session(self, user_id: str, session_id: str) -> bool:
         """Remove one session, leaving no readable copy; False when there was none."""
         m, uid = self.db.dialect.mark, self.scope.inward(user_id)
-        with self.db.erasing(uid):
+        with self.db.erasing(uid, memories=False):
             return (
                 self.db.write(f"DELETE FROM sessions WHERE user_id = {m} AND id = {m}", (uid, session_id)) > 0
             )
@@ -339,7 +339,7 @@ class SQLSessions(SQLRole):
     def delete_sessions(self, user_id: str) -> int:
         """Remove all of the user's sessions, leaving no readable copy."""
         uid = self.scope.inward(user_id)
-        with self.db.erasing(uid):
+        with self.db.erasing(uid, memories=False):
             return self.db.write(f"DELETE FROM sessions WHERE user_id = {self.db.dialect.mark}", (uid,))
 
     def purge_sessions(self, now: datetime) -> int:

@@ -317,7 +317,7 @@ class PostgresDatabase:
             raise StoreUnavailable(f"PostgreSQL error ({self.url}): {exc}") from exc
         self._local.users.add(user_id)
 
-    def erasing(self, user_id: str) -> AbstractContextManager[None]:
+    def erasing(self, user_id: str, *, memories: bool = True) -> AbstractContextManager[None]:
         """A deleting transaction is a plain one: :meth:`compact` rewrites the files when asked."""
         return self.transaction(user_id)
 

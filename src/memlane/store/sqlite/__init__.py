@@ -2,9 +2,12 @@
 history and sessions. No SQLite extension is needed; vectors are searched in-process.
 
 Deletion leaves no readable copy in the file: ``secure_delete`` zeroes freed content, and a
-transaction that deleted anything ends by merging the keyword index (FTS5 keeps a deleted row's
-tokens in its older segments until they are merged) and checkpointing the WAL into the main file,
-truncating the WAL (which would otherwise keep the old pages until it is reused).
+transaction that deleted anything ends by checkpointing the WAL into the main file, truncating the
+WAL (which would otherwise keep the old pages until it is reused); one that deleted or changed
+memories also rebuilds the keyword index (FTS5 keeps a deleted row's tokens in its older segments).
+It is rebuilt from the memories, not merged: on SQLite 3.40 merging this index ('optimize', or
+'merge') could corrupt it after about a thousand writes ("database disk image is malformed" on the
+next write; `memlane eval changes` replayed all its 600 pairs in one store to find it).
 
 The file is created ``0600`` in a directory created ``0700`` (:mod:`memlane.store.files`). A file
 another process holds locked fails a write after ``busy_seconds`` (5) with a message that says so,
@@ -113,6 +116,7 @@ class SQLiteDatabase:
         self._opening = threading.Lock()  # held to open a reader, and by a checkpoint taking them all
         self._depth = 0
         self._erased = False  # something was deleted in the open transaction
+        self._reindex = False  # …of the memories: the keyword index is rebuilt before it commits
         self._recalls: deque[tuple[str, Sequence[Any]]] = deque()  # counts waiting for the writer
         self.vectors = VectorIndex(dim)  # the search's cache of every user's vectors
 
@@ -196,19 +200,19 @@ class SQLiteDatabase:
             self._owner = threading.get_ident()
             try:
                 yield
-                if self._erased:
-                    self._merge_keywords()
+                if self._reindex:
+                    self._rebuild_keywords()
             except BaseException:
                 self._depth = 0
                 self._owner = None
-                self._erased = False
+                self._erased = self._reindex = False
                 self._run("ROLLBACK")
                 raise
             self._depth = 0
             self._owner = None
             self._run("COMMIT")
             if self._erased:
-                self._erased = False
+                self._erased = self._reindex = False
                 self._checkpoint()
             self._count_recalls(quietly=True)
 
@@ -240,15 +244,17 @@ class SQLiteDatabase:
     # -- deletion that leaves no copy -------------------------------------------------------------
 
     @contextmanager
-    def erasing(self, user_id: str) -> Iterator[None]:
-        """A transaction that deletes: it ends with the keyword index merged and the WAL emptied."""
+    def erasing(self, user_id: str, *, memories: bool = True) -> Iterator[None]:
+        """A transaction that deletes: it ends with the WAL emptied and, when it deleted or changed
+        ``memories``, the keyword index rebuilt."""
         with self.transaction(user_id):
             self._erased = True
+            self._reindex = self._reindex or memories
             yield
 
-    def _merge_keywords(self) -> None:
-        # one segment again: the tokens of deleted rows leave the index, and secure_delete zeroes them
-        self._run("INSERT INTO memories_fts(memories_fts) VALUES ('optimize')")
+    def _rebuild_keywords(self) -> None:
+        # the tokens of deleted rows leave the index, and secure_delete zeroes the pages they held
+        self._run("INSERT INTO memories_fts(memories_fts) VALUES ('rebuild')")
 
     def _checkpoint(self) -> None:
         # best effort: a reader in another process may hold old pages; the next deletion tries again.
@@ -267,7 +273,7 @@ class SQLiteDatabase:
             yield [self._readers.get() for _ in self._opened]
 
     def compact(self) -> None:
-        """Merge the keyword index and empty the WAL into the main file (deletions already do so)."""
+        """Rebuild the keyword index and empty the WAL into the main file (deletions already do so)."""
         with self.erasing(""):
             pass
 

@@ -10,9 +10,9 @@ final state of what it writes, so a plan can be read and tested as a value: "我
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 from memlane.domain import Decision, MemoryItem, Message, SlotVersion
 from memlane.vocabulary import AuditEntry, SealedText
@@ -175,3 +175,23 @@ class UserEdits(Protocol):
     def update(self, user_id: str, memory_id: str, text: str, at: datetime, caller: str | None = None) -> Any:
         """Replace a memory's text with the user's correction."""
         ...
+
+
+def strengthened(old: MemoryItem, new: MemoryItem, wording: Literal["old", "new"]) -> MemoryItem:
+    """``old`` as a merge with ``new`` leaves it: stronger, with both sources, in the wording that says
+    more (the new one when ``wording`` says so)."""
+    merged = replace(
+        old,
+        importance=round(min(1.0, max(old.importance, new.importance) + 0.05), 3),
+        confidence=max(old.confidence, new.confidence),
+        provenance=list(dict.fromkeys([*old.provenance, *new.provenance])),
+        tags=list(dict.fromkeys([*old.tags, *new.tags])),
+        entities=list(dict.fromkeys([*old.entities, *new.entities])),
+        updated_at=new.created_at,
+        last_verified_at=new.created_at,
+    )
+    if new.expires_at and old.expires_at and new.expires_at > old.expires_at:
+        merged = replace(merged, expires_at=new.expires_at)
+    if wording == "new":
+        merged = replace(merged, text=new.text, embedding=new.embedding)
+    return merged

@@ -53,9 +53,10 @@ from memlane.write.plan import (
     Step,
     Supersede,
     WritePlan,
+    strengthened,
 )
 from memlane.write.pool import Pool
-from memlane.write.reconcile import Kin, Match, Reconciler, Rulings, strengthened
+from memlane.write.reconcile import Kin, Match, Reconciler, Rulings
 from memlane.write.turns import outdated
 
 LONG_TERM = (Action.SEMANTIC, Action.EPISODIC, Action.PROFILE)
@@ -253,7 +254,7 @@ class Planner:
         related = tuple(m.id for m in match.existing)
         if match.kin is Kin.MERGE:
             old = match.existing[0]
-            merged = strengthened(old, item, match)
+            merged = strengthened(old, item, match.wording)
             pool.pending[merged.id] = merged
             steps.append(Merge(merged, old.text, match.why))
             return replace(decision, outcome=Outcome.MERGED, memory=merged, related=related, note=match.why)

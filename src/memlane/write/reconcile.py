@@ -39,7 +39,7 @@ its rulings into the match.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import Enum
 from typing import Literal
 
@@ -378,23 +378,3 @@ class Reconciler:
         # text that reads as an instruction is never put before a model
         floor = None if Flag.INSTRUCTION in item.flags else self.threshold - self.band
         return find_match(pool, item, objects, self.threshold, floor, change=change, originals=originals)
-
-
-def strengthened(old: MemoryItem, new: MemoryItem, match: Match) -> MemoryItem:
-    """``old`` as a merge with ``new`` leaves it: stronger, with both sources, in the wording that says
-    more (the new one only when the match says so)."""
-    merged = replace(
-        old,
-        importance=round(min(1.0, max(old.importance, new.importance) + 0.05), 3),
-        confidence=max(old.confidence, new.confidence),
-        provenance=list(dict.fromkeys([*old.provenance, *new.provenance])),
-        tags=list(dict.fromkeys([*old.tags, *new.tags])),
-        entities=list(dict.fromkeys([*old.entities, *new.entities])),
-        updated_at=new.created_at,
-        last_verified_at=new.created_at,
-    )
-    if new.expires_at and old.expires_at and new.expires_at > old.expires_at:
-        merged = replace(merged, expires_at=new.expires_at)
-    if match.wording == "new":
-        merged = replace(merged, text=new.text, embedding=new.embedding)
-    return merged

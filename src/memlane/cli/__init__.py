@@ -293,7 +293,9 @@ def maintain(
 
 
 from memlane.cli.eval import eval_group  # noqa: E402  (registered last: the group lives in its own module)
+from memlane.cli.eval_changes import changes  # noqa: E402
 
+eval_group.add_command(changes)
 main.add_command(eval_group)
 from memlane.cli.simulate import simulate  # noqa: E402
 

@@ -153,13 +153,7 @@ def retired(pool: Pool, item: MemoryItem, exclude: Sequence[MemoryItem] = ()) ->
         m
         for m in held
         if m.id not in skip
-        # a profile slot holds until it changes, whatever its category ("I'm not married anymore")
-        and (
-            m.category in _CHANGEABLE
-            or (m.kind is Kind.PROFILE and m.slot is not None)
-            or _open(m)
-            or (m.category is Category.FAMILY and bool(kin))
-        )
+        and changeable(m, bool(kin))
         and (
             _holds(m.text, old)
             or bool(old & terms(topic(m)))  # its topic ("for coffee? i always take it black")
@@ -171,6 +165,18 @@ def retired(pool: Pool, item: MemoryItem, exclude: Sequence[MemoryItem] = ()) ->
         and m.slot != "diet"
         and kin_subject(m.text) == kin
     ]
+
+
+def changeable(m: MemoryItem, relative: bool) -> bool:
+    """Whether a change of mind can retire ``m``: what holds until it changes, a profile slot whatever
+    its category ("I'm not married anymore"), an open problem, and a relative's family facts when the
+    change is a relative's."""
+    return (
+        m.category in _CHANGEABLE
+        or (m.kind is Kind.PROFILE and m.slot is not None)
+        or _open(m)
+        or (m.category is Category.FAMILY and relative)
+    )
 
 
 def _open(m: MemoryItem) -> bool:

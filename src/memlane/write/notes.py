@@ -20,6 +20,10 @@ _NOTES = {
     "same_words": ("the same words as an existing memory", "和已有的记忆一字不差"),
     "masked": ("a masked memory is never matched on its masked words", "遮盖过的记忆不按遮盖的字匹配"),
     "no_longer": ("the user says this no longer holds", "用户说这已经不再成立"),
+    "ended": (
+        "learned: the user says this no longer holds ({score:.2f})",
+        "学习判断：用户说这已经不再成立（{score:.2f}）",
+    ),
     "solved": ("the problem the user reported is solved", "用户反映的问题已解决"),
     "called_off": ("the plan was called off", "计划取消了"),
     "moved": ("the plan was moved to another time", "计划改了时间"),

@@ -18,7 +18,9 @@ reconcile with each other too ("我最近开始喝冷萃了，不喝美式了").
   "没空爬山了", "switched from duolingo to wanikani", "sold all my canon gear") supersedes the
   current memories that hold it (:mod:`memlane.write.changes`), and **a switch** that names only the
   new choice ("I switched to Trader Joe's", "最近改坐地铁了") the memories of another choice of its
-  kind (:mod:`memlane.write.choices`);
+  kind (:mod:`memlane.write.choices`); where the rules name nothing, a statement the learned ending
+  head is sure says something ended ("健身卡到期没续", "let my climbing membership lapse") retires the
+  nearest memory that shares a word with it (:mod:`memlane.write.ended`);
 - **a resolution** settles the open complaint it refers to, and **a called-off plan** the planned event it
   names (取消了, cancelled); a plan moved to another time (改到下周三, rebooked for tuesday) supersedes it;
 - **a near duplicate** (close in meaning) merges only when one statement's content words are all in
@@ -52,8 +54,10 @@ from memlane.text.lang import normalize
 from memlane.vocabulary import MemoryQuery
 from memlane.write.changes import denied, kind_of, retired
 from memlane.write.choices import rivals
+from memlane.write.ended import ended_by_meaning
 from memlane.write.episodes import happened_plan, open_plan, resolved_complaint
 from memlane.write.extract.reference import kin_subject
+from memlane.write.judge.ending import EndingHead
 from memlane.write.notes import note
 from memlane.write.pool import Pool
 from memlane.write.wording import covers, masked, shared, things
@@ -243,6 +247,7 @@ def find_match(
     *,
     change: str | None = None,
     originals: Originals = _no_originals,
+    ending: EndingHead | None = None,
 ) -> Match:
     """How ``item`` (not yet stored, with its embedding) relates to the memories of ``pool``.
 
@@ -281,6 +286,9 @@ def find_match(
         happened = happened_plan(pool, item)
         if happened is not None:
             return Match(Kin.FULFIL, (happened,), why=note("happened", item.text))
+    left, sure = ended_by_meaning(pool, item, ending)
+    if left:
+        return _retire(item, left, note("ended", item.text, score=sure))
 
     if item.embedding is None:
         return Match(Kin.NEW)
@@ -345,6 +353,9 @@ class Reconciler:
 
     def __init__(self, settings: Settings) -> None:
         self.threshold = settings.duplicate_similarity
+        # what a change of mind in words no rule knows retires, read by meaning (learned: off with
+        # the learned judge)
+        self.ending = EndingHead.bundled() if settings.learned_judge else None
 
     def review(self, stores: Stores, pending: Sequence[tuple[MemoryItem, list[str]]]) -> Rulings:
         """Rulings on the doubts of ``pending`` (new items with their objects); none from the rules."""
@@ -362,7 +373,9 @@ class Reconciler:
     ) -> Match:
         """How ``item`` relates to the pool's memories, with ``rulings`` settling the rules' doubts."""
         if not rulings:
-            return find_match(pool, item, objects, self.threshold, change=change, originals=originals)
+            return find_match(
+                pool, item, objects, self.threshold, change=change, originals=originals, ending=self.ending
+            )
         return settle(self.doubts(pool, item, objects, change=change, originals=originals), item, rulings)
 
     def doubts(
@@ -377,4 +390,6 @@ class Reconciler:
         """The rules' match with every near memory a second opinion should see (none for instructions)."""
         # text that reads as an instruction is never put before a model
         floor = None if Flag.INSTRUCTION in item.flags else self.threshold - self.band
-        return find_match(pool, item, objects, self.threshold, floor, change=change, originals=originals)
+        return find_match(
+            pool, item, objects, self.threshold, floor, change=change, originals=originals, ending=self.ending
+        )

@@ -1,0 +1,88 @@
+"""``memlane eval changes``: whether a later message retires what it says no longer holds, and
+``--train``, which rebuilds the ending head that reads such messages (docs/judge.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from memlane.errors import MissingExtra
+
+_COLUMNS = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+
+
+@click.command()
+@click.option(
+    "--split",
+    type=click.Choice(["all", "dev", "test"]),
+    default="all",
+    show_default=True,
+    help="dev: the half that may be tuned on; test: the held-out half.",
+)
+@click.option(
+    "--json",
+    "json_out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the numbers as JSON (and a PNG next to it).",
+)
+@click.option("--train", is_flag=True, help="Instead, rebuild the shipped ending head (a few minutes).")
+def changes(split: str, json_out: Path | None, train: bool) -> None:
+    """Changes of mind: pairs of messages twelve days apart, in Chinese, English and both; is the first
+    retired when the second says it no longer holds, and kept when it still does?"""
+    from memlane.eval import changes as pairs
+
+    console = Console()
+    if train:
+        _train(console)
+        return
+    chosen = [p for p in pairs.load() if split in ("all", p["split"])]
+    with Progress(*_COLUMNS, console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task("pairs", total=len(chosen))
+        report = pairs.evaluate(chosen, progress=lambda n, _: progress.update(task, completed=n))
+    table = Table(title="Changes of mind (share decided right; vacuous pairs aside)")
+    for name in ("half", "language", "pairs", "old retired", "old kept", "balanced"):
+        table.add_column(name, justify="left" if name in ("half", "language") else "right")
+    numbers = report.to_dict()["halves"]
+    for half in ("dev", "test"):
+        for lang in (*pairs.LANGS, "all"):
+            n = numbers[half][lang]
+            if n["pairs"]:
+                row = (str(n["pairs"]), f"{n['replaces']:.3f}", f"{n['keeps']:.3f}", f"{n['balanced']:.3f}")
+                table.add_row(half, lang, *row)
+    console.print(table)
+    if json_out is not None:
+        json_out.write_text(json.dumps(report.to_dict(), ensure_ascii=False, indent=2), encoding="utf-8")
+        console.print(f"wrote {json_out}")
+        try:
+            console.print(f"wrote {pairs.plot(report, json_out.with_suffix('.png'))}")
+        except MissingExtra as exc:
+            console.print(f"no plot: {exc}")
+
+
+def _train(console: Console) -> None:
+    from memlane.eval import changes as pairs
+    from memlane.write.judge import train as judge_train
+    from memlane.write.judge.ending import EndingHead
+    from memlane.write.judge.train_ending import build, lasting
+
+    dev = [p for p in pairs.load() if p["split"] == "dev"]
+
+    def score(head: EndingHead) -> tuple[float, float]:
+        report = pairs.evaluate(dev, ending=head)
+        return report.share("dev", None, "replaces"), report.share("dev", None, "keeps")
+
+    with Console(stderr=True).status("training the ending head") as status:
+        head, chosen = build(
+            pairs.load("clauses.jsonl"),
+            pairs.load(),
+            lasting(judge_train.corpus("train")),
+            score,
+            progress=lambda said: status.update(said),
+        )
+    head.save(EndingHead.path())
+    console.print(f"wrote {EndingHead.path()}: {chosen}")

@@ -1,0 +1,78 @@
+"""What a change of mind in words no rule knows retires: the memory it is about, read by meaning.
+
+The rules name what a change leaves behind in the words they know (:mod:`memlane.write.changes`,
+:mod:`memlane.write.choices`). When they name nothing, the learned :class:`EndingHead` reads the new
+memory's e5 vector; when it is sure the statement says something of the user's has ended ("健身卡到期
+没续", "let my climbing membership lapse", "尤克里里吃灰好久了"), the nearest current memory that could
+change and is close enough in meaning to be about the same thing is retired ("我办了楼下健身房的年卡",
+"I climb at the bouldering gym twice a week"). Only memories of the same person (the user's change
+leaves what was said of a relative) and only what holds until it changes (preferences, routines,
+background, plans, profile facts, an open problem), never an event that happened or a memory that
+itself says something ended.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memlane.domain import Kind, MemoryItem
+from memlane.text.keywords import content_words
+from memlane.write.changes import changeable
+from memlane.write.extract.leaving import left_behind
+from memlane.write.extract.lexicon import HEDGE, HYPOTHETICAL
+from memlane.write.extract.reference import kin_subject
+from memlane.write.judge.ending import EndingHead
+from memlane.write.pool import Pool
+
+_KINDS = (Kind.SEMANTIC, Kind.PROFILE, Kind.EPISODIC)
+# characters too common to name a thing: a pair of Chinese characters holding one names nothing
+_COMMON = frozenset("我你他她它们了的是在有就都也很太不没一个这那么吗呢吧啊呀嘛和跟去来说要会能还又再好")
+_HAN = re.compile(r"[\u4e00-\u9fff]+")
+
+
+def _named(text: str) -> set[str]:
+    """What ``text`` may name a thing by: its English content words (stems, three letters or more)
+    and each pair of Chinese characters in a row (segmenting cuts 卡罗拉 as 卡罗 / 拉 in one
+    sentence and whole in another)."""
+    words = {w for w in content_words(text) if not _HAN.search(w) and len(w) >= 3}
+    pairs = {
+        run[i : i + 2]
+        for run in _HAN.findall(text)
+        for i in range(len(run) - 1)
+        if not (_COMMON & set(run[i : i + 2]))
+    }
+    return words | pairs
+
+
+# what says a change is not settled: a guess, a wish or a thought of it, a pause for now ("志愿活动暂停了
+# 说下个月恢复", "真想回去当个普通员工", "no gym this week, back next week")
+_UNSETTLED = re.compile(
+    r"(?<![不没])(?:想|打算|考虑)|要不要|暂停|暂时|先不|恢复|回头再|等.{1,8}再"
+    r"|(?i:\b(?:want\s+to|wanna|thinking\s+(?:of|about)|considering|should\s+i|tempted|for\s+now|this\s+week"
+    r"|for\s+a\s+(?:bit|while|few\s+\w+)|until|till|back\s+(?:next|in|on)|pause[ds]?|on\s+hold)\b)"
+)
+
+
+def ended_by_meaning(pool: Pool, item: MemoryItem, head: EndingHead | None) -> tuple[list[MemoryItem], float]:
+    """The one current memory ``item`` says no longer holds by the head's reading ([] when it is
+    unsure or no memory is near enough), and how sure the head is."""
+    vector = item.embedding
+    sure = head.ends(vector) if head is not None and vector is not None else 0.0
+    if head is None or vector is None or sure < head.threshold:
+        return [], sure
+    if _UNSETTLED.search(item.text) or HEDGE.search(item.text) or HYPOTHETICAL.search(item.text):
+        return [], sure
+    kin = kin_subject(item.text)
+    near = [
+        (score, m)
+        for kind in _KINDS
+        for score, m in pool.near(vector, kind)
+        if score >= head.near
+        and m.id != item.id
+        and (m.created_at is None or item.created_at is None or m.created_at <= item.created_at)
+        and changeable(m, bool(kin))
+        and not left_behind(m.text)
+        and kin_subject(m.text) == kin
+        and bool(_named(item.text) & _named(m.text))  # a word of the one in the other: the same thing
+    ]
+    return ([max(near, key=lambda pair: pair[0])[1]] if near else []), sure

@@ -1,0 +1,99 @@
+"""Whether a statement says that something of the user's has ended, read from its e5 vector.
+
+The rules retire what a change of mind names in words they know ("不喝美式了", "switched from
+duolingo", :mod:`memlane.write.changes`); people say it in many more ("let the membership lapse",
+"尤克里里吃灰好久了", "卡罗拉出掉了"). :class:`EndingHead` reads the vector the write path already
+computed for a memory it keeps (:mod:`memlane.write.keeper`) and gives the probability that the
+statement says something the user had, did or liked no longer holds: a habit stopped, a thing sold,
+a membership not renewed, a plan dropped, a problem gone. A statement it is sure of retires the
+nearest current memory of the user's that could change, when the two are close enough in meaning to
+be about the same thing (:func:`memlane.write.ended.ended_by_meaning`)::
+
+    head = EndingHead.bundled()
+    head.ends(vector)  # the probability that the statement ends something
+    head.threshold, head.near  # how sure it must be, and how close the memory it retires
+
+The weights (384 floats as int8, with the standardisation the regression was fitted on) ship in
+``ending.npz``; ``memlane eval changes --train`` rebuilds it from the corpus in
+``memlane/eval/data/changes`` (docs/judge.md).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from .model import int8_columns
+
+_BUNDLED: EndingHead | None = None
+_LOCK = threading.Lock()
+
+
+@dataclass(frozen=True)
+class EndingHead:
+    """Binary logistic regression over a standardised e5 passage vector.
+
+    ``threshold`` is how sure the head must be that a statement ends something before it retires a
+    memory, and ``near`` the cosine similarity that memory must have with the statement.
+    """
+
+    mean: npt.NDArray[np.float32]
+    scale: npt.NDArray[np.float32]
+    weights: npt.NDArray[np.float32]
+    bias: float
+    threshold: float
+    near: float
+
+    @staticmethod
+    def path() -> Path:
+        """Where the shipped weights are."""
+        return Path(str(resources.files("memlane.write.judge").joinpath("ending.npz")))
+
+    @classmethod
+    def bundled(cls) -> EndingHead | None:
+        """The shipped head, read once per process on first use (None when the file is missing)."""
+        global _BUNDLED
+        with _LOCK:
+            if _BUNDLED is None and cls.path().exists():
+                _BUNDLED = cls.load(cls.path())
+            return _BUNDLED
+
+    @classmethod
+    def load(cls, path: Path) -> EndingHead:
+        """A head saved by :meth:`save`."""
+        with np.load(path, allow_pickle=False) as data:
+            weights = data["weights"].astype(np.float32) * data["step"].astype(np.float32)
+            return cls(
+                data["mean"].astype(np.float32),
+                data["scale"].astype(np.float32),
+                weights[:, 0],
+                float(data["bias"]),
+                float(data["threshold"]),
+                float(data["near"]),
+            )
+
+    def save(self, path: Path) -> None:
+        """Write the weights as int8 with one step (about 2 KB)."""
+        weights, step = int8_columns(self.weights.reshape(-1, 1).astype(np.float32))
+        with path.open("wb") as out:
+            np.savez_compressed(
+                out,
+                mean=self.mean.astype(np.float32),
+                scale=self.scale.astype(np.float32),
+                weights=weights,
+                step=step,
+                bias=np.float64(self.bias),
+                threshold=np.float64(self.threshold),
+                near=np.float64(self.near),
+            )
+
+    def ends(self, vector: npt.ArrayLike) -> float:
+        """The probability that the statement of ``vector`` says something of the user's has ended."""
+        x = (np.asarray(vector, dtype=np.float32) - self.mean) / self.scale
+        z = float(x @ self.weights) + self.bias
+        return float(1.0 / (1.0 + np.exp(-z)))

@@ -1,0 +1,213 @@
+"""Changes of mind in words no rule knows: the learned ending head through ``Memory.add`` on real
+SQLite with the bundled embedder, what it may retire, its note, the shipped file, its training and
+``memlane eval changes``."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from conftest import T0
+from memlane import Memory
+from memlane.cli import main
+from memlane.eval import changes
+from memlane.write.ended import _named
+from memlane.write.judge.ending import EndingHead
+from memlane.write.judge.train_ending import examples, fit, lasting
+
+
+def _said_days_apart(mem: Memory, old: str, new: str, user: str = "u1") -> list[str]:
+    """Say ``old``, then ``new`` twelve days later; the texts of what ``old`` left that are still current."""
+    mem.add(old, user_id=user, session_id="s1", at=T0)
+    mem.flush(user)
+    left = {m.id for m in mem.list(user)}
+    assert left, f"{old!r} left no memory"
+    mem.add(new, user_id=user, session_id="s2", at=T0 + timedelta(days=12))
+    mem.flush(user)
+    return [m.text for m in mem.list(user) if m.id in left]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # dev pairs of the change-of-mind corpus that the rules alone left current
+        pytest.param("我平时戴小米手环记步数", "手环充电口坏了 干脆不戴了 感觉也没啥用", id="zh-band"),
+        pytest.param("我在看一本网文 叫《诡秘之主》", "诡秘不看了 中间太拖 弃了", id="zh-novel"),
+        pytest.param("我在一个读书群里 每天打卡", "读书群退了 群里全是发广告的 没意思", id="zh-group"),
+        pytest.param("我在做副业 网上卖手工耳环", "耳环店关了 拼不过那些工厂货 不亏就算赢", id="zh-shop"),
+        pytest.param(
+            "I do a cold plunge every morning",
+            "packed in the cold plunges, sold the tub on facebook marketplace. "
+            "my mornings are warm and happy again lol",
+            id="en-plunge",
+        ),
+        pytest.param(
+            "I'm a member of the local rotary club",
+            "resigned from rotary, the meetings were eating all my lunch breaks",
+            id="en-rotary",
+        ),
+        pytest.param(
+            "I'm in a bowling league on thursdays",
+            "our league disbanded so no more thursday bowling 😢",
+            id="en-league",
+        ),
+        pytest.param(
+            "I track my spending in Mint",
+            "Mint shut down so I moved everything to YNAB, still learning it",
+            id="en-app",
+        ),
+        pytest.param("我是Costco会员 住得近", "Costco卡我退了 全额退款 其实也没省多少", id="mixed-card"),
+    ],
+)
+def test_a_change_no_rule_names_retires_the_old_memory(mem: Memory, old: str, new: str) -> None:
+    assert _said_days_apart(mem, old, new) == []
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # someone else's change, and a sure ending about something else (nothing shared)
+        pytest.param(
+            "I use vim", "my whole team is moving to cursor, I'm sticking with vim though", id="en-team"
+        ),
+        pytest.param("我在西安一所高中教语文", "我不喝酒的", id="zh-unrelated"),
+        pytest.param(
+            "Please email me updates", "Dropped the blender off at the UPS store this morning", id="en-ups"
+        ),
+    ],
+)
+def test_what_shares_no_word_is_not_retired(mem: Memory, old: str, new: str) -> None:
+    assert len(_said_days_apart(mem, old, new)) == 1
+
+
+def test_the_retirement_says_it_was_learned_in_the_users_language(mem: Memory) -> None:
+    mem.add("我在一个读书群里 每天打卡", user_id="u1", session_id="s1", at=T0)
+    mem.add("读书群退了 群里全是发广告的 没意思", user_id="u1", session_id="s2", at=T0 + timedelta(days=12))
+    mem.flush("u1")
+    old = mem.list("u1", status="superseded")
+    assert [m.text for m in old] == ["我在一个读书群里 每天打卡"]
+    reasons = [h.reason for h in mem.history(old[0].id, user_id="u1")]
+    assert any(r.startswith("学习判断：用户说这已经不再成立") for r in reasons), reasons
+
+
+def test_the_rules_alone_retire_nothing_by_meaning(tmp_path: Path) -> None:
+    with Memory(tmp_path / "rules.db", learned_judge=False) as mem:
+        assert _said_days_apart(mem, "我在一个读书群里 每天打卡", "读书群退了 群里全是发广告的 没意思")
+
+
+def test_a_thing_is_named_by_english_words_and_pairs_of_chinese_characters() -> None:
+    assert _named("健身卡到期没续") & _named("我办了楼下健身房的年卡") == {"健身"}
+    assert _named("卡罗拉出掉了") & _named("我开的是一辆二手卡罗拉") == {"卡罗", "罗拉"}
+    assert not _named("我不喝酒的") & _named("我周末都会跟朋友去喝两杯")  # 喝酒 / 喝两: no shared pair
+    assert "up" not in _named("Dropped it off at the UPS store")  # two letters name nothing
+
+
+def test_the_shipped_head_is_small_and_sure_of_a_plain_ending() -> None:
+    head = EndingHead.bundled()
+    assert head is not None
+    assert EndingHead.path().stat().st_size <= 16 * 1024
+    assert 0.5 <= head.threshold < 1
+    assert 0 < head.near < 1
+    from memlane.embed.e5 import E5Embedder
+
+    quit, holds = E5Embedder().embed_passages(["I quit smoking last year", "I play tennis every Sunday"])
+    assert head.ends(quit) > head.threshold > head.ends(holds)
+
+
+def test_a_saved_head_loads_back(tmp_path: Path) -> None:
+    rng = np.random.default_rng(0)
+    head = EndingHead(
+        rng.normal(size=8).astype(np.float32),
+        np.ones(8, dtype=np.float32),
+        rng.normal(size=8).astype(np.float32),
+        0.25,
+        0.7,
+        0.8,
+    )
+    head.save(tmp_path / "ending.npz")
+    back = EndingHead.load(tmp_path / "ending.npz")
+    v = rng.normal(size=8)
+    assert (back.threshold, back.near, back.bias) == (0.7, 0.8, 0.25)
+    assert abs(back.ends(v) - head.ends(v)) < 0.02  # int8 weights
+
+
+def test_training_reads_the_dev_pairs_only_and_what_lasts_as_holding() -> None:
+    pairs = [
+        {"split": "dev", "new": "quit it", "label": "replaces"},
+        {"split": "test", "new": "never read", "label": "replaces"},
+        {"split": "dev", "new": "did it again", "label": "keeps"},
+    ]
+    texts, labels = examples([{"text": "sold the car", "label": "ends"}], pairs, ["I play piano"])
+    assert texts == ["sold the car", "quit it", "did it again", "I play piano"]
+    assert labels == [1, 1, 0, 0]
+    judge = [
+        {
+            "clauses": [
+                {"text": "我不喝酒", "label": "preference"},
+                {"text": "咖啡我戒了", "label": "preference"},  # may say a change: left out
+                {"text": "累死了", "label": "mood"},
+            ]
+        }
+    ]
+    assert lasting(judge) == ["我不喝酒"]
+
+
+def test_the_fit_separates_what_it_learns() -> None:
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=(200, 5))
+    y = (x[:, 0] > 0).astype(np.int64)
+    w, b = fit(x, y, 0.01)
+    assert ((x @ w + b > 0) == (y == 1)).mean() > 0.95
+
+
+def test_the_pairs_keep_a_held_out_half_in_both_languages() -> None:
+    pairs = changes.load()
+    assert len(pairs) >= 600
+    assert len({p["id"] for p in pairs}) == len(pairs)
+    for split in ("dev", "test"):
+        for lang in ("zh", "en", "mixed"):
+            for label in changes.LABELS:
+                assert (
+                    sum(p["split"] == split and p["lang"] == lang and p["label"] == label for p in pairs)
+                    >= 10
+                )
+    assert len(changes.load("clauses.jsonl")) >= 800
+
+
+def test_eval_changes_scores_pairs_and_writes_json_and_png(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    few = [
+        {
+            "id": "t1",
+            "lang": "zh",
+            "split": "dev",
+            "old": "我在一个读书群里 每天打卡",
+            "new": "读书群退了 群里全是发广告的 没意思",
+            "label": "replaces",
+            "how": "lapsed",
+        },
+        {
+            "id": "t2",
+            "lang": "en",
+            "split": "test",
+            "old": "I drink a flat white every morning",
+            "new": "my wife quit coffee last week",
+            "label": "keeps",
+            "how": "other person",
+        },
+    ]
+    monkeypatch.setattr(changes, "load", lambda name="pairs.jsonl": few)
+    out = tmp_path / "changes.json"
+    result = CliRunner().invoke(main, ["eval", "changes", "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "Changes of mind" in result.output
+    numbers = json.loads(out.read_text(encoding="utf-8"))
+    assert numbers["halves"]["dev"]["zh"]["replaces"] == 1.0
+    assert numbers["halves"]["test"]["en"]["keeps"] == 1.0
+    assert out.with_suffix(".png").stat().st_size > 0

@@ -41,15 +41,15 @@ def _said_days_apart(mem: Memory, old: str, new: str, user: str = "u1") -> list[
         pytest.param("我在一个读书群里 每天打卡", "读书群退了 群里全是发广告的 没意思", id="zh-group"),
         pytest.param("我在做副业 网上卖手工耳环", "耳环店关了 拼不过那些工厂货 不亏就算赢", id="zh-shop"),
         pytest.param(
-            "I do a cold plunge every morning",
-            "packed in the cold plunges, sold the tub on facebook marketplace. "
-            "my mornings are warm and happy again lol",
-            id="en-plunge",
+            "my son goes to daycare three days a week",
+            "my son started kindergarten so no more daycare 🥲",
+            id="en-daycare",
         ),
         pytest.param(
-            "I'm a member of the local rotary club",
-            "resigned from rotary, the meetings were eating all my lunch breaks",
-            id="en-rotary",
+            "I drive a 2009 civic",
+            "the civic finally died on the highway lol, got a used rav4 yesterday. "
+            "how often should I rotate the tires on it?",
+            id="en-car",
         ),
         pytest.param(
             "I'm in a bowling league on thursdays",

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from memlane.domain import Kind, MemoryItem
+from memlane.store.tokens import SPEAKER
 from memlane.text.keywords import content_words
 from memlane.write.changes import changeable
 from memlane.write.extract.leaving import left_behind
@@ -28,6 +29,10 @@ _KINDS = (Kind.SEMANTIC, Kind.PROFILE, Kind.EPISODIC)
 # characters too common to name a thing: a pair of Chinese characters holding one names nothing
 _COMMON = frozenset("我你他她它们了的是在有就都也很太不没一个这那么吗呢吧啊呀嘛和跟去来说要会能还又再好")
 _HAN = re.compile(r"[\u4e00-\u9fff]+")
+
+
+def _speakers(m: MemoryItem) -> set[str]:
+    return {t for t in m.tags if t.startswith(SPEAKER)}
 
 
 def _named(text: str) -> set[str]:
@@ -73,6 +78,7 @@ def ended_by_meaning(pool: Pool, item: MemoryItem, head: EndingHead | None) -> t
         and changeable(m, bool(kin))
         and not left_behind(m.text)
         and kin_subject(m.text) == kin
+        and _speakers(m) == _speakers(item)  # in a group's talk, one speaker's change is not another's
         and bool(_named(item.text) & _named(m.text))  # a word of the one in the other: the same thing
     ]
     return ([max(near, key=lambda pair: pair[0])[1]] if near else []), sure

@@ -41,18 +41,20 @@ KEEPS = 0.95
 TIE = 0.005
 
 
-# the lasting labels of the judge corpus, whose clauses say what holds (its training split only)
-_LASTING = ("preference", "constraint", "background", "profile")
+# the labels of the judge corpus whose clauses say what holds or what happened, no change of what the
+# user had (its training split only; events include friends' talk: "it was great to unplug")
+_LASTING = ("preference", "constraint", "background", "profile", "event")
 # …less those whose words may say a change: the corpus does not label changes, so these are left out
 _MAY_END = re.compile(
-    r"不再|戒|以前|曾经|没再|不.{0,8}了$"
-    r"|(?i:no\s+longer|any\s*more|quit|stopped|gave\s+up|used\s+to|sold|moved|switched|cancel|ditched|dropped)"
+    r"不再|戒|以前|曾经|没再|不.{0,8}了$|卖|退|辞|搬|换|分手|取消|停"
+    r"|(?i:no\s+longer|any\s*more|quit|stopped|gave\s+up|used\s+to|sold|moved|switched|cancel|ditched|dropped"
+    r"|left|broke\s+up|resigned|retired|over\b|done\s+with|closed|died|passed)"
 )
 
 
 def lasting(messages: Sequence[dict[str, Any]]) -> list[str]:
     """The judge corpus's clauses of what lasts (likes, rules, background, profile facts, many of them
-    said with a "not": 我不喝酒, "no calls on saturdays"), which end nothing."""
+    said with a "not": 我不喝酒, "no calls on saturdays") and of what happened, which end nothing."""
     return [
         clause["text"]
         for message in messages

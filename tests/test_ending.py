@@ -16,7 +16,7 @@ from conftest import T0
 from memlane import Memory
 from memlane.cli import main
 from memlane.eval import changes
-from memlane.write.ended import _named
+from memlane.write.ended import _UNSETTLED, _named
 from memlane.write.judge.ending import EndingHead
 from memlane.write.judge.train_ending import examples, fit, lasting
 
@@ -105,6 +105,21 @@ def test_a_thing_is_named_by_english_words_and_pairs_of_chinese_characters() -> 
     assert _named("卡罗拉出掉了") & _named("我开的是一辆二手卡罗拉") == {"卡罗", "罗拉"}
     assert not _named("我不喝酒的") & _named("我周末都会跟朋友去喝两杯")  # 喝酒 / 喝两: no shared pair
     assert "up" not in _named("Dropped it off at the UPS store")  # two letters name nothing
+    # how something was, or when, names no thing two statements share (LoCoMo's friends' talk)
+    assert not _named("My fam's been awesome since the move") & _named("pottery is awesome, I love it")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "had to take a break from pottery",
+        "志愿活动暂停了 说下个月恢复",
+        "no gym this week",
+        "有时候真想回去当个普通员工",
+    ],
+)
+def test_a_pause_or_a_wish_is_no_settled_change(text: str) -> None:
+    assert _UNSETTLED.search(text)
 
 
 def test_the_shipped_head_is_small_and_sure_of_a_plain_ending() -> None:

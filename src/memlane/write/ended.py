@@ -31,6 +31,20 @@ _COMMON = frozenset("我你他她它们了的是在有就都也很太不没一�
 _HAN = re.compile(r"[\u4e00-\u9fff]+")
 
 
+# English words that say how something was or when, and light verbs: they name no thing two statements
+# could share ("My fam's been awesome" is not about "pottery… is awesome")
+_NAMES_NOTHING = frozenset(
+    content_words(
+        "awesome amazing great good bad nice cool fun easy hard difficult important special beautiful lovely "
+        "happy sad proud tough busy crazy wonderful fantastic terrible awful excited glad sure real really "
+        "since ago always never often lately recently today yesterday tomorrow week weekend month year time "
+        "times day days lot lots thing things stuff way ways kind people feel felt love loved like liked "
+        "want wanted need needed make made get got take took keep kept give gave help helped try tried "
+        "start started finally still again also even just much many"
+    )
+)
+
+
 def _speakers(m: MemoryItem) -> set[str]:
     return {t for t in m.tags if t.startswith(SPEAKER)}
 
@@ -39,7 +53,7 @@ def _named(text: str) -> set[str]:
     """What ``text`` may name a thing by: its English content words (stems, three letters or more)
     and each pair of Chinese characters in a row (segmenting cuts 卡罗拉 as 卡罗 / 拉 in one
     sentence and whole in another)."""
-    words = {w for w in content_words(text) if not _HAN.search(w) and len(w) >= 3}
+    words = {w for w in content_words(text) if not _HAN.search(w) and len(w) >= 3} - _NAMES_NOTHING
     pairs = {
         run[i : i + 2]
         for run in _HAN.findall(text)
@@ -54,7 +68,8 @@ def _named(text: str) -> set[str]:
 _UNSETTLED = re.compile(
     r"(?<![不没])(?:想|打算|考虑)|要不要|暂停|暂时|先不|恢复|回头再|等.{1,8}再"
     r"|(?i:\b(?:want\s+to|wanna|thinking\s+(?:of|about)|considering|should\s+i|tempted|for\s+now|this\s+week"
-    r"|for\s+a\s+(?:bit|while|few\s+\w+)|until|till|back\s+(?:next|in|on)|pause[ds]?|on\s+hold)\b)"
+    r"|for\s+a\s+(?:bit|while|few\s+\w+)|until|till|back\s+(?:next|in|on)|pause[ds]?|on\s+hold"
+    r"|(?:take|took|taking)\s+a\s+break)\b)"
 )
 
 

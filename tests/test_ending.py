@@ -226,3 +226,13 @@ def test_eval_changes_scores_pairs_and_writes_json_and_png(
     assert numbers["halves"]["dev"]["zh"]["replaces"] == 1.0
     assert numbers["halves"]["test"]["en"]["keeps"] == 1.0
     assert out.with_suffix(".png").stat().st_size > 0
+
+
+def test_named_speakers_talk_is_read_by_the_rules_alone(mem: Memory) -> None:
+    """The head learnt from what users tell an assistant; in friends' talk it read past news as endings."""
+    said = [{"role": "user", "content": "我在一个读书群里 每天打卡", "name": "Bob"}]
+    later = [{"role": "user", "content": "读书群退了 群里全是发广告的 没意思", "name": "Bob"}]
+    mem.add(said, user_id="u1", session_id="s1", at=T0)
+    mem.add(later, user_id="u1", session_id="s2", at=T0 + timedelta(days=12))
+    mem.flush("u1")
+    assert "我在一个读书群里 每天打卡" in [m.text for m in mem.list("u1")]

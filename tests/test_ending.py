@@ -130,8 +130,9 @@ def test_the_shipped_head_is_small_and_sure_of_a_plain_ending() -> None:
     assert 0 < head.near < 1
     from memlane.embed.e5 import E5Embedder
 
-    quit, holds = E5Embedder().embed_passages(["I quit smoking last year", "I play tennis every Sunday"])
-    assert head.ends(quit) > head.threshold > head.ends(holds)
+    texts = ["I quit smoking last year", "I play tennis every Sunday"]
+    quit, holds = E5Embedder().embed_passages(texts)
+    assert head.ends(quit, texts[0]) > head.threshold > head.ends(holds, texts[1])
 
 
 def test_a_saved_head_loads_back(tmp_path: Path) -> None:
@@ -143,12 +144,15 @@ def test_a_saved_head_loads_back(tmp_path: Path) -> None:
         0.25,
         0.7,
         0.8,
+        rng.normal(size=64).astype(np.float32),
+        3.0,
     )
     head.save(tmp_path / "ending.npz")
     back = EndingHead.load(tmp_path / "ending.npz")
     v = rng.normal(size=8)
-    assert (back.threshold, back.near, back.bias) == (0.7, 0.8, 0.25)
-    assert abs(back.ends(v) - head.ends(v)) < 0.02  # int8 weights
+    assert (back.threshold, back.near, back.bias, back.gram_scale) == (0.7, 0.8, 0.25, 3.0)
+    assert abs(back.ends(v, "sold my car") - head.ends(v, "sold my car")) < 0.02  # int8 weights
+    assert head.ends(v, "sold my car") != head.ends(v, "kept my car")  # it reads the words too
 
 
 def test_training_reads_the_dev_pairs_only_and_what_lasts_as_holding() -> None:

@@ -21,13 +21,14 @@ The weights (384 floats as int8, with the standardisation the regression was fit
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
+from .features import Features
 from .model import int8_columns
 
 _BUNDLED: EndingHead | None = None
@@ -38,8 +39,11 @@ _LOCK = threading.Lock()
 class EndingHead:
     """Binary logistic regression over a standardised e5 passage vector.
 
-    ``threshold`` is how sure the head must be that a statement ends something before it retires a
-    memory, and ``near`` the cosine similarity that memory must have with the statement.
+    Beside the vector it reads the statement's words: hashed n-grams (:class:`Features` with
+    ``gram_dim`` buckets), a binary row of unit length times ``gram_scale``, with weights ``grams``
+    (empty when training chose the vector alone). ``threshold`` is how sure the head must be that a
+    statement ends something before it retires a memory, and ``near`` the cosine similarity that
+    memory must have with the statement.
     """
 
     mean: npt.NDArray[np.float32]
@@ -48,6 +52,8 @@ class EndingHead:
     bias: float
     threshold: float
     near: float
+    grams: npt.NDArray[np.float32] = field(default_factory=lambda: np.zeros(0, dtype=np.float32))
+    gram_scale: float = 0.0
 
     @staticmethod
     def path() -> Path:
@@ -68,6 +74,11 @@ class EndingHead:
         """A head saved by :meth:`save`."""
         with np.load(path, allow_pickle=False) as data:
             weights = data["weights"].astype(np.float32) * data["step"].astype(np.float32)
+            grams = (  # a head of the vector alone has no words' weights
+                data["grams"].astype(np.float32) * data["gram_step"].astype(np.float32)
+                if "grams" in data.files
+                else np.zeros((0, 1), dtype=np.float32)
+            )
             return cls(
                 data["mean"].astype(np.float32),
                 data["scale"].astype(np.float32),
@@ -75,11 +86,18 @@ class EndingHead:
                 float(data["bias"]),
                 float(data["threshold"]),
                 float(data["near"]),
+                grams[:, 0],
+                float(data["gram_scale"]) if "gram_scale" in data.files else 0.0,
             )
 
     def save(self, path: Path) -> None:
-        """Write the weights as int8 with one step (about 2 KB)."""
+        """Write the weights as int8 with one step each for the vector's and the words' (a few KB)."""
         weights, step = int8_columns(self.weights.reshape(-1, 1).astype(np.float32))
+        grams, gram_step = (
+            int8_columns(self.grams.reshape(-1, 1).astype(np.float32))
+            if self.grams.size
+            else (np.zeros((0, 1), dtype=np.int8), np.ones(1, dtype=np.float32))
+        )
         with path.open("wb") as out:
             np.savez_compressed(
                 out,
@@ -90,10 +108,17 @@ class EndingHead:
                 bias=np.float64(self.bias),
                 threshold=np.float64(self.threshold),
                 near=np.float64(self.near),
+                grams=grams,
+                gram_step=gram_step,
+                gram_scale=np.float64(self.gram_scale),
             )
 
-    def ends(self, vector: npt.ArrayLike) -> float:
-        """The probability that the statement of ``vector`` says something of the user's has ended."""
+    def ends(self, vector: npt.ArrayLike, text: str) -> float:
+        """The probability that ``text``, whose e5 vector is ``vector``, says something of the user's
+        has ended."""
         x = (np.asarray(vector, dtype=np.float32) - self.mean) / self.scale
         z = float(x @ self.weights) + self.bias
+        if self.grams.size:
+            found = Features(dim=self.grams.size).indices(text)
+            z += self.gram_scale * float(self.grams[found].sum()) / max(1.0, float(np.sqrt(found.size)))
         return float(1.0 / (1.0 + np.exp(-z)))

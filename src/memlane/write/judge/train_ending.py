@@ -27,12 +27,15 @@ from memlane.write.extract.leaving import leaving
 
 from . import train
 from .ending import EndingHead
+from .features import Features
 from .model import int8_columns
 from .train_meaning import DAY_ZERO, Dense, embed
 
 Array = npt.NDArray[np.float64]
 
-PENALTIES = (0.3, 0.1, 0.03, 0.01)
+PENALTIES = (0.1, 0.03, 0.01)
+GRAM_DIM = 1 << 12  # hashed n-gram buckets of the words the head reads beside the vector
+GRAM_SCALES = (0.0, 12.0)  # how much a statement's words weigh against its vector (0: not read)
 THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.9)
 NEARS = (0.78, 0.81, 0.84)
 # the share of the dev pairs that leave the old memory standing which the rules alone get right (0.97),
@@ -100,6 +103,16 @@ def fit(x: Array, y: npt.NDArray[np.int64], penalty: float) -> tuple[Array, floa
     return flat[:dim], float(flat[dim])
 
 
+def grams(texts: Sequence[str]) -> Array:
+    """Each text's hashed n-grams as a binary row of unit length (as :meth:`EndingHead.ends` reads them)."""
+    features = Features(dim=GRAM_DIM)
+    rows = np.zeros((len(texts), GRAM_DIM))
+    for i, text in enumerate(texts):
+        found = features.indices(text)
+        rows[i, found] = 1.0 / max(1.0, float(np.sqrt(found.size)))
+    return rows
+
+
 def _log_loss(x: Array, y: npt.NDArray[np.int64], fold: npt.NDArray[np.int64], penalty: float) -> float:
     total = 0.0
     for k in range(train.FOLDS):
@@ -107,6 +120,13 @@ def _log_loss(x: Array, y: npt.NDArray[np.int64], fold: npt.NDArray[np.int64], p
         p = np.clip(1.0 / (1.0 + np.exp(-(x[fold == k] @ w + b))), 1e-6, 1 - 1e-6)
         total -= float((y[fold == k] * np.log(p) + (1 - y[fold == k]) * np.log(1 - p)).sum())
     return total / y.size
+
+
+def _as_shipped(w: Array) -> npt.NDArray[np.float32]:
+    """``w`` as the shipped file holds it: int8 with one step."""
+    quantised, step = int8_columns(w.reshape(-1, 1).astype(np.float32))
+    shipped: npt.NDArray[np.float32] = (quantised[:, 0].astype(np.float32) * step[0]).astype(np.float32)
+    return shipped
 
 
 def build(
@@ -125,12 +145,26 @@ def build(
     mean = vectors.mean(axis=0)
     scale = vectors.std(axis=0) + 1e-6
     x = (vectors - mean) / scale
-    losses = {penalty: _log_loss(x, y, fold, penalty) for penalty in PENALTIES}
-    penalty = min(PENALTIES, key=lambda p: (losses[p], -p))
-    w, b = fit(x, y, penalty)
-    quantised, step = int8_columns(w.reshape(-1, 1).astype(np.float32))  # as the shipped file holds it
-    w = quantised[:, 0].astype(np.float64) * float(step[0])
-    head = EndingHead(mean.astype(np.float32), scale.astype(np.float32), w.astype(np.float32), b, 1.01, 1.0)
+    words = grams(texts)
+    words = np.concatenate([words, words])  # a text and its dated form say the same words
+    losses = {
+        (penalty, g): _log_loss(np.hstack([x, g * words]) if g else x, y, fold, penalty)
+        for penalty in PENALTIES
+        for g in GRAM_SCALES
+    }
+    penalty, gram_scale = min(losses, key=lambda k: (losses[k], -k[0], k[1]))
+    w, b = fit(np.hstack([x, gram_scale * words]) if gram_scale else x, y, penalty)
+    dim = x.shape[1]
+    head = EndingHead(
+        mean.astype(np.float32),
+        scale.astype(np.float32),
+        _as_shipped(w[:dim]),
+        b,
+        1.01,
+        1.0,
+        _as_shipped(w[dim:]) if gram_scale else np.zeros(0, dtype=np.float32),
+        gram_scale,
+    )
     best: tuple[float, float, float] | None = None
     for threshold in sorted(THRESHOLDS, reverse=True):  # the stricter wins a tie
         for near in sorted(NEARS, reverse=True):
@@ -142,4 +176,11 @@ def build(
     if best is None:
         raise ValueError(f"no threshold keeps {KEEPS} of the dev pairs' old memories standing")
     chosen = replace(head, threshold=best[1], near=best[2])
-    return chosen, {"penalty": penalty, "log_loss": losses[penalty], "threshold": best[1], "near": best[2]}
+    chosen_loss = losses[(penalty, gram_scale)]
+    return chosen, {
+        "penalty": penalty,
+        "gram_scale": gram_scale,
+        "log_loss": chosen_loss,
+        "threshold": best[1],
+        "near": best[2],
+    }

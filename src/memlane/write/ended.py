@@ -77,10 +77,12 @@ def ended_by_meaning(pool: Pool, item: MemoryItem, head: EndingHead | None) -> t
     """The one current memory ``item`` says no longer holds by the head's reading ([] when it is
     unsure or no memory is near enough), and how sure the head is."""
     vector = item.embedding
-    sure = head.ends(vector, item.text) if head is not None and vector is not None else 0.0
-    if head is None or vector is None or sure < head.threshold or _speakers(item):
+    if head is None or vector is None or _speakers(item):
         # (named speakers' talk, a group's or friends': the head learnt from what users tell an
         # assistant, and reads a friend's past news as an ending)
+        return [], 0.0
+    sure = head.ends(vector, item.text)
+    if sure < head.threshold:
         return [], sure
     if _UNSETTLED.search(item.text) or HEDGE.search(item.text) or HYPOTHETICAL.search(item.text):
         return [], sure

@@ -2,13 +2,15 @@
 
 The rules name what a change leaves behind in the words they know (:mod:`memlane.write.changes`,
 :mod:`memlane.write.choices`). When they name nothing, the learned :class:`EndingHead` reads the new
-memory's e5 vector; when it is sure the statement says something of the user's has ended ("健身卡到期
-没续", "let my climbing membership lapse", "尤克里里吃灰好久了"), the nearest current memory that could
-change and is close enough in meaning to be about the same thing is retired ("我办了楼下健身房的年卡",
-"I climb at the bouldering gym twice a week"). Only memories of the same person (the user's change
-leaves what was said of a relative) and only what holds until it changes (preferences, routines,
-background, plans, profile facts, an open problem), never an event that happened or a memory that
-itself says something ended.
+memory's e5 vector and its words; when it is sure the statement says something of the user's has ended
+("健身卡到期没续", "let my climbing membership lapse", "尤克里里吃灰好久了"), the nearest current memory
+that could change, shares a word with it and is close enough in meaning to be about the same thing is
+retired ("我办了楼下健身房的年卡", "I climb at the bouldering gym twice a week"). Only memories of the
+same person (the user's change leaves what was said of a relative) and only what holds until it
+changes (preferences, routines, background, plans, profile facts, an open problem), never an event
+that happened or a memory that itself says something ended; nothing when the change is a guess, a
+wish or a pause for now, and nothing in named speakers' talk (the head learnt from what users tell
+an assistant).
 """
 
 from __future__ import annotations

@@ -88,7 +88,7 @@ def ended_by_meaning(pool: Pool, item: MemoryItem, head: EndingHead | None) -> t
         return [], sure
     if _UNSETTLED.search(item.text) or HEDGE.search(item.text) or HYPOTHETICAL.search(item.text):
         return [], sure
-    kin = kin_subject(item.text)
+    kin, named = kin_subject(item.text), _named(item.text)
     near = [
         (score, m)
         for kind in _KINDS
@@ -99,6 +99,6 @@ def ended_by_meaning(pool: Pool, item: MemoryItem, head: EndingHead | None) -> t
         and changeable(m, bool(kin))
         and not left_behind(m.text)
         and kin_subject(m.text) == kin
-        and bool(_named(item.text) & _named(m.text))  # a word of the one in the other: the same thing
+        and bool(named & _named(m.text))  # a word of the one in the other: the same thing
     ]
     return ([max(near, key=lambda pair: pair[0])[1]] if near else []), sure

@@ -17,6 +17,7 @@ from memlane import Memory
 from memlane.cli import main
 from memlane.eval import changes
 from memlane.write.ended import _UNSETTLED, _named
+from memlane.write.judge import shipped
 from memlane.write.judge.ending import EndingHead
 from memlane.write.judge.train_ending import examples, fit, lasting
 
@@ -98,6 +99,18 @@ def test_the_retirement_says_it_was_learned_in_the_users_language(mem: Memory) -
 def test_the_rules_alone_retire_nothing_by_meaning(tmp_path: Path) -> None:
     with Memory(tmp_path / "rules.db", learned_judge=False) as mem:
         assert _said_days_apart(mem, "我在一个读书群里 每天打卡", "读书群退了 群里全是发广告的 没意思")
+
+
+def test_a_missing_shipped_file_is_none_until_it_exists(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(shipped, "_READ", {})
+    monkeypatch.setattr(shipped, "shipped_path", lambda name: tmp_path / name)
+    assert shipped.shipped("ending.npz", EndingHead.load) is None
+    EndingHead.load(EndingHead.path()).save(tmp_path / "ending.npz")
+    first = shipped.shipped("ending.npz", EndingHead.load)
+    assert isinstance(first, EndingHead)
+    assert shipped.shipped("ending.npz", EndingHead.load) is first
 
 
 def test_a_thing_is_named_by_english_words_and_pairs_of_chinese_characters() -> None:

@@ -20,9 +20,7 @@ The weights (384 floats as int8, with the standardisation the regression was fit
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -30,9 +28,7 @@ import numpy.typing as npt
 
 from .features import Features
 from .model import int8_columns
-
-_BUNDLED: EndingHead | None = None
-_LOCK = threading.Lock()
+from .shipped import shipped, shipped_path
 
 
 @dataclass(frozen=True)
@@ -58,16 +54,12 @@ class EndingHead:
     @staticmethod
     def path() -> Path:
         """Where the shipped weights are."""
-        return Path(str(resources.files("memlane.write.judge").joinpath("ending.npz")))
+        return shipped_path("ending.npz")
 
     @classmethod
     def bundled(cls) -> EndingHead | None:
         """The shipped head, read once per process on first use (None when the file is missing)."""
-        global _BUNDLED
-        with _LOCK:
-            if _BUNDLED is None and cls.path().exists():
-                _BUNDLED = cls.load(cls.path())
-            return _BUNDLED
+        return shipped("ending.npz", cls.load)
 
     @classmethod
     def load(cls, path: Path) -> EndingHead:

@@ -22,24 +22,20 @@ The weights (384 x 16, with the standardisation the regression was fitted on) sh
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
 from .model import IMPORTANCE, LABELS, STABILITY, TIER_OF, Prediction, int8_columns, tier_shares
+from .shipped import shipped, shipped_path
 
 Array = npt.NDArray[np.float64]
 
 _IMPORTANCE = np.array([IMPORTANCE[label] for label in LABELS])
 _STABILITY = np.array([STABILITY[label] for label in LABELS])
-
-_BUNDLED: MeaningHead | None = None
-_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -69,16 +65,12 @@ class MeaningHead:
     @staticmethod
     def path() -> Path:
         """Where the shipped weights are."""
-        return Path(str(resources.files("memlane.write.judge").joinpath("meaning.npz")))
+        return shipped_path("meaning.npz")
 
     @classmethod
     def bundled(cls) -> MeaningHead | None:
         """The shipped head, read once per process on first use (None when the file is missing)."""
-        global _BUNDLED
-        with _LOCK:
-            if _BUNDLED is None and cls.path().exists():
-                _BUNDLED = cls.load(cls.path())
-            return _BUNDLED
+        return shipped("meaning.npz", cls.load)
 
     @classmethod
     def load(cls, path: Path) -> MeaningHead:

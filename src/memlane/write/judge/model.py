@@ -19,16 +19,15 @@ class) are read on first use and shared by every judge of the process::
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
 from .features import Features
+from .shipped import shipped, shipped_path
 
 LABELS = (
     "mood",
@@ -121,10 +120,6 @@ def int8_columns(weights: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.int8]
     return np.round(weights / step).astype(np.int8), step
 
 
-_BUNDLED: Classifier | None = None
-_LOCK = threading.Lock()
-
-
 class Classifier:
     """Hashed-n-gram logistic regression: ``weights`` is (dim, labels), ``bias`` (labels)."""
 
@@ -151,16 +146,15 @@ class Classifier:
     @staticmethod
     def path() -> Path:
         """Where the shipped weights are."""
-        return Path(str(resources.files("memlane.write.judge").joinpath("model.npz")))
+        return shipped_path("model.npz")
 
     @classmethod
     def bundled(cls) -> Classifier:
         """The shipped model, read once per process on first use."""
-        global _BUNDLED
-        with _LOCK:
-            if _BUNDLED is None:
-                _BUNDLED = cls.load(cls.path())
-            return _BUNDLED
+        model = shipped("model.npz", cls.load)
+        if model is None:
+            raise FileNotFoundError(f"{cls.path()} is missing: `make judge-model` rebuilds it")
+        return model
 
     @classmethod
     def load(cls, path: Path) -> Classifier:

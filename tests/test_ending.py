@@ -101,6 +101,19 @@ def test_the_rules_alone_retire_nothing_by_meaning(tmp_path: Path) -> None:
         assert _said_days_apart(mem, "我在一个读书群里 每天打卡", "读书群退了 群里全是发广告的 没意思")
 
 
+def test_the_head_is_read_on_the_first_write_that_asks_not_when_memory_opens(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    read: dict[str, object] = {}
+    monkeypatch.setattr(shipped, "_READ", read)
+    with Memory(tmp_path / "lazy.db") as mem:
+        assert "ending.npz" not in read
+        mem.add("我在一个读书群里 每天打卡", user_id="u1", session_id="s1", at=T0)
+        mem.flush("u1")
+        assert isinstance(read["ending.npz"], EndingHead)
+        assert EndingHead.bundled() is read["ending.npz"]
+
+
 def test_a_missing_shipped_file_is_none_until_it_exists(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -43,6 +43,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from functools import cached_property
 from typing import Literal
 
 from memlane.domain import Category, EventStatus, Flag, Kind, MemoryItem, Source
@@ -353,9 +354,13 @@ class Reconciler:
 
     def __init__(self, settings: Settings) -> None:
         self.threshold = settings.duplicate_similarity
-        # what a change of mind in words no rule knows retires, read by meaning (learned: off with
-        # the learned judge)
-        self.ending = EndingHead.bundled() if settings.learned_judge else None
+        self.learned = settings.learned_judge
+
+    @cached_property
+    def ending(self) -> EndingHead | None:
+        """What reads a change of mind in words no rule knows (learned: off with the learned judge),
+        read on the first write that asks."""
+        return EndingHead.bundled() if self.learned else None
 
     def review(self, stores: Stores, pending: Sequence[tuple[MemoryItem, list[str]]]) -> Rulings:
         """Rulings on the doubts of ``pending`` (new items with their objects); none from the rules."""

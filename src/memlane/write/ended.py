@@ -77,16 +77,16 @@ _UNSETTLED = re.compile(
 
 def ended_by_meaning(pool: Pool, item: MemoryItem, head: EndingHead | None) -> tuple[list[MemoryItem], float]:
     """The one current memory ``item`` says no longer holds by the head's reading ([] when it is
-    unsure or no memory is near enough), and how sure the head is."""
+    unsure or no memory is near enough), and how sure the head is (0 when it was not asked)."""
     vector = item.embedding
     if head is None or vector is None or _speakers(item):
         # (named speakers' talk, a group's or friends': the head learnt from what users tell an
         # assistant, and reads a friend's past news as an ending)
         return [], 0.0
+    if _UNSETTLED.search(item.text) or HEDGE.search(item.text) or HYPOTHETICAL.search(item.text):
+        return [], 0.0
     sure = head.ends(vector, item.text)
     if sure < head.threshold:
-        return [], sure
-    if _UNSETTLED.search(item.text) or HEDGE.search(item.text) or HYPOTHETICAL.search(item.text):
         return [], sure
     kin, named = kin_subject(item.text), _named(item.text)
     near = [

@@ -278,3 +278,22 @@ def test_a_file_that_is_not_locomo_is_one_line_and_exit_code_2(tmp_path: Path) -
     result = CliRunner().invoke(main, ["eval", "locomo", "--data", str(bad)])
     assert result.exit_code == 2
     assert "is not a list of LoCoMo samples" in result.stderr
+
+
+def test_the_numbers_go_to_a_directory_that_did_not_exist(tmp_path: Path) -> None:
+    out = tmp_path / "results" / "today" / "locomo.json"
+    args = ["eval", "locomo", "--data", str(FIXTURES / "locomo_tiny_en.json"), "--json", str(out)]
+    result = CliRunner().invoke(main, args, catch_exceptions=False)
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(out.read_text(encoding="utf-8"))["questions"] == 11
+    assert out.with_suffix(".png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_a_path_that_cannot_be_written_says_so_after_the_numbers(tmp_path: Path) -> None:
+    (tmp_path / "taken").write_text("a file, not a directory", encoding="utf-8")
+    out = tmp_path / "taken" / "locomo.json"
+    args = ["eval", "locomo", "--data", str(FIXTURES / "locomo_tiny_en.json"), "--json", str(out)]
+    result = CliRunner().invoke(main, args, catch_exceptions=False)
+    assert result.exit_code == 1
+    assert "11 scorable questions" in result.stdout  # the run's numbers are still shown
+    assert f"error: could not write {out}" in result.stdout.replace("\n", "")

@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
@@ -17,6 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextC
 from rich.table import Table
 
 from memlane.bench.scale import ScaleOptions, plot, run_scale
+from memlane.cli.numbers import written
 from memlane.errors import MemlaneError
 
 console = Console(stderr=True)
@@ -91,10 +91,4 @@ def scale(
         table.add_row(f"{int(size):,}", *(f"{row[c]:,.2f}" for c in _COLUMNS))
     Console().print(table)
     console.print(_METHOD, style="dim")
-    if json_out is not None:
-        json_out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
-        console.print(f"wrote {json_out}")
-    picture = plot_out or (json_out.with_suffix(".png") if json_out else None)
-    if picture is not None:
-        plot(results, picture)
-        console.print(f"wrote {picture}")
+    written(results, json_out, plot_out, lambda out: plot(results, out)).show(console)

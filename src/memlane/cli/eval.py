@@ -9,16 +9,16 @@ they cost is reported by stage; without it the rules alone run.
 from __future__ import annotations
 
 import hashlib
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import Progress
 
-from memlane.errors import MemlaneError, MissingExtra
+from memlane.cli.numbers import PROGRESS, json_option, split_option, written
+from memlane.errors import MemlaneError
 
 if TYPE_CHECKING:
     from memlane.llm import ChatClient
@@ -56,21 +56,10 @@ def eval_group() -> None:
     type=click.Path(dir_okay=False, path_type=Path),
     help=f"LoCoMo-format JSON file (required): {LOCOMO_SOURCE}.",
 )
-@click.option(
-    "--split",
-    type=click.Choice(["all", "dev", "test"]),
-    default="all",
-    show_default=True,
-    help="dev: the first 3 conversations (for tuning); test: the others.",
-)
+@split_option("dev: the first 3 conversations (for tuning); test: the others.")
 @click.option("--conversations", type=click.IntRange(min=1), help="Use only the first N conversations.")
 @click.option("--limit", type=click.IntRange(min=1), help="Ask at most N questions per conversation.")
-@click.option(
-    "--json",
-    "json_out",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write the numbers as JSON (and a PNG plot next to it).",
-)
+@json_option("Write the numbers as JSON (and a PNG plot next to it).")
 @click.option(
     "--plot", "plot_out", type=click.Path(dir_okay=False, path_type=Path), help="PNG of R@k curves."
 )
@@ -119,8 +108,7 @@ def locomo(
         console = Console(width=140)
     try:
         samples = dataset.load(path)
-        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-        with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+        with Progress(*PROGRESS, console=Console(stderr=True), transient=True) as progress:
             run = locomo.evaluate(
                 samples,
                 db=db,
@@ -142,17 +130,8 @@ def locomo(
         raise RuntimeError(f"{len(run.answers)} scorable questions, expected {dataset.SCORABLE_QUESTIONS}")
     summary = report.summary(run, data=str(path), sha256=sha256, context_max_tokens=context_tokens)
     # files first: a long run's results must survive a console that goes away (a closed pipe)
-    written: list[str] = []
-    if json_out is not None:
-        document = summary | ({"details": report.details(run)} if details else {})
-        json_out.write_text(json.dumps(document, ensure_ascii=False, indent=2), encoding="utf-8")
-        written.append(f"wrote {json_out}")
-        plot_out = plot_out or json_out.with_suffix(".png")
-    if plot_out is not None:
-        try:
-            written.append(f"wrote {report.plot(summary, plot_out)}")
-        except MissingExtra as exc:  # the numbers stand without their plot
-            written.append(f"no plot: {exc}")
+    document = summary | ({"details": report.details(run)} if details else {})
+    files = written(document, json_out, plot_out, lambda out: report.plot(summary, out))
     console.print(
         f"{summary['questions']} scorable questions from {len(run.stored)} conversations "
         f"(split {split}) of {path.name}"
@@ -162,24 +141,12 @@ def locomo(
     usage = report.usage_table(summary)
     if usage is not None:
         console.print(usage)
-    for line in written:
-        console.print(line)
+    files.show(console)
 
 
 @eval_group.command()
-@click.option(
-    "--split",
-    type=click.Choice(["all", "dev", "test"]),
-    default="all",
-    show_default=True,
-    help="dev: the cases the write path was built against; test: the held-out half.",
-)
-@click.option(
-    "--json",
-    "json_out",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write the numbers as JSON (and a PNG next to it).",
-)
+@split_option("dev: the cases the write path was built against; test: the held-out half.")
+@json_option()
 @click.option("--failures", is_flag=True, help="Print every failing case and what memory held instead.")
 def writes(split: str, json_out: Path | None, failures: bool) -> None:
     """What the write path keeps: supersede, merge, keep-apart, channel and profile cases scored on both
@@ -190,8 +157,7 @@ def writes(split: str, json_out: Path | None, failures: bool) -> None:
 
     cases = [c for c in scored.load_cases() if split in ("all", c["split"])]
     console = Console()
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+    with Progress(*PROGRESS, console=Console(stderr=True), transient=True) as progress:
         task = progress.add_task("cases", total=len(cases))
         report = scored.evaluate(cases, progress=lambda n, _: progress.update(task, completed=n))
     kinds = sorted({c["kind"] for c in cases})
@@ -218,30 +184,13 @@ def writes(split: str, json_out: Path | None, failures: bool) -> None:
         for result in report.results:
             if not result.passed:
                 console.print(f"[bold]{result.case['id']}[/] " + "; ".join(result.wrong), markup=True)
-    if json_out is not None:
-        json_out.write_text(json.dumps(report.to_dict(), ensure_ascii=False, indent=2), encoding="utf-8")
-        console.print(f"wrote {json_out}")
-        try:
-            console.print(f"wrote {scored.plot(report, json_out.with_suffix('.png'))}")
-        except MissingExtra as exc:
-            console.print(f"no plot: {exc}")
+    written(report.to_dict(), json_out, None, lambda out: scored.plot(report, out)).show(console)
 
 
 @eval_group.command()
-@click.option(
-    "--split",
-    type=click.Choice(["all", "dev", "test"]),
-    default="all",
-    show_default=True,
-    help="dev: the half that may be tuned on; test: the held-out half.",
-)
+@split_option("dev: the half that may be tuned on; test: the held-out half.")
 @click.option("--max-tokens", type=click.IntRange(min=1), help="Token budget of each block (default: 800).")
-@click.option(
-    "--json",
-    "json_out",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write the numbers as JSON (and a PNG next to it).",
-)
+@json_option()
 @click.option("--failures", is_flag=True, help="Print every question that missed an item or leaked one.")
 @click.option(
     "--floors",
@@ -273,8 +222,7 @@ def context(
 
     chosen = [s for s in scenarios.load() if split in ("all", s["split"])]
     console = Console()
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+    with Progress(*PROGRESS, console=Console(stderr=True), transient=True) as progress:
         task = progress.add_task("scenarios", total=len(chosen))
         report = scenarios.evaluate(
             chosen, max_tokens=max_tokens, progress=lambda n, _: progress.update(task, completed=n)
@@ -313,30 +261,17 @@ def context(
             if a.junk or a.missing:
                 what = "; ".join([*(f"missing {m!r}" for m in a.missing), *(f"leaked {j!r}" for j in a.junk)])
                 console.print(f"{a.scenario} {a.question} ({a.category}): {what}", markup=False)
-    if json_out is not None:
-        json_out.write_text(json.dumps(report.to_dict(), ensure_ascii=False, indent=2), encoding="utf-8")
-        console.print(f"wrote {json_out}")
-        try:
-            console.print(f"wrote {scenarios.plot(report, json_out.with_suffix('.png'))}")
-        except MissingExtra as exc:
-            console.print(f"no plot: {exc}")
+    written(report.to_dict(), json_out, None, lambda out: scenarios.plot(report, out)).show(console)
 
 
 @eval_group.command()
-@click.option(
-    "--split",
-    type=click.Choice(["train", "test"]),
-    default="test",
-    show_default=True,
-    help="test: the held-out half (never tuned on); train: the half the model learns from.",
+@split_option(
+    "test: the held-out half (never tuned on); train: the half the model learns from.",
+    ("train", "test"),
+    "test",
 )
 @click.option("--limit", type=click.IntRange(min=1), help="Use only the first N messages of the split.")
-@click.option(
-    "--json",
-    "json_out",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write the numbers as JSON (and a PNG of the confusion table next to it).",
-)
+@json_option("Write the numbers as JSON (and a PNG of the confusion table next to it).")
 @click.option(
     "--train",
     "retrain",
@@ -361,8 +296,7 @@ def judge(split: str, limit: int | None, json_out: Path | None, retrain: bool) -
             f"threshold {chosen.threshold} (keep {chosen.keep}): "
             f"out-of-fold label accuracy {chosen.accuracy:.4f}"
         )
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+    with Progress(*PROGRESS, console=Console(stderr=True), transient=True) as progress:
         tasks: dict[str, object] = {}
 
         def tick(name: str, n: int, total: int) -> None:
@@ -371,12 +305,7 @@ def judge(split: str, limit: int | None, json_out: Path | None, retrain: bool) -
             progress.update(tasks[name], completed=n)  # type: ignore[arg-type]
 
         report = scored.evaluate(split, limit=limit, progress=tick)
-    if json_out is not None:
-        json_out.write_text(json.dumps(report.to_dict(), ensure_ascii=False, indent=2), encoding="utf-8")
-        console.print(f"wrote {json_out}")
-        try:
-            console.print(f"wrote {scored.plot(report, json_out.with_suffix('.png'))}")
-        except MissingExtra as exc:
-            console.print(f"no plot: {exc}")
+    files = written(report.to_dict(), json_out, None, lambda out: scored.plot(report, out))
     for table in scored.tables(report):
         console.print(table)
+    files.show(console)

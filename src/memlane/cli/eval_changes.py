@@ -3,33 +3,19 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import Progress
 from rich.table import Table
 
-from memlane.errors import MissingExtra
-
-_COLUMNS = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+from memlane.cli.numbers import PROGRESS, json_option, split_option, written
 
 
 @click.command()
-@click.option(
-    "--split",
-    type=click.Choice(["all", "dev", "test"]),
-    default="all",
-    show_default=True,
-    help="dev: the half that may be tuned on; test: the held-out half.",
-)
-@click.option(
-    "--json",
-    "json_out",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write the numbers as JSON (and a PNG next to it).",
-)
+@split_option("dev: the half that may be tuned on; test: the held-out half.")
+@json_option()
 @click.option("--train", is_flag=True, help="Instead, rebuild the shipped ending head (a few minutes).")
 def changes(split: str, json_out: Path | None, train: bool) -> None:
     """Changes of mind: pairs of messages twelve days apart, in Chinese, English and both; is the first
@@ -41,7 +27,7 @@ def changes(split: str, json_out: Path | None, train: bool) -> None:
         _train(console)
         return
     chosen = [p for p in pairs.load() if split in ("all", p["split"])]
-    with Progress(*_COLUMNS, console=Console(stderr=True), transient=True) as progress:
+    with Progress(*PROGRESS, console=Console(stderr=True), transient=True) as progress:
         task = progress.add_task("pairs", total=len(chosen))
         report = pairs.evaluate(chosen, progress=lambda n, _: progress.update(task, completed=n))
     table = Table(title="Changes of mind (share decided right; vacuous pairs aside)")
@@ -55,13 +41,7 @@ def changes(split: str, json_out: Path | None, train: bool) -> None:
                 row = (str(n["pairs"]), f"{n['replaces']:.3f}", f"{n['keeps']:.3f}", f"{n['balanced']:.3f}")
                 table.add_row(half, lang, *row)
     console.print(table)
-    if json_out is not None:
-        json_out.write_text(json.dumps(report.to_dict(), ensure_ascii=False, indent=2), encoding="utf-8")
-        console.print(f"wrote {json_out}")
-        try:
-            console.print(f"wrote {pairs.plot(report, json_out.with_suffix('.png'))}")
-        except MissingExtra as exc:
-            console.print(f"no plot: {exc}")
+    written(report.to_dict(), json_out, None, lambda out: pairs.plot(report, out)).show(console)
 
 
 def _train(console: Console) -> None:

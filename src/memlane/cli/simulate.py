@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +10,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
+from memlane.cli.numbers import written
 from memlane.extras import optional
 from memlane.simulate.run import simulate as run_simulation
 
@@ -93,10 +93,4 @@ def simulate(days: int, seed: int, json_out: Path | None, plot_out: Path | None)
     console.print(f"stable facts recalled: {final['stable_recalled']:.0%}")
     console.print(f"outdated facts still active: {final['outdated_active']:.0%}")
     console.print(f"active items per 1,000 messages: {final['items_per_1000_messages']}")
-    if json_out is not None:
-        json_out.write_text(json.dumps(result, ensure_ascii=False, indent=2), encoding="utf-8")
-        console.print(f"wrote {json_out}")
-    png = plot_out or (json_out.with_suffix(".png") if json_out is not None else None)
-    if png is not None:
-        plot(result, png)
-        console.print(f"wrote {png}")
+    written(result, json_out, plot_out, lambda out: plot(result, out)).show(console)

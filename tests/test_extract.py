@@ -1737,6 +1737,48 @@ def test_a_label_before_a_colon_heads_what_follows_and_says_nothing_itself(
 @pytest.mark.parametrize(
     ("text", "clauses"),
     [
+        # Chinese chat puts a space for a stop: a question or a request run on after the user's news
+        # is a clause of its own, so the news is not dropped with it
+        (
+            "周末好忙 对了我健身卡到期没续 太贵了 你帮我看看附近有没有便宜点的游泳馆",
+            ["周末好忙 对了我健身卡到期没续 太贵了", "你帮我看看附近有没有便宜点的游泳馆"],
+        ),
+        (
+            "被同事安利了普洱 现在天天泡普洱 绿茶好久没喝了 你知道普洱要洗几遍茶吗",
+            ["被同事安利了普洱 现在天天泡普洱 绿茶好久没喝了", "你知道普洱要洗几遍茶吗"],
+        ),
+        ("我在北京上班 帮我查查明天的天气", ["我在北京上班", "帮我查查明天的天气"]),
+        # …and the news after a request or a question
+        (
+            "帮我找找国贸附近好吃的日料 我不吃生的 海鲜过敏",
+            ["帮我找找国贸附近好吃的日料", "我不吃生的 海鲜过敏"],
+        ),
+        ("想给他做晚饭 有没有软一点的 他不爱吃甜的", ["想给他做晚饭", "有没有软一点的", "他不爱吃甜的"]),
+        # not a question that what comes before leads into, nor news said in parts, nor a guess
+        ("你知道 普洱要洗几遍茶吗", ["你知道 普洱要洗几遍茶吗"]),
+        ("我在犹豫 要不要换工作", ["我在犹豫 要不要换工作"]),
+        ("我估计是 早上买菜 掉台阶上磕的", ["我估计是 早上买菜 掉台阶上磕的"]),
+        ("我啥也不会 字多了我看不过来", ["我啥也不会 字多了我看不过来"]),
+        # two questions in a row stay one request
+        ("电磁炉能炒出锅气吗 火候怎么调", ["电磁炉能炒出锅气吗 火候怎么调"]),
+    ],
+)
+def test_a_chinese_question_or_request_run_on_with_a_space_is_a_clause_of_its_own(
+    text: str, clauses: list[str]
+) -> None:
+    assert [c.text for c in split_clauses(text)] == clauses
+
+
+def test_news_run_on_before_a_request_is_kept(extractor: RuleExtractor) -> None:
+    found = extract(extractor, "帮我找找国贸附近好吃的日料 我不吃生的 海鲜过敏")
+    assert found[0].category is Category.REQUEST
+    assert found[-1].text == "我不吃生的 海鲜过敏"
+    assert found[-1].category is not Category.REQUEST
+
+
+@pytest.mark.parametrize(
+    ("text", "clauses"),
+    [
         (
             "i'm just off a 12 hour night and absolutely wrecked",
             ["i'm just off a 12 hour night", "absolutely wrecked"],
@@ -1836,8 +1878,11 @@ def test_questions_are_recognised_by_punctuation_and_particles() -> None:
     # a verb asked as itself, not and itself again asks wherever it stands; 时不时 / 还没还 do not
     shaped = split_clauses("我要不要跟老师说。周末去不去爬山。我时不时去跑步。信用卡还没还。他动不动就生气")
     assert [c.question for c in shaped] == [True, True, False, False, False]
-    # in a run-on with spaces for stops, only a question in its last part asks
-    assert [c.question for c in split_clauses("有没有软一点的 他不爱吃甜的 爱吃面")] == [False]
+    # in a run-on with spaces for stops, a question is a clause of its own, and what follows says
+    assert [c.question for c in split_clauses("有没有软一点的 他不爱吃甜的 爱吃面")] == [True, False]
+    # …and where it does not split, only a question in its last part asks
+    assert [c.question for c in split_clauses("我在犹豫 要不要换工作")] == [True]
+    assert [c.question for c in split_clauses("他不爱吃甜的 爱吃面")] == [False]
 
 
 @pytest.mark.parametrize(

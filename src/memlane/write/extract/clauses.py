@@ -72,7 +72,7 @@ EXCEPTION = re.compile(
 )
 ELABORATION = re.compile(f"{_MORE}|{EXCEPTION.pattern}")
 
-# where a run-on said with spaces for stops ("有没有软一点的 他不爱吃甜的 爱吃面") starts its last part
+# where a run-on said with spaces for stops ("我在犹豫 要不要换工作": no split) starts its last part
 _LAST_PART = re.compile(r"\s+(?=[\u4e00-\u9fff])")
 
 

@@ -1,6 +1,8 @@
 """Where a message splits into clauses: its stops, and the words that open a new clause without one.
 
-Chinese splits at ，。！？；：and at 但是 / 可是 / 而且; English at . ! ? ; : and at "but". An English
+Chinese splits at ，。！？；：and at 但是 / 可是 / 而且, and at a space (chat's stop) between the user's
+news and a question or a request to the assistant, either way round ("…太贵了 你帮我看看附近有没有
+游泳馆": the news is not dropped with the request); English at . ! ? ; : and at "but". An English
 comma or colon splits only in front of a new clause (:data:`_CLAUSE_START`), a comma also after a
 self-introduction and a colon after a label ("update: ended up getting…", "big news: …"). A
 run-on without a stop splits where a feeling is tacked on at its end ("…last weekend buzzing"), where
@@ -17,7 +19,17 @@ import re
 from memlane.privacy.sensitive import KINDS
 from memlane.text.lang import has_cjk
 
-from .lexicon import FEELING_TAIL, FEELINGS, SORRY
+from .lexicon import (
+    A_NOT_A,
+    ASKED_ZH,
+    FEELING_TAIL,
+    FEELINGS,
+    GOING_ON,
+    NOT_ASKED_ZH,
+    QUESTION_END,
+    REQUEST,
+    SORRY,
+)
 
 _WHOLE = "|".join(re.escape(KINDS["health"].placeholder(lang)) for lang in ("en", "zh"))
 _SEPARATOR = re.compile(
@@ -28,6 +40,9 @@ _SEPARATOR = re.compile(
     r"(?P<end>[。！？!?；;\n]+|\.{2,}|…+|\.(?=\s|$)|[\U0001F300-\U0001FAFF\u2600-\u27BF]+(?:\s+|(?=[\u4e00-\u9fffA-Za-z])))"
     r"|(?P<comma>[，,])"
     r"|(?P<colon>[：:])"
+    # a question or a request run on after Chinese news with a space for a stop, or the news after a
+    # request ("健身卡到期没续 太贵了 你帮我看看附近有没有便宜点的游泳馆", "帮我找找日料 小红书被我删了")
+    r"|(?P<zhask>(?<=[\u4e00-\u9fff])[ \u3000]+(?=[\u4e00-\u9fff]))"
     r"|(?P<but>\s*\b(?i:but|however|though)\b\s*|但是|可是|然而|而且|并且)"
     r"|(?P<and>\s+and\s+(?=(?:I|I'm|I've|I'd|I'll|my|we)\b))"
     # how the user feels, run on after what they did: "just off a 12 hour night and absolutely wrecked"
@@ -185,8 +200,41 @@ _SUBJECT = re.compile(r"(?i)(?:i|i'm|im|i've|i'd|we|we're|my|our|she|he|they)\s"
 _FEELING_SPAN = 160
 
 
+# where a space-separated part of a Chinese run-on starts or ends: a space, or a stop
+_PART = re.compile(r"[ \u3000]+|[。！？!?；;，,：:\n]")
+# who a Chinese request is said to, before it: "你帮我看看", "那你推荐一个"
+_TO_YOU = re.compile(r"^(?:那|那你|你|您)(?=帮|给|推荐|查|看看|找|教|说说|讲讲|算算)")
+# what a question after it belongs to: knowing or asking ("你知道 普洱要洗几遍", "问一下 附近有啥")
+_ASKING_LEAD = re.compile(
+    r"(?:知道|晓得|清楚|确定|问问|问一下|问下|请问|请教|想问|好奇|问你个事|问个事|看看|想想|犹豫|纠结)$"
+)
+
+
+def asks_zh(part: str) -> bool:
+    """Whether a part of a Chinese run-on asks the assistant something or asks it to do something."""
+    if not part:
+        return False
+    if REQUEST.search(_TO_YOU.sub("", part)) is not None or A_NOT_A.search(part) is not None:
+        return True
+    if QUESTION_END.search(part) is not None and (GOING_ON.search(part) is None or ASKED_ZH.search(part)):
+        return True
+    return ASKED_ZH.search(part) is not None and NOT_ASKED_ZH.search(part) is None
+
+
+def _zh_asked_apart(m: re.Match[str], text: str) -> bool:
+    """Whether a space in a Chinese run-on stands between news and a question or a request, either
+    way round."""
+    before = _PART.split(text[max(0, m.start() - _FEELING_SPAN) : m.start()])[-1]
+    after = _PART.split(text[m.end() : m.end() + _FEELING_SPAN])[0]
+    if asks_zh(after):
+        return _ASKING_LEAD.search(before) is None and not asks_zh(before)
+    return asks_zh(before)  # the news after a question or a request: "有没有软一点的 他不爱吃甜的"
+
+
 def _is_split(m: re.Match[str], text: str) -> bool:
     before, after = text[: m.start()], text[m.end() :]
+    if m.lastgroup == "zhask":
+        return _zh_asked_apart(m, text)
     if m.lastgroup in _RUN_ON and _GREETING.fullmatch(_STOP.split(before)[-1].strip()) is not None:
         return _NAME_NEXT.match(after) is None  # "hey i'm in the Duluth airport", not "hi Delphine, …"
     if m.lastgroup in ("comma", "colon"):

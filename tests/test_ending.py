@@ -5,8 +5,10 @@ SQLite with the bundled embedder, what it may retire, its note, the shipped file
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -19,7 +21,7 @@ from memlane.eval import changes
 from memlane.write.ended import _UNSETTLED, _named
 from memlane.write.judge import shipped
 from memlane.write.judge.ending import EndingHead
-from memlane.write.judge.train_ending import examples, fit, lasting
+from memlane.write.judge.train_ending import build, examples, fit, lasting
 
 
 def _said_days_apart(mem: Memory, old: str, new: str, user: str = "u1") -> list[str]:
@@ -200,6 +202,26 @@ def test_training_reads_the_dev_pairs_only_and_what_lasts_as_holding() -> None:
         }
     ]
     assert lasting(judge) == ["我不喝酒"]
+
+
+def test_thresholds_are_chosen_with_heads_that_never_saw_the_pairs_they_say() -> None:
+    clauses = changes.load("clauses.jsonl")[:30]
+    pairs = changes.load()[:24]  # 12 dev, 12 test
+    dev = [p["id"] for p in pairs if p["split"] == "dev"]
+    seen: list[list[tuple[EndingHead, list[str]]]] = []
+
+    def score(groups: Sequence[tuple[EndingHead, Sequence[dict[str, Any]]]]) -> tuple[float, float]:
+        seen.append([(head, [p["id"] for p in chosen]) for head, chosen in groups])
+        threshold = groups[0][0].threshold
+        return 1 - threshold, (0.9 if threshold < 0.4 else 1.0)  # looser retires more, below 0.4 too much
+
+    head, chosen = build(clauses, pairs, ["I play piano", "我每天跑步"], score)
+    assert chosen["threshold"] == head.threshold == 0.4  # the loosest that keeps enough standing
+    for groups in seen:
+        assert len(groups) == 5
+        assert sorted(i for _, ids in groups for i in ids) == sorted(dev)  # each dev pair once, no test pair
+        assert len({head.weights.tobytes() for head, _ in groups}) == 5  # a head fitted for each fold
+        assert all(not np.array_equal(h.weights, head.weights) for h, _ in groups)
 
 
 def test_the_fit_separates_what_it_learns() -> None:

@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.console import Console
 from rich.progress import Progress
+from rich.status import Status
 from rich.table import Table
 
 from memlane.cli.numbers import PROGRESS, json_option, split_option, written
@@ -50,10 +53,10 @@ def _train(console: Console) -> None:
     from memlane.write.judge.ending import EndingHead
     from memlane.write.judge.train_ending import build, lasting
 
-    dev = [p for p in pairs.load() if p["split"] == "dev"]
-
-    def score(head: EndingHead) -> tuple[float, float]:
-        report = pairs.evaluate(dev, ending=head)
+    def score(groups: Sequence[tuple[EndingHead, Sequence[dict[str, Any]]]]) -> tuple[float, float]:
+        report = pairs.Report()
+        for head, chosen in groups:  # each group of dev pairs with the head fitted without it
+            report.outcomes += pairs.evaluate(chosen, ending=head).outcomes
         return report.share("dev", None, "replaces"), report.share("dev", None, "keeps")
 
     with Console(stderr=True).status("training the ending head") as status:
@@ -62,7 +65,13 @@ def _train(console: Console) -> None:
             pairs.load(),
             lasting(judge_train.corpus("train")),
             score,
-            progress=lambda said: status.update(said),
+            progress=lambda line: _said(console, status, line),
         )
     head.save(EndingHead.path())
     console.print(f"wrote {EndingHead.path()}: {chosen}")
+
+
+def _said(console: Console, status: Status, line: str) -> None:
+    status.update(line)
+    if line.startswith("threshold"):  # each pair of thresholds tried stays on screen
+        console.print(line, markup=False)

@@ -7,7 +7,9 @@ is embedded twice, as the write path embeds a fact and an episode (its day after
 :func:`memlane.store.tokens.indexed`). The penalty is the one with the lowest five-fold log loss;
 then the two thresholds (how sure the head must be, how near the memory it retires) are the pair
 that retires the most old memories of the ``dev`` pairs said through the write path while leaving
-:data:`KEEPS` of those that still hold standing, the stricter one on a tie.
+:data:`KEEPS` of those that still hold standing, the stricter one on a tie; each pair is said with a
+head fitted without its fold (the dev pairs' messages are training data: a head that learnt a pair
+would vouch for thresholds too loose for messages it never saw).
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ Array = npt.NDArray[np.float64]
 PENALTIES = (0.1, 0.03, 0.01)
 GRAM_DIM = 1 << 12  # hashed n-gram buckets of the words the head reads beside the vector
 GRAM_SCALES = (0.0, 12.0)  # how much a statement's words weigh against its vector (0: not read)
-THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.9)
+THRESHOLDS = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 NEARS = (0.78, 0.81, 0.84)
 # the share of the dev pairs that leave the old memory standing which the rules alone get right (0.97),
 # less what the head may cost: a memory retired wrongly is lost to every later context
@@ -129,15 +131,20 @@ def _as_shipped(w: Array) -> npt.NDArray[np.float32]:
     return shipped
 
 
+Scorer = Callable[[Sequence[tuple[EndingHead, Sequence[dict[str, Any]]]]], tuple[float, float]]
+"""Says each group of dev pairs through the write path with its head; gives the shares decided right of
+those that replace the old memory and of those that keep it."""
+
+
 def build(
     clauses: Sequence[dict[str, Any]],
     pairs: Sequence[dict[str, Any]],
     holds: Sequence[str],
-    score: Callable[[EndingHead], tuple[float, float]],
+    score: Scorer,
     progress: Callable[[str], None] | None = None,
 ) -> tuple[EndingHead, dict[str, float]]:
-    """The head, and what was chosen; ``score`` gives the shares of the dev pairs a head decides
-    right, of those that replace the old memory and of those that keep it."""
+    """The head, and what was chosen. The thresholds are chosen out of fold: each dev pair is said
+    with a head fitted without its own fold, so a pair the head learnt from does not vouch for it."""
     texts, labels = examples(clauses, pairs, holds)
     vectors = np.concatenate([embed(texts, progress), embed(_dated(texts), progress)]).astype(np.float64)
     y = np.array(labels + labels, dtype=np.int64)
@@ -153,22 +160,38 @@ def build(
         for g in GRAM_SCALES
     }
     penalty, gram_scale = min(losses, key=lambda k: (losses[k], -k[0], k[1]))
-    w, b = fit(np.hstack([x, gram_scale * words]) if gram_scale else x, y, penalty)
+    rows = np.hstack([x, gram_scale * words]) if gram_scale else x
     dim = x.shape[1]
-    head = EndingHead(
-        mean.astype(np.float32),
-        scale.astype(np.float32),
-        _as_shipped(w[:dim]),
-        b,
-        1.01,
-        1.0,
-        _as_shipped(w[dim:]) if gram_scale else np.zeros(0, dtype=np.float32),
-        gram_scale,
-    )
+
+    def head_of(w: Array, b: float) -> EndingHead:
+        grams_w = _as_shipped(w[dim:]) if gram_scale else np.zeros(0, dtype=np.float32)
+        return EndingHead(
+            mean.astype(np.float32),
+            scale.astype(np.float32),
+            _as_shipped(w[:dim]),
+            b,
+            1.01,
+            1.0,
+            grams_w,
+            gram_scale,
+        )
+
+    head = head_of(*fit(rows, y, penalty))
+    dev = [p for p in pairs if p["split"] == "dev"]
+    first = len(clauses)  # where the dev pairs' texts start among the examples (:func:`examples`)
+    groups = [
+        (
+            head_of(*fit(rows[fold != k], y[fold != k], penalty)),
+            [p for j, p in enumerate(dev) if (first + j) % train.FOLDS == k],
+        )
+        for k in range(train.FOLDS)
+    ]
     best: tuple[float, float, float] | None = None
     for threshold in sorted(THRESHOLDS, reverse=True):  # the stricter wins a tie
         for near in sorted(NEARS, reverse=True):
-            replaces, keeps = score(replace(head, threshold=threshold, near=near))
+            replaces, keeps = score(
+                [(replace(h, threshold=threshold, near=near), chosen) for h, chosen in groups]
+            )
             if progress is not None:
                 progress(f"threshold {threshold} near {near}: replaces {replaces:.3f} keeps {keeps:.3f}")
             if keeps >= KEEPS and (best is None or replaces > best[0] + TIE):
@@ -176,11 +199,11 @@ def build(
     if best is None:
         raise ValueError(f"no threshold keeps {KEEPS} of the dev pairs' old memories standing")
     chosen = replace(head, threshold=best[1], near=best[2])
-    chosen_loss = losses[(penalty, gram_scale)]
     return chosen, {
         "penalty": penalty,
         "gram_scale": gram_scale,
-        "log_loss": chosen_loss,
+        "log_loss": losses[(penalty, gram_scale)],
         "threshold": best[1],
         "near": best[2],
+        "replaces_out_of_fold": best[0],
     }

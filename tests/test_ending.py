@@ -18,7 +18,7 @@ from conftest import T0
 from memlane import Memory
 from memlane.cli import main
 from memlane.eval import changes
-from memlane.write.ended import _UNSETTLED, _named
+from memlane.write.ended import _PARTS, _UNSETTLED, _named, _unsettled
 from memlane.write.judge import shipped
 from memlane.write.judge.ending import EndingHead
 from memlane.write.judge.train_ending import build, examples, fit, lasting
@@ -65,6 +65,18 @@ def _said_days_apart(mem: Memory, old: str, new: str, user: str = "u1") -> list[
             id="en-app",
         ),
         pytest.param("我是Costco会员 住得近", "Costco卡我退了 全额退款 其实也没省多少", id="mixed-card"),
+        # …with a wish or a thought elsewhere in the message, about something else
+        pytest.param(
+            "我是山姆会员 每周去囤货",
+            "这周末想去超市大采购 山姆的卡到期我就没再续了 家里就两个人 囤那么多根本吃不完 "
+            "你看附近还有啥超市",
+            id="zh-wish-elsewhere",
+        ),
+        pytest.param(
+            "我用Pomodoro番茄钟工作法",
+            "番茄钟用了一阵 感觉太死板 不用了 现在想干就干",
+            id="mixed-wish-elsewhere",
+        ),
     ],
 )
 def test_a_change_no_rule_names_retires_the_old_memory(mem: Memory, old: str, new: str) -> None:
@@ -148,6 +160,20 @@ def test_a_thing_is_named_by_english_words_and_pairs_of_chinese_characters() -> 
 )
 def test_a_pause_or_a_wish_is_no_settled_change(text: str) -> None:
     assert _UNSETTLED.search(text)
+
+
+def test_only_a_pause_or_a_wish_about_the_thing_that_changed_unsettles_it() -> None:
+    def parts(text: str) -> list[str]:
+        return _PARTS.split(text)
+
+    # a wish in another part of the message is about something else
+    assert not _unsettled(parts("这周末想去超市大采购 山姆的卡到期我就没再续了 家里就两个人"), {"山姆"})
+    assert not _unsettled(parts("番茄钟用了一阵 感觉太死板 不用了 现在想干就干"), {"番茄"})
+    # …a pause in the part that names the thing, or in the part right after it, is about it
+    assert _unsettled(parts("志愿活动暂停了 说下个月恢复"), {"志愿"})
+    assert _unsettled(parts("健身卡 先不续了 等夏天再说"), {"健身"})
+    assert _unsettled(parts("no gym this week, back on monday"), {"gym"})
+    assert _unsettled(parts("I'm thinking of selling the piano"), {"piano"})
 
 
 def test_the_shipped_head_is_small_and_sure_of_a_plain_ending() -> None:

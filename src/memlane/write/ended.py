@@ -9,8 +9,9 @@ retired ("我办了楼下健身房的年卡", "I climb at the bouldering gym twi
 same person (the user's change leaves what was said of a relative) and only what holds until it
 changes (preferences, routines, background, plans, profile facts, an open problem), never an event
 that happened or a memory that itself says something ended; nothing when the change is a guess, a
-wish or a pause for now, and nothing in named speakers' talk (the head learnt from what users tell
-an assistant).
+wish or a pause for now (in the part of the statement that names the thing, or the part after it: a
+wish about something else in the same message does not count), and nothing in named speakers' talk
+(the head learnt from what users tell an assistant).
 """
 
 from __future__ import annotations
@@ -75,6 +76,22 @@ _UNSETTLED = re.compile(
 )
 
 
+# where a statement's parts meet: its stops and commas, and a space between Chinese characters (chat's
+# stop): "这周末想去超市大采购 山姆的卡到期我就没再续了" is a wish and a settled change
+_PARTS = re.compile(r"(?<=[\u4e00-\u9fff])[ \u3000]+(?=[\u4e00-\u9fff])|[,，。！？!?；;：:\n]+")
+
+
+def _unsettled(parts: list[str], shared: set[str]) -> bool:
+    """Whether the change of the thing named by ``shared`` is not settled: a guess, a wish or a pause
+    in a part of the statement that names it or in the part right after ("健身卡 先不续了")."""
+    named = [bool(_named(part) & shared) for part in parts]
+    return any(
+        _UNSETTLED.search(part) or HEDGE.search(part) or HYPOTHETICAL.search(part)
+        for i, part in enumerate(parts)
+        if named[i] or (i > 0 and named[i - 1])
+    )
+
+
 def ended_by_meaning(pool: Pool, item: MemoryItem, head: EndingHead | None) -> tuple[list[MemoryItem], float]:
     """The one current memory ``item`` says no longer holds by the head's reading ([] when it is
     unsure or no memory is near enough), and how sure the head is (0 when it was not asked)."""
@@ -83,12 +100,11 @@ def ended_by_meaning(pool: Pool, item: MemoryItem, head: EndingHead | None) -> t
         # (named speakers' talk, a group's or friends': the head learnt from what users tell an
         # assistant, and reads a friend's past news as an ending)
         return [], 0.0
-    if _UNSETTLED.search(item.text) or HEDGE.search(item.text) or HYPOTHETICAL.search(item.text):
-        return [], 0.0
     sure = head.ends(vector, item.text)
     if sure < head.threshold:
         return [], sure
     kin, named = kin_subject(item.text), _named(item.text)
+    parts = [part for part in _PARTS.split(item.text) if part.strip()]
     near = [
         (score, m)
         for kind in _KINDS
@@ -99,6 +115,7 @@ def ended_by_meaning(pool: Pool, item: MemoryItem, head: EndingHead | None) -> t
         and changeable(m, bool(kin))
         and not left_behind(m.text)
         and kin_subject(m.text) == kin
-        and bool(named & _named(m.text))  # a word of the one in the other: the same thing
+        and bool(shared := named & _named(m.text))  # a word of the one in the other: the same thing
+        and not _unsettled(parts, shared)
     ]
     return ([max(near, key=lambda pair: pair[0])[1]] if near else []), sure

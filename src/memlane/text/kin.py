@@ -2,10 +2,12 @@
 extraction rules (:mod:`memlane.write.extract.family_zh`, :mod:`memlane.write.extract.builds_en`) and
 the health detector (:mod:`memlane.privacy.sensitive.health`), so that a relative the rules know is
 one whose health is as private as the speaker's own ("小宝对花粉过敏", "我太太怀孕了", "my spouse has
-cancer").
+cancer"). Both also read "my wife and I" as one subject (:data:`PARTNER_BEFORE_AND_I`).
 """
 
 from __future__ import annotations
+
+import re
 
 # fmt: off
 ZH_RELATIONS = {
@@ -48,4 +50,12 @@ EN_KIN_MORE = tuple(
         "other_half mother-in-law father-in-law son-in-law daughter-in-law in-law aunt auntie uncle cousin "
         "niece nephew grandson granddaughter grandkid grandchild grandchildren granny nan nana"
     ).split()
+)
+
+
+# what stands before "and I" when the two are one subject ("my wife and I have two kids", "Sam and I",
+# "my husband Dave and I", "me and"): no new clause starts at that "and", for the rules or the health
+# detector
+PARTNER_BEFORE_AND_I = re.compile(
+    r"(?:^|[,.;:!?]\s*|\b(?:and|so|but|then)\s+)(?:[Mm]e|[Mm]y\s+\w+(?:\s+[A-Z]\w+)?|[A-Z]\w+)$"
 )

@@ -6,7 +6,7 @@ import bisect
 import re
 from collections.abc import Iterator
 
-from memlane.text.kin import EN_KIN_MORE, EN_RELATIONS, ZH_AFTER_ME, ZH_RELATIONS
+from memlane.text.kin import EN_KIN_MORE, EN_RELATIONS, PARTNER_BEFORE_AND_I, ZH_AFTER_ME, ZH_RELATIONS
 
 from .table import Span
 
@@ -188,9 +188,6 @@ _CLAUSE_END = re.compile(
 # a cue that ends in what someone told the speaker ("医生说", "my therapist says") reaches to the next stop:
 # what was said is the detail ("医生说 我要多运动")
 _TOLD = re.compile(r"(?:说|讲|让我|建议我?|给我开|要我|叫我|(?i:says?|said|told\s+me|wants\s+me\s+to))\s*$")
-_PARTNER = re.compile(
-    r"(?:^|[,.;:!?]\s*|\b(?:and|so|but|then)\s+)(?:[Mm]e|[Mm]y\s+\w+(?:\s+[A-Z]\w+)?|[A-Z]\w+)$"
-)
 
 
 _HAN = re.compile(r"[\u4e00-\u9fff]|(?i:blood|ivf)")  # the Chinese pattern also reads these
@@ -207,7 +204,8 @@ def find(text: str) -> Iterator[Span]:
     marks = [
         (b.start(), b.end(), b.lastgroup)
         for b in _CLAUSE_END.finditer(text)
-        if b.lastgroup != "word" or _PARTNER.search(text[max(0, b.start() - 60) : b.start()]) is None
+        if b.lastgroup != "word"
+        or PARTNER_BEFORE_AND_I.search(text[max(0, b.start() - 60) : b.start()]) is None
     ]
     mark_starts, mark_ends = [a for a, _, _ in marks], [b for _, b, _ in marks]
     stop_starts = [a for a, _, group in marks if group is None]  # punctuation only

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from memlane.privacy.sensitive import KINDS
+from memlane.text.kin import PARTNER_BEFORE_AND_I
 from memlane.text.lang import has_cjk
 
 from .lexicon import (
@@ -110,12 +111,6 @@ _CLAUSE_START = re.compile(
 _INTRODUCED = re.compile(
     r"(?:^|[\s.!])(?i:i'm|i am|im|my name's|my name is|call me|this is|it's)\s+[A-Z][\w'-]*"
     r"\s*(?:,[^,.!?;:]+)*$"
-)
-
-
-# what stands before "and I" when the two are one subject: "my wife", "Sam", "my husband Dave", "me"
-_PARTNER = re.compile(
-    r"(?:^|[,.;:!?]\s*|\b(?:and|so|but|then)\s+)(?:[Mm]e|[Mm]y\s+\w+(?:\s+[A-Z]\w+)?|[A-Z]\w+)$"
 )
 
 
@@ -248,7 +243,7 @@ def _is_split(m: re.Match[str], text: str) -> bool:
             introduced = m.group(0) == "," and _INTRODUCED.search(before) is not None
             return introduced or _CLAUSE_START.match(after) is not None
         return True
-    if m.lastgroup == "and" and _PARTNER.search(before):
+    if m.lastgroup == "and" and PARTNER_BEFORE_AND_I.search(before):
         return False  # "my wife and I have two kids": the two are the subject of one clause
     if m.lastgroup == "tail":  # not the feeling a clause is about: "I am so proud", "it made me happy"
         words = before.split()

@@ -468,8 +468,19 @@ def test_answer_style(extractor: RuleExtractor, text: str, slot: str, value: str
     check(one(extractor, text), C.STYLE, slot=slot, value=value)
 
 
-def test_a_tone_for_this_one_piece_is_no_lasting_style(extractor: RuleExtractor) -> None:
-    assert one(extractor, "just for todays client meeting notes keep it formal").category is not C.STYLE
+@pytest.mark.parametrize(
+    "text",
+    [
+        "just for todays client meeting notes keep it formal",
+        "keep it formal this time",
+        "keep it casual for now",
+        "for this email make it more formal please",
+    ],
+)
+def test_a_tone_for_this_one_piece_is_no_lasting_style(extractor: RuleExtractor, text: str) -> None:
+    said = one(extractor, text)
+    assert said.category is not C.STYLE
+    assert said.session_only  # the same words say "this one only" to the style rule and the judge
 
 
 @pytest.mark.parametrize(

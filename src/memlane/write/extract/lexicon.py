@@ -166,10 +166,16 @@ COMPANY_ONLY = re.compile(
     r"(?:是|都是|也是)?(?:跟|和|同|与|陪)(?:我的?|我家)?[\u4e00-\u9fff]{1,4}?一起(?:的|去的?|哈|呢|啦|哦)?"
     r"|(?i:(?:together\s+)?with\s+(?:my|our)\s+[a-z]+(?:\s+[a-z]+)?(?:\s+too)?)"
 )
+# words that say what is asked holds for this one time only ("this time", "just for today's notes", "for
+# this email"): a condition of the session, and no standing rule of how to answer
+ONE_OFF_EN = (
+    r"\b(?:this\s+time|for\s+now|just\s+this\s+once|this\s+round|this\s+order"
+    r"|(?:just|only)\s+for\s+(?:this|these|that|today'?s?|tonight'?s?|now|the)"
+    r"|for\s+this\s+(?:order|one|purchase|search|trip|booking|query|request|task|project|email|message|letter"
+    r"|note|reply|post|doc|draft))\b"
+)
 SESSION_ONLY = re.compile(
-    r"本轮|这轮|这次|这一次|这回|本次|这一单|这单|这个订单|暂时|临时"
-    r"|(?i:\b(?:this\s+time|for\s+now|just\s+this\s+once|this\s+round|this\s+order"
-    r"|for\s+this\s+(?:order|one|purchase|search|trip|booking|query|request|task|project))\b)"
+    r"本轮|这轮|这次|这一次|这回|本次|这一单|这单|这个订单|暂时|临时|(?i:" + ONE_OFF_EN + ")"
 )
 # how an apology to the listener opens ("sorry I went quiet", "I'm so sorry your flight…"); "sorry to say"
 # opens news ("I'm sorry to say I can't make it")

@@ -31,7 +31,7 @@ from .events_en import (
 )
 from .events_en import SUBJECT as _I
 from .events_en import SUBJECT_IS as _IM
-from .lexicon import DEVICE_NOW, FEELING_TAIL, FEELINGS, JOBS_EN
+from .lexicon import DEVICE_NOW, FEELING_TAIL, FEELINGS, JOBS_EN, ONE_OFF_EN
 from .problems import PROBLEM_EN as _PROBLEM
 from .problems import RESOLVED_EN as _RESOLVED
 from .rule import Build, Context, Draft, favorite, fixed, liking, rule, slot_value
@@ -40,10 +40,7 @@ from .rule import any_of as _any
 # "keep it casual", "make things more formal": how what is written for the user should sound
 _KEEP_IT = r"\b(?:keep|make)\s+(?:it|things|the\s+tone)\s+(?:more\s+)?"
 # …unless it is only for this one ("just for today's client notes keep it formal")
-_NOT_ONE_OFF = (
-    r"^(?!.*\b(?:(?:just|only)\s+for\s+(?:this|these|that|today'?s?|tonight'?s?|now|the)"
-    r"|for\s+this\s+(?:one|email|message|letter|note|reply|post|doc|draft))\b).*?"
-)
+_NOT_ONE_OFF = rf"^(?!.*{ONE_OFF_EN}).*?"
 _FORMAL = (
     rf"(?i){_NOT_ONE_OFF}(?:\b(?:be\s+)?more\s+(?:formal|polite|professional)\b|\bformal\s+tone\b"
     rf"|{_KEEP_IT}(?:formal|polite|professional)\b)"

@@ -264,9 +264,41 @@ def test_where_a_relative_is_right_now_is_no_fact_about_them(extractor: RuleExtr
     assert all(c.category is not C.FAMILY for c in extract(extractor, text))
 
 
-@pytest.mark.parametrize(("text", "value"), [("我结婚了", "married"), ("I'm single", "single")])
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("我结婚了", "married"),
+        ("I'm single", "single"),
+        # a couple parting, said of both of them
+        ("我们分手了", "single"),
+        ("我跟男朋友分了", "single"),
+        ("我和老公离婚了", "divorced"),
+        ("我们离婚了", "divorced"),
+        ("we broke up", "single"),
+        ("my boyfriend and I split up last month", "single"),
+        ("I broke up with my girlfriend", "single"),
+        ("we got divorced", "divorced"),
+    ],
+)
 def test_marital_status(extractor: RuleExtractor, text: str, value: str) -> None:
     check(one(extractor, text), C.FAMILY, slot="marital_status", value=value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我想分手了",
+        "差点分手了",
+        "我们分了一半",
+        "I split the bill with Sam",
+        "we broke up for a bit",
+        "we split the check",
+    ],
+)
+def test_sharing_a_bill_or_a_thought_of_parting_is_no_marital_status(
+    extractor: RuleExtractor, text: str
+) -> None:
+    assert all(c.slot != "marital_status" for c in extract(extractor, text))
 
 
 @pytest.mark.parametrize(

@@ -980,6 +980,23 @@ def test_leaving_a_job_retires_the_job_the_user_had(
     assert status is (Status.ACTIVE if kept else Status.SUPERSEDED)
 
 
+@pytest.mark.parametrize(
+    ("partner", "parted"),
+    [
+        ("我有个男朋友 在一起三年了", "我们分手了"),
+        ("我老公是医生", "我和老公离婚了"),
+        ("my boyfriend lives in Denver", "we broke up"),
+        ("my wife is a nurse", "we got divorced last month"),
+    ],
+)
+def test_a_couple_parting_retires_what_was_said_of_the_partner(
+    mem: Memory, partner: str, parted: str
+) -> None:
+    mem.add("I love hiking", user_id="u1", session_id="s0", at=T0)
+    assert status_after(mem, partner, parted, days(30)) is Status.SUPERSEDED
+    assert "I love hiking" in active(mem)  # the user's own facts stand
+
+
 def test_a_move_retires_where_the_user_was_based(mem: Memory) -> None:
     mem.add("fyi i'm a backend dev, fully remote, based in austin", user_id="u1", session_id="s1", at=T0)
     assert mem.profile("u1")["home_city"] == "austin"

@@ -53,6 +53,11 @@ EN_KIN_MORE = tuple(
 )
 
 
+# the relations a user has with a partner: what a couple parting ends (我们分手了, "we got divorced")
+PARTNER_RELATIONS = frozenset(
+    {"wife", "husband", "spouse", "partner", "boyfriend", "girlfriend", "fiance", "fiancee"}
+)
+
 # what stands before "and I" when the two are one subject ("my wife and I have two kids", "Sam and I",
 # "my husband Dave and I", "me and"): no new clause starts at that "and", for the rules or the health
 # detector

@@ -6,9 +6,11 @@ current memories that hold it, which the new statement supersedes. A general wor
 kinds too: "quit coffee" retires "每天一杯美式", and a new diet retires what it leaves off the plate
 ("went vegan" retires "I eat a ton of chicken and eggs", 开始吃素 retires 最爱吃毛肚肥牛); by a kind
 alone, only what the user liked or did is retired. Leaving a job (我离职了, "I quit my job") retires
-the employer and the role the user had. A memory holds what its words name and what its topic
-names: "for coffee? i always take it black" is about coffee (the extractor gives "it" the topic of
-the clause before), and "quit coffee" retires it. Only memories of what can change (preferences,
+the employer and the role the user had; a couple parting (我们分手了, "we got divorced": marital
+status single or divorced) what the user said of the partner ("我有个男朋友", "my wife is a nurse").
+A memory holds what its words name and what its topic names: "for coffee? i always take it black"
+is about coffee (the extractor gives "it" the topic of the clause before), and "quit coffee"
+retires it. Only memories of what can change (preferences,
 routines, background, plans, profile facts, a problem still open with the thing left behind) are
 retired, never events that happened, and never one that also names what the user now has ("I use
 wanikani with duolingo for grammar" is not retired by "switched from duolingo"). A change is the
@@ -25,6 +27,7 @@ from collections.abc import Sequence
 from memlane.domain import Category, EventStatus, Kind, MemoryItem
 from memlane.store.tokens import SPEAKER
 from memlane.text.keywords import content_words
+from memlane.text.kin import EN_RELATIONS, PARTNER_RELATIONS, ZH_RELATIONS
 from memlane.text.lang import normalize
 from memlane.vocabulary import MemoryQuery
 from memlane.write.extract.channels import lifted
@@ -102,6 +105,21 @@ def _holds(text: str, named: set[str]) -> bool:
 
 _JOB_SLOTS = frozenset({"employer", "job"})
 
+# a couple parting (我们分手了, "we got divorced": marital_status single or divorced) retires what the user
+# said of the partner they had and of being together ("我有个男朋友 在一起三年了", "my wife is a nurse")
+_PARTED = frozenset({"single", "divorced"})
+_PARTNER = re.compile(
+    "|".join(sorted((w for w, r in ZH_RELATIONS.items() if r in PARTNER_RELATIONS), key=len, reverse=True))
+    + r"|(?i:\b(?:"
+    + "|".join(w for w, r in EN_RELATIONS.items() if r in PARTNER_RELATIONS)
+    + r"|bf|gf)s?\b)"
+)
+
+
+def _partner(m: MemoryItem) -> bool:
+    """Whether ``m`` says something of the user's partner (the partner's own facts included)."""
+    return m.kind is not Kind.EPISODIC and m.slot != "marital_status" and _PARTNER.search(m.text) is not None
+
 
 def _kinds(named: set[str]) -> set[str]:
     """The kinds the general words among ``named`` stand for (coffee → americano, latte…)."""
@@ -136,7 +154,8 @@ def retired(pool: Pool, item: MemoryItem, exclude: Sequence[MemoryItem] = ()) ->
     )
     job_left = left_job(item.text) if item.slot not in _JOB_SLOTS else None
     quit_job = job_left is not None
-    if not phrases and not diet and not quit_job:
+    parted = item.slot == "marital_status" and item.value in _PARTED
+    if not phrases and not diet and not quit_job and not parted:
         return []
     old = set().union(*(terms(p) for p in phrases))
     kinds = _kinds(old) | set(diet or ())
@@ -153,17 +172,22 @@ def retired(pool: Pool, item: MemoryItem, exclude: Sequence[MemoryItem] = ()) ->
         m
         for m in held
         if m.id not in skip
-        and changeable(m, bool(kin))
         and (
-            _holds(m.text, old)
-            or bool(old & terms(topic(m)))  # its topic ("for coffee? i always take it black")
-            or (m.polarity > 0 and bool(kinds) and _holds(m.text, kinds))
-            or (quit_job and m.slot in _JOB_SLOTS)
+            (parted and _partner(m))
+            or (
+                changeable(m, bool(kin))
+                and (
+                    _holds(m.text, old)
+                    or bool(old & terms(topic(m)))  # its topic ("for coffee? i always take it black")
+                    or (m.polarity > 0 and bool(kinds) and _holds(m.text, kinds))
+                    or (quit_job and m.slot in _JOB_SLOTS)
+                )
+                and not left_behind(m.text)
+                and not (now and _holds(m.text, now))
+                and m.slot != "diet"
+                and kin_subject(m.text) == kin
+            )
         )
-        and not left_behind(m.text)
-        and not (now and _holds(m.text, now))
-        and m.slot != "diet"
-        and kin_subject(m.text) == kin
     ]
 
 

@@ -1,11 +1,12 @@
 """The user's relatives and pets in Chinese: the kinship and pet words, whose relative a clause speaks
-of, and the builder of a ``family:<relation>`` fact (:mod:`.rules_zh` holds the rules that use them)."""
+of, the builder of a ``family:<relation>`` fact and the words of marital status and of a couple
+parting (:mod:`.rules_zh` holds the rules that use them)."""
 
 from __future__ import annotations
 
 import re
 
-from memlane.text.kin import ZH_AFTER_ME, ZH_RELATIONS
+from memlane.text.kin import PARTNER_RELATIONS, ZH_AFTER_ME, ZH_RELATIONS
 
 from .rule import Context, Draft
 
@@ -25,6 +26,19 @@ BUSY = r"(?:地铁|公交|车|飞机|火车|高铁|路|开会|开车|上课|加�
 # whose relative: "我的/我家" or nothing at the clause's start ("女儿刚上幼儿园", "老公在银行上班"), where
 # a bare kinship word is the speaker's own, never the user's own job or city
 MINE = r"(?:我[的家]?|^)"
+# marital status in the user's words, and a couple parting said of both (我们分手了, 我跟男朋友分了,
+# 我和老公离婚了; not 想分手, 差点分手, 我们分了一半)
+MARITAL = {"结婚": "married", "已婚": "married", "离婚": "divorced", "单身": "single", "未婚": "single"}
+MARITAL |= {"分手": "single", "分": "single"}
+_PARTNER = "|".join(
+    sorted((w for w, r in ZH_RELATIONS.items() if r in PARTNER_RELATIONS), key=len, reverse=True)
+)
+_WHEN = "(?:已经|刚刚?|终于|还是)?"
+_OVER = r"离婚|分手|分(?=了(?:$|[\s，。！!,.~]))"
+PARTED = (
+    rf"^(?:我们俩?|我(?:和|跟)(?:{_PARTNER})){_WHEN}(?P<v>{_OVER})了"
+    rf"|^我{_WHEN}(?:和|跟)(?:{_PARTNER})(?P<v2>{_OVER})了|^我{_WHEN}(?P<v3>分手)了"
+)
 _NUM = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6}
 _PASSING = re.compile(rf"在{BUSY}[上里]?(?:呢|了|啊|呀|哦)?")
 

@@ -187,6 +187,8 @@ _NOW = (
     rf"|{_IM}(?:not\s+)?(?:in|at)\b[^,.;!?]{{1,40}}?\b(?:this\s+week(?:end)?|today|tonight)\b"
 )
 _MARITAL = r"(?P<v>married|single|divorced|engaged|widowed)"
+_PARTNER = r"(?:boyfriend|girlfriend|bf|gf|partner|fianc[ée]e?|husband|wife|hubby)"
+_SINGLE = {"broke up": "single", "split up": "single", "split": "single"}
 _DIETS = _any("vegan vegetarian pescatarian plant-based plant_based keto paleo gluten-free dairy-free sober")
 # adverbs a first-person statement may open with: "mostly I write Python"
 _LEADS = _any(
@@ -239,6 +241,15 @@ RULES = (
     rule(C.FAMILY, rf"(?i){_IM}(?:happily\s+)?{_MARITAL}\b"
                    r"|\bi\s+(?:just\s+)?got\s+(?P<v2>married|divorced|engaged)\b",
          slot_value("marital_status")),
+    # a couple parting: "we broke up", "my boyfriend and I split up", "we got divorced", "I broke up with
+    # Sam" (not "I split the bill", nor "we broke up for a bit")
+    rule(C.FAMILY, rf"(?i)^(?:so\s+|well\s+|yeah\s+)?(?:we|(?:my|me\s+and\s+my)\s+{_PARTNER}(?:\s+and\s+i)?)"
+                   r"\s+(?:finally\s+|just\s+|officially\s+)?(?:(?P<v>broke\s+up|split\s+up)"
+                   r"|(?P<v2>split)(?=\s*(?:$|[.,!]))|(?:got\s+|are\s+|'re\s+)?(?P<v3>divorced))\b"
+                   r"(?!\s+(?:for\s+a\s+(?:bit|while|week)|temporarily))"
+                   rf"|^i\s+(?:finally\s+|just\s+|officially\s+)?(?P<v4>broke\s+up)\s+with\s+"
+                   rf"(?:my\s+{_PARTNER}|(?-i:[A-Z]))",
+         slot_value("marital_status", values=_SINGLE)),
     rule(C.JOB, rf"(?i)\bi(?:\s+work|{_HAVE_BEEN}working|(?:'ve|\s+have)\s+worked|\s+am\s+working"
                 r"|'m\s+working)\s+as\s+(?P<job>(?:an?\s+)?[\w\s-]{2,40}?)"
                 rf"(?:\s+(?:at|for|in|with)\s+(?!{_HOW_LONG}){_ORG})?(?:\s+{_FOR_HOW_LONG})?$", b.job),

@@ -16,7 +16,9 @@ from memlane.text.timeparse import number
 
 from .channels import CHANNEL_WORD, contact
 from .dated import moved_plan, routine, timed
+from .family_zh import MARITAL as _MARITAL
 from .family_zh import MINE as _MINE
+from .family_zh import PARTED as _PARTED
 from .family_zh import PETS as _PETS
 from .family_zh import REL as _REL
 from .family_zh import family as _family
@@ -223,7 +225,6 @@ _CALLED_OFF = (
     r"|(?:退赛|弃赛|退出|不参加)了"
 )
 _MUCH = r"(?:很|特别|比较|非常|挺|超|还挺|蛮|十分|更)?"
-_MARITAL = {"结婚": "married", "已婚": "married", "离婚": "divorced", "单身": "single", "未婚": "single"}
 
 # fmt: off
 RULES = (
@@ -270,6 +271,7 @@ RULES = (
                    rf"(?P<detail>(?:是|在|住|上|读|喜欢|不|也|很|刚|特别|最近|今年|明年){_CUT}+)", _family),
     rule(C.FAMILY, r"我(?:已经|刚)?(?P<v>结婚|离婚)了|我(?:是|还是)?(?P<v2>单身|已婚|未婚)",
          slot_value("marital_status", values=_MARITAL)),
+    rule(C.FAMILY, _PARTED, slot_value("marital_status", values=_MARITAL)),
     rule(C.JOB, rf"{_ADV}在(?P<emp>{_CUT}{{1,15}}?)(?:做|当|担任|任|干)(?P<job>{_CUT}{{1,15}})", _job),
     rule(C.JOB, rf"(?:跳槽到了?|跳槽去了?|入职了?|加入了?)(?P<v>{_CUT}{{2,15}}?)(?:公司|集团)?"
                 r"(?:工作|上班|任职|了|啦)*$"

@@ -1804,6 +1804,11 @@ def test_a_label_before_a_colon_heads_what_follows_and_says_nothing_itself(
         ("我啥也不会 字多了我看不过来", ["我啥也不会 字多了我看不过来"]),
         # two questions in a row stay one request
         ("电磁炉能炒出锅气吗 火候怎么调", ["电磁炉能炒出锅气吗 火候怎么调"]),
+        # a greeting, an ok, thanks or a laugh said apart from the news, as in English ("hey i'm in…")
+        ("你好 我姓郑 洛阳的 今年六十八了", ["你好", "我姓郑 洛阳的 今年六十八了"]),
+        ("好 我试试 这个手机挺沉", ["好", "我试试", "这个手机挺沉"]),
+        ("谢谢你啊 好人 哈哈哈", ["谢谢你啊 好人", "哈哈哈"]),
+        ("我学会视频了 跟孙子打了半个钟头", ["我学会视频了 跟孙子打了半个钟头"]),
     ],
 )
 def test_a_chinese_question_or_request_run_on_with_a_space_is_a_clause_of_its_own(

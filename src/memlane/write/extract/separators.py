@@ -2,7 +2,8 @@
 
 Chinese splits at ，。！？；：and at 但是 / 可是 / 而且, and at a space (chat's stop) between the user's
 news and a question or a request to the assistant, either way round ("…太贵了 你帮我看看附近有没有
-游泳馆": the news is not dropped with the request); English at . ! ? ; : and at "but". An English
+游泳馆": the news is not dropped with the request), and after or before a greeting, thanks or a laugh
+("你好 我姓郑 洛阳的"); English at . ! ? ; : and at "but". An English
 comma or colon splits only in front of a new clause (:data:`_CLAUSE_START`), a comma also after a
 self-introduction and a colon after a label ("update: ended up getting…", "big news: …"). A
 run-on without a stop splits where a feeling is tacked on at its end ("…last weekend buzzing"), where
@@ -18,7 +19,7 @@ import re
 
 from memlane.privacy.sensitive import KINDS
 from memlane.text.kin import PARTNER_BEFORE_AND_I
-from memlane.text.lang import has_cjk
+from memlane.text.lang import has_cjk, normalize
 
 from .lexicon import (
     A_NOT_A,
@@ -26,9 +27,11 @@ from .lexicon import (
     FEELING_TAIL,
     FEELINGS,
     GOING_ON,
+    LAUGHTER,
     NOT_ASKED_ZH,
     QUESTION_END,
     REQUEST,
+    SMALLTALK,
     SORRY,
 )
 
@@ -221,9 +224,16 @@ def _zh_asked_apart(m: re.Match[str], text: str) -> bool:
     way round."""
     before = _PART.split(text[max(0, m.start() - _FEELING_SPAN) : m.start()])[-1]
     after = _PART.split(text[m.end() : m.end() + _FEELING_SPAN])[0]
+    if _chat(before) or _chat(after):
+        return True  # "你好 我姓郑 洛阳的", "…反正挺沉 谢谢": a greeting, thanks or a laugh said apart
     if asks_zh(after):
         return _ASKING_LEAD.search(before) is None and not asks_zh(before)
     return asks_zh(before)  # the news after a question or a request: "有没有软一点的 他不爱吃甜的"
+
+
+def _chat(part: str) -> bool:
+    """Whether a part of a Chinese run-on is only a greeting, a thanks, an ok or a laugh."""
+    return normalize(part) in SMALLTALK or LAUGHTER.fullmatch(part) is not None
 
 
 def _is_split(m: re.Match[str], text: str) -> bool:

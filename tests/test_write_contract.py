@@ -971,6 +971,16 @@ def test_a_thing_moved_somewhere_is_not_the_user_moving(mem: Memory) -> None:
         ("我现在在字节做后端", "最近有点想离职", True),
         # the employer it was left, named where it is left, is no new choice
         ("我在腾讯上班", "我从腾讯离职了，现在在字节", False),
+        # …said as the last day, a notice or a dismissal, not as a near miss
+        (
+            "I work as a barista at a cafe downtown",
+            "last day at the cafe was friday! starting at a bookshop",
+            False,
+        ),
+        ("I work at Google as a data engineer", "handed in my notice today", False),
+        ("我在一家奶茶店上班", "我被辞退了", False),
+        ("I work at Google as a data engineer", "I almost got fired today", True),
+        ("我在腾讯上班", "差点被开除", True),
     ],
 )
 def test_leaving_a_job_retires_the_job_the_user_had(

@@ -219,13 +219,18 @@ def terms(phrase: str) -> set[str]:
 
 # leaving a job: what the user said about the job they had (employer, role there) no longer holds
 _LEFT_JOB = re.compile(
-    r"(?<![没不])(?:离职|辞职|裸辞|辞了工作|辞掉了?工作|被裁|被优化|工作(?:我)?(?:辞了|辞掉了|不干了))"
-    r"|(?i:\b(?:quit|left)\s+my\s+job\b|\bresigned\b|\b(?:got|was|been)\s+laid\s+off\b)"
+    r"(?<![没不])(?:离职|辞职|裸辞|辞了工作|辞掉了?工作|被裁|被优化|被辞退|被开除|被炒了?鱿鱼|工作(?:我)?(?:辞了|辞掉了|不干了)"
+    r"|交了?辞职信|(?:昨天|今天|上周五?)是?(?:我)?最后一天上班)"
+    r"|(?i:\b(?:quit|left)\s+my\s+job\b|\bresigned\b|\b(?:got|was|been)\s+(?:laid\s+off|fired|let\s+go|sacked)\b"
+    r"|\b(?:handed\s+in|put\s+in|gave|gave\s+in)\s+my\s+notice\b"
+    r"|\b(?:my\s+)?last\s+(?:day|shift)\s+(?:at|of)\s+(?:work|my\s+job|the\s+\w+)\s+(?:was|is\s+over)\b)"
 )
 # …said as done, not as a thought, a plan or a denial ("I'm not going to quit my job", 想离职)
 _NOT_DONE = re.compile(
-    r"(?:不|没|想|打算|准备|考虑|要不要|如果|可能|会不会)[^，。,.!！?？]{0,4}(?:离职|辞职|裸辞)"
-    r"|(?i:\b(?:not|never|won'?t|going\s+to|gonna|will|want\s+to|thinking|might|maybe|if|should)\b|n't\b)"
+    r"(?:不|没|想|打算|准备|考虑|要不要|如果|可能|会不会|怕|担心|差点|差一点|万一)[^，。,.!！?？]{0,4}"
+    r"(?:离职|辞职|裸辞|被辞退|被开除|被裁|被优化|被炒)"
+    r"|(?i:\b(?:not|never|won'?t|going\s+to|gonna|will|want\s+to|thinking|might|maybe|if|should|scared|afraid"
+    r"|worried|almost|nearly)\b|n't\b)"
 )
 
 

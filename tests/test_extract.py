@@ -788,6 +788,14 @@ def test_a_story_dated_before_leaves_nothing_behind(text: str) -> None:
         ("常去的那家健身房倒闭了", "健身房"),
         ("狗狗送给我爸妈养了", "狗狗"),
         ("旧相机送人了", "旧相机"),
+        # a farewell, a thing thrown out, a membership resigned, a habit that died away
+        ("got a washer/dryer combo installed!! goodbye laundromat", "laundromat"),
+        ("we had to rehome Scout", "Scout"),
+        ("threw my vape in the bin last week", "vape"),
+        ("resigned from rotary", "rotary"),
+        ("I knocked hellofresh on the head btw", "hellofresh"),
+        ("wednesday basketball is dead for me", "wednesday basketball"),
+        ("friday beers kinda fizzled out since half the team left", "friday beers"),
     ],
 )
 def test_more_ways_of_leaving_name_what_was_left(text: str, left: str) -> None:
@@ -805,6 +813,11 @@ def test_more_ways_of_leaving_name_what_was_left(text: str, left: str) -> None:
         "it wasn't for me",
         # people parting are no group ending
         "my parents broke up when I was 5",
+        # …nor a farewell to people, an injury, a party
+        "goodbye everyone",
+        "I threw out my back lifting a box",
+        "threw a party for my sister",
+        "the old man died out there",
     ],
 )
 def test_leaving_not_done_leaves_nothing(text: str) -> None:

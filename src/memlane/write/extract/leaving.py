@@ -104,7 +104,8 @@ _EN = [
         r"i(?:'ve|\s+have)?\s+(?:gone|went)\s+off(?:\s+of)?|(?:had|decided|have\s+decided|chose)\s+to\s+stop|cut\s+out|"
         # what put the user off it: "my dentist scared me off coffee", "that trip put me off camping"
         r"(?:scared|put|turned)\s+me\s+off(?:\s+of)?|"
-        r"rehomed|unsubscribed\s+from|moved\s+out\s+of|deleted|closed|(?:i'?m|i\s+am)\s+over(?!\s+(?:the\s+moon|\d))|"
+        r"rehomed?|resigned\s+from|threw\s+(?:away|out(?!\s+my\s+(?:back|neck|shoulder|knee|hip)))|binned|unsubscribed\s+from|moved\s+out\s+of|deleted|closed|"
+        r"(?:i'?m|i\s+am)\s+over(?!\s+(?:the\s+moon|\d))|"
         # "i'm off nights", "I'm off sugar": no longer on it ("I'm off to Leeds", "off work today" are trips)
         r"(?:i'?m|i\s+am)\s+(?:now\s+)?off(?!\s+(?:to|for|on|at|in|from|till|until|work|sick|duty|today|tonight|"
         r"tomorrow|now|home|out|next|this|the|my|a|an|and|so|but|\d)\b)|"
@@ -141,6 +142,21 @@ _EN = [
         r"(?:split\s+up|broke\s+up|disbanded|folded|shut\s+down|closed(?:\s+down)?|went\s+(?:bust|under)"
         r"|called\s+it\s+quits)\b",
         re.IGNORECASE,
+    ),
+    # a farewell to it, or it thrown out: "goodbye laundromat", "threw my vape in the bin", "knocked
+    # hellofresh on the head", "wednesday basketball is dead for me", "friday beers kinda fizzled out"
+    *(
+        re.compile(pattern, re.IGNORECASE)
+        for pattern in (
+            r"(?:^|[,.!?;]\s*)(?:goodbye|bye\s+bye|so\s+long|farewell(?:\s+to)?)\s+"
+            r"(?!(?:everyone|everybody|all|guys|y'all|folks|for\s+now)\b)(?P<old>[\w' -]{2,30}?)"
+            r"(?=\s*(?:[,.!?;]|$))",
+            r"\bthrew\s+(?:my|the)\s+(?P<old>[\w' -]{2,30}?)\s+(?:in|into)\s+the\s+(?:bin|trash|garbage)\b",
+            r"\bknocked\s+(?P<old>[\w' -]{2,30}?)\s+on\s+the\s+head\b",
+            r"^(?P<old>[\w' -]{2,30}?)\s+(?:is|'s)\s+(?:dead|over|done)\s+for\s+me\b",
+            r"^(?P<old>[\w' -]{2,30}?)\s+(?:kinda\s+|kind\s+of\s+|sort\s+of\s+)?"
+            r"(?:fizzled|petered)\s+out\b",
+        )
     ),
     # "my running days are over", "my partying days are behind me"
     re.compile(r"\bmy\s+(?P<old>[\w'-]{2,20}ing)\s+days\s+are\s+(?:over|done|behind\s+me)\b", re.IGNORECASE),

@@ -796,6 +796,10 @@ def test_a_story_dated_before_leaves_nothing_behind(text: str) -> None:
         ("I knocked hellofresh on the head btw", "hellofresh"),
         ("wednesday basketball is dead for me", "wednesday basketball"),
         ("friday beers kinda fizzled out since half the team left", "friday beers"),
+        # left to gather dust; a serial the user followed stopped
+        ("尤克里里吃灰好久了 三分钟热度哈哈", "尤克里里"),
+        ("现在中午都去食堂吃 饭盒都落灰了", "饭盒"),
+        ("那部漫画作者宣布无限期停更了", "漫画"),
     ],
 )
 def test_more_ways_of_leaving_name_what_was_left(text: str, left: str) -> None:
@@ -818,6 +822,7 @@ def test_more_ways_of_leaving_name_what_was_left(text: str, left: str) -> None:
         "I threw out my back lifting a box",
         "threw a party for my sister",
         "the old man died out there",
+        "桌上落灰了",  # a place that got dusty
     ],
 )
 def test_leaving_not_done_leaves_nothing(text: str) -> None:

@@ -1809,6 +1809,7 @@ def test_a_label_before_a_colon_heads_what_follows_and_says_nothing_itself(
             ["被同事安利了普洱 现在天天泡普洱 绿茶好久没喝了", "你知道普洱要洗几遍茶吗"],
         ),
         ("我在北京上班 帮我查查明天的天气", ["我在北京上班", "帮我查查明天的天气"]),
+        ("净水器滤芯该换了 一般多久换一次啊", ["净水器滤芯该换了", "一般多久换一次啊"]),
         # …and the news after a request or a question
         (
             "帮我找找国贸附近好吃的日料 我不吃生的 海鲜过敏",
@@ -2000,6 +2001,8 @@ def test_an_apology_that_says_more_is_read_for_what_it_says(extractor: RuleExtra
         ("附近哪有24小时的宠物医院", True),
         ("开锁一般多少钱", True),
         ("晚饭咋整", True),
+        ("一般多久换一次啊", True),
+        ("这个要多长时间", True),
         ("你在干嘛呢", True),
         # …and does not where it means "any", "and so on", or what the user does not know
         ("我什么都吃", False),
@@ -2009,6 +2012,9 @@ def test_an_apology_that_says_more_is_read_for_what_it_says(extractor: RuleExtra
         ("我养什么死什么哈哈哈", False),
         ("我是那个啥做钢结构设计的", False),
         ("每天都不知道吃啥", False),
+        ("没多久就好了", False),
+        ("我学了多久都没学会", False),
+        ("不知道要等多久", False),
         # 呢 after what is going on says it, unless a question word asks
         ("在医院排队呢", False),
         ("正在考试呢", False),

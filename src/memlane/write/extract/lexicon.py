@@ -252,12 +252,13 @@ A_NOT_A = re.compile(r"(?![时动还])([\u4e00-\u9fff])[不没]\1")
 # a question by its words, with no mark: a Chinese question word (附近哪有宠物医院, 开锁一般多少钱, 晚饭咋整)
 # that stands for nothing known and is not "any" (啥都吃, 谁劝都没用, 水果什么的, 没啥爱好, 不知道吃啥)
 ASKED_ZH = re.compile(
-    r"(?<![没不])(?:什么|啥|哪(?!怕)|多少(?!有点|会|也)|几点|几号|周几|星期几|怎么(?!说呢)|咋|如何|为什么|为啥|是否|谁)"
+    r"(?<![没不])(?:什么|啥|哪(?!怕)|多少(?!有点|会|也)|多久|多长时间|几点|几号|周几|星期几|怎么(?!说呢)|咋|如何|为什么"
+    r"|为啥|是否|谁)"
 )
 NOT_ASKED_ZH = re.compile(
     r"(?:不知道|不晓得|不清楚|忘了|记不得|记不清|不记得|想不起|没想好|不确定).{0,8}"
-    r"(?:什么|啥|哪|多少|几|怎么|咋|如何|为什么|为啥|谁)"
-    r"|(?:什么|啥|哪|谁|怎么)\S{0,3}?(?:都|也)|(?:什么|啥)的|那个啥|不怎么|(?:什么|啥)\S{1,3}(?:什么|啥)"
+    r"(?:什么|啥|哪|多少|多久|几|怎么|咋|如何|为什么|为啥|谁)"
+    r"|(?:什么|啥|哪|谁|怎么|多久)\S{0,3}?(?:都|也)|(?:什么|啥)的|那个啥|不怎么|(?:什么|啥)\S{1,3}(?:什么|啥)"
 )
 # an English question by how it opens: a question word that is not the start of a statement ("what I
 # love is…", "when I was a kid", "which is why", "what a day"), a form of be or does, another verb

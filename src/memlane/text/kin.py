@@ -57,6 +57,10 @@ EN_KIN_MORE = tuple(
 PARTNER_RELATIONS = frozenset(
     {"wife", "husband", "spouse", "partner", "boyfriend", "girlfriend", "fiance", "fiancee"}
 )
+# …and the Chinese words for such a partner, longest first, as one alternation (男朋友 before 男友)
+ZH_PARTNERS = "|".join(
+    sorted((w for w, r in ZH_RELATIONS.items() if r in PARTNER_RELATIONS), key=len, reverse=True)
+)
 
 # what stands before "and I" when the two are one subject ("my wife and I have two kids", "Sam and I",
 # "my husband Dave and I", "me and"): no new clause starts at that "and", for the rules or the health

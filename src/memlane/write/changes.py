@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from memlane.domain import Category, EventStatus, Kind, MemoryItem
 from memlane.store.tokens import SPEAKER
 from memlane.text.keywords import content_words
-from memlane.text.kin import EN_RELATIONS, PARTNER_RELATIONS, ZH_RELATIONS
+from memlane.text.kin import EN_RELATIONS, PARTNER_RELATIONS, ZH_PARTNERS
 from memlane.text.lang import normalize
 from memlane.vocabulary import MemoryQuery
 from memlane.write.extract.channels import lifted
@@ -109,7 +109,7 @@ _JOB_SLOTS = frozenset({"employer", "job"})
 # said of the partner they had and of being together ("我有个男朋友 在一起三年了", "my wife is a nurse")
 _PARTED = frozenset({"single", "divorced"})
 _PARTNER = re.compile(
-    "|".join(sorted((w for w, r in ZH_RELATIONS.items() if r in PARTNER_RELATIONS), key=len, reverse=True))
+    ZH_PARTNERS
     + r"|(?i:\b(?:"
     + "|".join(w for w, r in EN_RELATIONS.items() if r in PARTNER_RELATIONS)
     + r"|bf|gf)s?\b)"

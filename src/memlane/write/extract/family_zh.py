@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from memlane.text.kin import PARTNER_RELATIONS, ZH_AFTER_ME, ZH_RELATIONS
+from memlane.text.kin import ZH_AFTER_ME, ZH_PARTNERS, ZH_RELATIONS
 
 from .rule import Context, Draft
 
@@ -30,14 +30,11 @@ MINE = r"(?:我[的家]?|^)"
 # 我和老公离婚了; not 想分手, 差点分手, 我们分了一半)
 MARITAL = {"结婚": "married", "已婚": "married", "离婚": "divorced", "单身": "single", "未婚": "single"}
 MARITAL |= {"分手": "single", "分": "single"}
-_PARTNER = "|".join(
-    sorted((w for w, r in ZH_RELATIONS.items() if r in PARTNER_RELATIONS), key=len, reverse=True)
-)
 _WHEN = "(?:已经|刚刚?|终于|还是)?"
 _OVER = r"离婚|分手|分(?=了(?:$|[\s，。！!,.~]))"
 PARTED = (
-    rf"^(?:我们俩?|我(?:和|跟)(?:{_PARTNER})){_WHEN}(?P<v>{_OVER})了"
-    rf"|^我{_WHEN}(?:和|跟)(?:{_PARTNER})(?P<v2>{_OVER})了|^我{_WHEN}(?P<v3>分手)了"
+    rf"^(?:我们俩?|我(?:和|跟)(?:{ZH_PARTNERS})){_WHEN}(?P<v>{_OVER})了"
+    rf"|^我{_WHEN}(?:和|跟)(?:{ZH_PARTNERS})(?P<v2>{_OVER})了|^我{_WHEN}(?P<v3>分手)了"
 )
 _NUM = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6}
 _PASSING = re.compile(rf"在{BUSY}[上里]?(?:呢|了|啊|呀|哦)?")

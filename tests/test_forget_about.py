@@ -13,7 +13,7 @@ import pytest
 from conftest import T0, days
 from memlane import Memory
 from memlane.domain import Category
-from memlane.write.extract.forgetting import topic
+from memlane.write.extract.forgetting import Withdrawal, topic, withdrawal
 
 
 @pytest.mark.parametrize(
@@ -58,6 +58,67 @@ def test_a_request_names_what_to_forget(text: str, named: str) -> None:
 )
 def test_what_only_looks_like_a_request_names_nothing(text: str) -> None:
     assert topic(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        # what was said, then what undoes it: named by what it was about
+        ("前面说我在美的上班是瞎编的", "我在美的上班"),
+        ("我说我讨厌猫那个是开玩笑的", "我讨厌猫"),
+        ("之前让你叫我悦悦的那个作废", "叫我悦悦"),
+        ("之前说的那个电话号码作废", "电话号码"),
+        ("我不太想让你记我住哪", "住哪"),
+        ("forget the part about Rome", "Rome"),
+        ("ignore what I said about Boston", "Boston"),
+        ("pls dont save the bit about my ex", "ex"),
+        ("nah forget the birthday thing i told u, wrong date", "birthday"),
+        ("the home address i gave earlier, wipe it pls", "home address"),
+        ("that phone number was wrong, drop it", "phone number"),
+        ("forget I said I liked jazz", "I liked jazz"),
+        ("I take back the thing about quitting", "quitting"),
+        # what was just said, whatever it was: the message before
+        ("把我刚才吐槽老板那段删了", None),
+        ("刚才说的password那条删了吧", None),
+        ("刚才那句当我没说", None),
+        ("算了算了当我没问", None),
+        ("刚才那句别记哈 说的是我表姐不是我", None),
+        ("别把这个存下来哈", None),
+        ("ignore我刚说的", None),
+        ("那句是手滑", None),
+        ("delete that last bit about my brother", None),
+        ("that last message wasn't meant for you, ignore it", None),
+        ("wait nah, leave that bit out of your notes", None),
+        ("pls don't hang onto that", None),
+        ("scratch that, wrong year", None),
+        ("that one's off the record btw", None),
+    ],
+)
+def test_what_the_user_takes_back_is_named_or_was_just_said(text: str, named: str | None) -> None:
+    assert withdrawal(text) == Withdrawal(named)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "删掉这个文件",
+        "帮我看看这段SQL哪里错了",
+        "他说的那个app我删了",
+        "朋友推荐的那个电影是开玩笑的",
+        "能不能别老问我要不要保存",
+        "今天的报告错了",
+        "这条裙子不对劲",
+        "我忘了带钥匙",
+        "the forecast was wrong",
+        "that restaurant was wrong about the booking",
+        "forget the milk, we have some",
+        "I forgot the part about the meeting",
+        "delete the app and reinstall it",
+        "don't forget my birthday",
+    ],
+)
+def test_what_only_looks_like_taking_back_takes_back_nothing(text: str) -> None:
+    assert withdrawal(text) is None
 
 
 @pytest.fixture
@@ -136,3 +197,30 @@ def test_a_request_drops_only_what_it_names_of_its_own_message(mem: Memory) -> N
     said = mem.add("我住在深圳，别记我住哪", user_id="u1", at=days(2)).decisions
     assert [d.action.value for d in said] == ["discard", "discard"]
     assert "home_city" not in mem.profile("u1")
+
+
+def test_a_story_taken_back_as_made_up_deletes_it(mem: Memory) -> None:
+    mem.add("我在美的上班，平时喜欢喝美式", user_id="u1", at=T0)
+    assert mem.profile("u1")["employer"] == "美的"
+    (asked,) = mem.add("前面说我在美的上班是瞎编的", user_id="u1", at=days(1)).decisions
+    assert asked.category is Category.FORGET
+    assert asked.reason == "用户要求忘掉关于我在美的上班的内容：删除了 1 条记忆"
+    assert "employer" not in mem.profile("u1")
+    assert [m.text for m in mem.list("u1")] == ["平时喜欢喝美式"]
+
+
+def test_a_detail_given_earlier_and_wiped_is_gone_and_the_rest_stays(mem: Memory) -> None:
+    mem.add("I live at 12 Baker Street, London. I love jazz", user_id="u1", at=T0)
+    (asked,) = mem.add("the home address i gave earlier, wipe it pls", user_id="u1", at=days(1)).decisions
+    assert asked.reason == "the user asked to forget what they said about home address: 1 memory deleted"
+    assert [m.text for m in mem.list("u1", include_log=True) if m.kind.value != "log"] == ["I love jazz"]
+    assert "[redacted: address]" not in str(mem.export("u1"))
+
+
+def test_a_rant_taken_back_just_after_is_not_kept(mem: Memory) -> None:
+    mem.add("我喜欢猫", user_id="u1", session_id="s1", at=T0)
+    mem.add("我老板是个控制狂，天天让我们加班", user_id="u1", session_id="s1", at=T0)
+    (asked,) = mem.add("把我刚才吐槽老板那段删了", user_id="u1", session_id="s1", at=T0).decisions
+    assert asked.category is Category.FORGET
+    assert [m.text for m in mem.list("u1")] == ["我喜欢猫"]
+    assert "控制狂" not in str(mem.export("u1"))

@@ -24,31 +24,9 @@ from memlane.store import Stores
 from memlane.text.keywords import content_words
 from memlane.text.lang import has_cjk, normalize, said
 from memlane.vocabulary import MemoryQuery
+from memlane.write.extract.forgetting import part
 
 _KEPT = (Kind.SEMANTIC, Kind.EPISODIC, Kind.PROFILE)
-
-# a topic that names a part of the profile: (its names, normalised; its slots; its masked kinds)
-_PARTS: tuple[tuple[frozenset[str], tuple[str, ...], tuple[str, ...]], ...] = tuple(
-    (frozenset(normalize(n) for n in names.split("|")), slots, kinds)
-    for names, slots, kinds in (
-        (
-            "住哪|住在哪|住哪里|住在哪里|住址|地址|家庭住址|家在哪|家在哪里|住的地方"
-            "|address|home address|live",
-            ("home_city",),
-            ("address",),
-        ),
-        (
-            "工作|上班|在哪上班|在哪工作|公司|单位|工作单位|职业|job|work|employer|company|occupation|workplace",
-            ("employer", "job", "work_city", "industry", "work_mode"),
-            (),
-        ),
-        ("名字|姓名|叫什么|name|full name", ("name", "nickname", "english_name", "surname"), ()),
-        ("生日|出生日期|birthday|date of birth|birth date", ("birthday",), ()),
-        ("老家|家乡|籍贯|hometown", ("hometown",), ()),
-        ("邮箱|邮件地址|邮箱地址|email|email address|e-mail", (), ("email",)),
-        ("手机|手机号|手机号码|电话|电话号码|phone|phone number|number|mobile|cell", (), ("phone",)),
-    )
-)
 
 
 def matching(stores: Stores, user_id: str, topic: str) -> list[MemoryItem]:
@@ -61,9 +39,9 @@ def matching(stores: Stores, user_id: str, topic: str) -> list[MemoryItem]:
 def names(topic: str) -> Callable[[str | None, str], bool]:
     """Whether ``topic`` names what has a slot and a text: for a part of the profile, its slots and
     its masked values; else each of the topic's words said (nothing, for a topic with no word)."""
-    part = next((p for p in _PARTS if normalize(topic) in p[0]), None)
-    if part is not None:
-        _, slots, kinds = part
+    named = part(topic)
+    if named is not None:
+        slots, kinds = named
         masks = [KINDS[k].placeholder(lang) for k in kinds for lang in ("zh", "en")]
         return lambda slot, text: slot in slots or any(mask in text for mask in masks)
     words = content_words(topic)

@@ -25,11 +25,10 @@ from .current import now_habit
 from .dated import just_a_time
 from .dropped_en import AT_KINDS, with_subject
 from .entities import OPAQUE, en_entities, zh_entities
-from .forgetting import topic as forgotten
+from .forgetting import withdrawal
 from .joins import MAX_ENTITIES, MAX_TAGS, joined
 from .leaving import left_behind
 from .lexicon import (
-    FORGET,
     HEDGE,
     HYPOTHETICAL,
     LASTING,
@@ -242,11 +241,8 @@ class RuleExtractor:
         text = PLACEHOLDER.sub(OPAQUE, fold(shown).replace("’", "'"))
         only_masks = not normalize(text.replace(OPAQUE, ""))
         lang = detect(shown if only_masks else text)  # a mask speaks the language it was written in
-        if FORGET.search(text):
-            draft: Draft | None = Draft(category=Category.FORGET)
-            ctx = Context(text, lang, message.at)
-        elif (about := forgotten(text)) is not None:  # "忘掉我住哪": what to forget, named
-            draft = Draft(category=Category.FORGET, objects=[about])
+        if (back := withdrawal(text)) is not None:  # "别记这个", "忘掉我住哪": what to forget, if named
+            draft: Draft | None = Draft(category=Category.FORGET, objects=[back.topic] if back.topic else [])
             ctx = Context(text, lang, message.at)
         elif only_masks and OPAQUE in text:
             draft = Draft(category=Category.SENSITIVE)  # the clause was only a value redaction masked

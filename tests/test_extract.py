@@ -1007,6 +1007,13 @@ def test_conditions_of_the_task_are_for_this_session(
         "i'm at a gas station outside memphis",
         "we're at a rest stop near tulsa",
         "I'm in the car park at the big Tesco",
+        "I'm at the vet with my dog",
+        "i'm at the mechanic",
+        "I'm at the DMV",
+        "we're at the beach",
+        # at someone's home for now
+        "I'm at my mom's",
+        "I'm at my parents' place",
         # "rn" is right now (an RN is a nurse)
         "on a zoom call with my camera off rn",
         # where the user is with the "I" texting drops
@@ -1042,7 +1049,19 @@ def test_one_off_context_is_for_this_session(extractor: RuleExtractor, text: str
 
 
 @pytest.mark.parametrize(
-    "text", ["at least it's sunny", "in a band with my brother", "on it", "signal is the only app I use"]
+    "text",
+    [
+        "at least it's sunny",
+        "in a band with my brother",
+        "on it",
+        "signal is the only app I use",
+        # a place of lasting standing, not one stopped at
+        "I'm at the University of Michigan",
+        "I'm at the bank of america",
+        "I'm at the point where I don't care",
+        "I'm at the gym five days a week",
+        "I'm at my mom's every Sunday",
+    ],
 )
 def test_opening_with_at_or_in_names_no_place_by_that_alone(extractor: RuleExtractor, text: str) -> None:
     assert one(extractor, text).category is not C.CONTEXT

@@ -175,8 +175,12 @@ _NOW = (
     # a place one stops at, however it is named ("at a gas station outside memphis"); not a workplace
     # ("in the parramatta office" two days a week)
     rf"|{_IM}(?:on|in|at)\s+(?:the|a|my)\s+(?:[\w'-]+\s+){{0,2}}?(?:station|stop|cafe|café|coffee\s+shop"
-    r"|restaurant|bar|pub|mall|supermarket|pharmacy|dentist|doctor's|vet's?|clinic|post\s+office|waiting\s+room"
-    r"|lobby|hotel|motel|parking\s+lot|car\s+park|queue|line|concert|party|wedding|funeral|taxi|cab)\b"
+    r"|restaurant|bar|pub|mall|supermarket|pharmacy|dentist|doctor|vet|clinic|post\s+office|waiting\s+room"
+    r"|lobby|hotel|motel|parking\s+lot|car\s+park|queue|line|concert|party|wedding|funeral|taxi|cab|dmv|mechanic"
+    r"|garage|bank|library|beach|park|zoo|museum|er|emergency\s+room|salon|barber|hairdresser|laundromat"
+    r"|car\s+wash|store|shop|market|cinema|movies|theat(?:er|re)|stadium|game|match)(?:'s)?(?![\w'])(?!\s+of\s)"
+    # at someone's home for now: "I'm at my mom's", "at my parents' place"
+    rf"|{_IM}(?:at|in)\s+my\s+[\w-]+(?:'s|s')(?:\s+(?:place|house|flat|apartment|home))?(?![\w'])"
     rf"|{_IM}(?:driving|commuting|travell?ing|walking|cooking|eating|on\s+my\s+way|on\s+the\s+way|at\s+work"
     r"|at\s+home|outside|in\s+a\s+meeting|busy|waiting|typing|texting)\b"
     # where this message comes from: "I am writing this from my daughter's house in Bristol", "I am

@@ -17,10 +17,12 @@ from memlane import Memory
 from memlane.cli import main
 from memlane.domain import Action, Candidate, Category, Decision, Kind
 from memlane.eval.judge import run, secret_kept
+from memlane.eval.judge_folds import out_of_fold
 from memlane.settings import Settings
 from memlane.write.judge import LABELS, Classifier, Judge, RuleJudge, cover
 from memlane.write.judge import train as training
 from memlane.write.judge.features import Features
+from memlane.write.judge.meaning import MeaningHead
 from memlane.write.judge.model import Prediction
 
 LONG_TERM = (Action.SEMANTIC, Action.EPISODIC, Action.PROFILE)
@@ -447,3 +449,34 @@ def test_a_secret_counts_as_kept_only_where_a_kept_memory_holds_it() -> None:
     missed = decided(Action.SEMANTIC, "the code on the back is 1 2 3")
     assert secret_kept("the code on the back is 1 2 3", missed, [missed])
     assert not secret_kept("the code on the back is 1 2 3", None, [])
+
+
+def test_the_judge_reads_the_models_it_is_given() -> None:
+    shipped = Classifier.bundled()
+    moods = np.zeros(len(LABELS), dtype=np.float32)
+    moods[LABELS.index("mood")] = 50.0  # sure of a mood whatever it reads
+    always_a_mood = Classifier(
+        shipped.features,
+        np.zeros_like(shipped.weights),
+        moods,
+        shipped.temperature,
+        shipped.threshold,
+        shipped.keep,
+    )
+    text = "we rent a flat in fremantle"  # a fact no rule fills a slot with: the model may overrule it
+    message = {"id": "x-1", "lang": "en", "text": text, "clauses": [{"text": text, "label": "background"}]}
+    (kept,) = run([message], learned=True).clauses
+    assert kept.tier == "long-term"
+    head = MeaningHead.bundled()
+    assert head is not None
+    (dropped,) = run([message], learned=True, models=(always_a_mood, head)).clauses
+    assert (dropped.label, dropped.tier) == ("mood", "discard")
+
+
+def test_the_training_split_is_scored_out_of_fold_once_per_clause() -> None:
+    messages = training.corpus("train")[:40]
+    scored = out_of_fold(messages)
+    assert sorted((s.id, s.text) for s in scored.clauses) == sorted(
+        (m["id"], c["text"]) for m in messages for c in m["clauses"]
+    )
+    assert scored.accuracy("tier") > 0.5

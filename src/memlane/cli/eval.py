@@ -266,7 +266,8 @@ def context(
 
 @eval_group.command()
 @split_option(
-    "test: the held-out half (never tuned on); train: the half the model learns from.",
+    "test: the held-out half (never tuned on); train: the half the models learn from, scored out of fold "
+    "(each fold said with models fitted without it).",
     ("train", "test"),
     "test",
 )

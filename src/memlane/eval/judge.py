@@ -31,6 +31,8 @@ from memlane.write.judge import LABELS, TIERS, Judge, RuleJudge
 from memlane.write.judge.cover import overlap, share
 from memlane.write.judge.features import rule_cues
 from memlane.write.judge.guards import tier
+from memlane.write.judge.meaning import MeaningHead
+from memlane.write.judge.model import Classifier
 from memlane.write.judge.train import corpus, masked
 from memlane.write.pipeline import READ_AGAIN
 
@@ -171,11 +173,19 @@ class Report:
 
 
 def run(
-    messages: Sequence[dict[str, Any]], *, learned: bool, progress: Callable[[int], None] | None = None
+    messages: Sequence[dict[str, Any]],
+    *,
+    learned: bool,
+    progress: Callable[[int], None] | None = None,
+    models: tuple[Classifier, MeaningHead] | None = None,
 ) -> Run:
-    """Say every message through the real write path and score each labelled clause."""
+    """Say every message through the real write path and score each labelled clause (with
+    ``models`` in place of the shipped classifier and meaning head, when given)."""
     out = Run("model" if learned else "rules")
     with Memory(":memory:", learned_judge=learned) as mem:
+        if models is not None:
+            assert isinstance(mem.judge, Judge)
+            mem.judge.use(*models)
         for n, row in enumerate(messages, 1):
             user = f"judge-{row['id']}"
             decisions = settled(mem, user, mem.add(row["text"], user_id=user, session_id=f"{user}-s", at=T0))
@@ -264,12 +274,17 @@ def evaluate(
     split: str = "test", limit: int | None = None, progress: Callable[[str, int, int], None] | None = None
 ) -> Report:
     """Both judges on ``split`` (the first ``limit`` messages when given)."""
+    from .judge_folds import out_of_fold
+
     messages = corpus(split)[:limit]
     report = Report(split)
     for learned in (False, True):
         name = "model" if learned else "rules"
         tick = (lambda n, name=name: progress(name, n, len(messages))) if progress else None
-        report.runs[name] = run(messages, learned=learned, progress=tick)
+        if learned and split == "train":  # the shipped models learnt from it: fitted without each fold
+            report.runs[name] = out_of_fold(messages, progress=tick)
+        else:
+            report.runs[name] = run(messages, learned=learned, progress=tick)
     report.micros = micros(messages)
     return report
 

@@ -94,6 +94,11 @@ class Judge(RuleJudge):
         self._classifier = classifier
         self._head = head
 
+    def use(self, classifier: Classifier, head: MeaningHead) -> None:
+        """Read ``classifier`` and ``head`` instead of the shipped models (an evaluation of models
+        fitted without the messages it says, :mod:`memlane.eval.judge_folds`)."""
+        self._classifier, self._head = classifier, head
+
     @property
     def classifier(self) -> Classifier | None:
         """The model, read on first use (None when the settings turn it off)."""

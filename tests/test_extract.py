@@ -618,6 +618,40 @@ def test_complaints_and_their_resolution(extractor: RuleExtractor, text: str, st
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "I ordered new headphones but they never arrived",
+        "I tried the keto diet but it didn't work for me",
+        "我买了个新耳机，但是一直没到",
+        "上周订了个书架 还没到",
+    ],
+)
+def test_a_problem_said_of_the_thing_before_is_one_complaint(extractor: RuleExtractor, text: str) -> None:
+    check(one(extractor, text), C.COMPLAINT, event_status=EventStatus.UNRESOLVED, text=text)
+
+
+def test_what_is_not_received_after_a_but_goes_with_what_was_said_before(extractor: RuleExtractor) -> None:
+    (said,) = extract(extractor, "快递显示已签收但是我没收到")
+    assert said.text == "快递显示已签收但是我没收到"
+
+
+@pytest.mark.parametrize(
+    ("text", "first"),
+    [
+        ("I love my job but it's exhausting", C.PREFERENCE),  # a lasting like stays itself
+        ("I love my Kindle but it keeps freezing", C.PREFERENCE),
+        ("I bought a standing desk. It wobbles a lot", C.EVENT),  # another sentence
+    ],
+)
+def test_a_like_or_another_sentence_keeps_its_own_clause(
+    extractor: RuleExtractor, text: str, first: C
+) -> None:
+    found = extract(extractor, text)
+    assert len(found) == 2
+    assert found[0].category is first
+
+
+@pytest.mark.parametrize(
     ("text", "value", "session_only"),
     [
         ("本轮预算500元以内", "≤500元", True),

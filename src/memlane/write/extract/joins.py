@@ -84,11 +84,40 @@ def _joins(prev: tuple[Candidate, Clause], nxt: tuple[Candidate, Clause], conten
         return c.category in (Category.OTHER, p.category) or (c.slot is None and c.category in _HOLDS_MORE)
     if p.event_status is EventStatus.CANCELLED and c.event_status is EventStatus.CANCELLED:
         return True  # "云南去不成了，行程先取消吧": one plan called off, said twice
+    if _its_problem(p, c, clause, content[before.end : clause.start]):
+        return True  # "I ordered new headphones but they never arrived": the problem is the thing's
     return (
         c.category is Category.COMPLAINT
         and p.category is Category.COMPLAINT
         and p.event_status == c.event_status
     )
+
+
+# what a problem with nothing of its own is said of: the thing the clause before named ("they never
+# arrived", "it didn't work for me", 一直没到, 但是我没收到), not a thing of its own
+_EN_THING_SUBJECT = re.compile(r"(?i)^(?:it|it's|its|they|they're|theyre|that|this|these|those)\b")
+_ZH_NOTHING_NAMED = re.compile(
+    r"^(?:我|它)?(?:一直|还|都|也|就|根本|到现在|至今|压根)*(?:没有?|不)[\u4e00-\u9fff]{0,3}?[了啊呀啦呢]*$"
+)
+# what such a problem may be of: something that happened or was to happen, or a thing no rule read as
+# the user's (a lasting like or fact stays itself: "I love my job but it's exhausting")
+_HAS_A_THING = {Category.EVENT, Category.PLAN, Category.OTHER}
+_CONTRAST = re.compile(r"(?i)\bbut\b|\bhowever\b|但是?|可是|不过")
+
+
+def _its_problem(p: Candidate, c: Candidate, clause: Clause, between: str) -> bool:
+    """Whether ``c`` is a problem (or, after a "but", anything) said of the thing the clause before
+    named, by a pronoun or by naming nothing: one statement, kept as the problem ("I ordered new
+    headphones but they never arrived"), or dropped as the clause before was ("快递显示已签收但是我没收到":
+    "我没收到" alone is no fact of the user's)."""
+    if p.category not in _HAS_A_THING or _SENTENCE_END.search(between):
+        return False
+    if c.category is not Category.COMPLAINT and not (
+        _CONTRAST.search(between) and c.category in (Category.FACT, Category.OTHER)
+    ):
+        return False
+    said = fold(clause.text).strip(" .!~,，。！")
+    return bool(_EN_THING_SUBJECT.match(said) if c.lang == "en" else _ZH_NOTHING_NAMED.match(said))
 
 
 def _says_what(p: Candidate, c: Candidate) -> bool:
@@ -212,6 +241,10 @@ def joined(
             out.append(item)
             continue
         (prev, first), (c, clause) = out[-1], item
+        if c.category is Category.COMPLAINT and _its_problem(
+            prev, c, clause, content[first.end : clause.start]
+        ):
+            prev = replace(c, objects=prev.objects, tags=prev.tags, entities=prev.entities)  # the problem
         if _says_what(prev, c):
             whole = replace(c, text=content[first.start : clause.end], clauses=prev.clauses + c.clauses)
             out[-1] = (whole, replace(first, end=clause.end))

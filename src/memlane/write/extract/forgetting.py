@@ -217,7 +217,9 @@ _EN_WRONG = (
 _EN_END = (
     r"(?:\s+(?:from|in|out\s+of|off)\s+(?:your\s+)?(?:memory|notes|records?|list))?"
     r"(?:\s+(?:anymore|any\s+more|please|pls|plz|now|btw|thanks|thx|too))*"
-    r"(?:\s*[,;:(—-]\s*[^,;]{0,60}?)?[\s.!?)]*[\U0001F300-\U0001FAFF\s]*$"
+    # a short reason after it, with no new value in it ("…, wrong year", "…, petty of me"; not "…, wrong
+    # date its the 19th of may": the right date is a statement of its own)
+    r"(?:\s*[,;:(—-]\s*(?:[^\s,;\d]+\s*){1,5}?)?[\s.!?)]*[\U0001F300-\U0001FAFF\s]*$"
 )
 _EN_UNDONE = tuple(
     re.compile(_EN_LEAD + shape + _EN_END, re.IGNORECASE)

@@ -95,7 +95,23 @@ def test_what_only_looks_like_a_request_names_nothing(text: str) -> None:
     ],
 )
 def test_what_the_user_takes_back_is_named_or_was_just_said(text: str, named: str | None) -> None:
-    assert withdrawal(text) == Withdrawal(named)
+    back = withdrawal(text)
+    assert back is not None
+    assert back.topic == named
+
+
+@pytest.mark.parametrize(
+    ("text", "back"),
+    [
+        ("刚才说我在上海是错的", Withdrawal("我在上海", corrects=True)),  # said just now, and named
+        ("刚刚那个地址错了", Withdrawal("地址", corrects=True)),
+        ("that phone number was wrong", Withdrawal("phone number", corrects=True)),
+        ("刚才说的password那条删了吧", Withdrawal(None)),  # a deletion, not a correction
+        ("the home address i gave earlier, wipe it pls", Withdrawal("home address")),
+    ],
+)
+def test_a_correction_says_what_was_wrong(text: str, back: Withdrawal) -> None:
+    assert withdrawal(text) == back
 
 
 @pytest.mark.parametrize(
@@ -226,3 +242,16 @@ def test_a_rant_taken_back_just_after_is_not_kept(mem: Memory) -> None:
     assert asked.category is Category.FORGET
     assert [m.text for m in mem.list("u1")] == ["我喜欢猫"]
     assert "控制狂" not in str(mem.export("u1"))
+
+
+def test_a_correction_takes_back_the_wrong_value_and_keeps_the_right_one(mem: Memory) -> None:
+    mem.add("我住在上海，喜欢喝茶", user_id="u1", at=T0)
+    mem.add("刚才说我在上海是错的，我在苏州", user_id="u1", at=days(1))
+    assert {m.text for m in mem.list("u1")} == {"喜欢喝茶", "我在苏州"}
+
+
+def test_a_correction_of_a_part_of_the_profile_replaces_its_value(mem: Memory) -> None:
+    mem.add("我住在国贸", user_id="u1", at=T0)
+    decisions = mem.add("刚刚那个地址错了，我住在望京", user_id="u1", at=days(1)).decisions
+    assert [d.action.value for d in decisions] == ["discard", "profile"]
+    assert [m.text for m in mem.list("u1")] == ["我住在望京"]

@@ -25,7 +25,7 @@ from .current import now_habit
 from .dated import just_a_time
 from .dropped_en import AT_KINDS, with_subject
 from .entities import OPAQUE, en_entities, zh_entities
-from .forgetting import withdrawal
+from .forgetting import corrected, withdrawal
 from .joins import MAX_ENTITIES, MAX_TAGS, joined
 from .leaving import left_behind
 from .lexicon import (
@@ -224,7 +224,7 @@ class RuleExtractor:
             )
             kin = names_kin(candidate, said) or (kin and still_meant(said, candidate.lang))
             found.append((candidate, clause))
-        return [c for c, _ in joined(in_the_moment(found), message.content, message.at)]
+        return [c for c, _ in joined(in_the_moment(corrected(found)), message.content, message.at)]
 
     def _candidate(
         self,

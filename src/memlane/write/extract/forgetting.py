@@ -18,10 +18,12 @@ password", "don't forget my birthday", "删掉这个文件" and "the forecast wa
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from memlane.text.lang import has_cjk, normalize
+from memlane.domain import Candidate, Category
+from memlane.text.lang import fold, has_cjk, normalize
 
+from .clauses import Clause
 from .lexicon import FORGET
 
 _ZH_ASK = r"^(?:(?:那|那就|以后|还有|另外|对了)[，,\s]*)?(?:请|麻烦)?(?:你)?(?:帮我)?"
@@ -122,9 +124,12 @@ def part(topic: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
 
 @dataclass(frozen=True)
 class Withdrawal:
-    """The user takes back what they said: about ``topic``, or (None) what they just said."""
+    """The user takes back what they said: about ``topic``, or (None) what they just said.
+    ``corrects``: only by saying it was wrong ("刚才说我在上海是错的"), so what else the message says
+    is the right value and stands ("…，我在苏州")."""
 
     topic: str | None
+    corrects: bool = False
 
 
 def withdrawal(text: str) -> Withdrawal | None:
@@ -154,6 +159,11 @@ _ZH_UNSAY = (
 _ZH_UNDO = (
     r"(?:(?:删|清|抹|忘)(?:了|掉|除|空)|作废|不算数?|delete掉?"
     r"|是?(?:错的|错了|不对|记错了|瞎编的|瞎说的|开玩笑的|瞎想的))"
+)
+# what says what was said was wrong, not that it must go
+_WRONG = re.compile(
+    r"(?:错的|错了|不对|记错了|口误|瞎编的|瞎说的|开玩笑的|瞎想的)[的吧哈啊呀哦了啦嘛\s]*$"
+    r"|(?i:\b(?:was|is)\s+(?:wrong|a\s+typo|a\s+mistake|made\s+up|a\s+joke|not\s+(?:right|true))[\s.!]*$)"
 )
 _ZH_HOW = r"(?:你)?(?:就)?(?:全|都|全都|统统|也|一起)?(?:给我)?"
 _ZH_END = r"的?(?:吧|哈|啊|呀|哦|了|啦|嘛)*$"
@@ -251,9 +261,10 @@ def _undone(text: str) -> Withdrawal | None:
             return None
         if not (unsaid or _ZH_SAID.search(ref) or (_ZH_BEFORE.search(ref) and _names_part(ref))):
             return None  # 删掉这个文件, 今天的报告错了: a thing, not what the user said
-        if _ZH_JUST.search(ref):
+        wrong = _WRONG.search(text) is not None
+        if _ZH_JUST.search(ref) and not wrong:  # what was just said: the message before
             return Withdrawal(None)
-        return Withdrawal(_ZH_AROUND.sub("", ref).strip(" 的") or None)
+        return Withdrawal(_ZH_AROUND.sub("", ref).strip(" 的") or None, corrects=wrong)
     for pattern in _EN_UNDONE:
         m = pattern.match(text)
         if m is None:
@@ -261,13 +272,35 @@ def _undone(text: str) -> Withdrawal | None:
         named = m.groupdict()
         if named.get("part") is not None and part(_EN_WRAP.sub("", named["part"])) is None:
             continue  # "that restaurant was wrong": not something the user told
-        if named.get("just"):
+        wrong = _WRONG.search(text) is not None
+        if named.get("just") and not wrong:
             return Withdrawal(None)
         what = next((named[g] for g in ("about", "about2", "thing", "part", "said") if named.get(g)), None)
         what = _EN_WRAP.sub("", what.strip()).strip() if what else None
-        return Withdrawal(what or None)
+        return Withdrawal(what or None, corrects=wrong)
     return None
 
 
 def _names_part(ref: str) -> bool:
     return any(name in normalize(ref) for names, _, _ in _PARTS for name in names if len(name) > 1)
+
+
+def corrected(found: list[tuple[Candidate, Clause]]) -> list[tuple[Candidate, Clause]]:
+    """The clauses of a message, where one says an earlier statement was wrong and another says what
+    is right ("刚才说我在上海是错的，我在苏州", "刚刚那个地址错了，我住在望京"): the right value stands. A
+    correction that names what it was about takes that back (上海); one that names only a part of the
+    profile (地址) or nothing takes nothing back, and the right value replaces the wrong one as any
+    later statement would."""
+    if not any(c.category not in _SAYS_NOTHING for c, _ in found):
+        return found
+    out = []
+    for c, clause in found:
+        back = withdrawal(fold(c.text)) if c.category is Category.FORGET else None
+        if back is not None and back.corrects and (back.topic is None or part(back.topic) is not None):
+            c = replace(c, category=Category.OTHER, objects=[])
+        out.append((c, clause))
+    return out
+
+
+# what a clause beside a correction may be for the correction still to take back what it names
+_SAYS_NOTHING = {Category.FORGET, Category.SMALLTALK, Category.REQUEST, Category.OTHER}

@@ -412,6 +412,13 @@ def test_constraints(extractor: RuleExtractor, text: str, objects: list[str]) ->
         ("邮件联系我", "preferred_channel", "email"),
         ("最好发短信", "preferred_channel", "sms"),
         ("加微信", "preferred_channel", "wechat"),
+        # the work apps
+        ("有事飞书找我", "preferred_channel", "feishu"),
+        ("消息发钉钉就行", "preferred_channel", "dingtalk"),
+        ("企业微信联系我", "preferred_channel", "wecom"),
+        ("有事ping我slack", "preferred_channel", "slack"),
+        ("ping me on slack instead", "preferred_channel", "slack"),
+        ("message me on Microsoft Teams", "preferred_channel", "teams"),
         ("比起电话更喜欢邮件", "preferred_channel", "email"),
         ("周末别给我打电话", "no_call_on_weekends", True),
         ("晚上9点以后别打电话", "no_call_after", "21:00"),
@@ -2599,3 +2606,8 @@ def test_a_relative_called_as_people_text_is_family(
     found = one(extractor, text)
     check(found, C.FAMILY)
     assert found.slot == f"family:{relation}"
+
+
+@pytest.mark.parametrize("text", ["钉钉打卡好烦", "slack off for a bit", "我的企业微信被封了"])
+def test_a_work_app_talked_about_is_no_way_to_reach_the_user(extractor: RuleExtractor, text: str) -> None:
+    assert all(c.slot != "preferred_channel" for c in extract(extractor, text))

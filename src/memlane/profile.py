@@ -123,7 +123,20 @@ class SlotSpec:
         return rule(old, new)
 
 
-_CHANNELS = ("email", "phone", "sms", "wechat", "qq", "whatsapp", "telegram")
+_CHANNELS = (
+    "email",
+    "phone",
+    "sms",
+    "wechat",
+    "qq",
+    "whatsapp",
+    "telegram",
+    "wecom",
+    "dingtalk",
+    "feishu",
+    "slack",
+    "teams",
+)
 _SPECS = [
     SlotSpec("name", True, True, _name),
     SlotSpec("nickname", True, True, _name),

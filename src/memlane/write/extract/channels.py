@@ -34,8 +34,19 @@ _NOT_A_DEVICE = "".join(
 
 CHANNELS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("email", _re(r"邮件|邮箱|电邮|(?i:{B}e-?mails?{B}|{B}mail{B})")),
+    # the work apps: 企业微信 before 微信, whose words it holds
+    ("wecom", _re(r"企业微信|企微|(?i:{B}wecom{B}|{B}wechat\s+work{B})")),
+    ("dingtalk", _re(r"钉钉|(?i:{B}ding\s?talk{B})")),
+    ("feishu", _re(r"飞书|(?i:{B}feishu{B}|{B}lark{B})")),
+    ("slack", _re(r"(?i:{B}slack{B})")),
+    ("teams", _re(r"(?i:{B}(?:ms|microsoft)\s+teams{B})")),
     # 微信 is a channel, 微信支付 / 微信读书 are not
-    ("wechat", _re(r"微信(?!支付|钱包|红包|读书|运动)|(?i:{B}wechat{B}(?!\s+pay)|{B}weixin{B}|{B}vx{B})")),
+    (
+        "wechat",
+        _re(
+            r"(?<!企业)微信(?!支付|钱包|红包|读书|运动)|(?i:{B}wechat{B}(?!\s+(?:pay|work))|{B}weixin{B}|{B}vx{B})"
+        ),
+    ),
     ("sms", _re(r"短信|(?i:{B}sms{B}|{B}text(?:s|ing)?(?:\s+messages?)?{B})")),
     # 手机 is a phone only as something to call (打我手机), not the device (我的手机坏了)
     (
@@ -62,7 +73,8 @@ _COMPOSED = _re(
 # Something that says "this is how to reach me", so that 我的邮箱是… or "my phone broke" is not a preference.
 CHANNEL_WORD = re.compile("|".join(p.pattern for _, p in CHANNELS))
 _MARKER = _re(
-    r"联系|找我|发我|发给我|通知|回复我|回我|优先|最好|偏好|喜欢|习惯|方便|加我?|用|走|通过|打给我|给我打|打我|发到|发|"
+    r"联系|找我|发我|发给我|通知|回复我|回我|优先|最好|偏好|喜欢|习惯|方便|加我?|用|走|通过|打给我|给我打|打我|发到|发|留言|"
+    r"(?i:ping\s*我|{B}ping\s+me{B}|{B}dm\s+me{B}|{B}message\s+me{B})|"
     r"就行|就好|就可以|即可|为主|吧|还是|"
     r"(?i:{B}contact|{B}reach{B}|{B}me{B}|{B}prefer|{B}rather{B}|{B}best{B}|{B}notify|{B}get\s+in\s+touch|{B}send{B}|{B}via{B}|"
     r"{B}is\s+(?:fine|ok|okay|good|great|better|easier){B}|{B}works{B}|{B}please{B}|{B}instead{B}|"

@@ -2611,3 +2611,43 @@ def test_a_relative_called_as_people_text_is_family(
 @pytest.mark.parametrize("text", ["钉钉打卡好烦", "slack off for a bit", "我的企业微信被封了"])
 def test_a_work_app_talked_about_is_no_way_to_reach_the_user(extractor: RuleExtractor, text: str) -> None:
     assert all(c.slot != "preferred_channel" for c in extract(extractor, text))
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "value"),
+    [
+        # the user's own attribute said without 我, as in a form
+        ("小名豆豆", "nickname", "豆豆"),
+        ("大名王浩然", "name", "王浩然"),
+        ("网名叫咸鱼", "nickname", "咸鱼"),
+        ("已婚", "marital_status", "married"),
+        ("单身狗一枚", "marital_status", "single"),
+        ("离异", "marital_status", "divorced"),
+        ("我老家在大连", "hometown", "大连"),  # where the user is from, not where they live
+        ("打小在大连长大", "hometown", "大连"),
+        ("工作地点在广州天河", "work_city", "广州天河"),
+        ("office在厦门", "work_city", "厦门"),
+        ("my names imogen", "name", "imogen"),
+        ("nickname's Bear", "nickname", "Bear"),
+        ("go by Dee", "nickname", "Dee"),
+        ("born n raised in savannah", "hometown", "savannah"),
+        ("grew up outside Duluth", "hometown", "Duluth"),
+    ],
+)
+def test_a_profile_fact_said_the_short_way_fills_its_slot(
+    extractor: RuleExtractor, text: str, slot: str, value: str
+) -> None:
+    found = one(extractor, text)
+    assert (found.slot, found.value) == (slot, value)
+
+
+@pytest.mark.parametrize(
+    "text", ["我的小名很土", "大名不好听", "他小名叫豆豆", "my names are hard to spell", "小名叫什么好呢"]
+)
+def test_what_is_said_of_a_name_is_no_name(extractor: RuleExtractor, text: str) -> None:
+    assert all(c.slot not in ("name", "nickname") for c in extract(extractor, text))
+
+
+def test_where_the_family_home_is_stays_where_the_user_lives(extractor: RuleExtractor) -> None:
+    found = one(extractor, "我家在大连")
+    assert (found.slot, found.value) == ("home_city", "大连")

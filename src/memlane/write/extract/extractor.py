@@ -77,6 +77,9 @@ _ZH_CAN = re.compile(
     r"(?:也|还|都)?(?:不会|会(?![议员计])|从没|从来没|不能)(?![吧吗呢啊呀哦嘛了])[\u4e00-\u9fff]"
 )
 
+# what the user's own attribute is said with, no 我 before it: "小名豆豆", "大名王浩然", "老家衡阳的"
+_ZH_OWN = re.compile(r"(?:小名|大名|本名|真名|网名|外号|昵称|绰号|老家|家乡|籍贯|生日)")
+
 
 def _is_smalltalk(text: str) -> bool:
     """Greetings, thanks, laughter and acknowledgements, alone or together ("哈哈谢谢", "lol ok thanks")."""
@@ -274,6 +277,13 @@ class RuleExtractor:
                 draft = Draft(category=Category.FAMILY)
             if draft is not None and draft.category in _THEIRS and of_an_acquaintance(text, lang):
                 draft = Draft(category=Category.OTHER)  # a coworker's plan, a friend's habit
+            if (
+                draft is None
+                and lang == "zh"
+                and _ZH_OWN.match(text)
+                and not (ctx.about_other or ctx.question)
+            ):
+                draft = _draft(replace(ctx, text=f"我{text}"))  # "小名豆豆": the user's own attribute
             if (
                 draft is None
                 and lang == "zh"

@@ -28,7 +28,18 @@ BUSY = r"(?:地铁|公交|车|飞机|火车|高铁|路|开会|开车|上课|加�
 MINE = r"(?:我[的家]?|^)"
 # marital status in the user's words, and a couple parting said of both (我们分手了, 我跟男朋友分了,
 # 我和老公离婚了; not 想分手, 差点分手, 我们分了一半)
-MARITAL = {"结婚": "married", "已婚": "married", "离婚": "divorced", "单身": "single", "未婚": "single"}
+MARITAL_SAID = (
+    r"我(?:已经|刚)?(?P<v>结婚|离婚)了|我(?:是|还是)?(?P<v2>单身|已婚|未婚|离异)"
+    r"|^(?:目前|现在|还是)?(?P<v3>单身|已婚|未婚|离异)(?:狗)?(?:一枚|一个|中|人士)?[啊哈呢了哦呀]*$"
+)
+MARITAL = {
+    "结婚": "married",
+    "已婚": "married",
+    "离婚": "divorced",
+    "离异": "divorced",
+    "单身": "single",
+    "未婚": "single",
+}
 MARITAL |= {"分手": "single", "分": "single"}
 _WHEN = "(?:已经|刚刚?|终于|还是)?"
 _OVER = r"离婚|分手|分(?=了(?:$|[\s，。！!,.~]))"

@@ -211,9 +211,11 @@ _ONE_TO_SIX = r"(?P<n>a|an|one|two|three|four|five|six|\d)"
 _WORK_STATUS = _any("retired unemployed self-employed between_jobs a_stay-at-home_parent a_freelancer")
 RULES = (
     # who the user is
-    rule(C.NAME, r"(?i)\b(?:my\s+(?:full\s+)?name\s+is|my\s+name's|i'?m\s+called|i\s+am\s+called|name's)\s+"
+    rule(C.NAME, r"(?i)\b(?:my\s+(?:full\s+)?name\s+is|my\s+name's|my\s+names(?!\s+(?:are|is)\b)"
+                 r"|i'?m\s+called|i\s+am\s+called|name's)\s+"
                  r"(?P<v>[A-Za-z][\w'.-]*(?-i:(?:\s+[A-Z][\w'.-]*){0,2}))", slot_value("name", entity=True)),
-    rule(C.NAME, r"(?i)\b(?:(?:you\s+can\s+|please\s+|just\s+)?call\s+me|i\s+go\s+by|my\s+nickname\s+is"
+    rule(C.NAME, r"(?i)\b(?:(?:you\s+can\s+|please\s+|just\s+)?call\s+me|i\s+go\s+by|^go\s+by"
+                 r"|(?:\bmy\s+|^)nickname(?:\s+is|'s)"
                  rf"|(?:friends|people|everyone)\s+calls?\s+me)\s+(?P<v>{_NAME}|\"[^\"]+\"|[a-z][\w'-]*$)",
          b.nickname, "any"),
     rule(C.NAME, r"^(?i:i'?m|i\s+am)\s+(?P<v>[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)$", b.self_name),
@@ -277,7 +279,8 @@ RULES = (
     rule(C.JOB, r"(?i)\bmy\s+(?:job|profession|occupation|role)\s+is\s+(?P<job>.+)"
                 rf"|{_IM}(?P<job2>{_WORK_STATUS})\b", b.job),
     rule(C.LOCATION, rf"(?i){_IM}(?:(?:originally|actually|really)\s+)?from\s+(?P<v>{_PLACE})"
-                     rf"|\bi\s+(?:grew\s+up|was\s+born)\s+in\s+(?P<v2>{_PLACE})"
+                     rf"|(?:\bi\s+|^)(?:grew\s+up|was\s+born|(?:was\s+)?born\s+(?:and|n|&)\s+raised)"
+                     rf"\s+(?:in|outside(?:\s+of)?|near|around)\s+(?P<v2>{_PLACE})"
                      rf"|\bmy\s+hometown\s+is\s+(?P<v3>{_PLACE})", b.place("hometown")),
     rule(C.LOCATION, rf"(?i)(?:{_I}(?:'ve\s+|’ve\s+|have\s+)?|^)"
                      rf"(?:(?:recently|finally|officially|{_ADVERBS})\s+)*"

@@ -16,24 +16,14 @@ from memlane.text.timeparse import number
 
 from .channels import CHANNEL_WORD, contact
 from .dated import moved_plan, routine, timed
-from .family_zh import MARITAL as _MARITAL
-from .family_zh import MINE as _MINE
-from .family_zh import PARTED as _PARTED
-from .family_zh import PETS as _PETS
-from .family_zh import REL as _REL
-from .family_zh import family as _family
+from .family_zh import MARITAL, MARITAL_SAID, MINE, PARTED, PETS, REL, family
 from .lexicon import DEVICE_NOW, FEELINGS, JOBS_ZH, LASTING, STOPPED_ZH
 from .money import budget_draft
 from .present_zh import AWAY, HABIT, NOW, habit
 from .problems import PROBLEM_ZH as _PROBLEM
 from .problems import RESOLVED_ZH as _RESOLVED
 from .rule import Build, Context, Draft, favorite, fixed, liking, rule, slot_value, zh_objects
-from .work_zh import SUBJECTS as _SUBJECTS
-from .work_zh import employer as _employer
-from .work_zh import job as _job
-from .work_zh import place as _place
-from .work_zh import teacher as _teacher
-from .work_zh import work_place as _work_place
+from .work_zh import GREW_UP, SUBJECTS, WORKS_AT, employer, job, place, teacher, work_place
 
 P = EventStatus.PLANNED
 
@@ -124,7 +114,7 @@ def _fact_about(slot: str) -> Build:
 
 def _pet(m: re.Match[str], ctx: Context) -> Draft | None:
     name = m.group("name")
-    return Draft(slot=f"pet:{_PETS[m.group('pet')]}", value=name, entities=[name] if name else [])
+    return Draft(slot=f"pet:{PETS[m.group('pet')]}", value=name, entities=[name] if name else [])
 
 
 def _first_person(m: re.Match[str], ctx: Context) -> Draft | None:
@@ -145,6 +135,8 @@ def _interest(m: re.Match[str], ctx: Context) -> Draft | None:
 
 
 # Patterns too long for one line are named here, so that the table below reads as a table.
+# what a name is not: how it is thought of ("我的小名很土", "大名不好听")
+_NOT_A_NAME = r"[很太挺真好不没也都还就是在有挺蛮]|可"
 _NAME_IS = rf"(?:{_ME}的?名字(?:叫|是)|我叫(?!了|外卖|车|人|你|他|她)|我名叫|我的?全名(?:叫|是))"
 _STYLE_DETAILED = (
     rf"{_REPLY}.{{0,4}}?(?:详细|具体|仔细|展开|全面)|(?:详细|具体)(?:一?点|一?些)"
@@ -168,8 +160,11 @@ _STANDING = (
     r"(?:你|您)?(?:就|都|还是|也)?.{0,12}?(?:说|讲|写|列|给|回|发|(?<!不)用|标|附|加|放|教|排)"
     r"|(?:讲|说|教|回答|解释|回复)[\u4e00-\u9fff]{0,3}的时候[，,\s]*(?:你)?(?:先|都|就|要|请)?(?:给我|跟我|帮我|教我|一步一步|一条一条|分步)"
 )
-_LIVE = r"住在|家住|家在|定居在?|常住在?|生活在|现居|住(?!院|宿|酒店|店|了|过|校|一|两|几|的|着|得|不|手|口)"
-_PET = "|".join(sorted(_PETS, key=len, reverse=True))
+_LIVE = (
+    r"住在|(?<!老)家住|(?<!老)家在|定居在?|常住在?|生活在|现居"  # (老家在 is where the user is from)
+    r"|住(?!院|宿|酒店|店|了|过|校|一|两|几|的|着|得|不|手|口)"
+)
+_PET = "|".join(sorted(PETS, key=len, reverse=True))
 _MOOD = (
     r"(?<!麻)烦(?!恼的事|人的)|心烦|烦躁|(?<![积劳连拖])累(?!计|积)|疲惫|(?<!困)困(?!难|扰|境)|犯困|开心|高兴"
     r"|快乐|难过|伤心|郁闷|焦虑|紧张|生气|气死|无聊|崩溃|沮丧|失落|兴奋|激动|心累|(?<![a-z])emo(?![a-z])|不爽"
@@ -233,8 +228,10 @@ RULES = (
          slot_value("name", entity=True)),
     rule(C.NAME, rf"(?:你?可以|就|直接)?叫我(?P<v>{_CUT}{{1,12}}?)(?:就行了?|就好了?|就可以了?|吧|好了|啦)?$",
          slot_value("nickname", entity=True), "any"),
-    rule(C.NAME, rf"我的?(?:昵称|外号|小名|绰号|网名)(?:是|叫)(?P<v>{_CUT}{{1,12}})$",
+    rule(C.NAME, rf"我的?(?:昵称|外号|小名|绰号|网名)(?:是|叫)?(?!{_NOT_A_NAME})(?P<v>{_CUT}{{1,12}})$",
          slot_value("nickname", entity=True)),
+    rule(C.NAME, rf"我的?(?:大名|本名|真名)(?:是|叫)?(?!{_NOT_A_NAME})(?P<v>{_CUT}{{1,12}})$",
+         slot_value("name", entity=True)),
     rule(C.NAME, r"我的?英文名字?(?:是|叫)(?P<v>[A-Za-z][A-Za-z .'-]{0,30})$",
          slot_value("english_name", entity=True)),
     rule(C.NAME, r"^我姓(?P<v>[\u4e00-\u9fff]{1,2})$", slot_value("surname")),
@@ -261,46 +258,47 @@ RULES = (
     # the current task
     rule(C.BUDGET, r"预算|价位|价格|价钱|花费|费用|不超过|以内|以下|左右|以上|最多|顶多", _budget, "ask"),
     # family, place, work
-    rule(C.FAMILY, rf"我家?{_ADV}(?:已经)?有了?(?P<n>[一两二三四五六1-9])?(?:个|位|名)?(?P<rel>{_REL})"
-                   rf"(?:(?:叫|名叫)(?P<name>{_CUT}{{1,8}}))?", _family),
-    rule(C.FAMILY, r"我是(?P<n>[一两二三四五六1-9])个(?P<rel>孩子)的(?:妈妈|爸爸|妈|爸|母亲|父亲)", _family),
-    rule(C.FAMILY, rf"{_MINE}(?P<rel>{_REL})(?:的名字)?(?:叫|名叫|名字叫|名字是)"
-                   rf"(?P<name>{_CUT}{{1,8}})", _family),
-    rule(C.FAMILY, rf"{_MINE}(?P<rel>{_REL})(?:今年|已经|才|刚)?(?P<age>\d{{1,2}}|{_CN})周?岁", _family),
-    rule(C.FAMILY, rf"{_MINE}(?P<rel>{_REL})"
-                   rf"(?P<detail>(?:是|在|住|上|读|喜欢|不|也|很|刚|特别|最近|今年|明年){_CUT}+)", _family),
-    rule(C.FAMILY, r"我(?:已经|刚)?(?P<v>结婚|离婚)了|我(?:是|还是)?(?P<v2>单身|已婚|未婚)",
-         slot_value("marital_status", values=_MARITAL)),
-    rule(C.FAMILY, _PARTED, slot_value("marital_status", values=_MARITAL)),
-    rule(C.JOB, rf"{_ADV}在(?P<emp>{_CUT}{{1,15}}?)(?:做|当|担任|任|干)(?P<job>{_CUT}{{1,15}})", _job),
+    rule(C.FAMILY, rf"我家?{_ADV}(?:已经)?有了?(?P<n>[一两二三四五六1-9])?(?:个|位|名)?(?P<rel>{REL})"
+                   rf"(?:(?:叫|名叫)(?P<name>{_CUT}{{1,8}}))?", family),
+    rule(C.FAMILY, r"我是(?P<n>[一两二三四五六1-9])个(?P<rel>孩子)的(?:妈妈|爸爸|妈|爸|母亲|父亲)", family),
+    rule(C.FAMILY, rf"{MINE}(?P<rel>{REL})(?:的名字)?(?:叫|名叫|名字叫|名字是)"
+                   rf"(?P<name>{_CUT}{{1,8}})", family),
+    rule(C.FAMILY, rf"{MINE}(?P<rel>{REL})(?:今年|已经|才|刚)?(?P<age>\d{{1,2}}|{_CN})周?岁", family),
+    rule(C.FAMILY, rf"{MINE}(?P<rel>{REL})"
+                   rf"(?P<detail>(?:是|在|住|上|读|喜欢|不|也|很|刚|特别|最近|今年|明年){_CUT}+)", family),
+    rule(C.FAMILY, MARITAL_SAID, slot_value("marital_status", values=MARITAL)),
+    rule(C.FAMILY, PARTED, slot_value("marital_status", values=MARITAL)),
+    rule(C.JOB, rf"{_ADV}在(?P<emp>{_CUT}{{1,15}}?)(?:做|当|担任|任|干)(?P<job>{_CUT}{{1,15}})", job),
     rule(C.JOB, rf"(?:跳槽到了?|跳槽去了?|入职了?|加入了?)(?P<v>{_CUT}{{2,15}}?)(?:公司|集团)?"
                 r"(?:工作|上班|任职|了|啦)*$"
                 rf"|(?:去了|进了|换到了?|转到了?|跳到了?)(?P<v2>{_CUT}{{2,15}}?)(?:公司|集团)?(?:工作|上班|任职)了?$",
-         _employer),
-    rule(C.LOCATION, rf"{_ADV}(?:{_LIVE})(?P<v>{_CUT}{{1,20}})", _place("home_city")),
+         employer),
+    rule(C.LOCATION, rf"{_ADV}(?:{_LIVE})(?P<v>{_CUT}{{1,20}})", place("home_city")),
     rule(C.LOCATION, rf"{_ADV}{_AT}(?P<v>[^，。,在]{{1,20}}?)(?:工作|上班|打工|任职|实习|就职|办公)",
-         _work_place),
+         work_place),
     # 我是湖南人, 我是东北的, and in an introduction "…，合肥的，…"
     # (not what the user wants: "要天河区的" asks for a vet in 天河区)
     rule(C.LOCATION, r"^(?:我是|我)?(?P<v>(?:(?!是|在|有|做|老家|要|想|去|找|选|买|订)[\u4e00-\u9fff]){2,6}?)"
                      r"(?:人|的)"
                      r"(?:哈|啊|呀|哦|呢)?$",
-         _place("hometown")),
+         place("hometown")),
     rule(C.LOCATION, rf"(?:来自|老家(?:是|在)?|出生在|出生于|生在|籍贯是?)(?P<v>{_CUT}{{1,20}})",
-         _place("hometown")),
+         place("hometown")),
+    rule(C.LOCATION, GREW_UP, place("hometown")),
+    rule(C.LOCATION, WORKS_AT, work_place),
     rule(C.LOCATION, rf"(?:搬到了?|搬去了?|搬回了?|搬家到|移居到?)(?P<v>{_CUT}{{1,20}})",
-         _place("home_city", move=True)),
+         place("home_city", move=True)),
     # where the user is based, said the short way: 人在深圳, base上海, 坐标杭州
     rule(C.LOCATION, rf"^我?(?:人|常驻|(?i:base)|坐标)在?\s*(?!.*{AWAY})(?P<v>[\u4e00-\u9fff]{{2,8}})$",
-         _place("home_city", True)),
+         place("home_city", True)),
     rule(C.JOB, rf"(?:^|我{_ADV})是(?:一名|一个|一位|个|名|位)?"
-                rf"(?P<job>{_CUT}{{0,10}}?(?:{_JOBS}))[啊哦呢哈]?$", _job),
-    rule(C.JOB, rf"(?:职业|工作|岗位|职位)是(?P<job>{_CUT}{{1,15}})", _job),
+                rf"(?P<job>{_CUT}{{0,10}}?(?:{_JOBS}))[啊哦呢哈]?$", job),
+    rule(C.JOB, rf"(?:职业|工作|岗位|职位)是(?P<job>{_CUT}{{1,15}})", job),
     # teaching a subject is a teacher's job: 我在西安一所高中教语文 -> 语文老师
-    rule(C.JOB, rf"^(?:我|本人){_ADV}(?:是)?(?:在(?P<emp>{_CUT}{{1,15}}?))?教(?P<subj>{_SUBJECTS})(?:的)?$",
-         _teacher),
+    rule(C.JOB, rf"^(?:我|本人){_ADV}(?:是)?(?:在(?P<emp>{_CUT}{{1,15}}?))?教(?P<subj>{SUBJECTS})(?:的)?$",
+         teacher),
     rule(C.JOB, rf"(?:从事|做|干)(?P<job>{_CUT}{{1,10}}?)(?:工作|行业|这行|相关工作)"
-                rf"|^我?{_ADV}是?(?:做|干)(?P<job2>{_CUT}{{1,8}})的$", _job),
+                rf"|^我?{_ADV}是?(?:做|干)(?P<job2>{_CUT}{{1,8}})的$", job),
     rule(C.JOB, r"我(?:已经)?(?P<v>退休|失业|待业)了?", slot_value("job")),
     # problems
     rule(C.CONTEXT, DEVICE_NOW.pattern, fixed(None, session_only=True), "any"),  # 信号只有一格, one bar

@@ -15,6 +15,12 @@ from .rule import Build, Context, Draft
 _PLACE_SUFFIX = ("市", "省", "区", "县", "州", "镇", "村", "岛")
 
 
+# where the user grew up: 从小在大连长大, 打小在延吉长大 (their hometown)
+GREW_UP = r"(?:从小|打小|自小)(?:就)?在(?P<v>[^，。,]{1,12}?)长大"
+# where the user's work is, its subject the workplace: 公司在光谷, 工作地点在广州天河, office在厦门
+WORKS_AT = r"^我?的?(?:公司|单位|工作地点|办公地点|上班的地方|(?i:office))(?:也|就)?在(?P<v>[^，。,]{1,20}?)$"
+
+
 def is_place(text: str, ctx: Context) -> bool:
     """Whether ``text`` names a place: a place's suffix (市, 省, 岛) or a word jieba tags as one, and
     no piece of a name in the clause (美的的 is the brand 美的, not 美 the country)."""

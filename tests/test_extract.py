@@ -2651,3 +2651,27 @@ def test_what_is_said_of_a_name_is_no_name(extractor: RuleExtractor, text: str) 
 def test_where_the_family_home_is_stays_where_the_user_lives(extractor: RuleExtractor) -> None:
     found = one(extractor, "我家在大连")
     assert (found.slot, found.value) == ("home_city", "大连")
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "value"),
+    [
+        ("讲重点", "response_style", "concise"),
+        ("一两句说清楚", "response_style", "concise"),
+        ("跟我说话随便点", "tone", "casual"),
+        ("不用那么正式", "tone", "casual"),
+        ("talk to me like a friend, no need to be stiff", "tone", "casual"),
+        ("give me the long version", "response_style", "detailed"),
+        ("I like details", "response_style", "detailed"),
+    ],
+)
+def test_how_to_answer_said_in_chat_words(extractor: RuleExtractor, text: str, slot: str, value: str) -> None:
+    found = one(extractor, text)
+    check(found, C.STYLE, slot=slot, value=value)
+
+
+@pytest.mark.parametrize("text", ["我随便点了个外卖", "随便点", "别客气", "I like details in photos"])
+def test_words_of_ordering_or_thanks_say_nothing_of_how_to_answer(
+    extractor: RuleExtractor, text: str
+) -> None:
+    assert all(c.category is not C.STYLE for c in extract(extractor, text))

@@ -47,7 +47,9 @@ _FORMAL = (
 )
 _CASUAL = (
     rf"(?i){_NOT_ONE_OFF}(?:\b(?:be\s+)?more\s+(?:casual|friendly|relaxed)\b|\b(?:casual|friendly)\s+tone\b"
-    rf"|{_KEEP_IT}(?:casual|informal|friendly|relaxed|chill|laid[\s-]back)\b)"
+    rf"|{_KEEP_IT}(?:casual|informal|friendly|relaxed|chill|laid[\s-]back)\b"
+    r"|\btalk\s+to\s+me\s+like\s+(?:a\s+)?(?:friend|mate|buddy|normal\s+person)\b"
+    r"|\bno\s+need\s+to\s+be\s+(?:so\s+)?(?:stiff|formal|polite)\b|\bdon'?t\s+be\s+(?:so\s+)?(?:stiff|formal)\b)"
 )
 _NAME = r"(?-i:[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})"
 _STOP = _any("with since for and but now at near right because today too as on in from")

@@ -10,6 +10,7 @@ DETAILED = (
     r"|\b(?:be\s+)?more\s+(?:detailed|thorough)\b"
     r"|\b(?:detailed|longer|thorough|in-depth)\s+(?:answers?|responses?|replies|explanations?)\b"
     r"|\b(?:explain|elaborate)\s+(?:in\s+detail|more|further)\b|\bgo\s+into\s+(?:more\s+)?detail\b"
+    r"|\b(?:give\s+me\s+)?the\s+long\s+version\b|\bi\s+(?:like|love|want|prefer)\s+(?:the\s+|lots\s+of\s+|more\s+)?details[\s.!]*$"
 )
 # words anyone understands: what to say, where CONCISE is how much
 PLAIN = (

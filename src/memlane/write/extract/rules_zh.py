@@ -23,6 +23,7 @@ from .present_zh import AWAY, HABIT, NOW, habit
 from .problems import PROBLEM_ZH as _PROBLEM
 from .problems import RESOLVED_ZH as _RESOLVED
 from .rule import Build, Context, Draft, favorite, fixed, liking, rule, slot_value, zh_objects
+from .style_zh import CONCISE, DETAILED, PLAIN, REPLY, STANDING
 from .work_zh import GREW_UP, SUBJECTS, WORKS_AT, employer, job, place, teacher, work_place
 
 P = EventStatus.PLANNED
@@ -41,7 +42,6 @@ _LANGUAGES = {"英文": "en", "英语": "en", "中文": "zh", "汉语": "zh", "�
               "韩语": "ko"}
 # fmt: on
 _LANG = "|".join(sorted(_LANGUAGES, key=len, reverse=True))
-_REPLY = r"(?:回复|回答|答复|回|说|讲|写|答|解释|输出|表达|说话)"
 _REQUEST = re.compile(r"(?:想|要)?(?:问|咨询|了解)一?下|想知道|请问|帮我|麻烦你?|能不能|可不可以|可以帮")
 _CN = r"[一二两三四五六七八九十]{1,3}"
 _JOBS = "|".join(JOBS_ZH)
@@ -138,29 +138,6 @@ def _interest(m: re.Match[str], ctx: Context) -> Draft | None:
 # what a name is not: how it is thought of ("我的小名很土", "大名不好听")
 _NOT_A_NAME = r"[很太挺真好不没也都还就是在有挺蛮]|可"
 _NAME_IS = rf"(?:{_ME}的?名字(?:叫|是)|我叫(?!了|外卖|车|人|你|他|她)|我名叫|我的?全名(?:叫|是))"
-_STYLE_DETAILED = (
-    rf"{_REPLY}.{{0,4}}?(?:详细|具体|仔细|展开|全面)|(?:详细|具体)(?:一?点|一?些)"
-    r"|多(?:说|讲|解释)(?:一?点|一?些)|展开(?:讲讲|说说)"
-)
-_STYLE_PLAIN = (
-    r"通俗(?:易懂|一?点|的话)|说人话|大白话|浅显(?:易懂|一?点)|(?:别|不要|少)(?:用|说|讲|带)(?:太多|那么多|这么多)?"
-    r"(?:专业)?(?:术语|名词|行话|黑话)"
-)
-_STYLE_CONCISE = (
-    rf"{_REPLY}.{{0,4}}?(?:简洁|简短|简单|精简|短|简明|扼要|直接|干脆)"
-    r"|(?:简洁|简短|精简|简明扼要)(?:一?点|一?些)?"
-    r"|(?:别|不要)(?:太)?啰嗦|少说废话|(?:说|讲|挑)重点|直接说结论|长话短说|不要长篇大论|简单说(?:说|一下)?$"
-    r"|^(?:用)?(?:一两句|一句话|两三句)(?:话)?(?:说清楚|讲清楚|说完|讲完|概括)"
-    r"|^(?:给我)?(?:列|列出|分点列|写)(?:个|几个)?要点(?:就行|就好|就可以)"
-    r"|直接(?:给|上|贴|说)我?(?:代码|答案|结论|结果)|只要(?:代码|答案|结论)|(?:不用|别|不要)(?:多)?解释(?:那么多|太多|了)?$"
-)
-# a standing instruction: how every later answer should be given ("以后这种你就直接给清单", "以后一条一条说",
-# "讲题的时候先给我答案再讲思路", "你教的时候 一步一步教我"), not what to do now ("以后再说")
-_STANDING = (
-    r"^(?:以后|今后|往后|每次|从现在起|从今往后)(?:这种|这类|遇到这种)?(?:的话)?[，,\s]*(?!我|再说|再看|再聊)"
-    r"(?:你|您)?(?:就|都|还是|也)?.{0,12}?(?:说|讲|写|列|给|回|发|(?<!不)用|标|附|加|放|教|排)"
-    r"|(?:讲|说|教|回答|解释|回复)[\u4e00-\u9fff]{0,3}的时候[，,\s]*(?:你)?(?:先|都|就|要|请)?(?:给我|跟我|帮我|教我|一步一步|一条一条|分步)"
-)
 _LIVE = (
     r"住在|(?<!老)家住|(?<!老)家在|定居在?|常住在?|生活在|现居"  # (老家在 is where the user is from)
     r"|住(?!院|宿|酒店|店|了|过|校|一|两|几|的|着|得|不|手|口)"
@@ -239,11 +216,11 @@ RULES = (
     rule(C.NAME, r"^我是(?P<v>[\u4e00-\u9fff]{2,3})$", _self_name),
     # how to reach and answer the user
     rule(C.CONTACT, CHANNEL_WORD.pattern, contact, "ask"),
-    rule(C.STYLE, rf"用(?P<v>{_LANG})|(?<![会能在学])(?:{_REPLY})(?P<v2>{_LANG})",
+    rule(C.STYLE, rf"用(?P<v>{_LANG})|(?<![会能在学])(?:{REPLY})(?P<v2>{_LANG})",
          slot_value("language", values=_LANGUAGES), "ask"),
-    rule(C.STYLE, _STYLE_DETAILED, fixed("response_style", "detailed"), "ask"),
-    rule(C.STYLE, _STYLE_CONCISE, fixed("response_style", "concise"), "ask"),
-    rule(C.STYLE, _STYLE_PLAIN, fixed("plain_language", True), "ask"),
+    rule(C.STYLE, DETAILED, fixed("response_style", "detailed"), "ask"),
+    rule(C.STYLE, CONCISE, fixed("response_style", "concise"), "ask"),
+    rule(C.STYLE, PLAIN, fixed("plain_language", True), "ask"),
     # the shape of an answer: a style with no slot (用要点回答, 以后用表格给我, 分点列出来)
     rule(
         C.STYLE,
@@ -252,7 +229,7 @@ RULES = (
         r"|分点(?:回答|列出|说|写)",
         scope="ask",
     ),
-    rule(C.STYLE, _STANDING, scope="ask"),
+    rule(C.STYLE, STANDING, scope="ask"),
     rule(C.STYLE, r"(?:语气|说话|回复|回答)?(?:正式|礼貌|客气|专业)一?点", fixed("tone", "formal"), "any"),
     rule(C.STYLE, r"(?:语气|说话|回复|回答)?(?:随意|轻松|口语化|幽默|活泼)一?点"
          r"|(?:语气|说话|回复|回答|聊天)随便一?点|(?:不用|不必|别)(?:那么|太)(?:正式|拘谨)|(?:不用|不必)(?:那么)?拘谨",

@@ -2675,3 +2675,12 @@ def test_words_of_ordering_or_thanks_say_nothing_of_how_to_answer(
     extractor: RuleExtractor, text: str
 ) -> None:
     assert all(c.category is not C.STYLE for c in extract(extractor, text))
+
+
+@pytest.mark.parametrize("text", ["老板叫我了", "妈妈叫我吃饭", "我妈叫我回家", "老公叫我过去"])
+def test_being_called_to_do_something_names_no_one(extractor: RuleExtractor, text: str) -> None:
+    assert all(c.category not in (C.NAME, C.FAMILY) for c in extract(extractor, text))
+
+
+def test_being_in_the_middle_of_a_task_is_no_job(extractor: RuleExtractor) -> None:
+    assert all(c.slot != "job" for c in extract(extractor, "正在给客户做演示"))

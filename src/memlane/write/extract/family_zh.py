@@ -61,6 +61,8 @@ def family(m: re.Match[str], ctx: Context) -> Draft | None:
     if groups.get("n"):
         value["count"] = _NUM.get(groups["n"]) or int(groups["n"])
     if groups.get("name"):
+        if groups["name"].startswith(("我", "你", "他", "她")):
+            return None  # 妈妈叫我吃饭: she calls the user to dinner, her name is not 我吃饭
         value["name"] = groups["name"]
         entities.append(groups["name"])
     if groups.get("age"):

@@ -47,6 +47,19 @@ _CN = r"[一二两三四五六七八九十]{1,3}"
 _JOBS = "|".join(JOBS_ZH)
 
 
+def _called(m: re.Match[str], ctx: Context) -> Draft | None:
+    """叫我 X: what the user is called, unless X is what someone calls them to do ("妈妈叫我吃饭",
+    "老板叫我了": a verb or a particle where the name would start)."""
+    at = 0
+    for word, flag in ctx.words:
+        if at == m.start("v"):
+            if flag[:1] in ("v", "u", "y", "p", "d", "f"):
+                return None
+            break
+        at += len(word)
+    return slot_value("nickname", entity=True)(m, ctx)
+
+
 def _birthday(m: re.Match[str], ctx: Context) -> Draft | None:
     month, day = number(m.group("m")), number(m.group("d"))
     if month is None or day is None or not (1 <= month <= 12 and 1 <= day <= 31):
@@ -137,6 +150,8 @@ def _interest(m: re.Match[str], ctx: Context) -> Draft | None:
 # Patterns too long for one line are named here, so that the table below reads as a table.
 # what a name is not: how it is thought of ("我的小名很土", "大名不好听")
 _NOT_A_NAME = r"[很太挺真好不没也都还就是在有挺蛮]|可"
+# what someone calls the user to do, not what they call the user ("叫我回家", "叫我过去")
+_TO_DO = r"(?!回|去|来|过|起|下楼|上楼|出|别|不|快|赶紧|帮|一起)"
 _NAME_IS = rf"(?:{_ME}的?名字(?:叫|是)|我叫(?!了|外卖|车|人|你|他|她)|我名叫|我的?全名(?:叫|是))"
 _LIVE = (
     r"住在|(?<!老)家住|(?<!老)家在|定居在?|常住在?|生活在|现居"  # (老家在 is where the user is from)
@@ -204,8 +219,9 @@ RULES = (
     # who the user is
     rule(C.NAME, rf"{_NAME_IS}(?P<v>{_CUT}{{1,12}}?)(?:就行|就好|吧|啊|哦|呀|哈)?$",
          slot_value("name", entity=True)),
-    rule(C.NAME, rf"(?:你?可以|就|直接)?叫我(?P<v>{_CUT}{{1,12}}?)(?:就行了?|就好了?|就可以了?|吧|好了|啦)?$",
-         slot_value("nickname", entity=True), "any"),
+    rule(C.NAME, rf"(?:你?可以|就|直接)?叫我{_TO_DO}(?P<v>{_CUT}{{1,12}}?)"
+                 r"(?:就行了?|就好了?|就可以了?|吧|好了|啦)?$",
+         _called, "any"),
     rule(C.NAME, rf"我的?(?:昵称|外号|小名|绰号|网名)(?:是|叫)?(?!{_NOT_A_NAME})(?P<v>{_CUT}{{1,12}})$",
          slot_value("nickname", entity=True)),
     rule(C.NAME, rf"我的?(?:大名|本名|真名)(?:是|叫)?(?!{_NOT_A_NAME})(?P<v>{_CUT}{{1,12}})$",
@@ -247,7 +263,7 @@ RULES = (
                    rf"(?P<detail>(?:是|在|住|上|读|喜欢|不|也|很|刚|特别|最近|今年|明年){_CUT}+)", family),
     rule(C.FAMILY, MARITAL_SAID, slot_value("marital_status", values=MARITAL)),
     rule(C.FAMILY, PARTED, slot_value("marital_status", values=MARITAL)),
-    rule(C.JOB, rf"{_ADV}在(?P<emp>{_CUT}{{1,15}}?)(?:做|当|担任|任|干)(?P<job>{_CUT}{{1,15}})", job),
+    rule(C.JOB, rf"{_ADV}{_AT}(?P<emp>{_CUT}{{1,15}}?)(?:做|当|担任|任|干)(?P<job>{_CUT}{{1,15}})", job),
     rule(C.JOB, rf"(?:跳槽到了?|跳槽去了?|入职了?|加入了?)(?P<v>{_CUT}{{2,15}}?)(?:公司|集团)?"
                 r"(?:工作|上班|任职|了|啦)*$"
                 rf"|(?:去了|进了|换到了?|转到了?|跳到了?)(?P<v2>{_CUT}{{2,15}}?)(?:公司|集团)?(?:工作|上班|任职)了?$",

@@ -2684,3 +2684,23 @@ def test_being_called_to_do_something_names_no_one(extractor: RuleExtractor, tex
 
 def test_being_in_the_middle_of_a_task_is_no_job(extractor: RuleExtractor) -> None:
     assert all(c.slot != "job" for c in extract(extractor, "正在给客户做演示"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "answer in french this once",
+        "write it in British English, today only",
+        "for this presentation use our brand colours",
+        "for this class answer in Spanish",
+    ],
+)
+def test_a_way_to_answer_for_this_one_piece_holds_for_this_session(
+    extractor: RuleExtractor, text: str
+) -> None:
+    assert one(extractor, text).session_only
+
+
+@pytest.mark.parametrize("text", ["I once lived in Paris", "answer in french from now on"])
+def test_once_in_the_past_or_from_now_on_is_no_one_off(extractor: RuleExtractor, text: str) -> None:
+    assert not one(extractor, text).session_only

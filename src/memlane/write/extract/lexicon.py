@@ -170,10 +170,11 @@ COMPANY_ONLY = re.compile(
 # words that say what is asked holds for this one time only ("this time", "just for today's notes", "for
 # this email"): a condition of the session, and no standing rule of how to answer
 ONE_OFF_EN = (
-    r"\b(?:this\s+time|for\s+now|just\s+this\s+once|this\s+round|this\s+order"
-    r"|(?:just|only)\s+for\s+(?:this|these|that|today'?s?|tonight'?s?|now|the)"
+    r"\b(?:this\s+time|for\s+now|(?:just\s+)?this\s+once|this\s+one\s+time|this\s+round|this\s+order"
+    r"|(?:today|tonight)\s+only|(?:just|only)\s+for\s+(?:this|these|that|today'?s?|tonight'?s?|now|the)"
     r"|for\s+this\s+(?:order|one|purchase|search|trip|booking|query|request|task|project|email|message|letter"
-    r"|note|reply|post|doc|draft))\b"
+    r"|note|reply|post|doc|draft|class|assignment|homework|meeting|presentation|deck|interview|party|dinner"
+    r"|event|essay|report|talk|call|flight|visit|menu|list))\b"
 )
 SESSION_ONLY = re.compile(
     r"本轮|这轮|这次|这一次|这回|本次|这一单|这单|这个订单|暂时|临时|(?i:" + ONE_OFF_EN + ")"

@@ -2704,3 +2704,13 @@ def test_a_way_to_answer_for_this_one_piece_holds_for_this_session(
 @pytest.mark.parametrize("text", ["I once lived in Paris", "answer in french from now on"])
 def test_once_in_the_past_or_from_now_on_is_no_one_off(extractor: RuleExtractor, text: str) -> None:
     assert not one(extractor, text).session_only
+
+
+@pytest.mark.parametrize("text", ["冬天的衣服得精简", "团队要精简"])
+def test_lean_said_of_a_thing_is_no_way_to_answer(extractor: RuleExtractor, text: str) -> None:
+    assert all(c.category is not C.STYLE for c in extract(extractor, text))
+
+
+@pytest.mark.parametrize("text", ["简洁点", "以后都简洁点", "回答简洁一点"])
+def test_lean_said_of_the_answer_is_concise(extractor: RuleExtractor, text: str) -> None:
+    check(one(extractor, text), C.STYLE, slot="response_style", value="concise")

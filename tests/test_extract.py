@@ -2714,3 +2714,20 @@ def test_lean_said_of_a_thing_is_no_way_to_answer(extractor: RuleExtractor, text
 @pytest.mark.parametrize("text", ["简洁点", "以后都简洁点", "回答简洁一点"])
 def test_lean_said_of_the_answer_is_concise(extractor: RuleExtractor, text: str) -> None:
     check(one(extractor, text), C.STYLE, slot="response_style", value="concise")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm a bit hungover",
+        "I'm starving",
+        "jet lagged as hell",
+        "I'm so sick of packing lunches",
+        "my heart is racing",
+        "今天整个人都蔫了",
+        "松了一大口气",
+        "脑子已经废了",
+    ],
+)
+def test_how_the_body_and_mind_feel_this_moment_is_a_mood(extractor: RuleExtractor, text: str) -> None:
+    check(one(extractor, text), C.MOOD)

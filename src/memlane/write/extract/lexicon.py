@@ -214,10 +214,12 @@ _FEELING_WORDS = (
     "devastated crushed hurt disappointed miserable lonely homesick stressed overwhelmed swamped anxious "
     "nervous jittery antsy restless on_edge uneasy worried freaked_out spooked panicking embarrassed "
     "mortified ashamed guilty jealous envious bored numb confused baffled depressed frustrated cross chuffed "
-    "frazzled peeved miffed rattled"
+    "frazzled peeved miffed rattled nostalgic sentimental wired "
+    # how the body feels this moment
+    "hungover jet-lagged jetlagged jet_lagged famished stuffed queasy"
 )
 FEELINGS = "|".join(w.replace("_", r"\s+") for w in _FEELING_WORDS.split())
-FEELINGS += r"|(?:scared|terrified|frightened)(?!\s+of\b)"
+FEELINGS += r"|(?:scared|terrified|frightened)(?!\s+of\b)|starving(?!\s+(?:myself|themselves))"
 # a feeling or an exclamation, the whole of what is left of a message: said on its own or tacked on
 # at the end without a stop ("got my black belt last weekend buzzing", "…on friday eeek", "…so proud of
 # myself", "…i'm still annoyed", "…pray for me", "…so worth it"), it is a passing mood

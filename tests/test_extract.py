@@ -1055,6 +1055,12 @@ def test_conditions_of_the_task_are_for_this_session(
         # at someone's home for now
         "I'm at my mom's",
         "I'm at my parents' place",
+        # where the user is, and what they wait for there
+        "我在图书馆",
+        "我在工地上",
+        "我在宜家排队结账",
+        "我在Starbucks等朋友",
+        "我在义乌进货",
         # "rn" is right now (an RN is a nurse)
         "on a zoom call with my camera off rn",
         # where the user is with the "I" texting drops
@@ -2731,3 +2737,13 @@ def test_lean_said_of_the_answer_is_concise(extractor: RuleExtractor, text: str)
 )
 def test_how_the_body_and_mind_feel_this_moment_is_a_mood(extractor: RuleExtractor, text: str) -> None:
     check(one(extractor, text), C.MOOD)
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [("我在健身房办了卡", C.EVENT), ("我在超市买了个锅", C.EVENT), ("我在图书馆工作", C.JOB)],
+)
+def test_what_was_done_or_is_done_for_work_at_a_place_is_no_moment(
+    extractor: RuleExtractor, text: str, category: C
+) -> None:
+    assert one(extractor, text).category is category

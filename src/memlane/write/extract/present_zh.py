@@ -32,6 +32,11 @@ def habit(m: re.Match[str], ctx: Context) -> Draft | None:
 STATE = r"(?:是|还是)?(?:待业|失业|无业|退休|全职在家|全职(?:妈妈|爸爸|主妇)|单身|在读|读研|读博)"
 # what makes a place one the user is at, not one they live in: on a train, at a station, on holiday, away
 AWAY = r"(?:[上里中]$|站|路上|度假|玩|逛|旅游|旅行|出差|过年|过节|候|等|排队|开会|外地|去)"
+# places one stops at for a while, not where one lives or works ("我在图书馆", "我在健身房")
+_STOPS = (
+    r"图书馆|健身房|工地|超市|商场|咖啡馆|咖啡店|星巴克|宜家|银行|食堂|考场|教室|会议室|工位|酒店|服务区"
+    r"|菜市场|驿站|楼下|医院|机场|车站|高铁站|地铁站|4S店|理发店|停车场"
+)
 NOW = (
     # 现在 of a habit (现在都用支付宝了, 现在一般骑车) is no moment
     # …nor is a state the user is in (我现在待业, 目前单身), nor a workplace (我在医院上夜班)
@@ -43,4 +48,8 @@ NOW = (
     # where the user is this moment (人在深圳 is where they live), and what they are in the middle of
     rf"|^我?人(?:还|正|现在)?在(?=.*{AWAY})"
     r"|^我?正(?!好|常|式|宗|经|规|确|面|当|在)(?=[\u4e00-\u9fff])|(?:加班|开会|发呆|赶路|堵车|候机|候车|值班|带娃)中$"
+    # where the user is, and nothing more ("我在图书馆", "我在工地上"), or what they wait for there
+    # ("我在Starbucks等朋友", "我在宜家排队结账", "我在义乌进货"); not "我在健身房办了卡"
+    rf"|^我?(?:现在|正|还)?在(?:{_STOPS})(?:[里上]|门口|楼下)?(?:呢|啊|哈|哦)?$"
+    r"|^我?(?:现在|正|还)?在[^，。,]{1,10}?(?:等人|等朋友|等车|等位|等行李|等叫号|排队|结账|进货|候机|候车)"
 )

@@ -32,6 +32,7 @@ from .events_en import (
 from .events_en import SUBJECT as _I
 from .events_en import SUBJECT_IS as _IM
 from .lexicon import DEVICE_NOW, FEELING_TAIL, FEELINGS, JOBS_EN, ONE_OFF_EN
+from .present_en import HERE_NOW, NOW
 from .problems import PROBLEM_EN as _PROBLEM
 from .problems import RESOLVED_EN as _RESOLVED
 from .rule import Build, Context, Draft, favorite, fixed, liking, rule, slot_value
@@ -83,15 +84,6 @@ _LIVE = (
     rf"{_I}(?:currently\s+|now\s+|still\s+)?"
     r"(?:live|'ve\s+lived|have\s+lived|reside|am\s+living|'re\s+living|'m\s+living|am\s+based|'m\s+based)"
 )
-# where the user is right now: a problem said with it is one of this moment ("I'm at the airport
-# right now, flight delayed"), not one to follow up on later
-_HERE_NOW = re.compile(
-    r"(?i)\b(?:i'?m|i\s+am)\s+(?:at|in|on|stuck\s+(?:at|in|on))\b.*\b(?:right\s+now|at\s+the\s+moment|atm)\b"
-    r"|\b(?:right\s+now|at\s+the\s+moment|atm)\b.*\b(?:i'?m|i\s+am)\s+(?:at|in|on|stuck)\b"
-    # on the way, where a delay is the journey's: "I'm waiting at the airport gate, flight delayed again"
-    r"|\b(?:i'?m|i\s+am)\s+(?:waiting\s+|sitting\s+|stuck\s+)?(?:at|in|on)\s+(?:the|a|my)\s+"
-    r"(?:airport|gate|station|platform|terminal|train|bus|plane|flight|subway|metro|tube|highway|freeway)\b"
-)
 
 
 # what a problem with nothing named is said with: "that didn't work", "still not working", "it crashed"
@@ -106,7 +98,7 @@ def _unless_here_now(build: Build) -> Build:
     right now, or about nothing it names (what was just tried in this conversation)."""
 
     def problem(m: re.Match[str], ctx: Context) -> Draft | None:
-        if _HERE_NOW.search(ctx.text):
+        if HERE_NOW.search(ctx.text):
             return None
         if not re.search(r"[a-z]{2}", _BARE.sub("", ctx.text[: m.start()] + ctx.text[m.end() :]), re.I):
             return Draft(category=C.CONTEXT, session_only=True)
@@ -169,28 +161,6 @@ _CONDITION = (
     r"(?:day|week)|\d{1,2}(?::\d\d)?\s*(?:am|pm))\b"
     r"|\b(?:deadline(?:'s|\s+is)|it'?s\s+due|due)\s+(?:on\s+|by\s+)?(?:this\s+|next\s+)?(?:monday|tuesday"
     r"|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight|today|eod|end\s+of\s+(?:the\s+)?(?:day|week))\b"
-)
-_NOW = (
-    r"(?i)\b(?:right\s+now|at\s+the\s+moment|currently|atm)\b|(?-i:(?<!\ban\s)\brn\b)"
-    rf"|{_IM}(?:on|in|at)\s+(?:the|a|my)\s+(?:train|bus|plane|flight|subway|metro|tube|car|meeting"
-    r"|airport|office|hospital|road|way|gym)\b"
-    # a place one stops at, however it is named ("at a gas station outside memphis"); not a workplace
-    # ("in the parramatta office" two days a week)
-    rf"|{_IM}(?:on|in|at)\s+(?:the|a|my)\s+(?:[\w'-]+\s+){{0,2}}?(?:station|stop|cafe|café|coffee\s+shop"
-    r"|restaurant|bar|pub|mall|supermarket|pharmacy|dentist|doctor|vet|clinic|post\s+office|waiting\s+room"
-    r"|lobby|hotel|motel|parking\s+lot|car\s+park|queue|line|concert|party|wedding|funeral|taxi|cab|dmv|mechanic"
-    r"|garage|bank|library|beach|park|zoo|museum|er|emergency\s+room|salon|barber|hairdresser|laundromat"
-    r"|car\s+wash|store|shop|market|cinema|movies|theat(?:er|re)|stadium|game|match)(?:'s)?(?![\w'])(?!\s+of\s)"
-    # at someone's home for now: "I'm at my mom's", "at my parents' place"
-    rf"|{_IM}(?:at|in)\s+my\s+[\w-]+(?:'s|s')(?:\s+(?:place|house|flat|apartment|home))?(?![\w'])"
-    rf"|{_IM}(?:driving|commuting|travell?ing|walking|cooking|eating|on\s+my\s+way|on\s+the\s+way|at\s+work"
-    r"|at\s+home|outside|in\s+a\s+meeting|busy|waiting|typing|texting)\b"
-    # where this message comes from: "I am writing this from my daughter's house in Bristol", "I am
-    # writing from the waiting room"
-    r"|\b(?:writing|texting|typing|messaging|sending)\s+(?:(?:this|you|these)\s+)?"
-    r"(?:(?:quickly|now|rn|on\s+my\s+phone)\s+)?from\b"
-    # where the user is for now, not where they live: "I'm in Boston this week", "not in Munich today"
-    rf"|{_IM}(?:not\s+)?(?:in|at)\b[^,.;!?]{{1,40}}?\b(?:this\s+week(?:end)?|today|tonight)\b"
 )
 _MARITAL = r"(?P<v>married|single|divorced|engaged|widowed)"
 _PARTNER = r"(?:boyfriend|girlfriend|bf|gf|partner|fianc[ée]e?|husband|wife|hubby)"
@@ -392,7 +362,7 @@ RULES = (
     rule(C.EVENT, SPENT, timed(EventStatus.DONE, -1)),
     rule(C.EVENT, HAPPENED, timed(EventStatus.DONE, -1)),
     rule(C.EVENT, DONE, timed(EventStatus.DONE, -1)),
-    rule(C.CONTEXT, _NOW, fixed(None, session_only=True)),
+    rule(C.CONTEXT, NOW, fixed(None, session_only=True)),
     # anything else the user says about themselves
     rule(C.FACT, rf"(?i)^(?:(?:{_LEADS})\s+)*(?:i|i'm|im|i've|i'd|i'll|my|we|we're)\b", b.first_person,
          "fallback"),

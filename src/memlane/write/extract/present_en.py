@@ -1,0 +1,45 @@
+"""The English present, told apart from what lasts: where the user is and what they are doing now.
+
+:data:`NOW` is this moment ("right now", "rn"), a place the user is on or at (on the train, at the
+vet, at my mom's), what they are in the middle of (driving, on my lunch break, on a call), where this
+message comes from, and where they are for a few days ("I'm in Boston this week"). Said so, a clause
+holds for this conversation only; the rules of ``rules_en`` read it after what would make it lasting.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .events_en import SUBJECT_IS as IM
+
+NOW = (
+    r"(?i)\b(?:right\s+now|at\s+the\s+moment|currently|atm)\b|(?-i:(?<!\ban\s)\brn\b)"
+    rf"|{IM}(?:on|in|at)\s+(?:the|a|my)\s+(?:train|bus|plane|flight|subway|metro|tube|car|meeting"
+    r"|airport|office|hospital|road|way|gym)\b"
+    # a place one stops at, however it is named ("at a gas station outside memphis"); not a workplace
+    # ("in the parramatta office" two days a week)
+    rf"|{IM}(?:on|in|at)\s+(?:the|a|my)\s+(?:[\w'-]+\s+){{0,2}}?(?:station|stop|cafe|café|coffee\s+shop"
+    r"|restaurant|bar|pub|mall|supermarket|pharmacy|dentist|doctor|vet|clinic|post\s+office|waiting\s+room"
+    r"|lobby|hotel|motel|parking\s+lot|car\s+park|queue|line|concert|party|wedding|funeral|taxi|cab|dmv|mechanic"
+    r"|garage|bank|library|beach|park|zoo|museum|er|emergency\s+room|salon|barber|hairdresser|laundromat"
+    r"|car\s+wash|store|shop|market|cinema|movies|theat(?:er|re)|stadium|game|match)(?:'s)?(?![\w'])(?!\s+of\s)"
+    # at someone's home for now: "I'm at my mom's", "at my parents' place"
+    rf"|{IM}(?:at|in)\s+my\s+[\w-]+(?:'s|s')(?:\s+(?:place|house|flat|apartment|home))?(?![\w'])"
+    rf"|{IM}(?:driving|commuting|travell?ing|walking|cooking|eating|on\s+my\s+way|on\s+the\s+way|at\s+work"
+    r"|at\s+home|outside|in\s+a\s+meeting|busy|waiting|typing|texting)\b"
+    # where this message comes from: "I am writing this from my daughter's house in Bristol", "I am
+    # writing from the waiting room"
+    r"|\b(?:writing|texting|typing|messaging|sending)\s+(?:(?:this|you|these)\s+)?"
+    r"(?:(?:quickly|now|rn|on\s+my\s+phone)\s+)?from\b"
+    # where the user is for now, not where they live: "I'm in Boston this week", "not in Munich today"
+    rf"|{IM}(?:not\s+)?(?:in|at)\b[^,.;!?]{{1,40}}?\b(?:this\s+week(?:end)?|today|tonight)\b"
+)
+# where the user is right now: a problem said with it is one of this moment ("I'm at the airport
+# right now, flight delayed"), not one to follow up on later
+HERE_NOW = re.compile(
+    r"(?i)\b(?:i'?m|i\s+am)\s+(?:at|in|on|stuck\s+(?:at|in|on))\b.*\b(?:right\s+now|at\s+the\s+moment|atm)\b"
+    r"|\b(?:right\s+now|at\s+the\s+moment|atm)\b.*\b(?:i'?m|i\s+am)\s+(?:at|in|on|stuck)\b"
+    # on the way, where a delay is the journey's: "I'm waiting at the airport gate, flight delayed again"
+    r"|\b(?:i'?m|i\s+am)\s+(?:waiting\s+|sitting\s+|stuck\s+)?(?:at|in|on)\s+(?:the|a|my)\s+"
+    r"(?:airport|gate|station|platform|terminal|train|bus|plane|flight|subway|metro|tube|highway|freeway)\b"
+)

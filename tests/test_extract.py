@@ -1055,6 +1055,10 @@ def test_conditions_of_the_task_are_for_this_session(
         # at someone's home for now
         "I'm at my mom's",
         "I'm at my parents' place",
+        # what the user is in the middle of
+        "I'm on my lunch break",
+        "I'm on vacation in Maui",
+        "I'm on a call",
         # where the user is, and what they wait for there
         "我在图书馆",
         "我在工地上",
@@ -2747,3 +2751,8 @@ def test_what_was_done_or_is_done_for_work_at_a_place_is_no_moment(
     extractor: RuleExtractor, text: str, category: C
 ) -> None:
     assert one(extractor, text).category is category
+
+
+@pytest.mark.parametrize("text", ["I'm on a break from dating", "I'm on a break from work for a year"])
+def test_a_break_from_something_is_no_moment(extractor: RuleExtractor, text: str) -> None:
+    assert not one(extractor, text).session_only

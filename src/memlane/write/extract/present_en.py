@@ -26,6 +26,8 @@ NOW = (
     # at someone's home for now: "I'm at my mom's", "at my parents' place"
     rf"|{IM}(?:at|in)\s+my\s+[\w-]+(?:'s|s')(?:\s+(?:place|house|flat|apartment|home))?(?![\w'])"
     rf"|{IM}(?:driving|commuting|travell?ing|walking|cooking|eating|on\s+my\s+way|on\s+the\s+way|at\s+work"
+    r"|on\s+(?:my\s+|a\s+)?(?:lunch|coffee|smoke)\s+break|on\s+my\s+break(?!\s+from)|on\s+(?:vacation|holiday)"
+    r"|on\s+(?:a|the)\s+(?:call|phone)"
     r"|at\s+home|outside|in\s+a\s+meeting|busy|waiting|typing|texting)\b"
     # where this message comes from: "I am writing this from my daughter's house in Bristol", "I am
     # writing from the waiting room"

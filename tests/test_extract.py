@@ -2756,3 +2756,15 @@ def test_what_was_done_or_is_done_for_work_at_a_place_is_no_moment(
 @pytest.mark.parametrize("text", ["I'm on a break from dating", "I'm on a break from work for a year"])
 def test_a_break_from_something_is_no_moment(extractor: RuleExtractor, text: str) -> None:
     assert not one(extractor, text).session_only
+
+
+@pytest.mark.parametrize(
+    "text", ["多谢多谢", "ok了解", "好的好的谢谢", "哈哈谢谢", "又是我", "就这么定了", "没事了", "对对对"]
+)
+def test_small_talk_said_twice_or_together_is_small_talk(extractor: RuleExtractor, text: str) -> None:
+    check(one(extractor, text), C.SMALLTALK)
+
+
+@pytest.mark.parametrize("text", ["好好学习", "早早睡了", "我再说一遍"])
+def test_words_that_only_start_like_small_talk_are_not(extractor: RuleExtractor, text: str) -> None:
+    assert one(extractor, text).category is not C.SMALLTALK

@@ -38,6 +38,7 @@ from .lexicon import (
     SESSION_ONLY,
     SIGN_OFF,
     SMALLTALK,
+    SMALLTALK_RUN,
     topic_tags,
 )
 from .occasion import in_the_moment, of_the_request
@@ -70,7 +71,6 @@ _ZH_REMARK = re.compile(
     r"|(?:多了|极了|绝了)$|^[\u4e00-\u9fff]{1,2}又[\u4e00-\u9fff]{1,2}$"
 )
 _ZH_TRAILING = re.compile(r"(?:[哈呵嘿嘻h]+|[\s!！~～]|[\U0001F300-\U0001FAFF])+$")
-_LAUGH_EDGES = re.compile(r"^(?:哈|呵|嘿|嘻)+|(?:哈|呵|嘿|嘻)+$")
 _EN_WORD = re.compile(r"[a-z']+")
 # what the user can or cannot do, said with no subject at all: "不会游泳", "会弹吉他", "从没出过国"
 _ZH_CAN = re.compile(
@@ -86,9 +86,9 @@ def _is_smalltalk(text: str) -> bool:
     norm = normalize(text)
     if not norm or norm in SMALLTALK or LAUGHTER.fullmatch(norm) is not None:
         return True
+    if has_cjk(norm) and SMALLTALK_RUN.fullmatch(norm) is not None:
+        return True  # "哈哈谢谢", "多谢多谢", "ok了解": small talk said twice or together
     if SIGN_OFF.fullmatch(text.strip()) is not None:  # leaving the conversation: "I must go", 我先撤了
-        return True
-    if _LAUGH_EDGES.sub("", norm) in SMALLTALK:
         return True
     spoken = _EN_WORD.findall(text.lower())
     return bool(spoken) and not has_cjk(text) and all(w in SMALLTALK or LAUGHTER.fullmatch(w) for w in spoken)

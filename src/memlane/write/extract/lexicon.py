@@ -38,8 +38,16 @@ SMALLTALK = frozenset(
         "good_news bad_news news 更新 补充 补充一下 插一句 "
         # holding the conversation, or letting a question go: 等我一下, 我看看, 算了不用了
         "等我一下 等一下 稍等 稍等一下 等等 我看看 我想想 我查查 我试试 我研究一下 我考虑一下 算了 算了吧 "
-        "算了不用了 那算了"
+        "算了不用了 那算了 "
+        # it is the user again, it is settled, let it be for now
+        "又是我 是我 我又来了 就这么定了 就这么办 那就这样 就这样吧 没事了 再说吧 回头再说 下次再说"
     )
+)
+# a clause made of nothing but small talk said together or twice ("多谢多谢", "ok了解", "好的好的谢谢")
+SMALLTALK_RUN = re.compile(
+    "(?:"
+    + "|".join(re.escape(p) for p in sorted(SMALLTALK, key=len, reverse=True) if p)
+    + r"|(?:哈|呵|嘿|嘻)+|[\s,，.。!！~～]+)+"
 )
 # leaving the conversation: "I must go", "I need to run", "gotta dash", 我得走了, 先不聊了, 我先撤了
 SIGN_OFF = re.compile(

@@ -236,6 +236,7 @@ POSITIVES = [
     P("小宝对花粉过敏", "health", "过敏", id="zh-kid-nickname-allergy"),
     P("娃对鸡蛋过敏", "health", "过敏", id="zh-kid-allergy"),
     P("我太太怀孕了", "health", "怀孕", id="zh-wife-pregnant"),
+    P("我老伴上个月中风了", "health", "中风", id="zh-elderly-spouse-stroke"),
     P("我父母都有糖尿病", "health", "糖尿病", id="zh-parents-condition"),
     P("my spouse has cancer", "health", "cancer", id="en-spouse-condition"),
     P("my hubby has diabetes", "health", "diabetes", id="en-hubby-condition"),

@@ -2768,3 +2768,12 @@ def test_small_talk_said_twice_or_together_is_small_talk(extractor: RuleExtracto
 @pytest.mark.parametrize("text", ["好好学习", "早早睡了", "我再说一遍"])
 def test_words_that_only_start_like_small_talk_are_not(extractor: RuleExtractor, text: str) -> None:
     assert one(extractor, text).category is not C.SMALLTALK
+
+
+def test_what_is_said_of_an_elderly_spouse_is_theirs(extractor: RuleExtractor) -> None:
+    before = "跟你说 老伴现在能扶着墙走到厨房了。高兴"
+    said = extractor.extract(
+        Message("user", "想给他做晚饭 有没有软一点的 他不爱吃甜的 爱吃面", NOW), before=before
+    )
+    assert said[-1].category is C.DISLIKE  # of the spouse named in the turn before, not dropped
+    check(one(extractor, "老伴儿喜欢钓鱼"), C.FAMILY, slot="family:spouse")

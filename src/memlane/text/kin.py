@@ -20,6 +20,8 @@ ZH_RELATIONS = {
     "姥爷": "grandfather", "奶奶": "grandmother", "外婆": "grandmother", "姥姥": "grandmother",
     "男朋友": "boyfriend", "男友": "boyfriend", "女朋友": "girlfriend", "女友": "girlfriend",
     "对象": "partner", "父母": "parents", "爸妈": "parents", "双胞胎": "twins",
+    # what older people and chat call a spouse
+    "老伴": "spouse", "老伴儿": "spouse", "另一半": "spouse", "老婆子": "wife", "老头子": "husband",
     # what parents call their children: the first, the second, the little one
     "大宝": "children", "二宝": "children", "小宝": "children", "三宝": "children",
 }

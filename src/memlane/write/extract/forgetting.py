@@ -12,7 +12,7 @@ password", "don't forget my birthday", "删掉这个文件" and "the forecast wa
 >>> topic("把我的地址删了吧"), topic("forget what I said about hiking"), topic("我忘了带钥匙")
 ('地址', 'hiking', None)
 >>> withdrawal("前面说我在美的上班是瞎编的"), withdrawal("刚才那句当我没说")
-(Withdrawal(topic='我在美的上班'), Withdrawal(topic=None))
+(Withdrawal(topic='我在美的上班', corrects=True), Withdrawal(topic=None, corrects=False))
 """
 
 from __future__ import annotations

@@ -9,6 +9,11 @@ about hiking", "the home address i gave earlier, wipe it pls", "我说我讨厌�
 "作废", "当我没说", "是口误", "是开玩笑的", "was wrong", "off the record". "我忘了带钥匙", "I forgot my
 password", "don't forget my birthday", "删掉这个文件" and "the forecast was wrong" are no such thing.
 
+A withdrawal that only says what was said was wrong (:attr:`Withdrawal.corrects`) names what it was
+about even when it was said just now, and where the same message says what is right ("刚才说我在上海
+是错的，我在苏州") the right value stands (:func:`corrected`). :func:`part` names the parts of the
+profile a topic can mean (住址, "my email"), for :mod:`memlane.write.forget_about`.
+
 >>> topic("把我的地址删了吧"), topic("forget what I said about hiking"), topic("我忘了带钥匙")
 ('地址', 'hiking', None)
 >>> withdrawal("前面说我在美的上班是瞎编的"), withdrawal("刚才那句当我没说")

@@ -1057,6 +1057,8 @@ def test_conditions_of_the_task_are_for_this_session(
         "I'm at my parents' place",
         # what the user is in the middle of
         "I'm on my lunch break",
+        "I'm babysitting my niece today",
+        "I'm teaching two classes today",
         "I'm on vacation in Maui",
         "I'm on a call",
         # where the user is, and what they wait for there
@@ -2777,3 +2779,10 @@ def test_what_is_said_of_an_elderly_spouse_is_theirs(extractor: RuleExtractor) -
     )
     assert said[-1].category is C.DISLIKE  # of the spouse named in the turn before, not dropped
     check(one(extractor, "老伴儿喜欢钓鱼"), C.FAMILY, slot="family:spouse")
+
+
+@pytest.mark.parametrize(
+    "text", ["I'm starting my new job today", "we're moving today", "I'm getting married today"]
+)
+def test_a_milestone_of_today_is_no_passing_moment(extractor: RuleExtractor, text: str) -> None:
+    assert not one(extractor, text).session_only

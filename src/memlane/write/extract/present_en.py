@@ -35,6 +35,10 @@ NOW = (
     r"(?:(?:quickly|now|rn|on\s+my\s+phone)\s+)?from\b"
     # where the user is for now, not where they live: "I'm in Boston this week", "not in Munich today"
     rf"|{IM}(?:not\s+)?(?:in|at)\b[^,.;!?]{{1,40}}?\b(?:this\s+week(?:end)?|today|tonight)\b"
+    # what the user is doing today ("I'm babysitting my niece today"), not a milestone of it ("I'm
+    # starting my new job today", "we're moving today")
+    rf"|{IM}(?!(?:start|mov|graduat|marry|retir|leav|quit|begin|launch|clos|sign|open|getting\s+married)\w*\b)"
+    r"[a-z]+ing\b[^,.;!?]{0,40}?\b(?:today|all\s+day)\b"
 )
 # where the user is right now: a problem said with it is one of this moment ("I'm at the airport
 # right now, flight delayed"), not one to follow up on later

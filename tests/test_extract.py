@@ -2786,3 +2786,12 @@ def test_what_is_said_of_an_elderly_spouse_is_theirs(extractor: RuleExtractor) -
 )
 def test_a_milestone_of_today_is_no_passing_moment(extractor: RuleExtractor, text: str) -> None:
     assert not one(extractor, text).session_only
+
+
+@pytest.mark.parametrize("text", ["减肥计划不搞了", "还有周末早起那个计划算了", "年底的旅行安排作罢"])
+def test_a_plan_named_as_one_and_let_go_is_called_off(extractor: RuleExtractor, text: str) -> None:
+    check(one(extractor, text), C.PLAN, event_status=EventStatus.CANCELLED)
+
+
+def test_a_plan_worked_out_is_not_called_off(extractor: RuleExtractor) -> None:
+    assert one(extractor, "计划算了一下要三万").event_status is not EventStatus.CANCELLED

@@ -31,27 +31,20 @@ from .judge import Run, run
 HEAD_PENALTY = 0.03
 
 
-def out_of_fold(
-    messages: Sequence[dict[str, Any]],
-    progress: Callable[[int], None] | None = None,
-    status: Callable[[str], None] | None = None,
-) -> Run:
+def out_of_fold(messages: Sequence[dict[str, Any]], progress: Callable[[int], None] | None = None) -> Run:
     """Rules with models fitted without each message's fold, on every message of ``messages``."""
     data = train.clauses(messages)
-    fold_of_message = dict(zip((c.message for c in data), train.folds(data), strict=True))
+    folds = train.folds(data)
+    fold_of_message = dict(zip((c.message for c in data), folds, strict=True))
     plain, dated = passages(data)
-    if status is not None:
-        status(f"embedding {2 * len(data)} passages")
     vectors = np.concatenate([embed(plain), embed(dated)])
-    fold = np.tile(train.folds(data), 2)
+    fold = np.tile(folds, 2)
     labels = np.tile(np.array([c.label for c in data], dtype=np.int64), 2)
     base, head = Classifier.bundled(), MeaningHead.bundled()
     if head is None:
         raise FileNotFoundError(f"{MeaningHead.path()} is missing: `make judge-model` rebuilds it")
     out, said = Run("model"), 0
     for k in range(train.FOLDS):
-        if status is not None:
-            status(f"fold {k + 1} of {train.FOLDS}: fitting")
         kept = [c for c in data if fold_of_message[c.message] != k]
         classifier = train.train(
             kept, base.features, train.PENALTIES[0], base.temperature, base.threshold, base.keep

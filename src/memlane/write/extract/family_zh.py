@@ -39,8 +39,9 @@ MARITAL = {
     "离异": "divorced",
     "单身": "single",
     "未婚": "single",
+    "分手": "single",
+    "分": "single",
 }
-MARITAL |= {"分手": "single", "分": "single"}
 _WHEN = "(?:已经|刚刚?|终于|还是)?"
 _OVER = r"离婚|分手|分(?=了(?:$|[\s，。！!,.~]))"
 PARTED = (

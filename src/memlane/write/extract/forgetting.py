@@ -172,13 +172,19 @@ _WRONG = re.compile(
 )
 _ZH_HOW = r"(?:你)?(?:就)?(?:全|都|全都|统统|也|一起)?(?:给我)?"
 _ZH_END = r"的?(?:吧|哈|啊|呀|哦|了|啦|嘛)*$"
-_ZH_REF = r"(?P<ref>[^，。！？!?,;；]{0,30}?)"
-_ZH_UNDONE = re.compile(_ZH_LEAD + _ZH_REF + _ZH_HOW + rf"(?:(?P<unsay>{_ZH_UNSAY})|{_ZH_UNDO})" + _ZH_END)
+
+
+def _ref(least: int) -> str:
+    """What was said, up to the end of the clause, as the named group ``ref``."""
+    return rf"(?P<ref>[^，。！？!?,;；]{{{least},30}}?)"
+
+
+_ZH_UNDONE = re.compile(_ZH_LEAD + _ref(0) + _ZH_HOW + rf"(?:(?P<unsay>{_ZH_UNSAY})|{_ZH_UNDO})" + _ZH_END)
 # the verb first: "别记我刚才说的工资数", "ignore我刚说的"
 _ZH_UNDONE_FIRST = re.compile(
     _ZH_LEAD
     + r"(?:(?:别|不要|不用)(?:再)?(?:记|存|保存)(?:着|住)?|忘掉|删掉|ignore|forget|delete)\s*"
-    + _ZH_REF.replace("{0,30}", "{1,30}")
+    + _ref(1)
     + _ZH_END
 )
 # what marks the part before as something the user said, not a thing ("删掉这个文件")
@@ -287,7 +293,8 @@ def _undone(text: str) -> Withdrawal | None:
 
 
 def _names_part(ref: str) -> bool:
-    return any(name in normalize(ref) for names, _, _ in _PARTS for name in names if len(name) > 1)
+    said = normalize(ref)
+    return any(name in said for names, _, _ in _PARTS for name in names if len(name) > 1)
 
 
 def corrected(found: list[tuple[Candidate, Clause]]) -> list[tuple[Candidate, Clause]]:
@@ -296,7 +303,9 @@ def corrected(found: list[tuple[Candidate, Clause]]) -> list[tuple[Candidate, Cl
     correction that names what it was about takes that back (上海); one that names only a part of the
     profile (地址) or nothing takes nothing back, and the right value replaces the wrong one as any
     later statement would."""
-    if not any(c.category not in _SAYS_NOTHING for c, _ in found):
+    if not any(c.category is Category.FORGET for c, _ in found) or not any(
+        c.category not in _SAYS_NOTHING for c, _ in found
+    ):
         return found
     out = []
     for c, clause in found:

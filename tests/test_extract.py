@@ -1475,6 +1475,11 @@ def test_hedges_are_marked(extractor: RuleExtractor, text: str, category: Catego
             "I think the box got dropped in shipping, but honestly no idea",
             "I think the box got dropped in shipping, but honestly no idea",
         ),
+        # that nobody can tell
+        ("楼下装修得搞到五月底，也没人说得准", "楼下装修得搞到五月底，也没人说得准"),
+        ("年底可能会换个城市，谁知道呢", "年底可能会换个城市，谁知道呢"),
+        ("the landlord is selling the flat, hard to say", "the landlord is selling the flat, hard to say"),
+        ("the clinic moves in may, no one knows", "the clinic moves in may, no one knows"),
     ],
 )
 def test_a_hedge_said_after_a_statement_makes_it_a_guess(

@@ -130,7 +130,7 @@ HEDGE = re.compile(
     r"|might|may\s+be|(?:kind\s+of|kinda|sort\s+of|sorta)(?!\s+(?:like|love|enjoy|prefer|hate|dislike|miss)\b)"
     r"|i\s+reckon|likely|pretty\s+sure|idk"
     r"|don'?t\s+quote\s+me)\b)"
-    r"|瞎猜|别当真|不一定|没准"
+    r"|瞎猜|别当真|不一定|没准|说不准|谁知道呢|没人说得准|(?i:\b(?:hard\s+to\s+say|who\s+knows|no\s?one\s+knows|nobody\s+knows)\b)"
     # undecided: an intention not settled yet ("还没想好", "haven't decided yet") is no plan
     r"|没想好|还没决定|在考虑|在犹豫|倾向于|(?i:\b(?:haven'?t\s+decided|not\s+decided|still\s+deciding"
     r"|undecided|on\s+the\s+fence|leaning\s+towards?|torn\s+between|tempted\s+(?:by|to)|prob\b)\b)"
@@ -138,14 +138,14 @@ HEDGE = re.compile(
 # a clause that only qualifies the one before it ("…, but don't quote me", "……我瞎猜的"): the two are
 # one guess
 BARE_HEDGE = re.compile(
-    r"(?:我|我也|也)?(?:瞎猜的?|随便猜的?|不确定|不太确定|不一定(?:准|对|靠谱)?|别当真|说不准|没准"
+    r"(?:我|我也|也)?(?:瞎猜的?|随便猜的?|不确定|不太确定|不一定(?:准|对|靠谱)?|别当真|说不准|没准|说不好|难说|不好说|谁知道呢?|(?:谁|没人)(?:也)?说(?:得|不)准"
     r"|还?没想好|还?没决定|还没定|还在考虑|还在犹豫|再说吧|再看吧|看情况吧?|随便说说|随口(?:一说|说说)|开玩笑的?|说着玩的?"
     # where a guess came from, or how little it was checked: 听同事说的, 没细看
     r"|(?:也是)?听(?:[\u4e00-\u9fff]{1,4})?说的|[他她]还没(?:说|定|确定)|(?:我)?没(?:细看|仔细看|看清楚?|细问|问清楚?)|记不清了?|记不太清了?)"
     r"(?:呢|哈|啊|吧|的)?"
     r"|(?i:(?:but\s+)?(?:(?:i'?m\s+)?not\s+(?:100%\s+)?sure(?:\s+(?:yet|about\s+(?:that|it)))?"
     r"|don'?t\s+quote\s+me(?:\s+on\s+(?:that|this))?|idk|i\s+don'?t\s+know|could\s+be\s+wrong"
-    r"|(?:(?:but\s+)?honestly\s+)?(?:i\s+have\s+)?no\s+idea|who\s+knows"
+    r"|(?:(?:but\s+)?honestly\s+)?(?:i\s+have\s+)?no\s+idea|who\s+knows|(?:it'?s\s+)?hard\s+to\s+say|no\s?(?:one|body)\s+knows"
     r"|just\s+a\s+thought(?:,?\s+prob(?:ably)?\s+not)?|prob(?:ably)?\s+not"
     r"|(?:she|he|they)\s+(?:hasn'?t|haven'?t|didn'?t)\s+(?:said|confirmed|decided)(?:\s+(?:it\s+)?(?:for\s+sure|yet))?"
     r"|i\s+might\s+be\s+wrong|just\s+guessing|(?:i\s+)?haven'?t\s+decided(?:\s+yet)?"

@@ -1031,6 +1031,13 @@ def test_a_move_retires_where_the_user_was_based(mem: Memory) -> None:
         ("下个月去跑杭州半马", "杭州半马退赛了，膝盖不行", "cancelled"),
         ("I'm seeing the dentist next monday", "the dentist moved it to thursday", "superseded"),
         ("下周一去医院体检", "体检改到下周三上午", "superseded"),
+        # what was moved named in passing, or by the passive
+        (
+            "our first meet is the sabino invitational sept 6",
+            "the invitational got pushed to sept 13",
+            "superseded",
+        ),
+        ("team practice is on thursday at 6pm", "we moved practice to friday at 5:30am", "superseded"),
         # put off with no new time yet: the old time no longer holds
         ("we're going to my cousin's wedding on Saturday", "the wedding got postponed", "superseded"),
         ("我下周三要去上海出差", "上海出差推迟了", "superseded"),

@@ -70,9 +70,19 @@ HAPPENED = (
 )
 # a plan moved to another time, or called off (also by the user's own way out: "pulled out of Boston,
 # my knee isn't up to it")
+# what a new time starts with: "to sept 13", "to 5:30am", "till next week", "to the 27th"
+_NEW_TIME = (
+    r"(?=(?:the\s+)?(?:\d|next\b|this\b|coming\b|tomorrow|tonight|noon|midnight|(?:mon|tue|wed|thu|fri|sat|sun)"
+    r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|early\b|mid\b|late\b|later\b))"
+)
 MOVED = (
     r"(?i)\b(?:rebooked|rescheduled|re-scheduled|postponed)(?:\s+(?:it|that|the\s+\w+))?\s+(?:to|for|till|until)\b"
     r"|\b(?:moved|pushed|bumped)\s+(?:it|that|the\s+\w+|our\s+\w+|my\s+\w+)\s+(?:back\s+)?(?:to|till|until)\b"
+    # what was moved named in a few words, or not at all, before its new time: "we moved practice to
+    # 5:30am", "the invitational got pushed to sept 13" (not "we moved to 5th avenue")
+    rf"|\b(?:moved|pushed|bumped|shifted|changed)\s+(?:[\w'-]+\s+){{1,3}}?(?:back\s+)?(?:to|till|until)\s+{_NEW_TIME}"
+    rf"|\b(?:got|been|was|were|is|are|'s)\s+(?:moved|pushed|bumped|shifted|changed)\s+(?:back\s+)?(?:to|till|until)\s+"
+    rf"{_NEW_TIME}"
     # put off with no new time yet: "the wedding got postponed", "our trip has been pushed back"
     r"|\b(?:got|been|was|were|is|are)\s+(?:postponed|pushed\s+back|rescheduled)\b"
 )

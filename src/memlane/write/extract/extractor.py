@@ -25,6 +25,7 @@ from .current import now_habit
 from .dated import just_a_time
 from .dropped_en import AT_KINDS, with_subject
 from .entities import OPAQUE, en_entities, zh_entities
+from .events_en import MOVED
 from .forgetting import corrected, withdrawal
 from .joins import MAX_ENTITIES, MAX_TAGS, joined
 from .leaving import left_behind
@@ -377,8 +378,8 @@ _CHANGES = (
         "replace",
         re.compile(
             r"改成|换成|改喝|改吃|改用|换了|改为|转而|改到|改期|推迟|延期|延后|挪到"
-            r"|(?i:\bswitched\s+to\b|\bchanged\s+to\b|\binstead\b|\brebooked\b|\brescheduled\b|\bpostponed\b"
-            r"|\b(?:moved|pushed|bumped)\s+(?:it|that|the\s+\w+|our\s+\w+|my\s+\w+)\s+(?:back\s+)?(?:to|till|until)\b)"
+            r"|(?i:\bswitched\s+to\b|\bchanged\s+to\b|\binstead\b|\brebooked\b|\brescheduled\b|\bpostponed\b)"
+            rf"|(?i:{MOVED.removeprefix('(?i)')})"
         ),
     ),
     (

@@ -907,6 +907,23 @@ def test_a_bare_place_is_where_the_event_before_it_takes_place(extractor: RuleEx
 
 
 @pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("医生让两周后复查，约的10月18号上午", datetime(2024, 10, 18)),
+        ("I'm seeing the dentist in a few weeks. booked for july 2nd", datetime(2024, 7, 2)),
+        # a bare day before the plan's own time is that time's: 下周末's Saturday, not this one
+        ("下周末去杭州看演唱会，定在周六", datetime(2024, 6, 22)),
+    ],
+)
+def test_a_bare_time_after_a_plan_is_when_it_is(extractor: RuleExtractor, text: str, day: datetime) -> None:
+    (found,) = extract(extractor, text)
+    assert found.category is C.PLAN
+    assert found.text == text
+    assert found.event_time is not None
+    assert found.event_time.date() == day.date()
+
+
+@pytest.mark.parametrize(
     ("text", "clause"),
     [
         ("最近在看《三体》，挺好看的", "最近在看《三体》"),

@@ -1038,6 +1038,8 @@ def test_a_move_retires_where_the_user_was_based(mem: Memory) -> None:
             "superseded",
         ),
         ("team practice is on thursday at 6pm", "we moved practice to friday at 5:30am", "superseded"),
+        # the plan's time said after it, and then moved
+        ("医生让两周后复查，约的3月15号上午", "复查改到3月20号了", "superseded"),
         # put off with no new time yet: the old time no longer holds
         ("we're going to my cousin's wedding on Saturday", "the wedding got postponed", "superseded"),
         ("我下周三要去上海出差", "上海出差推迟了", "superseded"),

@@ -10,7 +10,7 @@ import re
 from datetime import datetime
 
 from memlane.domain import Category, EventStatus
-from memlane.text.timeparse import TimeMention
+from memlane.text.timeparse import TimeMention, find_times
 
 from .rule import ZH_SUBJECT_WORDS, Build, Context, Draft
 
@@ -40,6 +40,24 @@ _HELD_FOR = re.compile(
 
 # what never happened is no event: "我从来没出过国", "从没坐过飞机", "我没去过日本"
 _NEVER = re.compile(r"从来?没有?|从未|没有?[\u4e00-\u9fff]{1,6}过(?!敏)")
+
+
+# what may stand beside the time a plan is booked for, said after the plan: "约的10月18号上午",
+# "定在周五", "booked for the 18th", "it's on friday at 10"
+_BOOKED = re.compile(
+    r"(?i)约的?|约在|[定订排]在|[定订]的|预约的?|\b(?:booked|set|scheduled|it'?s|its|appointment'?s|for|is)\b"
+)
+
+
+def its_time(text: str, lang: str, at: datetime) -> TimeMention | None:
+    """The time ``text`` names when it says nothing else (but that something is booked then): "约的
+    10月18号上午", "就这周六", "booked for the 18th"; None otherwise."""
+    ctx = Context(text, lang, at, times=find_times(text, at))
+    mention = ctx.time()
+    if mention is None:
+        return None
+    rest = _BOOKED.sub("", _FILLER.sub("", ctx.without_times()))
+    return mention if len(re.sub(r"[\W_]", "", rest)) < 2 else None
 
 
 def just_a_time(ctx: Context) -> bool:

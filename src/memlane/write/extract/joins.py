@@ -18,6 +18,7 @@ from memlane.domain import Candidate, Category, EventStatus
 from memlane.text.lang import fold
 
 from .clauses import ELABORATION, EXCEPTION, Clause
+from .dated import its_time
 from .leaving import USED_TO, left_behind, left_job
 from .lexicon import AMOUNT_ONLY, BARE_HEDGE, COMPANY_ONLY, CONSEQUENCE, PLACE_ONLY
 from .rule import Context, en_objects, zh_objects
@@ -51,7 +52,7 @@ _HOW_FAR = {Category.OTHER, Category.FACT, Category.CONTEXT}
 _LASTING = {Category.PREFERENCE, Category.DISLIKE, Category.CONSTRAINT, Category.FACT, Category.ROUTINE}
 
 
-def _joins(prev: tuple[Candidate, Clause], nxt: tuple[Candidate, Clause], content: str) -> bool:
+def _joins(prev: tuple[Candidate, Clause], nxt: tuple[Candidate, Clause], content: str, at: datetime) -> bool:
     (p, before), (c, clause) = prev, nxt
     if p.category is Category.HYPOTHETICAL:  # 要是我中了彩票，我就飞去火星: the consequence is imagined too
         return CONSEQUENCE.match(fold(clause.text)) is not None
@@ -63,6 +64,8 @@ def _joins(prev: tuple[Candidate, Clause], nxt: tuple[Candidate, Clause], conten
         return True  # "我有个女儿，今年5岁", "我开始吃素了，跟我姐一起": how old, how long, who with
     if p.category in (Category.EVENT, Category.PLAN, Category.CONTEXT) and _a_place(clause.text):
         return True  # "10月18号办婚礼，在厦门": where the event of the clause before takes place
+    if p.category is Category.PLAN and its_time(clause.text, c.lang, at) is not None:
+        return True  # "医生让两周后复查，约的10月18号上午": when the plan before is, and nothing else
     if p.lang != c.lang:
         return False
     if p.category is Category.PLAN and _NOT_YET.search(clause.text) and c.category in _HOW_FAR:
@@ -237,7 +240,7 @@ def joined(
     (物流太慢了，到现在还没到), into one candidate whose text is the user's span of both."""
     out: list[tuple[Candidate, Clause]] = []
     for item in found:
-        if not out or not _joins(out[-1], item, content):
+        if not out or not _joins(out[-1], item, content, at):
             out.append(item)
             continue
         (prev, first), (c, clause) = out[-1], item
@@ -255,13 +258,18 @@ def joined(
                 prev = replace(prev, category=Category.ROUTINE, event_time=None, event_status=None)
         else:
             extra = c.objects or ([] if c.category is prev.category else _elaborated(clause.text, c.lang, at))
+        # a plan's time said after it is its time ("…两周后复查，约的10月18号上午"), unless it falls
+        # before the time the plan already has ("下周末去杭州，定在周六": that weekend's Saturday)
+        when = its_time(clause.text, c.lang, at) if prev.category is Category.PLAN else None
+        if when is not None and prev.event_time is not None and when.at < prev.event_time:
+            when = None
         joined = replace(
             prev,
             text=content[first.start : clause.end],
             objects=list(dict.fromkeys([*prev.objects, *extra])),
             tags=list(dict.fromkeys([*prev.tags, *c.tags]))[:MAX_TAGS],
             entities=list(dict.fromkeys([*prev.entities, *c.entities]))[:MAX_ENTITIES],
-            event_time=prev.event_time or c.event_time,
+            event_time=when.at if when is not None else prev.event_time or c.event_time,
             hedged=prev.hedged or c.hedged or _only(BARE_HEDGE, clause.text),
             remember_request=prev.remember_request or c.remember_request,
             clauses=prev.clauses + c.clauses,

@@ -25,10 +25,9 @@ from .current import now_habit
 from .dated import just_a_time
 from .dropped_en import AT_KINDS, with_subject
 from .entities import OPAQUE, en_entities, zh_entities
-from .events_en import MOVED
 from .forgetting import corrected, withdrawal
 from .joins import MAX_ENTITIES, MAX_TAGS, joined
-from .leaving import left_behind
+from .leaving import change_said, left_behind
 from .lexicon import (
     HEDGE,
     HYPOTHETICAL,
@@ -126,7 +125,7 @@ def _inferred_interest(ctx: Context) -> Draft | None:
     if not named:
         return None
     # …unless its words say a change ("现在都用支付宝了": 用 reads as a preposition, not a verb)
-    return Draft(category=Category.PREFERENCE, objects=[text], explicit=_change(text) is not None)
+    return Draft(category=Category.PREFERENCE, objects=[text], explicit=change_said(text) is not None)
 
 
 # how a clause after "I'm <name>," reads with its subject said (the first that names a profile slot)
@@ -347,7 +346,7 @@ class RuleExtractor:
             hedged=draft.category is not Category.BUDGET and HEDGE.search(text) is not None,
             session_only=draft.session_only or one_off,
             remember_request=clause.remember,
-            change=_change(text),
+            change=change_said(text),
             role=message.role,
             message_id=message.id,
         )
@@ -373,28 +372,3 @@ _THEIRS = {
     Category.JOB,
     Category.CONSTRAINT,
 }
-_CHANGES = (
-    (
-        "replace",
-        re.compile(
-            r"改成|换成|改喝|改吃|改用|换了|改为|转而|改到|改期|推迟|延期|延后|挪到"
-            r"|(?i:\bswitched\s+to\b|\bchanged\s+to\b|\binstead\b|\brebooked\b|\brescheduled\b|\bpostponed\b)"
-            rf"|(?i:{MOVED.removeprefix('(?i)')})"
-        ),
-    ),
-    (
-        "stop",
-        re.compile(
-            r"不再|再也不|不\S{0,2}了$|戒了|戒掉|(?i:\bno\s+longer\b|\bnot\s+any\s*more\b|\bquit\b|\bstopped\b)"
-        ),
-    ),
-    (
-        "start",
-        re.compile(r"开始|现在|如今|最近|(?i:\bstarted\b|\bbegan\b|\bnow\b|\bthese\s+days\b|\bnowadays\b)"),
-    ),
-)
-
-
-def _change(text: str) -> str | None:
-    """The change of state a clause's words say, if any: replace (换成), stop (不再), start (开始)."""
-    return next((name for name, pattern in _CHANGES if pattern.search(text)), None)

@@ -5,6 +5,7 @@
 what no longer holds. :func:`left_behind` finds those words, :func:`left_job` a job left; the write
 path retires the memories that hold them (:mod:`memlane.write.changes`), and a clause that goes on to
 say what replaced them is one statement with them (:mod:`memlane.write.extract.joins`).
+:func:`change_said` names the change of state a clause's words say (换成, 不再, 开始, "got pushed to").
 
 >>> left_behind("决定了，不考上财了，改考本校")
 ['考上财']
@@ -36,6 +37,7 @@ import re
 
 from memlane.text.keywords import content_words
 
+from .events_en import MOVED
 from .lexicon import STOP_VERB, STOPPED_ZH
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -325,3 +327,30 @@ def denies(text: str, value: str) -> frozenset[str]:
             if not _SOMEONE_ELSE.search(text[: m.start()]):
                 slots.update(denied)
     return frozenset(slots)
+
+
+_CHANGES = (
+    (
+        "replace",
+        re.compile(
+            r"改成|换成|改喝|改吃|改用|换了|改为|转而|改到|改期|推迟|延期|延后|挪到"
+            r"|(?i:\bswitched\s+to\b|\bchanged\s+to\b|\binstead\b|\brebooked\b|\brescheduled\b|\bpostponed\b)"
+            rf"|(?i:{MOVED.removeprefix('(?i)')})"
+        ),
+    ),
+    (
+        "stop",
+        re.compile(
+            r"不再|再也不|不\S{0,2}了$|戒了|戒掉|(?i:\bno\s+longer\b|\bnot\s+any\s*more\b|\bquit\b|\bstopped\b)"
+        ),
+    ),
+    (
+        "start",
+        re.compile(r"开始|现在|如今|最近|(?i:\bstarted\b|\bbegan\b|\bnow\b|\bthese\s+days\b|\bnowadays\b)"),
+    ),
+)
+
+
+def change_said(text: str) -> str | None:
+    """The change of state a clause's words say, if any: replace (换成), stop (不再), start (开始)."""
+    return next((name for name, pattern in _CHANGES if pattern.search(text)), None)

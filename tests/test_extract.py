@@ -119,6 +119,8 @@ def test_a_name_after_wo_shi_starts_with_a_surname_or_lao_xiao_a(extractor: Rule
         ("We're living in New York City now", "home_city", "New York City"),
         ("we actually moved to Denver last month", "home_city", "Denver"),
         ("i'm olivia, wedding photographer based in nashville", "home_city", "nashville"),
+        # what texting puts before the statement
+        ("so im a flight attendant, based out of halifax", "home_city", "halifax"),
         ("i moved to london last year", "home_city", "london"),
         ("we've relocated to Bristol", "home_city", "Bristol"),
         ("we have finally moved to Denver", "home_city", "Denver"),
@@ -2817,3 +2819,10 @@ def test_a_plan_named_as_one_and_let_go_is_called_off(extractor: RuleExtractor, 
 
 def test_a_plan_worked_out_is_not_called_off(extractor: RuleExtractor) -> None:
     assert one(extractor, "计划算了一下要三万").event_status is not EventStatus.CANCELLED
+
+
+@pytest.mark.parametrize("text", ["so im a flight attendant", "fyi we have a toddler"])
+def test_what_texting_puts_before_a_statement_about_the_user_leaves_it_theirs(
+    extractor: RuleExtractor, text: str
+) -> None:
+    check(one(extractor, text), C.FACT)

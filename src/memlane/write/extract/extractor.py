@@ -143,6 +143,14 @@ _ON_THE_PHONE = re.compile(
 )
 
 
+# what texting puts before a statement, that no rule reads past: "so im a flight attendant, based out
+# of halifax", "ok so we moved to Leeds", "btw my wife is allergic to nuts"
+_EN_LEAD = re.compile(
+    r"(?i)^(?:(?:so|ok(?:ay)?|well|anyways?|btw|fyi|oh|and|also|plus|hey|um+|uh+|lol|haha|honestly|tbh|ngl)"
+    r"\b[\s,:—-]*)+(?=\w)"
+)
+
+
 def _draft(ctx: Context) -> Draft | None:
     other = "en" if ctx.lang == "zh" else "zh"
     draft = first_match(_RULES[ctx.lang], ctx, fallback=False)
@@ -151,7 +159,9 @@ def _draft(ctx: Context) -> Draft | None:
         draft = first_match(_RULES[other], replace(ctx, lang=other), fallback=False)
     if draft is None:
         draft = first_match(_RULES[ctx.lang], ctx, fallback=True)
-    return draft or _left_behind(ctx) or now_habit(ctx) or _inferred_interest(ctx)
+    draft = draft or _left_behind(ctx) or now_habit(ctx) or _inferred_interest(ctx)
+    lead = _EN_LEAD.match(ctx.text) if draft is None and ctx.lang == "en" else None
+    return _draft(replace(ctx, text=ctx.text[lead.end() :])) if lead else draft
 
 
 def _left_behind(ctx: Context) -> Draft | None:

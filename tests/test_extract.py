@@ -1078,6 +1078,8 @@ def test_conditions_of_the_task_are_for_this_session(
         "I'm on my lunch break",
         "I'm babysitting my niece today",
         "I'm teaching two classes today",
+        "so im borrowing my brother's van for the week",
+        "I'm working from home all week",
         "I'm on vacation in Maui",
         "I'm on a call",
         # where the user is, and what they wait for there

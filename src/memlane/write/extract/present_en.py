@@ -2,7 +2,8 @@
 
 :data:`NOW` is this moment ("right now", "rn"), a place the user is on or at (on the train, at the
 vet, at my mom's), what they are in the middle of (driving, on my lunch break, on a call), where this
-message comes from, and where they are for a few days ("I'm in Boston this week"). Said so, a clause
+message comes from, where they are for a few days ("I'm in Boston this week"), and what they are doing
+for the day or the week ("im borrowing my brother's van for the week"). Said so, a clause
 holds for this conversation only; the rules of ``rules_en`` read it after what would make it lasting.
 """
 
@@ -35,10 +36,12 @@ NOW = (
     r"(?:(?:quickly|now|rn|on\s+my\s+phone)\s+)?from\b"
     # where the user is for now, not where they live: "I'm in Boston this week", "not in Munich today"
     rf"|{IM}(?:not\s+)?(?:in|at)\b[^,.;!?]{{1,40}}?\b(?:this\s+week(?:end)?|today|tonight)\b"
-    # what the user is doing today ("I'm babysitting my niece today"), not a milestone of it ("I'm
-    # starting my new job today", "we're moving today")
-    rf"|{IM}(?!(?:start|mov|graduat|marry|retir|leav|quit|begin|launch|clos|sign|open|getting\s+married)\w*\b)"
-    r"[a-z]+ing\b[^,.;!?]{0,40}?\b(?:today|all\s+day)\b"
+    # what the user is doing today or for the week ("I'm babysitting my niece today", "im borrowing my
+    # brother's van for the week"), not a milestone of it ("I'm starting my new job today", "we're moving
+    # today") nor a trip ("we're flying to Rome for the week")
+    rf"|{IM}(?!(?:start|mov|graduat|marry|retir|leav|quit|begin|launch|clos|sign|open|getting\s+married"
+    r"|go|head|fly|travel|visit)\w*\b)"
+    r"[a-z]+ing\b[^,.;!?]{0,40}?\b(?:today|all\s+day|tonight|(?:this|all|for\s+the)\s+week(?:end)?)\b"
 )
 # where the user is right now: a problem said with it is one of this moment ("I'm at the airport
 # right now, flight delayed"), not one to follow up on later

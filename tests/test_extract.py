@@ -1934,6 +1934,34 @@ def test_a_chinese_question_or_request_run_on_with_a_space_is_a_clause_of_its_ow
     assert [c.text for c in split_clauses(text)] == clauses
 
 
+@pytest.mark.parametrize(
+    ("text", "clauses"),
+    [
+        # dictation leaves out the stops: a particle that ends a sentence, and the words that open a
+        # new topic, split it
+        (
+            "我现在在熊岳服务区歇着呢跑了一天了累得腰都直不起来",
+            ["我现在在熊岳服务区歇着呢", "跑了一天了累得腰都直不起来"],
+        ),
+        ("我估计是尿素泵坏了吧修一下得多少钱啊", ["我估计是尿素泵坏了吧", "修一下得多少钱啊"]),
+        (
+            "一趟下来得四五天还有个事我那个资格证快到期了",
+            ["一趟下来得四五天", "还有个事我那个资格证快到期了"],
+        ),
+        (
+            "算了不说了我这车是国五排放的听说沈阳有些区不让进",
+            ["算了不说了", "我这车是国五排放的", "听说沈阳有些区不让进"],
+        ),
+        # not a topic said first, a particle run on into another, or a word that ends in one
+        ("他呢最近很忙", ["他呢最近很忙"]),
+        ("最近忙啥呢啊晓雯", ["最近忙啥呢啊晓雯"]),
+        ("今晚去酒吧喝一杯", ["今晚去酒吧喝一杯"]),
+    ],
+)
+def test_dictated_chinese_splits_where_its_stops_would_be(text: str, clauses: list[str]) -> None:
+    assert [c.text for c in split_clauses(text)] == clauses
+
+
 def test_news_run_on_before_a_request_is_kept(extractor: RuleExtractor) -> None:
     found = extract(extractor, "帮我找找国贸附近好吃的日料 我不吃生的 海鲜过敏")
     assert found[0].category is Category.REQUEST

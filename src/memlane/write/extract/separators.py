@@ -1,6 +1,8 @@
 """Where a message splits into clauses: its stops, and the words that open a new clause without one.
 
-Chinese splits at ，。！？；：and at 但是 / 可是 / 而且, and at a space (chat's stop) between the user's
+Chinese splits at ，。！？；：and at 但是 / 可是 / 而且, after a particle that ends a sentence (呢 吧 啊) and
+before the words that open a new topic (还有个事, 另外, 对了) where dictation leaves out the stop, and at
+a space (chat's stop) between the user's
 news and a question or a request to the assistant, either way round ("…太贵了 你帮我看看附近有没有
 游泳馆": the news is not dropped with the request), and after or before a greeting, thanks or a laugh
 ("你好 我姓郑 洛阳的"); English at . ! ? ; : and at "but". An English
@@ -47,6 +49,13 @@ _SEPARATOR = re.compile(
     # a question or a request run on after Chinese news with a space for a stop, or the news after a
     # request ("健身卡到期没续 太贵了 你帮我看看附近有没有便宜点的游泳馆", "帮我找找日料 小红书被我删了")
     r"|(?P<zhask>(?<=[\u4e00-\u9fff])[ \u3000]+(?=[\u4e00-\u9fff]))"
+    # dictated Chinese runs on without a stop: it splits after a particle that ends a sentence and
+    # before the words that open a new topic ("…歇着呢跑了一天了", "…坏了吧修一下得多少钱啊", "…一趟下来得
+    # 四五天还有个事…")
+    r"|(?P<zhrun>(?<=[呢啊呀啦嘛])(?<!啦啦)(?=[\u4e00-\u9fff])(?![呢啊呀啦嘛吧哈哦])"
+    r"|(?<![酒网贴书茶水]吧)(?<=吧)(?=[\u4e00-\u9fff])(?![台唧呢啊呀啦嘛吧哈哦])"
+    r"|(?<=[\u4e00-\u9fff])(?=问你个事|问你件事|问个事|还有个事|还有件事|另外|对了|跟你说个事|跟你说件事|换个话题|听说|据说)"
+    r"|(?<=不说了)(?=[\u4e00-\u9fff]))"
     r"|(?P<but>\s*\b(?i:but|however|though)\b\s*|但是|可是|然而|而且|并且)"
     r"|(?P<and>\s+and\s+(?=(?:I|I'm|I've|I'd|I'll|my|we)\b))"
     # how the user feels, run on after what they did: "just off a 12 hour night and absolutely wrecked"
@@ -240,6 +249,9 @@ def _is_split(m: re.Match[str], text: str) -> bool:
     before, after = text[: m.start()], text[m.end() :]
     if m.lastgroup == "zhask":
         return _zh_asked_apart(m, text)
+    if m.lastgroup == "zhrun":  # not a topic said first ("他呢最近很忙"), nor a word's last character
+        said, rest = _PART.split(before)[-1], _PART.split(after)[0]
+        return (len(said) >= 5 or _chat(said)) and len(rest) >= 3
     if m.lastgroup in _RUN_ON and _GREETING.fullmatch(_STOP.split(before)[-1].strip()) is not None:
         return _NAME_NEXT.match(after) is None  # "hey i'm in the Duluth airport", not "hi Delphine, …"
     if m.lastgroup in ("comma", "colon"):

@@ -703,6 +703,8 @@ def test_the_same_budget_said_twice_gives_the_same_slot_and_value(extractor: Rul
         ("帮我订机票，以后都不要红眼航班", C.CONSTRAINT),
         ("不要红眼航班", C.CONSTRAINT),
         ("帮我写个总结，以后都用要点", C.STYLE),
+        # how the assistant talks to the user, whatever it is asked for
+        ("年审咋弄啊。另外你说话简单点别整那么一大段", C.STYLE),
         ("帮我查下天气，我周六去杭州", C.PLAN),
     ],
 )

@@ -23,6 +23,12 @@ _LASTING_CONSTRAINT = re.compile(
     r"以后|平时|一般|从来|^我|(?i:\b(?:never|ever|any\s*more|no\s+longer)\b|^(?:i|we)\b)"
 )
 
+# how the assistant talks to the user, whatever it is asked: a way to answer that holds for every answer
+# ("另外你说话简单点别整那么一大段", "and talk to me like a friend"), not how to word this letter
+_HOW_YOU_TALK = re.compile(
+    r"(?:你|您)(?:说话|讲话|回话)|跟我说话|和我说话|(?i:\b(?:talk|speak)(?:ing)?\s+to\s+me\b)"
+)
+
 
 def of_the_request(c: Candidate) -> Candidate:
     """A constraint, a way to answer or a time said after a request, bare (no subject, no word that
@@ -30,6 +36,8 @@ def of_the_request(c: Candidate) -> Candidate:
     hotel in Rome, don't pick anything near the station", 帮我写封辞职信，语气客气点, 帮我订个蛋糕，周六下午
     送到), kept for this conversation and never against later ones."""
     if LASTING.search(c.text) or STANDING.search(c.text):
+        return c
+    if c.category is Category.STYLE and _HOW_YOU_TALK.search(c.text):
         return c
     # a bare constraint (not a profile slot such as avoid_channel), and when the thing asked for is due
     # (not a plan of the user's: "我周六去杭州")

@@ -2858,3 +2858,20 @@ def test_what_texting_puts_before_a_statement_about_the_user_leaves_it_theirs(
     extractor: RuleExtractor, text: str
 ) -> None:
     check(one(extractor, text), C.FACT)
+
+
+@pytest.mark.parametrize(
+    ("text", "clauses"),
+    [
+        (
+            "i live in a flatshare in heaton and i dont drive",
+            ["i live in a flatshare in heaton", "i dont drive"],
+        ),
+        ("I'm a nurse and I work nights", ["I'm a nurse", "I work nights"]),
+        ("we moved last year and im still unpacking", ["we moved last year", "im still unpacking"]),
+        # the user and someone else are one subject
+        ("my wife and i have two kids", ["my wife and i have two kids"]),
+    ],
+)
+def test_and_before_a_new_i_starts_a_clause_whatever_its_case(text: str, clauses: list[str]) -> None:
+    assert [c.text for c in split_clauses(text)] == clauses

@@ -121,6 +121,10 @@ def test_a_name_after_wo_shi_starts_with_a_surname_or_lao_xiao_a(extractor: Rule
         ("i'm olivia, wedding photographer based in nashville", "home_city", "nashville"),
         # what texting puts before the statement
         ("so im a flight attendant, based out of halifax", "home_city", "halifax"),
+        # a home named by what it is, the place in lower case
+        ("i live in a flatshare in heaton", "home_city", "heaton"),
+        ("im in a studio in gateshead now", "home_city", "gateshead"),
+        ("we live in a tiny house in Portland", "home_city", "Portland"),
         ("i moved to london last year", "home_city", "london"),
         ("we've relocated to Bristol", "home_city", "Bristol"),
         ("we have finally moved to Denver", "home_city", "Denver"),

@@ -89,6 +89,10 @@ _AFTER_A_PLACE = frozenset(
 )
 _NO_PLACE = frozenset("a an the my our his her their this that some another".split())
 _NAMED_PLACE = re.compile(r"\b(?:in|near|outside|called|named)\s+((?-i:[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*))")
+# a home named by what it is and where ("a flatshare in heaton", "a studio in gateshead"): texting writes
+# the place in lower case, and the kind of home says it is one
+HOME = r"flat|flatshare|flat\s+share|houseshare|studio|apartment|house|bedsit|condo|townhouse|dorm"
+_HOME_IN = re.compile(rf"(?i)\b(?:{HOME})\s+(?:in|near|outside)\s+([a-z][\w.'-]*(?:\s+(?-i:[A-Z])[\w.'-]*)*)")
 
 
 def _a_place(where: str, after: str) -> bool:
@@ -107,7 +111,8 @@ def place(slot: str) -> Build:
         where = re.sub(r"(?i)^the\s+", "", found.strip())
         if where and not _a_place(where, ctx.text[m.end() :]):
             # "a tiny town in Ohio called Marietta", "a small town near Spokane": the place it names
-            named = _NAMED_PLACE.findall(ctx.text[m.start("v") if m.groupdict().get("v") else m.start() :])
+            rest = ctx.text[m.start("v") if m.groupdict().get("v") else m.start() :]
+            named = _NAMED_PLACE.findall(rest) or _HOME_IN.findall(rest)
             where = named[-1] if named and where.lower() in _NO_PLACE else ""
         if not where:
             return None

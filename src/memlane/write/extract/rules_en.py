@@ -237,7 +237,9 @@ RULES = (
                      rf"|^based\s+in\s+(?P<v3>{_PLACE})"
                      # "i'm olivia, wedding photographer based in nashville"
                      rf"|^(?:i'?m|i\s+am)\s(?:(?!\b(?:is|are|was|were|it|they|he|she|we)\b)[^.!?;])*?"
-                     rf"\bbased\s+(?:in|out\s+of)\s+(?P<v4>{_PLACE})",
+                     rf"\bbased\s+(?:in|out\s+of)\s+(?P<v4>{_PLACE})"
+                     # "im in a studio in gateshead now"
+                     rf"|{_IM}(?:now\s+)?in\s+(?:a|an|my|our)\s+(?:[\w-]+\s+){{0,2}}?(?:{b.HOME})\s+in\s+(?P<v5>{_PLACE})",
          b.place("home_city")),
     rule(C.LOCATION, rf"(?i)\bi\s+(?:currently\s+)?work\s+in\s+(?P<v>{_PLACE})", b.work_in),
     rule(C.JOB, rf"(?i){_I}(?:currently\s+|now\s+)?(?:work|am\s+working|'m\s+working|intern)\s+(?:at|for)\s+"

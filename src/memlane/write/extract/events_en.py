@@ -89,6 +89,9 @@ MOVED = (
 CALLED_OFF = (
     r"(?i)\b(?:cancell?ed|called\s+off|scrapped|is\s+off|got\s+cancell?ed"
     r"|(?:pulled|pulling|backed|backing)\s+out\s+of|withdr[ae]wn?\s+from)\b"
+    # the user letting go of a plan named as one: "scrap the GP plan", "ditch the road trip idea"
+    r"|\b(?:scrap|scrapping|ditch|ditching|drop|dropping|nix|binning|bin)\s+(?:the|my|our|that)\s+"
+    r"(?:[\w-]+\s+){0,3}?(?:plan|idea|trip)s?\b"
 )
 
 

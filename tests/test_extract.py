@@ -2339,6 +2339,9 @@ def test_he_or_she_with_no_relative_just_named_is_someone_else(extractor: RuleEx
         "The sweater is finished!",
         "my thesis is finally done",
         "our house got sold",
+        # …its owner unsaid
+        "good news, leave got approved so bristol wedding is on",
+        "visa got approved last week",
         # what the user paid, said without "I"
         "cost 385 in the end",
         "it cost me 385 in the end",

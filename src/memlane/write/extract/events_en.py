@@ -51,7 +51,9 @@ FOUND_OUT = (
 )
 # something of the user's done: "the sweater is finished", "my thesis is finally done"
 DONE = (
-    r"(?i)^(?:(?:so|and|also|well|ok|okay|oh|yay|update:?)\s+)*(?:my|our|the)\s+[\w' -]{1,40}?\s+"
+    # (its owner named or not: "leave got approved", "good news, visa's approved")
+    r"(?i)^(?:(?:so|and|also|well|ok|okay|oh|yay|update:?|(?:good|great|big)\s+news,?)\s+)*"
+    r"(?!(?:it|that|this|everything|all|things|stuff|which|what)\s)(?:(?:my|our|the)\s+)?[\w' -]{1,40}?\s+"
     r"(?:is|are|was|were|'s|got)\s+(?:finally\s+|all\s+|now\s+|officially\s+)?"
     r"(?:finished|done|complete|completed|ready|sorted|fixed|booked|sold|approved|published|over)\b"
     # how it went: "interview went well", "the move went smoothly", "my driving test went badly"

@@ -2882,3 +2882,20 @@ def test_what_texting_puts_before_a_statement_about_the_user_leaves_it_theirs(
 )
 def test_and_before_a_new_i_starts_a_clause_whatever_its_case(text: str, clauses: list[str]) -> None:
     assert [c.text for c in split_clauses(text)] == clauses
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        # texting leaves the apostrophe out of a negation
+        ("cant stand fish", C.DISLIKE),
+        ("i dont eat pork", C.DISLIKE),
+        # "won't" is no past tense of "win"
+        ("i wont fly anymore", C.FACT),
+        ("I won't fly anymore", C.FACT),
+    ],
+)
+def test_a_negation_typed_without_its_apostrophe_reads_as_one(
+    extractor: RuleExtractor, text: str, category: C
+) -> None:
+    assert one(extractor, text).category is category

@@ -31,7 +31,7 @@ IRREGULAR = _any(
 )
 DID = (
     rf"(?i){SUBJECT}(?:just\s+|finally\s+|recently\s+|already\s+|also\s+|have\s+|'ve\s+)?"
-    rf"(?:(?!need|feed|seed|speed|bleed|proceed|succeed|exceed)\w+ed|{IRREGULAR})\b"
+    rf"(?:(?!need|feed|seed|speed|bleed|proceed|succeed|exceed)\w+ed|{IRREGULAR})\b(?!')"  # not "won't"
 )
 # what the user paid for something, said without "I": "cost 385 in the end", "paid 420 for the repair",
 # "that set me back 80 quid" (not what something costs every month)

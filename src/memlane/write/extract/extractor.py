@@ -143,6 +143,10 @@ _ON_THE_PHONE = re.compile(
 )
 
 
+# the apostrophe texting leaves out of a negation or "I've": cant, dont, didnt, ive
+_NOT_TYPED = re.compile(
+    r"(?i)\b(?:can|don|won|didn|doesn|isn|aren|wasn|weren|haven|hasn|hadn|couldn|shouldn|wouldn)(?=t\b)|\bi(?=ve\b)"
+)
 # what texting puts before a statement, that no rule reads past: "so im a flight attendant, based out
 # of halifax", "ok so we moved to Leeds", "btw my wife is allergic to nuts"
 _EN_LEAD = re.compile(
@@ -249,9 +253,9 @@ class RuleExtractor:
         opening: bool = False,
     ) -> Candidate:
         shown = clause.text
-        # rules expect half-width forms and a plain apostrophe (I’m from a phone keyboard), and never
-        # look inside a placeholder left by redaction
-        text = PLACEHOLDER.sub(OPAQUE, fold(shown).replace("’", "'"))
+        # rules expect half-width forms and a plain apostrophe (I’m from a phone keyboard, "cant" typed
+        # without one), and never look inside a placeholder left by redaction
+        text = PLACEHOLDER.sub(OPAQUE, _NOT_TYPED.sub(r"\g<0>'", fold(shown).replace("’", "'")))
         only_masks = not normalize(text.replace(OPAQUE, ""))
         lang = detect(shown if only_masks else text)  # a mask speaks the language it was written in
         if (back := withdrawal(text)) is not None:  # "别记这个", "忘掉我住哪": what to forget, if named

@@ -2899,3 +2899,20 @@ def test_a_negation_typed_without_its_apostrophe_reads_as_one(
     extractor: RuleExtractor, text: str, category: C
 ) -> None:
     assert one(extractor, text).category is category
+
+
+@pytest.mark.parametrize(
+    ("text", "objects"),
+    [("no fish", ["fish"]), ("no spicy food please", ["spicy food"]), ("and no nuts pls", ["nut"])],
+)
+def test_a_thing_ruled_out_bare_is_a_constraint(
+    extractor: RuleExtractor, text: str, objects: list[str]
+) -> None:
+    found = one(extractor, text)
+    assert found.category is C.CONSTRAINT
+    assert found.objects == objects
+
+
+@pytest.mark.parametrize("text", ["no worries", "no idea", "no kids yet", "no rush", "no thanks"])
+def test_no_said_of_no_thing_to_avoid_is_no_constraint(extractor: RuleExtractor, text: str) -> None:
+    assert one(extractor, text).category is not C.CONSTRAINT

@@ -302,6 +302,14 @@ RULES = (
     rule(C.CONSTRAINT, r"(?i)^(?:please\s+)?(?:don't|do\s+not|never|no\s+need\s+to|stop|avoid)\s+"
                        r"(?!(?:like|love|eat|drink|care|know|think|want|have|worry)\b)(?P<obj>.+)",
          liking(-1), "any"),
+    # a thing ruled out, said bare: "no fish, cant stand it", "no nuts please" (not "no worries")
+    rule(C.CONSTRAINT, r"(?i)^(?:and\s+|also\s+|oh\s+and\s+)?no\s+"
+                       r"(?!(?:problem|probs?|worries|idea|way|thanks|thank"
+                       r"|one|time|rush|pressure|clue|doubt|kidding|joke|biggie|stress|need|more|longer|matter|luck"
+                       r"|sweat|offen[cs]e|chance|comment|point|reply|answer|news|word|signal|kids?|children|pets?"
+                       r"|car|job|siblings?|partner|boyfriend|girlfriend|husband|wife)\b)(?!.*\b(?:yet|anymore|left)\b)"
+                       r"(?P<obj>[a-z][\w -]{1,25}?)(?:\s+(?:please|pls|plz|for\s+me|ever|at\s+all))*$",
+         liking(-1), "any"),
     # what the user cannot live without: "veggie patch is basically my whole personality", "tea is life"
     rule(C.PREFERENCE, r"(?i)^(?:my\s+)?(?P<obj>[\w' -]{2,30}?)\s+(?:is|are)\s+"
                        r"(?:basically\s+|literally\s+|honestly\s+)?"

@@ -2916,3 +2916,21 @@ def test_a_thing_ruled_out_bare_is_a_constraint(
 @pytest.mark.parametrize("text", ["no worries", "no idea", "no kids yet", "no rush", "no thanks"])
 def test_no_said_of_no_thing_to_avoid_is_no_constraint(extractor: RuleExtractor, text: str) -> None:
     assert one(extractor, text).category is not C.CONSTRAINT
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("could you help me plan lunches. and no pork pls, i don't eat it", "no pork pls, i don't eat it"),
+        ("no fish, cant stand it", "no fish, cant stand it"),
+        ("不要香菜，我吃不了那个", "不要香菜，我吃不了那个"),
+    ],
+)
+def test_a_thing_ruled_out_for_the_users_own_dislike_is_ruled_out_for_good(
+    extractor: RuleExtractor, text: str, shown: str
+) -> None:
+    last = extract(extractor, text)[-1]
+    assert last.text == shown
+    assert last.category is C.CONSTRAINT
+    assert not last.session_only
+    assert len(last.objects) == 1

@@ -64,6 +64,8 @@ def _joins(prev: tuple[Candidate, Clause], nxt: tuple[Candidate, Clause], conten
         return True  # "我有个女儿，今年5岁", "我开始吃素了，跟我姐一起": how old, how long, who with
     if p.category in (Category.EVENT, Category.PLAN, Category.CONTEXT) and _a_place(clause.text):
         return True  # "10月18号办婚礼，在厦门": where the event of the clause before takes place
+    if _why_not(p, c):
+        return True  # "no pork pls, i don't eat it": why the thing is ruled out is the user's own
     if p.category is Category.PLAN and its_time(clause.text, c.lang, at) is not None:
         return True  # "医生让两周后复查，约的10月18号上午": when the plan before is, and nothing else
     if p.lang != c.lang:
@@ -227,6 +229,22 @@ def _a_place(text: str) -> bool:
     return where is None or names_place(where)
 
 
+# what a clause says of the thing the clause before named, by pointing back at it
+_POINTS_BACK = {"it", "them", "that", "those", "那个", "这个", "它"}
+
+
+def _why_not(p: Candidate, c: Candidate) -> bool:
+    """Whether ``c`` says the user does not take the thing ``p`` rules out, by pointing back at it:
+    "no pork pls, i don't eat it", "no fish, cant stand it", "不要香菜，我吃不了那个"."""
+    return (
+        p.category in (Category.CONSTRAINT, Category.CONDITION)
+        and bool(p.objects)
+        and c.category in (Category.DISLIKE, Category.CONSTRAINT)
+        and c.lang == p.lang
+        and (not c.objects or all(o.lower() in _POINTS_BACK for o in c.objects))
+    )
+
+
 def _only(pattern: re.Pattern[str], text: str) -> bool:
     """Whether a clause is nothing but what ``pattern`` matches (a hedge, an amount), its
     punctuation aside."""
@@ -248,15 +266,18 @@ def joined(
             prev, c, clause, content[first.end : clause.start]
         ):
             prev = replace(c, objects=prev.objects, tags=prev.tags, entities=prev.entities)  # the problem
+        why_not = _why_not(prev, c)
+        if why_not:  # ruled out for good, by the user's own dislike: not this request's only
+            prev = replace(prev, category=Category.CONSTRAINT, session_only=False)
         if _says_what(prev, c):
             whole = replace(c, text=content[first.start : clause.end], clauses=prev.clauses + c.clauses)
             out[-1] = (whole, replace(first, end=clause.end))
             continue
+        extra: list[str] = []  # what replaced the thing, or the thing "it" points back at, is no new object
         if _goes_on_to_what_replaced(prev, c, clause):
-            extra = []  # what replaced the thing is no object of the change that left it
             if prev.category in _NO_HABIT and USED_TO.match(prev.text):
                 prev = replace(prev, category=Category.ROUTINE, event_time=None, event_status=None)
-        else:
+        elif not why_not:
             extra = c.objects or ([] if c.category is prev.category else _elaborated(clause.text, c.lang, at))
         # a plan's time said after it is its time ("…两周后复查，约的10月18号上午"), unless it falls
         # before the time the plan already has ("下周末去杭州，定在周六": that weekend's Saturday)

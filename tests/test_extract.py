@@ -2757,8 +2757,9 @@ def test_being_called_to_do_something_names_no_one(extractor: RuleExtractor, tex
     assert all(c.category not in (C.NAME, C.FAMILY) for c in extract(extractor, text))
 
 
-def test_being_in_the_middle_of_a_task_is_no_job(extractor: RuleExtractor) -> None:
-    assert all(c.slot != "job" for c in extract(extractor, "正在给客户做演示"))
+@pytest.mark.parametrize("text", ["正在给客户做演示", "我现在人在货代仓库这边干等", "我在车里干着急"])
+def test_being_in_the_middle_of_a_task_is_no_job(extractor: RuleExtractor, text: str) -> None:
+    assert all(c.slot != "job" for c in extract(extractor, text))
 
 
 @pytest.mark.parametrize(

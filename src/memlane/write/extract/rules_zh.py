@@ -265,7 +265,8 @@ RULES = (
                    rf"(?P<detail>(?:是|在|住|上|读|喜欢|不|也|很|刚|特别|最近|今年|明年){_CUT}+)", family),
     rule(C.FAMILY, MARITAL_SAID, slot_value("marital_status", values=MARITAL)),
     rule(C.FAMILY, PARTED, slot_value("marital_status", values=MARITAL)),
-    rule(C.JOB, rf"{_ADV}{_AT}(?P<emp>{_CUT}{{1,15}}?)(?:做|当|担任|任|干)(?P<job>{_CUT}{{1,15}})", job),
+    rule(C.JOB, rf"{_ADV}{_AT}(?P<emp>{_CUT}{{1,15}}?)(?:做|当|担任|任|干(?![等着耗坐急瞪]))"
+                rf"(?P<job>{_CUT}{{1,15}})", job),
     rule(C.JOB, rf"(?:跳槽到了?|跳槽去了?|入职了?|加入了?)(?P<v>{_CUT}{{2,15}}?)(?:公司|集团)?"
                 r"(?:工作|上班|任职|了|啦)*$"
                 rf"|(?:去了|进了|换到了?|转到了?|跳到了?)(?P<v2>{_CUT}{{2,15}}?)(?:公司|集团)?(?:工作|上班|任职)了?$",

@@ -624,6 +624,10 @@ def test_a_hospital_visit_is_tagged_as_health(extractor: RuleExtractor) -> None:
         ("my laptop got repaired", EventStatus.RESOLVED),
         ("the backup finally went through", EventStatus.RESOLVED),
         ("the restart trick worked", EventStatus.RESOLVED),
+        # held up on its way, and let through
+        ("有一批货在海关被查验", EventStatus.UNRESOLVED),
+        ("已经卡了三天了", EventStatus.UNRESOLVED),
+        ("那批货放行了", EventStatus.RESOLVED),
     ],
 )
 def test_complaints_and_their_resolution(extractor: RuleExtractor, text: str, status: EventStatus) -> None:

@@ -822,6 +822,8 @@ def test_a_favourite_is_one_of_its_kind(mem: Memory, before: str, change: str, k
         ("I usually fly Delta", "I fly Delta now, their app is better", True),
         ("I use Chrome", "I use Firefox too now", True),
         ("我喜欢用微信支付", "现在也用支付宝", True),
+        # two things said "from now on" share no thing for that
+        ("以后这种英文的东西你都给我弄成表格对照", "还有我想好了，以后大货都改走海运，空运太贵了", True),
     ],
 )
 def test_a_switch_retires_the_choice_of_the_same_kind(

@@ -183,7 +183,7 @@ HOW = frozenset(
     "play go work job it that this thing things last month week year ago "
     # English verbs of how, as content_words stems them: "switched to learning Japanese" names Japanese
     "learn read watch listen take get have buy order cook make wear switch start begin give now day instead "
-    "lately recently".split()
+    "lately recently 以后 今后 往后 之后 从此 这种 那种 东西 这个 那个".split()
 )
 # …and words of when: "weekends are all about climbing, haven't hiked in months" retires weekend hikes
 WHEN = frozenset(

@@ -2472,8 +2472,10 @@ def test_the_shape_of_an_answer_is_a_style(extractor: RuleExtractor, text: str) 
     check(one(extractor, text), C.STYLE, slot=None)
 
 
-@pytest.mark.parametrize("text", ["I wrote it in markdown", "我用表格记账"])
-def test_a_format_the_user_uses_is_no_style(extractor: RuleExtractor, text: str) -> None:
+@pytest.mark.parametrize(
+    "text", ["I wrote it in markdown", "我用表格记账", "You always make me smile", "you always make my day"]
+)
+def test_a_format_the_user_uses_or_a_compliment_is_no_style(extractor: RuleExtractor, text: str) -> None:
     assert one(extractor, text).category is not C.STYLE
 
 

@@ -30,7 +30,8 @@ FORMAT = (
 # now on")
 ASKED = (
     r"(?:use|set\s+out|give|send|chuck|put|add|include|list|write|answer|reply|start|end|lay\s+out|show"
-    r"|keep|make|explain|format|number|break)"
+    # (not a compliment: "you always make me smile", "you always make my day")
+    r"|keep|make(?!\s+(?:me|my)\s+(?:smile|laugh|feel|happy|cry|day|think|blush|so)\b)|explain|format|number|break)"
 )
 STANDING = (
     r"(?i)(?:^|\b(?:you|u|pls|please|kindly|just)\s+)(?:(?:would|could|can|will|should)\s+)?"

@@ -279,6 +279,29 @@ def test_context_block_fits_the_budget_with_profile_session_and_memories(mem: Me
     assert any("美式" in m.text for m in block.memories)
 
 
+@pytest.mark.parametrize(
+    ("said", "query", "line"),
+    [
+        (
+            "以后这种英文的东西你都给我弄成表格对照",
+            "量子纠缠是什么意思",
+            "回答方式：“以后这种英文的东西你都给我弄成表格对照”",
+        ),
+        ("please always answer in bullet points", "what's the boiling point of mercury", "How to answer:"),
+    ],
+)
+def test_a_way_to_answer_with_no_slot_is_in_every_block_once(
+    mem: Memory, said: str, query: str, line: str
+) -> None:
+    # how the user wants to be answered holds for every answer, whatever is asked: beside the profile,
+    # not among the memory lines a query may or may not reach
+    mem.add(said, user_id="u1", session_id="s1", at=T0)
+    block = mem.context(query, user_id="u1", session_id="s2", now=days(2))
+    assert line in block.text
+    assert block.text.count(said) == 1
+    assert any(m.text == said for m in block.memories)
+
+
 # -- list, get, history, update, delete, forget, export -----------------------------------------
 
 

@@ -16,7 +16,17 @@ from typing import Any
 
 from memlane import profile, validate
 from memlane.clock import utcnow
-from memlane.domain import ContextBlock, HistoryRecord, Hit, Kind, MemoryItem, Session, SlotVersion, Status
+from memlane.domain import (
+    Category,
+    ContextBlock,
+    HistoryRecord,
+    Hit,
+    Kind,
+    MemoryItem,
+    Session,
+    SlotVersion,
+    Status,
+)
 from memlane.errors import InvalidInput, NotFound
 from memlane.facade import Facade
 from memlane.read.admit import admit
@@ -33,6 +43,8 @@ STATEMENTS = (Kind.SEMANTIC, Kind.EPISODIC, Kind.PROFILE)
 # stay within 708 tokens (p50; the blocks of 20 hits used 469): the block's cost when evidence in
 # it was first measured (0.83). On all ten: evidence in the block 0.802 -> 0.834, tokens 456 -> 689.
 CONTEXT_HITS = 34
+# the newest standing ways to answer a block shows beside the profile
+_STANDING = 5
 
 
 class ReadFacade(Facade):
@@ -163,10 +175,14 @@ class ReadFacade(Facade):
         self, uid: str, sid: str | None, when: datetime
     ) -> tuple[Session | None, MemoryItem | None, builtins.list[MemoryItem]]:
         """What a context block holds besides its search hits: the live session (``sid`` is already
-        checked), the user's summary (their portrait) and the memories behind their profile."""
+        checked), the user's summary (their portrait), the memories behind their profile and the
+        user's standing ways to answer with no slot (a table, numbered steps): what every answer
+        needs, whatever was asked."""
         session = self.stores.sessions.get_session(uid, sid, when) if sid else None
         memories = self.stores.records.query(uid, MemoryQuery(kinds=(Kind.PROFILE,)))
         held = [m for ms in profile.backing(memories).values() for m in ms]
+        styles = MemoryQuery(kinds=(Kind.SEMANTIC,), categories=(Category.STYLE.value,), limit=_STANDING)
+        held += [m for m in self.stores.records.query(uid, styles) if m.slot is None]
         return session, self._maintenance.portrait.current(uid), held
 
     def _recall(

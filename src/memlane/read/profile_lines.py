@@ -22,7 +22,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from memlane.domain import MemoryItem
+from memlane.domain import Category, MemoryItem
 from memlane.text.keywords import content_words
 
 _LABELS: dict[str, tuple[str, str]] = {
@@ -98,8 +98,10 @@ _CJK = re.compile(r"[\u4e00-\u9fff]")
 
 def profile_lines(memories: Sequence[MemoryItem], lang: str) -> list[str]:
     """One line per slot of the profile memories ``memories`` (those that set the current values,
-    newest first), in ``lang`` ("zh" or else English), in slot order."""
+    newest first), in ``lang`` ("zh" or else English), in slot order; then one line that quotes the
+    ways to answer with no slot among them ("以后这种英文的东西你都给我弄成表格对照")."""
     by_slot: dict[str, list[list[MemoryItem]]] = {}  # slot -> the memories of each value, in order
+    standing = [f"“{m.text}”" for m in memories if m.slot is None and m.category is Category.STYLE]
     for item in memories:
         if item.slot is not None and item.value is not None:
             held = by_slot.setdefault(item.slot, [])
@@ -117,6 +119,8 @@ def profile_lines(memories: Sequence[MemoryItem], lang: str) -> list[str]:
             lines.append(label + "".join(_quotes(group, zh) for group in groups))
         else:
             lines.append(f"{label}{'：' if zh else ': '}{('、' if zh else ', ').join(values)}")
+    if standing:
+        lines.append(f"回答方式：{'；'.join(standing)}" if zh else f"How to answer: {'; '.join(standing)}")
     return lines
 
 

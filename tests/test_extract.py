@@ -225,6 +225,14 @@ def test_a_past_move_keeps_its_date(extractor: RuleExtractor) -> None:
         ("I have been working as a paralegal since 2019", "job", "paralegal", None),
         ("I've worked as a barista for two years", "job", "barista", None),
         ("I've been a software engineer at Google for 5 years", "job", "software engineer", "Google"),
+        # coaching a sport
+        (
+            "i coach girls and boys cross country at a high school in tucson",
+            "job",
+            "cross country coach",
+            None,
+        ),
+        ("I coach my son's team on weekends", "job", "coach", None),
     ],
 )
 def test_jobs_and_employers(
@@ -2910,7 +2918,11 @@ def test_a_negation_typed_without_its_apostrophe_reads_as_one(
 
 @pytest.mark.parametrize(
     ("text", "objects"),
-    [("no fish", ["fish"]), ("no spicy food please", ["spicy food"]), ("and no nuts pls", ["nut"])],
+    [
+        ("no fish", ["fish"]),
+        ("no spicy food please", ["spicy food"]),
+        ("and no nuts pls", ["nut"]),
+    ],
 )
 def test_a_thing_ruled_out_bare_is_a_constraint(
     extractor: RuleExtractor, text: str, objects: list[str]

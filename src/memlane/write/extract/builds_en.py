@@ -155,6 +155,19 @@ def teacher(m: re.Match[str], ctx: Context) -> Draft | None:
     return Draft(slot="job", value=f"{subject} teacher")
 
 
+# who a coach coaches, which names no sport: "girls and boys cross country" -> cross country coach
+_COACHED = re.compile(
+    r"(?i)\b(?:my|our|the|a|his|her|their|kids'?|girls'?|boys'?|and|youth|junior|son's|daughter's|team)\b"
+)
+
+
+def coach(m: re.Match[str], ctx: Context) -> Draft | None:
+    """Coaching a sport is a coach's job: "i coach girls and boys cross country at a high school" ->
+    cross country coach; "I coach my son's team" -> coach."""
+    sport = " ".join(_COACHED.sub(" ", m.group("subj")).split()[-2:]).lower()
+    return Draft(slot="job", value=f"{sport} coach" if sport else "coach")
+
+
 def employer(m: re.Match[str], ctx: Context) -> Draft | None:
     """A change of employer: "I just joined Microsoft" (a city is a move: "moved to Berlin")."""
     employer = m.group("emp").strip()

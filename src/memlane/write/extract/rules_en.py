@@ -250,6 +250,8 @@ RULES = (
     rule(C.JOB, rf"(?i){_I}(?:currently\s+|now\s+|still\s+)?teach\s+"
                 r"(?P<subj>(?:\d+(?:st|nd|rd|th)\s+)?[a-z]+(?:\s+[a-z]+)?)"
                 r"(?:\s+(?:at|in|to)\b.*)?$", b.teacher),
+    rule(C.JOB, rf"(?i){_I}(?:currently\s+|now\s+|still\s+|also\s+)?coach\s+(?P<subj>[a-z' ]{{2,40}}?)"
+                r"(?:\s+(?:at|in|for|with|on|every|each|after|before|twice|once)\b.*)?$", b.coach),
     rule(C.JOB, r"(?i)\bmy\s+(?:job|profession|occupation|role)\s+is\s+(?P<job>.+)"
                 rf"|{_IM}(?P<job2>{_WORK_STATUS})\b", b.job),
     rule(C.LOCATION, rf"(?i){_IM}(?:(?:originally|actually|really)\s+)?from\s+(?P<v>{_PLACE})"

@@ -2922,6 +2922,8 @@ def test_a_negation_typed_without_its_apostrophe_reads_as_one(
         ("no fish", ["fish"]),
         ("no spicy food please", ["spicy food"]),
         ("and no nuts pls", ["nut"]),
+        # …and when it holds
+        ("no outdoor running if the heat index is over 105", ["outdoor running"]),
     ],
 )
 def test_a_thing_ruled_out_bare_is_a_constraint(
@@ -2953,3 +2955,18 @@ def test_a_thing_ruled_out_for_the_users_own_dislike_is_ruled_out_for_good(
     assert last.category is C.CONSTRAINT
     assert not last.session_only
     assert len(last.objects) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "clauses"),
+    [
+        (
+            "hard rule from the district, no outdoor running if the heat index is over 105",
+            ["hard rule from the district", "no outdoor running if the heat index is over 105"],
+        ),
+        ("I have no kids, no pets", ["I have no kids, no pets"]),
+        ("sounds good, no worries at all", ["sounds good, no worries at all"]),
+    ],
+)
+def test_a_thing_ruled_out_after_a_comma_is_a_clause_of_its_own(text: str, clauses: list[str]) -> None:
+    assert [c.text for c in split_clauses(text)] == clauses

@@ -310,7 +310,8 @@ RULES = (
                        r"|one|time|rush|pressure|clue|doubt|kidding|joke|biggie|stress|need|more|longer|matter|luck"
                        r"|sweat|offen[cs]e|chance|comment|point|reply|answer|news|word|signal|kids?|children|pets?"
                        r"|car|job|siblings?|partner|boyfriend|girlfriend|husband|wife)\b)(?!.*\b(?:yet|anymore|left)\b)"
-                       r"(?P<obj>[a-z][\w -]{1,25}?)(?:\s+(?:please|pls|plz|for\s+me|ever|at\s+all))*$",
+                       r"(?P<obj>[a-z][\w -]{1,25}?)(?:\s+(?:please|pls|plz|for\s+me|ever|at\s+all))*"
+                       r"(?:\s+(?:if|when|unless|whenever|before|after)\b.+)?$",
          liking(-1), "any"),
     # what the user cannot live without: "veggie patch is basically my whole personality", "tea is life"
     rule(C.PREFERENCE, r"(?i)^(?:my\s+)?(?P<obj>[\w' -]{2,30}?)\s+(?:is|are)\s+"

@@ -413,6 +413,8 @@ def test_no_longer_drinking_on_its_own_is_a_dislike(extractor: RuleExtractor) ->
         ("不接受二手的", ["二手"]),
         ("please don't recommend Samsung", ["recommend Samsung"]),
         ("never send me promotions", ["send me promotion"]),
+        # 什么 after 别 is "anything like", not a question
+        ("别写什么纯天然无毒这种词", ["写什么纯天然无毒这种词"]),
     ],
 )
 def test_constraints(extractor: RuleExtractor, text: str, objects: list[str]) -> None:

@@ -271,6 +271,7 @@ NOT_ASKED_ZH = re.compile(
     r"(?:不知道|不晓得|不清楚|忘了|记不得|记不清|不记得|想不起|没想好|不确定).{0,8}"
     r"(?:什么|啥|哪|多少|多久|几|怎么|咋|如何|为什么|为啥|谁)"
     r"|(?:什么|啥|哪|谁|怎么|多久)\S{0,3}?(?:都|也)|(?:什么|啥)的|那个啥|不怎么|(?:什么|啥)\S{1,3}(?:什么|啥)"
+    r"|(?:别|不要|不许|甭)[\u4e00-\u9fff]{1,2}(?:什么|啥)"  # "别写什么纯天然无毒这种词": whatever it is
 )
 # an English question by how it opens: a question word that is not the start of a statement ("what I
 # love is…", "when I was a kid", "which is why", "what a day"), a form of be or does, another verb

@@ -290,6 +290,14 @@ def test_impossible_dates_are_skipped() -> None:
         ("twice a week", "2 times a week"),
         ("I go to the gym 3x a week", "3 times a week"),
         ("I've started doing crossfit 3 mornings a week", "3 mornings a week"),
+        # from one weekday to another, for a class, a shift or work
+        (
+            "english class, morning 9 to 12, monday to thursday",
+            "every monday, tuesday, wednesday, thursday morning",
+        ),
+        ("周一到周四上课", "every monday, tuesday, wednesday, thursday"),
+        ("每周一到周三游泳", "every monday, tuesday, wednesday"),
+        ("my shifts are friday to sunday", "every friday, saturday, sunday"),
     ],
 )
 def test_recurrence_is_normalised(text: str, expected: str) -> None:
@@ -308,6 +316,7 @@ def test_on_one_weekday_is_no_schedule(text: str) -> None:
     [
         *("明天开会", "周末别给我打电话", "I moved last year", "", "😀"),
         *("下周六有个培训课", "这周日有课", "周六要上班", "这周末开始下雨"),  # one day, not each of them
+        *("周五到周日去露营", "we're in Paris monday to thursday"),  # a trip's days
     ],
 )
 def test_no_recurrence_without_a_schedule(text: str) -> None:

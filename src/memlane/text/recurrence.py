@@ -62,6 +62,17 @@ def _times(m: re.Match[str]) -> str:
     return f"{amount} time{'s' if amount > 1 else ''} a {unit}"
 
 
+def _day_range(m: re.Match[str]) -> str:
+    """Each day from one weekday to another: "monday to thursday", 周一到周四 (Monday to Friday:
+    weekdays)."""
+    a, b = (m.group(k) or m.group(f"{k}2") for k in ("a", "b"))
+    first, last = (ZH_WEEKDAYS[d] if d in ZH_WEEKDAYS else EN_WEEKDAYS[d.lower().rstrip(".")] for d in (a, b))
+    if (first, last) == (0, 4):
+        return "weekdays"
+    days = range(first, last + 1) if first <= last else [*range(first, 7), *range(last + 1)]
+    return "every " + ", ".join(DAY_NAMES[d] for d in days)
+
+
 def _month_day(m: re.Match[str]) -> str:
     return f"every month day {number(m.group('d'))}"
 
@@ -74,6 +85,9 @@ _LESSON = (
     r"[^，。,.;；！？]{0,8}?(?:(?:有|上|去|要|得)[^，。,.;；！？]{0,8}?(?:课|兴趣班|补习班|培训班|辅导班)"
     r"|训练|练习|排练|例会)"
 )
+# what is had or attended on the days of a range, again and again
+_REGULAR = r"课|上班|上学|值班|营业|开门|训练|练习"
+_REGULAR_EN = r"class(?:es)?|lessons?|practices?|training|shifts?|work|school|gym|office|open"
 _RECURRENCE_PATTERNS: tuple[tuple[str, str | Callable[[re.Match[str]], str]], ...] = (
     # how often, before the weekdays: 每周三次 is three times a week, not each Wednesday
     (r"(?:每|一)个?(?P<unit>天|日|周|星期|礼拜|月|年)[^，。,.;；！？\d一两二三四五六七八九十]{0,3}?"
@@ -81,6 +95,12 @@ _RECURRENCE_PATTERNS: tuple[tuple[str, str | Callable[[re.Match[str]], str]], ..
      r"|(?i:\b(?P<n2>once|twice|\d{1,2}|one|two|three|four|five|six|seven)\s*(?:x|times?)?\s+"
      r"(?:(?P<part>mornings?|evenings?|nights?|afternoons?|days?)\s+)?(?:a|per|each|every)\s+"
      r"(?P<unit2>day|week|month|year)\b)", _times),
+    # from one weekday to another, for what is had or attended again and again ("english class …
+    # monday to thursday", 周一到周四上课, 每周一到周四); not a trip's days ("周五到周日去露营")
+    (rf"(?:每个?|(?=[^，。,.;；！？]*?(?:{_REGULAR})))(?:周|星期|礼拜)(?P<a>[一二三四五六日天])(?:到|至|-|~)"
+     rf"(?:周|星期|礼拜)?(?P<b>[一二三四五六日天])"
+     rf"|^(?=.*\b(?:{_REGULAR_EN})\b).*?\b(?P<a2>{_WD})\s*(?:-|–|to|through|thru|till|until)\s*(?P<b2>{_WD})(?![a-z])",
+     _day_range),
     (r"工作日|(?:周|星期|礼拜)一(?:到|至|-|~)(?:周|星期|礼拜)?五"
      r"|(?i:\bweekdays?\b|\bmon(?:day)?\s*(?:-|to|through|thru)\s*fri(?:day)?\b)", "weekdays"),
     (r"每个?(?:周末|礼拜天|星期天|周日)|每逢周末"

@@ -815,6 +815,12 @@ def test_a_favourite_is_one_of_its_kind(mem: Memory, before: str, change: str, k
         ("I run every morning before work", "I switched to evening runs, mornings were killing me", False),
         ("我每天早上跑步", "现在改成晚上跑步了", False),
         ("我每天坐地铁上班", "现在走路上班了，十分钟就到", False),
+        # a switch said in the present, as a learner of English says it
+        (
+            "I go to english class in the morning, monday to thursday",
+            "I change to evening class, 6 to 8:30",
+            False,
+        ),
         ("I read every morning", "I switched to tea in the evenings", True),
         # the same choice again, one more beside the old, or one for someone else retires nothing
         ("I use an Android phone", "I got my dad an iPhone for christmas", True),

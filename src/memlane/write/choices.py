@@ -127,7 +127,7 @@ KINDS: dict[str, Kind] = {
 _SWITCH = re.compile(
     r"改(?:成|为|用|坐|喝|吃|在|去|买|骑|开|看|听|踢|打|玩|练|学|跑|做|走|住|穿)|换(?:成|了|到|用)|转(?:用|投)|用回"
     r"|搬到|转到|迁到"
-    r"|(?i:\bswitch(?:ed|ing|es)?\b|\bchanged\s+to\b|\bmoved\s+(?:[\w']+\s+){0,4}?(?:over\s+)?to\b"
+    r"|(?i:\bswitch(?:ed|ing|es)?\b|\bchang(?:e|ed|ing)\s+to\b|\bmoved\s+(?:[\w']+\s+){0,4}?(?:over\s+)?to\b"
     r"|\b(?:went|gone|going)\s+back\s+to\b|\bconverted\s+to\b|\binstead\b|\breplaced\b)"
 )
 # …or only that it holds now, which is a switch for a kind that needs no context to be one

@@ -2384,6 +2384,10 @@ def test_something_of_the_users_done_or_that_happened_to_it_is_an_event(
         "原来是毛球症",
         "查了序列号确实是A7III",
         "后来才知道是保险丝烧了",
+        # checked, or someone who looked at it said
+        "checked, 2.5 twin and earth is $212 a roll now",
+        "An update: the man at the nursery examined the plant and said the yellowing is from overwatering",
+        "the vet ran tests on her and said it's a thyroid thing",
     ],
 )
 def test_what_a_check_found_is_an_event_that_settles_the_guess(extractor: RuleExtractor, text: str) -> None:

@@ -1090,6 +1090,15 @@ def test_a_done_event_marks_the_plan_whose_time_has_come_done(
     assert any(done.split("，")[0] in m.text for m in mem.list("u1", kinds=["episodic"]))
 
 
+def test_what_a_check_found_is_kept_after_the_guess_it_settles(mem: Memory) -> None:
+    # the guess is not kept for later; the finding is, however much its words read like a guess
+    mem.add("the leaves are yellowing, maybe a magnesium deficiency?", user_id="u1", session_id="s1", at=T0)
+    said = "the man at the nursery examined the plant and said the yellowing is caused by overwatering"
+    mem.add(said, user_id="u1", session_id="s2", at=days(7))
+    assert any("overwatering" in t for t in active(mem))
+    assert not any("magnesium" in t for t in active(mem))
+
+
 def test_a_called_off_plan_leaves_other_plans_alone(mem: Memory) -> None:
     (old,) = [d.memory for d in mem.add("下周一去医院体检", user_id="u1", session_id="s1", at=T0).decisions]
     mem.add("周六的聚餐取消了", user_id="u1", session_id="s2", at=days(1))

@@ -43,8 +43,11 @@ SPENT = (
 # what a check found, settling what was only a guess: "turns out it was the ISP's line fault", "it was
 # actually the drain hose", "the shutter was actually fine", "confirmed with the pool: Thursdays"
 FOUND_OUT = (
-    r"(?i)^(?:(?:so|and|but|well|ok|okay|oh|update:?)\s+)*(?:turns?\s+out|it\s+turned\s+out|found\s+out"
-    r"|(?:just\s+)?confirmed|it'?s\s+confirmed|checked\s+(?:the|my|with)\b[^,]{0,30},?)\b"
+    r"(?i)^(?:(?:so|and|but|well|ok|okay|oh|(?:an\s+)?update:?)\s+)*(?:turns?\s+out|it\s+turned\s+out|found\s+out"
+    r"|(?:just\s+)?confirmed|it'?s\s+confirmed|checked\s+(?:the|my|with)\b[^,]{0,30},?|(?:i\s+)?checked(?=,|\s+and\b))\b"
+    # what someone who looked at it found: "the man at the nursery examined the plant and said…"
+    r"|^(?:(?:so|and|but|well|ok|okay|oh|(?:an\s+)?update:?)\s+)*(?:the|a|my|our)\s+[\w' -]{1,40}?\s+"
+    r"(?:examined|checked|looked\s+at|inspected|tested|ran\s+tests\s+on)\b.{0,60}?\b(?:said|says|found|told\s+(?:me|us))\b"
     r"|^(?:(?:so|and|but|well|ok|okay|oh)\s+)*(?:it|that|the\s+[\w' -]{1,30}?)\s+(?:was|is|were|are)"
     r"\s+actually\b"
     r"|^(?:(?:so|and|but|well|ok|okay|oh)\s+)*actually\s+it\s+(?:was|is)\b"

@@ -205,6 +205,11 @@ _MOVED = (
     r"(?:改到|改期到|推迟到|延期到|延后到|挪到|推到|换到)"
     r"(?=.{0,3}?(?:明|后|下|这|本|周|星期|礼拜|\d|[一二三四五六七八九十]))|(?<![没未不])(?:延期|推迟|改期|延后)了"
 )
+# what a check found, settling a guess: 原来是毛球症, 查了序列号确实是A7III, 后来才知道是保险丝烧了
+FOUND_OUT_ZH = (
+    r"^(?:原来是|结果(?:是|发现)|后来(?:才)?(?:发现|知道)"
+    r"|(?:查|问|看|确认)了[^，,]{0,10}?(?:才知道|发现|确实|原来))"
+)
 _CALLED_OFF = (
     r"(?<![没未不])(?:取消了|被取消|给取消|黄了|泡汤了|不办了|(?:先|就)?取消(?:吧|掉吧?))"
     # what can no longer happen: 云南去不成了, 聚会办不了了
@@ -376,10 +381,8 @@ RULES = (
     rule(C.PLAN, _INTENT, timed(P, 1)),
     rule(C.PLAN, r".", timed(P, 1, require_time=True)),
     rule(C.EVENT, r".", timed(EventStatus.DONE, -1, require_time=True)),
-    # what a check found, settling a guess: 原来是毛球症, 查了序列号确实是A7III, 后来才知道是保险丝烧了
-    rule(C.EVENT, r"^(?:原来是|结果(?:是|发现)|后来(?:才)?(?:发现|知道)"
-                  r"|(?:查|问|看|确认)了[^，,]{0,10}?(?:才知道|发现|确实|原来))",
-         timed(EventStatus.DONE, -1), "any"),
+    # what a check found, settling a guess
+    rule(C.EVENT, FOUND_OUT_ZH, timed(EventStatus.DONE, -1), "any"),
     # done: 了 or 啦 (定啦), 过, or a choice made (最后选的蕾丝款)
     rule(C.EVENT, r"了|啦|过(?!敏|来|去|年|节|得|分)|(?:选|定|挑|买|订)的", _did),
     rule(C.CONTEXT, NOW, fixed(None, session_only=True)),

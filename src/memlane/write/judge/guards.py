@@ -12,10 +12,12 @@ from __future__ import annotations
 import re
 
 from memlane.domain import Action, Candidate, Category, Decision, EventStatus
+from memlane.write.extract.events_en import FOUND_OUT
 from memlane.write.extract.leaving import left_behind, left_job
 from memlane.write.extract.lexicon import DEVICE_NOW, MOMENT, STANDING
 from memlane.write.extract.present_zh import HABIT
 from memlane.write.extract.rule import FAVORITE
+from memlane.write.extract.rules_zh import FOUND_OUT_ZH
 
 # six digits or more, spaced, dotted or dashed: a number is the detectors' to name, so a clause holding
 # one that the rules did not keep is never the model's to keep (it was trained on masked values only)
@@ -92,14 +94,21 @@ def states_a_choice(decision: Decision) -> bool:
     )
 
 
+# what a check found: it settles what the user guessed before ("the man at the nursery examined the
+# plant and said the yellowing is caused by overwatering" reads as a guess to the model, 0.86)
+_FOUND_OUT = re.compile(f"{FOUND_OUT}|{FOUND_OUT_ZH}")
+
+
 def settles(decision: Decision) -> bool:
-    """Whether ``decision`` keeps a problem the user reported or a plan they called off: its status
-    is what later messages settle, and a call-off settles an earlier plan ("I regret to say that the
-    talent show has been cancelled" reads as a withdrawal to the second look, 0.72)."""
+    """Whether ``decision`` keeps a problem the user reported, a plan they called off or what a check
+    found: its status is what later messages settle, a call-off settles an earlier plan ("I regret
+    to say that the talent show has been cancelled" reads as a withdrawal to the second look, 0.72),
+    and a finding settles a guess."""
     c = decision.candidate
     if decision.category is Category.COMPLAINT:
         return True
     return c is not None and (
         c.category is Category.COMPLAINT
         or (c.category is Category.PLAN and c.event_status is EventStatus.CANCELLED)
+        or (c.category is Category.EVENT and _FOUND_OUT.search(c.text) is not None)
     )

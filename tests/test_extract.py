@@ -458,6 +458,8 @@ def test_constraints(extractor: RuleExtractor, text: str, objects: list[str]) ->
         ("I prefer an email to a call", "preferred_channel", "email"),
         ("please write to me by email", "preferred_channel", "email"),
         ("给我发微信就行", "preferred_channel", "wechat"),
+        # 别的 is "other", not "don't"
+        ("我只用微信 别的软件一概不装", "preferred_channel", "wechat"),
     ],
 )
 def test_contact_preferences(extractor: RuleExtractor, text: str, slot: str, value: object) -> None:

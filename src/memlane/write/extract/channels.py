@@ -81,12 +81,12 @@ _MARKER = _re(
     r"{B}by{B}|{B}through{B}|{B}over{B}|{B}use{B}|^\s*(?:please\s+)?(?:call|text|e-?mail|message|ring)\s+(?:me|my|us|our){B})"
 )
 _NEGATION = _re(
-    r"别|不要|不用|勿|不接受|拒绝|不想接|不方便接?|不接|而不是|比起|"
+    r"别(?!的|人|处|家)|不要|不用|勿|不接受|拒绝|不想接|不方便接?|不接|而不是|比起|"
     r"(?i:{B}don'?t{B}|{B}do\s+not{B}|{B}never{B}|{B}no{B}|{B}avoid{B}|{B}stop{B}|{B}rather\s+than{B}|{B}instead\s+of{B}|{B}than{B}|{B}not{B})"
 )
 # a refusal said after the channel: 电话不方便 / 邮件我不看 / email doesn't work for me / calls wake me up
 _NEGATION_AFTER = _re(
-    r"\s*(?:我|就)?(?:不方便|不太方便|不看|不怎么看|不用|不行|不好使|不接|不回|算了|免了|别|不要|不想)"
+    r"\s*(?:我|就)?(?:不方便|不太方便|不看|不怎么看|不用|不行|不好使|不接|不回|算了|免了|别(?!的|人|处|家)|不要|不想)"
     r"|\s*(?:会|总|老|总是|老是)?(?:吵醒|吵到|打扰|打断|烦)"
     r"|(?i:\s*(?:doesn'?t\s+work|is\s+no\s+good|won'?t\s+work|is\s+not\s+ok|i\s+never\s+(?:check|read|answer)"
     r"|(?:always\s+|just\s+)?(?:wakes?|woke|annoys?|bothers?|disturbs?|interrupts?|stress(?:es)?)\b))"

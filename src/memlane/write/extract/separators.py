@@ -103,7 +103,7 @@ _ABBREVIATION = re.compile(r"(?i)\b(?:mr|mrs|ms|dr|st|vs|etc|e\.g|i\.e|jr|sr|no|
 _CLAUSE_START = re.compile(
     r"(?i)\s*(?:and\s+|so\s+|then\s+|but\s+)?(?:i|i'm|im|i've|i'd|i'll|my|we|we're|no\s+more|no\s+longer|not"
     # a thing ruled out: "hard rule from the district, no outdoor running if…"
-    r"|no\s+(?!(?:one|way|idea|doubt|matter|problem|worries|thanks)\b)(?=\w+\s+\w)"
+    r"|no\s+(?!(?:one|way|idea|doubt|matter|problem|worries|thanks|need|rush|pressure|big|longer|more)\b)(?=\w+\s+\w)"
     r"|never|please|don't|do\s+not|can\s+you|could\s+you|it|it's|its|also|though|just|remember|you|he|she"
     r"|they|there|this|that|ugh|thanks|thank|anyway|keep|make|be|email|e-mail|call|text|message|send|use"
     r"|answer|reply|write|tell|give|show|let|contact|reach|note|avoid|stop|based\s+in|living\s+in|moved\s+to"

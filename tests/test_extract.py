@@ -1608,9 +1608,12 @@ def test_news_does_not_take_a_request_after_it(extractor: RuleExtractor) -> None
     assert [c.text for c in extract(extractor, "中签啦！帮我排个训练计划")][-1] == "帮我排个训练计划"
 
 
-@pytest.mark.parametrize("text", ["我在考虑换工作", "我们在犹豫要不要买房"])
+@pytest.mark.parametrize("text", ["我在考虑换工作", "我们在犹豫要不要买房", "我还没想好要不要弄呢"])
 def test_weighing_a_change_is_undecided(extractor: RuleExtractor, text: str) -> None:
-    assert one(extractor, text).hedged
+    # not decided whether is no question to the assistant
+    found = one(extractor, text)
+    assert found.hedged
+    assert found.category is not C.REQUEST
 
 
 @pytest.mark.parametrize("text", ["我在考虑换工作", "我在找工作", "我在努力工作"])

@@ -167,13 +167,19 @@ def _asked_at_end(piece: str) -> bool:
     return GOING_ON.search(piece) is None or ASKED_ZH.search(piece) is not None
 
 
+# what says the user has not decided whether: a verb's yes-or-no after it asks nothing
+_UNDECIDED = re.compile(
+    r"(?:没想好|没决定|没定|不确定|犹豫|纠结|考虑)[^，。,]{0,4}?([\u4e00-\u9fff])[不没]\1"
+)
+
+
 def _asked_by_shape(piece: str) -> bool:
     """Whether the last part of ``piece`` asks by the shape of its verb (要不要, 有没有) or by a
     question word (附近哪有…, 开锁一般多少钱, "which sunscreen is better", "any lounges here"): in a
     run-on with spaces for stops, what comes before the question still says something."""
     last = _LAST_PART.split(piece)[-1]
     if A_NOT_A.search(last) is not None:
-        return True
+        return _UNDECIDED.search(last) is None  # "我还没想好要不要弄呢": not yet decided, not asked
     if has_cjk(last):
         return ASKED_ZH.search(last) is not None and NOT_ASKED_ZH.search(last) is None
     return ASKED_EN.match(last) is not None and SAID_AFTER_ASKED.search(last) is None

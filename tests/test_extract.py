@@ -2742,7 +2742,12 @@ def test_a_profile_fact_said_the_short_way_fills_its_slot(
 
 
 @pytest.mark.parametrize(
-    "text", ["我的小名很土", "大名不好听", "他小名叫豆豆", "my names are hard to spell", "小名叫什么好呢"]
+    "text",
+    [
+        *("我的小名很土", "大名不好听", "他小名叫豆豆", "my names are hard to spell", "小名叫什么好呢"),
+        # the relative's just named, not the user's
+        *("我家闺女两岁半，小名糖糖", "我儿子叫小宝，大名王子涵"),
+    ],
 )
 def test_what_is_said_of_a_name_is_no_name(extractor: RuleExtractor, text: str) -> None:
     assert all(c.slot not in ("name", "nickname") for c in extract(extractor, text))

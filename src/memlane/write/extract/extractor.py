@@ -297,7 +297,8 @@ class RuleExtractor:
                 and _ZH_OWN.match(text)
                 and not (ctx.about_other or ctx.question)
             ):
-                draft = _draft(replace(ctx, text=f"我{text}"))  # "小名豆豆": the user's own attribute
+                # "小名豆豆": the user's own attribute, or the relative's just named (…闺女两岁半，小名糖糖)
+                draft = Draft(category=Category.FAMILY) if kin else _draft(replace(ctx, text=f"我{text}"))
             if (
                 draft is None
                 and lang == "zh"

@@ -251,6 +251,9 @@ def test_jobs_and_employers(
         ("我家有两个孩子", "family:children", {"relation": "children", "count": 2}),
         ("我老婆叫小美", "family:wife", {"relation": "wife", "name": "小美"}),
         ("我儿子今年5岁", "family:son", {"relation": "son", "age": 5}),
+        # a Chinese number, and half a year
+        ("我女儿三岁", "family:daughter", {"relation": "daughter", "age": 3}),
+        ("我家闺女两岁半", "family:daughter", {"relation": "daughter", "age": 2.5}),
         ("my son is 5", "family:son", {"relation": "son", "age": 5}),
         ("I have two kids", "family:children", {"relation": "children", "count": 2}),
         ("I've got two daughters", "family:daughter", {"relation": "daughter", "count": 2}),

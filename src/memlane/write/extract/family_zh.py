@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from memlane.text.kin import ZH_AFTER_ME, ZH_PARTNERS, ZH_RELATIONS
+from memlane.text.timewords import number
 
 from .rule import Context, Draft
 
@@ -66,8 +67,9 @@ def family(m: re.Match[str], ctx: Context) -> Draft | None:
             return None  # 妈妈叫我吃饭: she calls the user to dinner, her name is not 我吃饭
         value["name"] = groups["name"]
         entities.append(groups["name"])
-    if groups.get("age"):
-        value["age"] = int(groups["age"]) if groups["age"].isdigit() else groups["age"]
+    if groups.get("age"):  # 两岁半: 2.5
+        age = number(groups["age"])
+        value["age"] = groups["age"] if age is None else age + 0.5 if groups.get("half") else age
     if groups.get("detail"):
         value["detail"] = groups["detail"].strip()
     return Draft(slot=f"family:{relation}", value=value, entities=entities)

@@ -265,7 +265,8 @@ RULES = (
     rule(C.FAMILY, r"我是(?P<n>[一两二三四五六1-9])个(?P<rel>孩子)的(?:妈妈|爸爸|妈|爸|母亲|父亲)", family),
     rule(C.FAMILY, rf"{MINE}(?P<rel>{REL})(?:的名字)?(?:叫|名叫|名字叫|名字是)"
                    rf"(?P<name>{_CUT}{{1,8}})", family),
-    rule(C.FAMILY, rf"{MINE}(?P<rel>{REL})(?:今年|已经|才|刚)?(?P<age>\d{{1,2}}|{_CN})周?岁", family),
+    rule(C.FAMILY, rf"{MINE}(?P<rel>{REL})(?:今年|已经|才|刚)?(?P<age>\d{{1,2}}|{_CN})周?岁(?P<half>半)?",
+         family),
     rule(C.FAMILY, rf"{MINE}(?P<rel>{REL})"
                    rf"(?P<detail>(?:是|在|住|上|读|喜欢|不|也|很|刚|特别|最近|今年|明年){_CUT}+)", family),
     rule(C.FAMILY, MARITAL_SAID, slot_value("marital_status", values=MARITAL)),

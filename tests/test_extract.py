@@ -2701,6 +2701,9 @@ def test_what_never_happened_is_a_fact_not_an_event(extractor: RuleExtractor, te
         ("my hubby works at Boeing", "husband"),
         ("my toddler just started daycare", "children"),
         ("大宝上三年级了", "children"),
+        # what a relative now does or can, or says they will do
+        ("女儿说她把工作调成上午班 下午过来帮我", "daughter"),
+        ("老伴现在能扶着墙走到厨房了", "spouse"),
     ],
 )
 def test_a_relative_called_as_people_text_is_family(

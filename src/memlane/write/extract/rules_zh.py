@@ -268,7 +268,8 @@ RULES = (
     rule(C.FAMILY, rf"{MINE}(?P<rel>{REL})(?:今年|已经|才|刚)?(?P<age>\d{{1,2}}|{_CN})周?岁(?P<half>半)?",
          family),
     rule(C.FAMILY, rf"{MINE}(?P<rel>{REL})"
-                   rf"(?P<detail>(?:是|在|住|上|读|喜欢|不|也|很|刚|特别|最近|今年|明年){_CUT}+)", family),
+                   rf"(?P<detail>(?:是|在|住|上|读|喜欢|不|也|很|刚|特别|最近|今年|明年|现在|已经|说(?=[她他])|能|会){_CUT}+)",
+         family),
     rule(C.FAMILY, MARITAL_SAID, slot_value("marital_status", values=MARITAL)),
     rule(C.FAMILY, PARTED, slot_value("marital_status", values=MARITAL)),
     rule(C.JOB, rf"{_ADV}{_AT}(?P<emp>{_CUT}{{1,15}}?)(?:做|当|担任|任|干(?![等着耗坐急瞪]))"

@@ -2992,3 +2992,18 @@ def test_a_thing_ruled_out_for_the_users_own_dislike_is_ruled_out_for_good(
 )
 def test_a_thing_ruled_out_after_a_comma_is_a_clause_of_its_own(text: str, clauses: list[str]) -> None:
     assert [c.text for c in split_clauses(text)] == clauses
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        # what chat puts first is read past, before a catch-all reads the whole (了: an event)
+        ("跟你说 老伴现在能扶着墙走到厨房了", C.FAMILY),
+        ("跟你说个事，我老婆是老师", C.FAMILY),
+        ("对了我只用微信", C.CONTACT),
+    ],
+)
+def test_what_chat_puts_before_a_chinese_statement_is_read_past(
+    extractor: RuleExtractor, text: str, category: C
+) -> None:
+    assert extract(extractor, text)[-1].category is category

@@ -154,8 +154,17 @@ _EN_LEAD = re.compile(
     r"\b[\s,:—-]*)+(?=\w)"
 )
 
+# …and what chat puts before it in Chinese: "跟你说 老伴现在能扶着墙走到厨房了", "对了我晚上不跑车"
+_ZH_LEAD = re.compile(
+    r"^(?:跟你说(?:个事|件事)?|我跟你讲|对了|还有(?:个事|件事)?|另外|然后|话说|哦对了?)[\s，,：:]*(?=\w)"
+)
+
 
 def _draft(ctx: Context) -> Draft | None:
+    lead = (_EN_LEAD if ctx.lang == "en" else _ZH_LEAD).match(ctx.text)
+    said = _draft(replace(ctx, text=ctx.text[lead.end() :])) if lead else None
+    if said is not None:
+        return said  # what is said after the lead, read as if said alone
     other = "en" if ctx.lang == "zh" else "zh"
     draft = first_match(_RULES[ctx.lang], ctx, fallback=False)
     mixed = re.search(r"[A-Za-z]{2,}", ctx.text) if ctx.lang == "zh" else has_cjk(ctx.text)
@@ -163,9 +172,7 @@ def _draft(ctx: Context) -> Draft | None:
         draft = first_match(_RULES[other], replace(ctx, lang=other), fallback=False)
     if draft is None:
         draft = first_match(_RULES[ctx.lang], ctx, fallback=True)
-    draft = draft or _left_behind(ctx) or now_habit(ctx) or _inferred_interest(ctx)
-    lead = _EN_LEAD.match(ctx.text) if draft is None and ctx.lang == "en" else None
-    return _draft(replace(ctx, text=ctx.text[lead.end() :])) if lead else draft
+    return draft or _left_behind(ctx) or now_habit(ctx) or _inferred_interest(ctx)
 
 
 def _left_behind(ctx: Context) -> Draft | None:

@@ -643,6 +643,7 @@ def test_a_hospital_visit_is_tagged_as_health(extractor: RuleExtractor) -> None:
         ("有一批货在海关被查验", EventStatus.UNRESOLVED),
         ("已经卡了三天了", EventStatus.UNRESOLVED),
         ("那批货放行了", EventStatus.RESOLVED),
+        ("换了个传感器 现在故障灯不亮了", EventStatus.RESOLVED),
     ],
 )
 def test_complaints_and_their_resolution(extractor: RuleExtractor, text: str, status: EventStatus) -> None:
@@ -3007,3 +3008,7 @@ def test_what_chat_puts_before_a_chinese_statement_is_read_past(
     extractor: RuleExtractor, text: str, category: C
 ) -> None:
     assert extract(extractor, text)[-1].category is category
+
+
+def test_a_lamp_out_is_no_warning_gone(extractor: RuleExtractor) -> None:
+    assert one(extractor, "卧室的灯不亮了").event_status is not EventStatus.RESOLVED

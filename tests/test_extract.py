@@ -3012,3 +3012,18 @@ def test_what_chat_puts_before_a_chinese_statement_is_read_past(
 
 def test_a_lamp_out_is_no_warning_gone(extractor: RuleExtractor) -> None:
     assert one(extractor, "卧室的灯不亮了").event_status is not EventStatus.RESOLVED
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        # how a relative feels now is a mood, kept no more than the user's own
+        ("my sister is devastated and honestly so am i", C.MOOD),
+        ("my husband is so stressed", C.MOOD),
+        # …not how they feel about a place, nor what they fear
+        ("my son is happy at his new school", C.FAMILY),
+        ("my daughter is scared of dogs", C.FAMILY),
+    ],
+)
+def test_a_relatives_feeling_now_is_a_mood(extractor: RuleExtractor, text: str, category: C) -> None:
+    assert one(extractor, text).category is category

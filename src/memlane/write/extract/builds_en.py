@@ -11,7 +11,7 @@ from memlane.domain import Category as C
 from memlane.text.kin import EN_RELATIONS
 from memlane.text.lang import has_cjk
 
-from .lexicon import LASTING
+from .lexicon import FEELINGS, LASTING
 from .money import budget_draft
 from .rule import Build, Context, Draft, any_of, en_objects
 
@@ -77,8 +77,19 @@ def family(m: re.Match[str], ctx: Context) -> Draft | None:
     if groups.get("age"):
         value["age"] = int(groups["age"])
     if groups.get("detail"):
+        if _FEELS.match(groups["detail"]):
+            return Draft(category=C.MOOD)  # "my sister is devastated": how they feel now, no fact of them
         value["detail"] = groups["detail"].strip()
     return Draft(slot=f"family:{relation}", value=value, entities=entities)
+
+
+# how a relative feels now: "is devastated", "is so stressed", "was gutted"
+_FEELS = re.compile(
+    rf"(?i)(?:is|are|was|were|'s|feels?|felt|seems?)\s+(?:(?:so|really|pretty|totally|absolutely|super|a\s+bit"
+    rf"|kinda|quite|very|completely|utterly|just)\s+)*(?:{FEELINGS})\b"
+    # …said of this moment, not of a place or a thing ("is happy at his new school", "scared of dogs")
+    r"(?=\s*(?:$|[,.!?;]|(?:and|but|about|today|tonight|rn|tbh|lol)\b|right\s+now\b))"
+)
 
 
 # what may follow a place typed in lower case ("i moved to london last year"); any other word says the

@@ -3027,3 +3027,20 @@ def test_a_lamp_out_is_no_warning_gone(extractor: RuleExtractor) -> None:
 )
 def test_a_relatives_feeling_now_is_a_mood(extractor: RuleExtractor, text: str, category: C) -> None:
     assert one(extractor, text).category is category
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        # what someone else is in the middle of is this moment's
+        ("They are calling my name", C.CONTEXT),
+        ("she's yowling like a siren", C.CONTEXT),
+        # …unless it is the relative just named
+        ("my daughter just started uni, she's studying law", C.FAMILY),
+        ("he's going to Paris next week", C.OTHER),
+    ],
+)
+def test_what_someone_else_is_doing_now_is_this_moments(
+    extractor: RuleExtractor, text: str, category: C
+) -> None:
+    assert extract(extractor, text)[-1].category is category

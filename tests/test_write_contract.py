@@ -1090,6 +1090,12 @@ def test_a_done_event_marks_the_plan_whose_time_has_come_done(
     assert any(done.split("，")[0] in m.text for m in mem.list("u1", kinds=["episodic"]))
 
 
+def test_what_someone_else_is_doing_now_is_kept_for_the_conversation_only(mem: Memory) -> None:
+    # the learned judge read it as an event (0.71); its words say it is this moment's
+    mem.add("Thank you kindly. They are calling my name, so I must go.", user_id="u1", session_id="s1", at=T0)
+    assert not any("calling my name" in t for t in active(mem))
+
+
 def test_what_a_check_found_is_kept_after_the_guess_it_settles(mem: Memory) -> None:
     # the guess is not kept for later; the finding is, however much its words read like a guess
     mem.add("the leaves are yellowing, maybe a magnesium deficiency?", user_id="u1", session_id="s1", at=T0)

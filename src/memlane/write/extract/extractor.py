@@ -294,8 +294,8 @@ class RuleExtractor:
                 draft = _draft(replace(ctx, text=f"I'm {named['v'] or named['w']}", about_other=False))
             if draft is None or draft.slot != "name":  # "It's Monday", "This is Great": no one is named
                 draft = _draft(ctx)
-            if theirs and (draft is None or draft.category in (None, Category.OTHER)) and not ctx.question:
-                draft = Draft(category=Category.FAMILY)
+            if theirs and (draft is None or draft.category in _NOT_OF_KIN) and not ctx.question:
+                draft = Draft(category=Category.FAMILY)  # "my daughter started uni, she's studying law"
             if draft is not None and draft.category in _THEIRS and of_an_acquaintance(text, lang):
                 draft = Draft(category=Category.OTHER)  # a coworker's plan, a friend's habit
             if (
@@ -383,6 +383,8 @@ _NOT_ABOUT_USER = {
     Category.HYPOTHETICAL,
 }
 _ZH_SELF = re.compile(r"^(?:我|本人)")
+# what a clause of the relative just named is read as before it is theirs: nothing, or someone's moment
+_NOT_OF_KIN = (None, Category.OTHER, Category.CONTEXT)
 # what a clause of someone else's may be read as when it is the user's (a plan, a habit, news, a job)
 _THEIRS = {
     Category.PLAN,

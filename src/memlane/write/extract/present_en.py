@@ -43,6 +43,13 @@ NOW = (
     r"|go|head|fly|travel|visit)\w*\b)"
     r"[a-z]+ing\b[^,.;!?]{0,40}?\b(?:today|all\s+day|tonight|(?:this|all|for\s+the)\s+week(?:end)?)\b"
 )
+# what someone else is in the middle of this moment: "They are calling my name, so I must go", "she's
+# yowling like a siren" (not where they are going, nor what they do for a living: "he's working at
+# Google now" is said of a relative, and read so before this)
+THEY_NOW = (
+    r"(?i)^(?:they|he|she)(?:\s+(?:are|is)|'re|'s)\s+(?:\w+ly\s+)?"
+    r"(?!going\b|moving\b|getting\s+married\b)\w+ing\b"
+)
 # where the user is right now: a problem said with it is one of this moment ("I'm at the airport
 # right now, flight delayed"), not one to follow up on later
 HERE_NOW = re.compile(

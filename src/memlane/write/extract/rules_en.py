@@ -32,7 +32,7 @@ from .events_en import (
 from .events_en import SUBJECT as _I
 from .events_en import SUBJECT_IS as _IM
 from .lexicon import DEVICE_NOW, FEELING_TAIL, FEELINGS, JOBS_EN, ONE_OFF_EN
-from .present_en import HERE_NOW, NOW
+from .present_en import HERE_NOW, NOW, THEY_NOW
 from .problems import PROBLEM_EN as _PROBLEM
 from .problems import RESOLVED_EN as _RESOLVED
 from .rule import Build, Context, Draft, favorite, fixed, liking, rule, slot_value
@@ -376,6 +376,7 @@ RULES = (
     rule(C.EVENT, HAPPENED, timed(EventStatus.DONE, -1)),
     rule(C.EVENT, DONE, timed(EventStatus.DONE, -1)),
     rule(C.CONTEXT, NOW, fixed(None, session_only=True)),
+    rule(C.CONTEXT, THEY_NOW, fixed(None, session_only=True), "any"),
     # anything else the user says about themselves
     rule(C.FACT, rf"(?i)^(?:(?:{_LEADS})\s+)*(?:i|i'm|im|i've|i'd|i'll|my|we|we're)\b", b.first_person,
          "fallback"),

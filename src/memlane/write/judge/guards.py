@@ -15,6 +15,7 @@ from memlane.domain import Action, Candidate, Category, Decision, EventStatus
 from memlane.write.extract.events_en import FOUND_OUT
 from memlane.write.extract.leaving import left_behind, left_job
 from memlane.write.extract.lexicon import DEVICE_NOW, MOMENT, STANDING
+from memlane.write.extract.present_en import THEY_NOW
 from memlane.write.extract.present_zh import HABIT
 from memlane.write.extract.rule import FAVORITE
 from memlane.write.extract.rules_zh import FOUND_OUT_ZH
@@ -60,8 +61,10 @@ def standing(candidate: Candidate) -> bool:
 
 def momentary(candidate: Candidate) -> bool:
     """Whether the words of ``candidate`` say it is this moment's: the phone the user types on, how long
-    they have, "right now" (lexicon.DEVICE_NOW, MOMENT)."""
-    return DEVICE_NOW.search(candidate.text) is not None or MOMENT.search(candidate.text) is not None
+    they have, "right now" (lexicon.DEVICE_NOW, MOMENT), what someone else is in the middle of ("They
+    are calling my name": an event to the model, 0.71; present_en.THEY_NOW)."""
+    text = candidate.text
+    return any(p.search(text) is not None for p in (DEVICE_NOW, MOMENT, _THEY_NOW))
 
 
 def habitual(candidate: Candidate) -> bool:
@@ -94,6 +97,7 @@ def states_a_choice(decision: Decision) -> bool:
     )
 
 
+_THEY_NOW = re.compile(THEY_NOW)
 # what a check found: it settles what the user guessed before ("the man at the nursery examined the
 # plant and said the yellowing is caused by overwatering" reads as a guess to the model, 0.86)
 _FOUND_OUT = re.compile(f"{FOUND_OUT}|{FOUND_OUT_ZH}")

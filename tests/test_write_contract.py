@@ -842,6 +842,15 @@ def test_a_switch_retires_the_choice_of_the_same_kind(
 
 
 @pytest.mark.parametrize(
+    "change", ["还有 我只用微信 别的软件一概不装 手机内存小 装多了卡", "想了想 还是不绑卡了 电费让闺女交"]
+)
+def test_a_way_to_answer_is_retired_only_by_what_says_how_to_answer(mem: Memory, change: str) -> None:
+    # the two share a word (手机, 闺女), and neither says how to answer
+    before = "我啥也不会 你教的时候 一步一步教我 闺女给我买了个新手机"
+    assert status_after(mem, before, change, days(1)) is Status.ACTIVE
+
+
+@pytest.mark.parametrize(
     ("before", "change", "kept"),
     [
         # a kind of what was refused, liked now

@@ -203,6 +203,13 @@ def changeable(m: MemoryItem, relative: bool) -> bool:
     )
 
 
+def may_retire(m: MemoryItem, item: MemoryItem) -> bool:
+    """Whether ``item`` may retire ``m``: anything may, but a way to answer only what says how to
+    answer ("…闺女给我买了个新手机…一步一步教我" shares 手机 with "我只用微信 … 手机内存小" and 闺女
+    with "还是不绑卡了 电费让闺女交", neither of which says how to answer)."""
+    return m.category is not Category.STYLE or item.category is Category.STYLE
+
+
 def _open(m: MemoryItem) -> bool:
     """Whether ``m`` is a problem still open: it holds only while the user has what it is about ("the
     wifi control of my ui24r keeps dropping" no longer holds once they "sold the ui24r")."""

@@ -21,7 +21,7 @@ import re
 from memlane.domain import Kind, MemoryItem
 from memlane.store.tokens import SPEAKER
 from memlane.text.keywords import content_words
-from memlane.write.changes import changeable
+from memlane.write.changes import changeable, may_retire
 from memlane.write.extract.leaving import left_behind
 from memlane.write.extract.lexicon import HEDGE, HYPOTHETICAL
 from memlane.write.extract.reference import kin_subject
@@ -113,6 +113,7 @@ def ended_by_meaning(pool: Pool, item: MemoryItem, head: EndingHead | None) -> t
         and m.id != item.id
         and (m.created_at is None or item.created_at is None or m.created_at <= item.created_at)
         and changeable(m, bool(kin))
+        and may_retire(m, item)
         and not left_behind(m.text)
         and kin_subject(m.text) == kin
         and bool(shared := named & _named(m.text))  # a word of the one in the other: the same thing

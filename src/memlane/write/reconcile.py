@@ -53,7 +53,7 @@ from memlane.settings import Settings
 from memlane.store import Stores
 from memlane.text.lang import normalize
 from memlane.vocabulary import MemoryQuery
-from memlane.write.changes import denied, kind_of, retired
+from memlane.write.changes import denied, kind_of, may_retire, retired
 from memlane.write.choices import rivals
 from memlane.write.ended import ended_by_meaning
 from memlane.write.episodes import happened_plan, open_plan, resolved_complaint
@@ -269,7 +269,7 @@ def find_match(
     for decided in (_by_slot(pool, item), _by_objects(pool, item, objects, change)):
         if decided is not None:
             return decided
-    left = retired(pool, item) or denied(pool, item) or rivals(pool, item)
+    left = [m for m in retired(pool, item) or denied(pool, item) or rivals(pool, item) if may_retire(m, item)]
     if left:
         return _retire(item, left, note("no_longer", item.text))
 

@@ -168,9 +168,7 @@ def _asked_at_end(piece: str) -> bool:
 
 
 # what says the user has not decided whether: a verb's yes-or-no after it asks nothing
-_UNDECIDED = re.compile(
-    r"(?:没想好|没决定|没定|不确定|犹豫|纠结|考虑)[^，。,]{0,4}?([\u4e00-\u9fff])[不没]\1"
-)
+_UNDECIDED = re.compile(r"(?:没想好|没决定|没定|不确定|犹豫|纠结|考虑)[^，。,]{0,4}?" + A_NOT_A.pattern)
 
 
 def _asked_by_shape(piece: str) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from functools import lru_cache
 
 from memlane.domain import Category, EventStatus
 from memlane.text.timeparse import TimeMention, find_times
@@ -49,20 +50,22 @@ _BOOKED = re.compile(
 )
 
 
+@lru_cache(maxsize=64)  # joins asks whether a clause joins, then for its time
 def its_time(text: str, lang: str, at: datetime) -> TimeMention | None:
     """The time ``text`` names when it says nothing else (but that something is booked then): "约的
     10月18号上午", "就这周六", "booked for the 18th"; None otherwise."""
     ctx = Context(text, lang, at, times=find_times(text, at))
     mention = ctx.time()
-    if mention is None:
-        return None
-    rest = _BOOKED.sub("", _FILLER.sub("", ctx.without_times()))
-    return mention if len(re.sub(r"[\W_]", "", rest)) < 2 else None
+    return mention if mention is not None and just_a_time(ctx, _BOOKED) else None
 
 
-def just_a_time(ctx: Context) -> bool:
-    """Whether the clause says only when: "下个月", "就这周六", "this saturday then"."""
-    return len(re.sub(r"[\W_]", "", _FILLER.sub("", ctx.without_times()))) < 2
+def just_a_time(ctx: Context, *more: re.Pattern[str]) -> bool:
+    """Whether the clause says only when: "下个月", "就这周六", "this saturday then" (and, beside the
+    time, only what ``more`` matches)."""
+    rest = _FILLER.sub("", ctx.without_times())
+    for words in more:
+        rest = words.sub("", rest)
+    return len(re.sub(r"[\W_]", "", rest)) < 2
 
 
 def timed(status: EventStatus, direction: int | None, require_time: bool = False) -> Build:

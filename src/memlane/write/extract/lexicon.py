@@ -129,8 +129,8 @@ HEDGE = re.compile(
     r"|(?i:\b(?:maybe|perhaps|i\s+think|i\s+guess|probably|possibly|i\s+suppose|i\s+believe|not\s+sure"
     r"|might|may\s+be|(?:kind\s+of|kinda|sort\s+of|sorta)(?!\s+(?:like|love|enjoy|prefer|hate|dislike|miss)\b)"
     r"|i\s+reckon|likely|pretty\s+sure|idk"
-    r"|don'?t\s+quote\s+me)\b)"
-    r"|瞎猜|别当真|不一定|没准|说不准|谁知道呢|没人说得准|(?i:\b(?:hard\s+to\s+say|who\s+knows|no\s?one\s+knows|nobody\s+knows)\b)"
+    r"|don'?t\s+quote\s+me|hard\s+to\s+say|who\s+knows|no\s?one\s+knows|nobody\s+knows)\b)"
+    r"|瞎猜|别当真|不一定|没准|说不准|谁知道呢|没人说得准"
     # undecided: an intention not settled yet ("还没想好", "haven't decided yet") is no plan
     r"|没想好|还没决定|在考虑|在犹豫|倾向于|(?i:\b(?:haven'?t\s+decided|not\s+decided|still\s+deciding"
     r"|undecided|on\s+the\s+fence|leaning\s+towards?|torn\s+between|tempted\s+(?:by|to)|prob\b)\b)"

@@ -288,6 +288,64 @@ def test_a_superseded_log_turn_keeps_the_keywords_of_the_turn_it_answers(mem: Me
     assert answer.id in {hit.id for hit in found}
 
 
+def test_a_turn_is_not_indexed_with_its_own_speakers_turn_before(mem: Memory) -> None:
+    """A user who says one thing and then another is not answering themselves: the mood said after
+    how to reach them is not found by the words of how to reach them (the demo's contact question)."""
+    from memlane.text.keywords import query_tokens
+    from memlane.vocabulary import MemoryQuery
+
+    mem.add("Email me rather than call.", user_id="u1", session_id="s1", at=days(1))
+    mem.add("I'm a bit annoyed today", user_id="u1", session_id="s1", at=days(1) + timedelta(minutes=1))
+    mem.add("What should I cook tonight?", user_id="u1", session_id="s1", role="assistant", at=days(2))
+    mem.add("pasta, obviously", user_id="u1", session_id="s1", at=days(2) + timedelta(minutes=1))
+    logged = {m.text: m.id for m in mem.stores.records.query("u1", MemoryQuery(kinds=(Kind.LOG,)))}
+    found = mem.stores.search.keyword_search("u1", query_tokens("email"), MemoryQuery(kinds=(Kind.LOG,)), 10)
+    assert logged["I'm a bit annoyed today"] not in {hit.id for hit in found}
+    # …while an answer still carries the words of the question it answers
+    found = mem.stores.search.keyword_search("u1", query_tokens("cook"), MemoryQuery(kinds=(Kind.LOG,)), 10)
+    assert logged["pasta, obviously"] in {hit.id for hit in found}
+    hits = mem.search("How should we contact this user?", user_id="u1", now=days(3))
+    assert "I'm a bit annoyed today" not in [h.memory.text for h in hits[:2]]
+    # a turn re-indexed later (its memory superseded) is read the same way
+    from memlane.write.turns import context_tokens
+
+    by_id = {m.id: m for m in mem.stores.records.query("u1", MemoryQuery(kinds=(Kind.LOG,)))}
+    assert context_tokens(mem.stores, by_id[logged["I'm a bit annoyed today"]]) == ""
+    assert "cook" in context_tokens(mem.stores, by_id[logged["pasta, obviously"]])
+
+
+def test_named_speakers_answer_each_other_but_not_themselves(mem: Memory) -> None:
+    turns = [
+        ("Caroline", "Which pottery class did you sign up for?"),
+        ("Melanie", "The Thursday wheel class at the studio"),
+        ("Melanie", "also my kids start swim lessons soon"),
+    ]
+    for n, (name, text) in enumerate(turns):
+        mem.add(
+            [{"role": "user", "content": text, "name": name, "at": days(1) + timedelta(minutes=n)}],
+            user_id="u1",
+            session_id="s1",
+        )
+    from memlane.text.keywords import query_tokens
+    from memlane.vocabulary import MemoryQuery
+
+    logged = {m.text: m.id for m in mem.stores.records.query("u1", MemoryQuery(kinds=(Kind.LOG,)))}
+    found = {
+        hit.id
+        for hit in mem.stores.search.keyword_search(
+            "u1", query_tokens("pottery"), MemoryQuery(kinds=(Kind.LOG,)), 10
+        )
+    }
+    assert logged["Melanie: The Thursday wheel class at the studio"] in found  # the question it answers
+    found = {
+        hit.id
+        for hit in mem.stores.search.keyword_search(
+            "u1", query_tokens("wheel"), MemoryQuery(kinds=(Kind.LOG,)), 10
+        )
+    }
+    assert logged["Melanie: also my kids start swim lessons soon"] not in found  # her own turn before
+
+
 def test_a_tag_is_checked_for_sensitive_data_each_time_it_is_used(mem: Memory) -> None:
     mem.remember("I like tea", user_id="u1", tags=["drinks"])
     mem.remember("I like coffee", user_id="u1", tags=["drinks"])  # a clean tag passes again

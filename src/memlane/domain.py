@@ -226,6 +226,7 @@ class Turn:
     content: str
     at: datetime
     message_id: str = field(default_factory=new_id)
+    name: str | None = None  # the speaker's name, when the caller gave one
 
 
 @dataclass

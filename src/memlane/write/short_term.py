@@ -47,7 +47,9 @@ class ShortTerm:
         kept = [m for m in plan.messages if m.id not in plan.withdrawn]
         forgotten = set(plan.withdrawn) | {i for step in plan.of(ForgetMessages) for i in step.message_ids}
         session.forget_messages(forgotten)  # a withdrawn message's turn, and what it set for the session
-        session.turns.extend(Turn(role=m.role, content=m.content, at=m.at, message_id=m.id) for m in kept)
+        session.turns.extend(
+            Turn(role=m.role, content=m.content, at=m.at, message_id=m.id, name=m.name) for m in kept
+        )
         session.turns = session.turns[-self.settings.session_turns :]
         for d in decisions:
             c = d.candidate
@@ -99,13 +101,18 @@ def no_session(decision: Decision, *, unavailable: bool = False) -> Decision:
 
 
 def turn_before(messages: Sequence[Message], session: Session | None) -> dict[str, str]:
-    """The turn said just before each message (in this call, or the session's last turn)."""
+    """The turn each message answers: the one said just before it (in this call, or the session's last
+    turn) by another speaker. A message that follows its own speaker's answers none: a user who says
+    one thing and then another ("I switched to cold brew" / "my order still hasn't arrived") is not
+    answering themselves."""
     out: dict[str, str] = {}
-    previous = session.turns[-1].content if session is not None and session.turns else None
+    last = session.turns[-1] if session is not None and session.turns else None
+    previous = (last.role, last.name, last.content) if last is not None else None
     for message in messages:
-        if previous:
-            out[message.id] = previous
-        previous = f"{message.name}: {message.content}" if message.name else message.content
+        if previous is not None and previous[2] and previous[:2] != (message.role, message.name):
+            out[message.id] = previous[2]
+        said = f"{message.name}: {message.content}" if message.name else message.content
+        previous = (message.role, message.name, said)
     return out
 
 

@@ -42,9 +42,12 @@ def mark_outdated(stores: Stores, retired: Iterable[MemoryItem]) -> int:
 
 
 def context_tokens(stores: Stores, turn: MemoryItem) -> str:
-    """The keywords of the turn said before ``turn`` in its session, which a log turn is indexed with."""
+    """The keywords of the turn ``turn`` answers, which a log turn is indexed with: the one said
+    before it in its session by another speaker (:func:`memlane.write.short_term.turn_before`)."""
     if turn.session_id is None or turn.valid_from is None:
         return ""
     earlier = MemoryQuery(kinds=(Kind.LOG,), session_id=turn.session_id, until=turn.valid_from, limit=2)
     before = next((m for m in stores.records.query(turn.user_id, earlier) if m.id != turn.id), None)
-    return f" {index_text(before.text)}" if before is not None else ""
+    if before is None or (before.role, sorted(before.tags)) == (turn.role, sorted(turn.tags)):
+        return ""  # none, or the same speaker's: a turn does not answer its own speaker
+    return f" {index_text(before.text)}"

@@ -35,6 +35,10 @@ def test_dictionary_words_are_not_split_into_characters() -> None:
         pytest.param("我的猫和狗", ["猫", "狗"], id="pets"),
         pytest.param("他也在吃辣", ["吃", "辣"], id="spicy"),
         pytest.param("你是什么茶呢", ["茶"], id="tea-question"),
+        # asking the assistant is no topic, as "please" is none in English: "帮我推荐明天早上的饮料"
+        # had found "我的身份证号是…，帮我查一下订单" by its 帮
+        pytest.param("请帮我推荐饮料", ["推荐", "饮料"], id="asking-words"),
+        pytest.param("麻烦查一下快递", ["查", "快递"], id="asking-politely"),
     ],
 )
 def test_chinese_function_words_go_and_content_characters_stay(text: str, expected: list[str]) -> None:

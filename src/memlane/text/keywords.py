@@ -38,7 +38,7 @@ _ZH_STOPWORD_BLOCK = (
     "把 被 给 让 对 从 向 往 于 以 为 这 那 哪 个 之 其 所 着 过 得 地 很 太 更 最 只 才 已 有 啥 "
     "我们 你们 他们 她们 它们 咱们 自己 什么 怎么 怎样 为什么 哪里 哪儿 哪个 那个 这个 一个 这些 那些 "
     "这样 那样 因为 所以 但是 可是 如果 虽然 然后 而且 或者 还是 就是 不是 没有 可以 一下 一些 一点 "
-    "知道 觉得 时候"
+    "知道 觉得 时候 请 帮 麻烦"
 )
 _EN_STOPWORD_BLOCK = (
     "a about above after again against all am an and any are aren as at be because been before being "

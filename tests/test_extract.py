@@ -663,6 +663,30 @@ def test_a_problem_said_of_the_thing_before_is_one_complaint(extractor: RuleExtr
     check(one(extractor, text), C.COMPLAINT, event_status=EventStatus.UNRESOLVED, text=text)
 
 
+@pytest.mark.parametrize(
+    ("text", "clauses"),
+    [
+        # "though" said last is an adverb of its clause, not a "but" opening the next
+        (
+            "I cycle to work every day though, about 25 min",
+            ["I cycle to work every day though, about 25 min"],
+        ),
+        (
+            "I went vegetarian in March, still eat eggs though",
+            ["I went vegetarian in March", "still eat eggs though"],
+        ),
+        (
+            "skipping it this week though. my knee's acting up",
+            ["skipping it this week though", "my knee's acting up"],
+        ),
+        # …and before a clause it still opens one
+        ("I like it though it's pricey", ["I like it", "it's pricey"]),
+    ],
+)
+def test_a_though_said_last_stays_in_its_clause(text: str, clauses: list[str]) -> None:
+    assert [c.text for c in split_clauses(text)] == clauses
+
+
 def test_what_is_not_received_after_a_but_goes_with_what_was_said_before(extractor: RuleExtractor) -> None:
     (said,) = extract(extractor, "快递显示已签收但是我没收到")
     assert said.text == "快递显示已签收但是我没收到"
@@ -1495,7 +1519,10 @@ def test_hedges_are_marked(extractor: RuleExtractor, text: str, category: Catego
         ("新公司年底上市，我瞎猜的", "新公司年底上市，我瞎猜的"),
         ("I live in Berlin, not sure", "I live in Berlin, not sure"),
         # an intention the user has not settled is no plan yet
-        ("I'm thinking of getting a cat, not sure yet though", "I'm thinking of getting a cat, not sure yet"),
+        (
+            "I'm thinking of getting a cat, not sure yet though",
+            "I'm thinking of getting a cat, not sure yet though",
+        ),
         ("我打算明年去深圳发展，还没想好", "我打算明年去深圳发展，还没想好"),
         ("下个月想去成都玩，再看吧", "下个月想去成都玩，再看吧"),
         (

@@ -198,6 +198,8 @@ _LEFT_OPEN = frozenset(
     ).split()
 )
 _STOP = re.compile(r"[.!?;,。！？，；]")
+# what follows a word said last in its clause: a stop or the end ("…every day though, about 25 min")
+_SAID_LAST = re.compile(r"\s*(?:[.!?;,)]|$)")
 # a label said before a colon, which heads the news after it ("update:", "big news:", "ps:")
 _LABEL = re.compile(
     r"(?i)(?:^|[.!?;]\s*)(?:(?:quick|small|big|good|bad|some|random|little|latest|one\s+more)\s+)?"
@@ -267,6 +269,8 @@ def _is_split(m: re.Match[str], text: str) -> bool:
             introduced = m.group(0) == "," and _INTRODUCED.search(before) is not None
             return introduced or _CLAUSE_START.match(after) is not None
         return True
+    if m.lastgroup == "but" and m.group(0).strip().lower() == "though":
+        return _SAID_LAST.match(after) is None  # "I cycle to work every day though, about 25 min"
     if m.lastgroup == "and" and PARTNER_BEFORE_AND_I.search(before):
         return False  # "my wife and I have two kids": the two are the subject of one clause
     if m.lastgroup == "tail":  # not the feeling a clause is about: "I am so proud", "it made me happy"

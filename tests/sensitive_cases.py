@@ -262,6 +262,10 @@ POSITIVES = [
     P("got my wisdom teeth out yesterday", "health", "wisdom teeth", id="en-wisdom-teeth"),
     P("I had my appendix removed last year", "health", "appendix", id="en-appendix"),
     P("my son is allergic to peanuts", "health", "peanuts", id="en-family-allergy"),
+    # the relative named after the word for them
+    P("my partner Sam is allergic to shellfish", "health", "shellfish", id="en-named-partner-allergy"),
+    P("my wife, Ana, has asthma", "health", "asthma", id="en-named-wife-condition"),
+    P("my mom Linda Chen has type 2 diabetes", "health", "diabetes", id="en-full-name-condition"),
     P("我和老婆在备孕", "health", "备孕", id="zh-couple-trying"),
     P("医生给我开了舍曲林", "health", "舍曲林", id="zh-prescribed"),
     P("这两天在吃布洛芬", "health", "布洛芬", id="zh-these-days-medication"),
@@ -301,6 +305,9 @@ POSITIVES = [
 NEGATIVES = [
     # health words in talk of something else
     P("我的电脑中病毒了", id="zh-computer-virus"),
+    # a relative named, and no health in what is said of them
+    P("my son Tom plays the violin", id="en-named-son-violin"),
+    P("my sister Amy is a nurse", id="en-named-sister-job"),
     P("the kitchen rehab took months", id="kitchen-rehab"),
     P("the mechanic diagnosed the transmission issue", id="mechanic-diagnosed"),
     P("I'm on a diet", id="on-a-diet"),

@@ -88,6 +88,9 @@ _EN_KIN = (
         )
     )
     + r")(?:s|ren)?"
+    # …and the relative's name, when it follows: "my partner Sam is allergic to shellfish", "my wife,
+    # Ana, has asthma" (a capital, whatever the case the rest is read in)
+    + r"(?:,?\s+(?-i:[A-Z][a-z]+)(?:\s+(?-i:[A-Z][a-z]+))?(?=[\s,]),?)?"
 )
 _EN_ME = (
     r"\bI(?:'m|’m|\s+am|'ve|’ve|\s+have|\s+was)?(?:\s+(?:also|still|just|recently|currently|now|always"

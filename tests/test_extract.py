@@ -3071,3 +3071,28 @@ def test_what_someone_else_is_doing_now_is_this_moments(
     extractor: RuleExtractor, text: str, category: C
 ) -> None:
     assert extract(extractor, text)[-1].category is category
+
+
+@pytest.mark.parametrize(
+    ("text", "category", "day"),
+    [
+        # said on a Friday: a day already past this week, named alone in a clause that does not speak of
+        # the past, is the coming one
+        ("I have a talk on Tuesday", Category.PLAN, 18),
+        ("周二有个会", Category.PLAN, 18),
+        ("dentist on Monday", Category.PLAN, 17),
+        ("Tuesday I'm presenting to the board", Category.PLAN, 18),
+        # …and one said in the past tense stays this week's
+        ("I went to the gym on Tuesday", Category.EVENT, 11),
+        ("周二开了个会", Category.EVENT, 11),
+        # a day still to come this week is unchanged
+        ("on Saturday we're going hiking", Category.PLAN, 15),
+    ],
+)
+def test_a_weekday_named_alone_is_the_coming_one_unless_said_of_the_past(
+    extractor: RuleExtractor, text: str, category: Category, day: int
+) -> None:
+    found = one(extractor, text)
+    assert found.category is category, (found.category, text)
+    assert found.event_time is not None
+    assert found.event_time.day == day, (found.event_time, text)

@@ -7,12 +7,14 @@ and what never happened ("我从来没出过国") are facts about the user, not 
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from dataclasses import replace
+from datetime import datetime, timedelta
 from functools import lru_cache
 
 from memlane.domain import Category, EventStatus
 from memlane.text.timeparse import TimeMention, find_times
 
+from .events_en import IRREGULAR
 from .rule import ZH_SUBJECT_WORDS, Build, Context, Draft
 
 # a day named by its month and date alone ("March 3rd", "3月3号"), with no year and nothing that puts
@@ -48,6 +50,33 @@ _NEVER = re.compile(r"从来?没有?|从未|没有?[\u4e00-\u9fff]{1,6}过(?!敏
 _BOOKED = re.compile(
     r"(?i)约的?|约在|[定订排]在|[定订]的|预约的?|\b(?:booked|set|scheduled|it'?s|its|appointment'?s|for|is)\b"
 )
+
+
+# a day of the week named alone, with nothing that says which week: "on Tuesday", "周二"
+_BARE_DAY = re.compile(
+    r"(?i)^(?:on\s+)?(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\.?$"
+    r"|^(?:周|星期|礼拜)[一二三四五六日天]$"
+)
+# what says a clause speaks of the past: a past tense, 了, 过, a past day
+_PAST = re.compile(
+    r"(?i)\b(?:was|were|\w+ed|" + IRREGULAR + r")\b|了|过|刚|已经|昨|前天|上周|上个|上礼拜|上星期"
+)
+
+
+def coming(times: list[TimeMention], text: str) -> list[TimeMention]:
+    """``times``, with a day of the week named alone that is already past this week moved to the coming
+    one, when nothing in ``text`` speaks of the past: "I have a talk on Tuesday" and "周二有个会", said on a
+    Thursday, are next week's (the day was read as this week's, and the clause as an event that was
+    over); "I went to the gym on Tuesday" stays."""
+    if not any(t.direction < 0 and _BARE_DAY.match(t.text.strip()) for t in times) or _PAST.search(text):
+        return times
+    week = timedelta(days=7)
+    return [
+        replace(t, at=t.at + week, end_at=t.end_at + week, direction=1)
+        if t.direction < 0 and _BARE_DAY.match(t.text.strip())
+        else t
+        for t in times
+    ]
 
 
 @lru_cache(maxsize=64)  # joins asks whether a clause joins, then for its time

@@ -3096,3 +3096,23 @@ def test_a_weekday_named_alone_is_the_coming_one_unless_said_of_the_past(
     assert found.category is category, (found.category, text)
     assert found.event_time is not None
     assert found.event_time.day == day, (found.event_time, text)
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [
+        # said on a Friday (the 14th): the plan after one for a week or a weekend, dated by a weekday
+        # alone, is on that day of that week
+        ("we're hosting my parents next weekend, they fly in from Pune on Saturday", [22, 22]),
+        ("下下周去北京出差，周三的航班", [24, 26]),
+        ("下周末回老家，周日回来", [22, 23]),
+        # …and a weekday outside that week keeps its own
+        ("we're hosting my parents next weekend. I have a talk on Tuesday", [22, 18]),
+    ],
+)
+def test_a_weekday_after_a_plan_for_a_week_is_in_that_week(
+    extractor: RuleExtractor, text: str, days: list[int]
+) -> None:
+    found = extract(extractor, text)
+    assert [c.category for c in found] == [Category.PLAN, Category.PLAN], [c.text for c in found]
+    assert [c.event_time.day if c.event_time else None for c in found] == days

@@ -10,12 +10,15 @@ import re
 from dataclasses import replace
 from datetime import datetime, timedelta
 from functools import lru_cache
+from typing import TypeVar
 
-from memlane.domain import Category, EventStatus
+from memlane.domain import Candidate, Category, EventStatus
 from memlane.text.timeparse import TimeMention, find_times
 
 from .events_en import IRREGULAR
 from .rule import ZH_SUBJECT_WORDS, Build, Context, Draft
+
+T = TypeVar("T")
 
 # a day named by its month and date alone ("March 3rd", "3月3号"), with no year and nothing that puts
 # it behind ("last", 去年, 上个月)
@@ -77,6 +80,31 @@ def coming(times: list[TimeMention], text: str) -> list[TimeMention]:
         else t
         for t in times
     ]
+
+
+def in_its_week(plans: list[tuple[Candidate, T]], at: datetime) -> list[tuple[Candidate, T]]:
+    """``plans`` (the candidates of one message, in order, each with its clause), with a plan dated only
+    by a day of the week named alone put on that day of the week or weekend the plan before it is for:
+    "we're hosting my parents next weekend, they fly in from Pune on Saturday" (that weekend's
+    Saturday, not this one), "下周去北京出差，周三的航班"."""
+    out: list[tuple[Candidate, T]] = []
+    week: TimeMention | None = None  # the week or weekend the plan before is for
+    for c, clause in plans:
+        times = find_times(c.text, at) if c.category is Category.PLAN else []
+        if week is not None and times and all(_BARE_DAY.match(t.text.strip()) for t in times):
+            day = next(
+                (
+                    week.at + timedelta(days=n)
+                    for n in range((week.end_at - week.at).days)
+                    if (week.at + timedelta(days=n)).weekday() == times[0].at.weekday()
+                ),
+                None,
+            )
+            c = c if day is None else replace(c, event_time=day)
+        else:
+            week = next((t for t in times if t.direction >= 0 and (t.end_at - t.at).days >= 2), None)
+        out.append((c, clause))
+    return out
 
 
 @lru_cache(maxsize=64)  # joins asks whether a clause joins, then for its time

@@ -18,7 +18,7 @@ from memlane.domain import Candidate, Category, EventStatus
 from memlane.text.lang import fold
 
 from .clauses import ELABORATION, EXCEPTION, Clause
-from .dated import its_time
+from .dated import in_its_week, its_time
 from .leaving import USED_TO, left_behind, left_job
 from .lexicon import AMOUNT_ONLY, BARE_HEDGE, COMPANY_ONLY, CONSEQUENCE, PLACE_ONLY
 from .rule import Context, en_objects, zh_objects
@@ -255,7 +255,8 @@ def joined(
     found: list[tuple[Candidate, Clause]], content: str, at: datetime
 ) -> list[tuple[Candidate, Clause]]:
     """Join each elaboration to the clause it elaborates, and consecutive clauses of one complaint
-    (物流太慢了，到现在还没到), into one candidate whose text is the user's span of both."""
+    (物流太慢了，到现在还没到), into one candidate whose text is the user's span of both; then put a
+    plan dated by a weekday alone in the week of the plan before it (:func:`in_its_week`)."""
     out: list[tuple[Candidate, Clause]] = []
     for item in found:
         if not out or not _joins(out[-1], item, content, at):
@@ -296,7 +297,7 @@ def joined(
             clauses=prev.clauses + c.clauses,
         )
         out[-1] = (joined, replace(first, end=clause.end))
-    return out
+    return in_its_week(out, at)
 
 
 _ELABORATION_LEAD = re.compile(r"^(?:" + ELABORATION.pattern + r")\s*")

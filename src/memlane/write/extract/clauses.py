@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from memlane.text.lang import fold, has_cjk
 
-from .lexicon import A_NOT_A, ASKED_EN, ASKED_ZH, GOING_ON, NOT_ASKED_ZH, QUESTION_END, SAID_AFTER_ASKED
+from .asking import A_NOT_A, ASKED_EN, ASKED_ZH, GOING_ON, NOT_ASKED_ZH, QUESTION_END, SAID_AFTER_ASKED
 from .separators import segments
 
 MAX_CLAUSE = 300  # characters: a longer run without punctuation is pasted text, not a statement

@@ -23,19 +23,8 @@ from memlane.privacy.sensitive import KINDS
 from memlane.text.kin import PARTNER_BEFORE_AND_I
 from memlane.text.lang import has_cjk, normalize
 
-from .lexicon import (
-    A_NOT_A,
-    ASKED_ZH,
-    FEELING_TAIL,
-    FEELINGS,
-    GOING_ON,
-    LAUGHTER,
-    NOT_ASKED_ZH,
-    QUESTION_END,
-    REQUEST,
-    SMALLTALK,
-    SORRY,
-)
+from .asking import A_NOT_A, ASKED_ZH, GOING_ON, NOT_ASKED_ZH, QUESTION_END
+from .lexicon import FEELING_TAIL, FEELINGS, LAUGHTER, REQUEST, SMALLTALK, SORRY
 
 _WHOLE = "|".join(re.escape(KINDS["health"].placeholder(lang)) for lang in ("en", "zh"))
 _SEPARATOR = re.compile(

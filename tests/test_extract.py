@@ -754,6 +754,7 @@ def test_the_same_budget_said_twice_gives_the_same_slot_and_value(extractor: Rul
         # how the assistant talks to the user, whatever it is asked for
         ("年审咋弄啊。另外你说话简单点别整那么一大段", C.STYLE),
         ("帮我查下天气，我周六去杭州", C.PLAN),
+        ("想让你帮我排个训练计划，别太复杂", C.CONDITION),
     ],
 )
 def test_a_bare_constraint_after_a_request_is_a_condition_of_it(
@@ -2294,10 +2295,25 @@ def test_punctuation_only_yields_nothing(extractor: RuleExtractor) -> None:
         "need a meal plan for six this week",
         "帮我写个差评",  # about a complaint, and no complaint of the user's
         "can you help me write a complaint email",
+        # asked of the assistant by name
+        "你帮我看看这个",
+        "那你帮我排个计划",
+        "想让你帮我排个训练计划",
+        "我想让你帮我写个简历",
+        "希望你帮我写封信",
     ],
 )
 def test_a_request_to_the_assistant_is_not_a_fact_about_the_user(extractor: RuleExtractor, text: str) -> None:
     check(one(extractor, text), C.REQUEST)
+
+
+@pytest.mark.parametrize(
+    "text", ["你给我的建议很有用", "你帮我的那次真的很感谢", "你推荐的那家店很好吃", "我想看看电影"]
+)
+def test_what_the_assistant_did_or_what_the_user_wants_is_no_request(
+    extractor: RuleExtractor, text: str
+) -> None:
+    assert one(extractor, text).category is not C.REQUEST
 
 
 @pytest.mark.parametrize(

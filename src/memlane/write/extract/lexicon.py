@@ -101,6 +101,9 @@ REQUEST = re.compile(
     r"(?:帮我|帮忙|给我|替我|为我)?"
     r"(?:推荐|查一?下|查查|看看|看一下|搜一?下|找一?下|订一?下|预订|预约|提醒我|告诉我|讲讲|写一?[个篇首])"
     r"|^(?:今天|今晚|明天|现在|这次|待会儿?|一会儿?|等下|顺便)?(?:请|麻烦你?)?(?:帮我|帮忙)"
+    # said to the assistant by name: "你帮我看看这个", "想让你帮我排个训练计划", "希望你帮我写封信" (not
+    # "你给我的建议很有用", "你帮我的那次")
+    r"|^(?:那|好|行)?我?(?:想|希望|想要)?(?:让|请|麻烦|叫)?[你您](?:帮我|帮忙|替我|给我)(?!的)"
     r"|(?i:^(?:(?:can|could|would|will)\s+you|please(?!\s+(?:don'?t|do\s+not|never|stop))|help\s+me|recommend|suggest|tell\s+me|show\s+me|find\s+me"
     r"|remind\s+me|book|what\s+should\s+i|which\s+\w+\s+should\s+i"
     # what the assistant is told to do: "pick me a pasta for tonight", "so find a b&b with parking",

@@ -1608,9 +1608,12 @@ def test_kind_of_before_anything_else_still_hedges(extractor: RuleExtractor) -> 
         # who with
         ("我开始学游泳了，跟我老婆一起", C.FACT),
         ("I started taking pottery classes, with my sister", C.EVENT),
+        # when it recurs, with a verb and nothing of its own ("每周二四晚上去" alone says nothing)
+        ("我最近在练游泳，每周二四晚上去", C.FACT),
+        ("我喜欢爬山，周末去", C.PREFERENCE),
     ],
 )
-def test_an_age_a_duration_a_frequency_or_a_companion_stays_with_its_clause(
+def test_an_age_a_duration_a_frequency_a_schedule_or_a_companion_stays_with_its_clause(
     extractor: RuleExtractor, text: str, category: Category
 ) -> None:
     # "今年5岁" alone would read as the user's own age

@@ -173,6 +173,13 @@ AMOUNT_ONLY = re.compile(
     r"(?:左右)?(?:吧)?"
     r"|(?:今年|现在)?上?(?:[初高]|小学|初中|高中)?[一二三四五六]年级了?|(?:今年|现在)?(?:初|高|大)[一二三四]了?"
 )
+# a clause that only says when what the clause before names recurs, with a verb and no object of its own
+# ("我最近在练游泳，每周二四晚上去", "我在学吉他，每周六上午上课"): its schedule
+SCHEDULE_ONLY = re.compile(
+    r"(?:每周|每个?星期|每个?礼拜|每天|每晚|每个?周末|周末|平时|一般)[一二三四五六日天末、和跟]*"
+    r"(?:早上|上午|中午|下午|晚上|傍晚)?(?:[0-9一二两三四五六七八九十]+点半?)?(?:都|会|要)?"
+    r"(?:去|过去|上课|练|训练|练习|上)(?:一次|一趟|一下)?(?:的|吧)?"
+)
 # a clause that only says who with (跟我姐一起, "together with my wife"): of the clause before
 COMPANY_ONLY = re.compile(
     r"(?:是|都是|也是)?(?:跟|和|同|与|陪)(?:我的?|我家)?[\u4e00-\u9fff]{1,4}?一起(?:的|去的?|哈|呢|啦|哦)?"

@@ -218,6 +218,7 @@ def test_a_past_move_keeps_its_date(extractor: RuleExtractor) -> None:
         ("I'm a nurse", "job", "nurse", None),
         ("I work as a data engineer at Acme", "job", "data engineer", "Acme"),
         ("I'm a senior data engineer at Google", "job", "senior data engineer", "Google"),
+        ("I'm a high school chemistry teacher in Leeds", "job", "high school chemistry teacher", None),
         ("I work at Google", "employer", "Google", "Google"),
         ("I'm retired", "job", "retired", None),
         # a job held for a while is held now
@@ -3135,3 +3136,8 @@ def test_a_weekday_after_a_plan_for_a_week_is_in_that_week(
     found = extract(extractor, text)
     assert [c.category for c in found] == [Category.PLAN, Category.PLAN], [c.text for c in found]
     assert [c.event_time.day if c.event_time else None for c in found] == days
+
+
+@pytest.mark.parametrize("text", ["I'm a huge fan of the teacher", "I'm a big fan of nurses"])
+def test_a_fan_of_a_job_holds_none(extractor: RuleExtractor, text: str) -> None:
+    assert one(extractor, text).slot != "job"

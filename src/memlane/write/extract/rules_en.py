@@ -58,6 +58,9 @@ _STOP = _any("with since for and but now at near right because today too as on i
 _PLACE = rf"(?:[\u4e00-\u9fff]{{2,8}}|[A-Za-z][\w.'-]*(?:\s+(?!(?i:{_STOP})\b)(?-i:[A-Z][\w.'-]*))*)"
 _ORG = r"(?P<emp>(?-i:[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*)*))"
 _JOB = "|".join(JOBS_EN)
+# a word of a job's name before its head ("high school chemistry teacher"), not one that makes it something
+# else ("a huge fan of the teacher")
+_JOB_WORD = r"(?!(?:of|the|and|with|for|to)\s)[\w-]+"
 # "I've been a nurse for ten years", "I have been working as a paralegal since 2019": the job is current
 _HAVE_BEEN = r"(?:'ve|\s+have)\s+been\s+"
 _HOW_LONG = (
@@ -231,7 +234,7 @@ RULES = (
     rule(C.JOB, rf"(?i)\bi(?:\s+work|{_HAVE_BEEN}working|(?:'ve|\s+have)\s+worked|\s+am\s+working"
                 r"|'m\s+working)\s+as\s+(?P<job>(?:an?\s+)?[\w\s-]{2,40}?)"
                 rf"(?:\s+(?:at|for|in|with)\s+(?!{_HOW_LONG}){_ORG})?(?:\s+{_FOR_HOW_LONG})?$", b.job),
-    rule(C.JOB, rf"(?i)(?:{_IM}|\bi{_HAVE_BEEN})an?\s+(?P<job>(?:[\w-]+\s+){{0,2}}?(?:{_JOB}))\b"
+    rule(C.JOB, rf"(?i)(?:{_IM}|\bi{_HAVE_BEEN})an?\s+(?P<job>(?:{_JOB_WORD}\s+){{0,3}}?(?:{_JOB}))\b"
                 rf"(?:\s+(?:at|for|with|in)\s+(?!{_HOW_LONG}){_ORG})?", b.job),
     rule(C.LOCATION, rf"(?i){_LIVE}\s+in\s+(?P<v>{_PLACE})|\bmy\s+home\s+is\s+in\s+(?P<v2>{_PLACE})"
                      rf"|^based\s+in\s+(?P<v3>{_PLACE})"

@@ -3141,3 +3141,18 @@ def test_a_weekday_after_a_plan_for_a_week_is_in_that_week(
 @pytest.mark.parametrize("text", ["I'm a huge fan of the teacher", "I'm a big fan of nurses"])
 def test_a_fan_of_a_job_holds_none(extractor: RuleExtractor, text: str) -> None:
     assert one(extractor, text).slot != "job"
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("I'm Marcus, 41, a high school chemistry teacher in Leeds", "I'm Marcus, 41"),
+        ("I'm Sam, 34, software engineer at Google", "I'm Sam, 34"),
+        ("I'm Zoe, 29 years old, based in Austin", "I'm Zoe, 29 years old"),
+    ],
+)
+def test_an_age_said_after_a_name_stays_with_it(extractor: RuleExtractor, text: str, name: str) -> None:
+    found = extract(extractor, text)
+    assert found[0].slot == "name"
+    assert found[0].text == name
+    assert all(c.text.strip(", ") not in ("41", "34", "29 years old") for c in found)

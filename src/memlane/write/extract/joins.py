@@ -20,7 +20,15 @@ from memlane.text.lang import fold
 from .clauses import ELABORATION, EXCEPTION, Clause
 from .dated import in_its_week, its_time
 from .leaving import USED_TO, left_behind, left_job
-from .lexicon import AMOUNT_ONLY, BARE_HEDGE, COMPANY_ONLY, CONSEQUENCE, PLACE_ONLY, SCHEDULE_ONLY
+from .lexicon import (
+    AGE_AFTER_NAME,
+    AMOUNT_ONLY,
+    BARE_HEDGE,
+    COMPANY_ONLY,
+    CONSEQUENCE,
+    PLACE_ONLY,
+    SCHEDULE_ONLY,
+)
 from .rule import Context, en_objects, zh_objects
 from .work_zh import names_place
 
@@ -62,6 +70,8 @@ def _joins(prev: tuple[Candidate, Clause], nxt: tuple[Candidate, Clause], conten
         return True  # "…, but don't quote me", "…，还没想好": the clause before is a guess
     if _only(AMOUNT_ONLY, clause.text) or _only(COMPANY_ONLY, clause.text):
         return True  # "我有个女儿，今年5岁", "我开始吃素了，跟我姐一起": how old, how long, who with
+    if p.slot == "name" and _only(AGE_AFTER_NAME, clause.text):
+        return True  # "I'm Marcus, 41, …": how old the user just named is
     if c.slot is None and _only(SCHEDULE_ONLY, clause.text):
         return True  # "我最近在练游泳，每周二四晚上去": when (a routine the rules read keeps its own slot)
     if p.category in (Category.EVENT, Category.PLAN, Category.CONTEXT) and _a_place(clause.text):

@@ -172,7 +172,10 @@ AMOUNT_ONLY = re.compile(
     r"|(?:每|一)(?:天|周|星期|礼拜|个月|月|年)(?:都|大概|差不多)?[0-9一二两三四五六七八九十几]+(?:次|回|趟)"
     r"(?:左右)?(?:吧)?"
     r"|(?:今年|现在)?上?(?:[初高]|小学|初中|高中)?[一二三四五六]年级了?|(?:今年|现在)?(?:初|高|大)[一二三四]了?"
+    r"|(?i:(?:aged\s+)?\d{1,2}\s*(?:yo|y/o|years?\s+old|yrs?\s+old))"
 )
+# how old, said as a bare number after a name: "I'm Marcus, 41, …"
+AGE_AFTER_NAME = re.compile(r"(?i)(?:aged\s+)?\d{1,2}(?:\s*(?:yo|y/o|years?\s+old|yrs?(?:\s+old)?))?")
 # a clause that only says when what the clause before names recurs, with a verb and no object of its own
 # ("我最近在练游泳，每周二四晚上去", "我在学吉他，每周六上午上课"): its schedule
 SCHEDULE_ONLY = re.compile(

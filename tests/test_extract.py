@@ -3156,3 +3156,15 @@ def test_an_age_said_after_a_name_stays_with_it(extractor: RuleExtractor, text: 
     assert found[0].slot == "name"
     assert found[0].text == name
     assert all(c.text.strip(", ") not in ("41", "34", "29 years old") for c in found)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We decided: we're moving to Manchester in August",
+        "we've made our decision: we're selling the car",
+    ],
+)
+def test_a_decision_announced_before_a_colon_is_what_follows(extractor: RuleExtractor, text: str) -> None:
+    (said,) = extract(extractor, text)  # no clause "We decided", kept as an event of its own
+    assert said.text == text

@@ -194,6 +194,11 @@ _LABEL = re.compile(
     r"(?i)(?:^|[.!?;]\s*)(?:(?:quick|small|big|good|bad|some|random|little|latest|one\s+more)\s+)?"
     r"(?:update|correction|news|fyi|ps|p\.s|btw|edit|heads\s+up|q|question|context|background|status)\s*$"
 )
+# a decision announced before a colon, which is what follows it ("We decided: we're moving in August")
+_DECIDED = re.compile(
+    r"(?i)(?:^|[.!?;]\s*)(?:so\s+|ok(?:ay)?\s+)?(?:we|i)(?:'ve|\s+have)?\s+(?:finally\s+|just\s+)?"
+    r"(?:decided|made\s+(?:a|the|our|my)\s+decision|made\s+up\s+(?:our|my)\s+minds?)\s*$"
+)
 # who the user's news after a remark is about: themselves, or someone they name
 _SUBJECT = re.compile(r"(?i)(?:i|i'm|im|i've|i'd|we|we're|my|our|she|he|they)\s")
 # how far back a feeling said first can start ("ugh I'm so proud of my little brother" is 38 characters)
@@ -255,6 +260,8 @@ def _is_split(m: re.Match[str], text: str) -> bool:
         if m.group(0) in ",:" and not has_cjk(before[-1:]) and not has_cjk(after[:1]):
             if m.group(0) == ":" and _LABEL.search(before) is not None:
                 return True  # "update: ended up getting a galaxy s24 fe": the label heads what follows
+            if m.group(0) == ":" and _DECIDED.search(before) is not None:
+                return False  # "We decided: we're moving to Manchester in August": what was decided
             introduced = m.group(0) == "," and _INTRODUCED.search(before) is not None
             return introduced or _CLAUSE_START.match(after) is not None
         return True

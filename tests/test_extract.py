@@ -3168,3 +3168,14 @@ def test_an_age_said_after_a_name_stays_with_it(extractor: RuleExtractor, text: 
 def test_a_decision_announced_before_a_colon_is_what_follows(extractor: RuleExtractor, text: str) -> None:
     (said,) = extract(extractor, text)  # no clause "We decided", kept as an event of its own
     assert said.text == text
+
+
+@pytest.mark.parametrize(("text", "name"), [("我是Kevin", "Kevin"), ("hi，我是 Kevin Chen", "Kevin Chen")])
+def test_a_latin_name_after_wo_shi_is_the_users_name(extractor: RuleExtractor, text: str, name: str) -> None:
+    said = extract(extractor, text)[-1]
+    check(said, C.NAME, slot="name", value=name)
+
+
+@pytest.mark.parametrize("text", ["我是Google的", "我是ENFP"])
+def test_a_company_or_a_type_after_wo_shi_is_no_name(extractor: RuleExtractor, text: str) -> None:
+    assert one(extractor, text).slot != "name"

@@ -237,6 +237,7 @@ RULES = (
          slot_value("english_name", entity=True)),
     rule(C.NAME, r"^我姓(?P<v>[\u4e00-\u9fff]{1,2})$", slot_value("surname")),
     rule(C.NAME, r"^我是(?P<v>[\u4e00-\u9fff]{2,3})$", _self_name),
+    rule(C.NAME, r"^我是\s?(?P<v>[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)$", slot_value("name", entity=True)),
     # how to reach and answer the user
     rule(C.CONTACT, CHANNEL_WORD.pattern, contact, "ask"),
     rule(C.STYLE, rf"用(?P<v>{_LANG})|(?<![会能在学])(?:{REPLY})(?P<v2>{_LANG})",

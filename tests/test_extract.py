@@ -1725,6 +1725,7 @@ def test_assistant_and_system_turns_are_extracted_but_not_explicit(
         ("恐怖片看腻了", "恐怖片"),
         ("健身房现在很少去了", "健身房"),
         ("没空爬山了", "爬山"),
+        ("雅思我决定不考了", "雅思"),
     ],
 )
 def test_what_the_user_stopped_is_a_dislike_of_it(extractor: RuleExtractor, text: str, thing: str) -> None:

@@ -361,3 +361,11 @@ def test_a_relatives_job_never_becomes_the_users_profile(mem: Memory) -> None:
     kept = {m.text: m.slot for m in mem.list("u1")}
     assert kept["老公在银行上班"] == "family:husband"
     assert kept["女儿刚上幼儿园"] == "family:daughter"
+
+
+def test_an_exam_given_up_retires_the_preparing_for_it(mem: Memory) -> None:
+    mem.add("最近在准备CFA level 2，考试是明年5月", user_id="u1", session_id="s1", at=T0)
+    mem.add("CFA我决定不考了，太累了，打算转去读个part-time MBA", user_id="u1", session_id="s2", at=days(10))
+    texts = [m.text for m in mem.list("u1")]
+    assert "最近在准备CFA level 2" not in texts, texts
+    assert "CFA我决定不考了" in texts

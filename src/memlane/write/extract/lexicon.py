@@ -82,10 +82,10 @@ FORGET = re.compile(
 # What the user has stopped doing, the thing said first ("咖啡不喝了", "恐怖片看腻了", "健身房现在很少去
 # 了"), or for want of time ("没空爬山了"); group ``obj`` names it. A dislike to the extractor, and what a
 # change of mind leaves behind to the reconciler (:mod:`memlane.write.changes`).
-STOP_VERB = "(?:喝|吃|用|玩|看|去|跑|打|学|练|买|抽|追|听|弹|骑|做|爬|逛|刷|碰|沾|养|请|租|报|订|装|搬)"
+STOP_VERB = "(?:喝|吃|用|玩|看|去|跑|打|学|练|买|抽|追|听|弹|骑|做|爬|逛|刷|碰|沾|养|请|租|报|订|装|搬|考)"
 STOPPED_ZH = (
     re.compile(
-        r"^(?:现在|最近|后来)?(?P<obj>[^，。,.!！？?；;了后我]{1,8}?)我?(?:也|都|就|早就|已经|现在|基本上?|先)*"
+        r"^(?:现在|最近|后来)?(?P<obj>[^，。,.!！？?；;了后我]{1,8}?)我?(?:也|都|就|早就|已经|现在|基本上?|先|决定|想了想)*"
         rf"(?:(?:不再?|没再|很少|懒得|不怎么|不太){STOP_VERB}了|{STOP_VERB}?(?:腻了|厌了|够了|伤了)"
         r"|放一放了|放下了|搁置了|停了|送人了|送走了|放弃了"
         rf"|(?:好久|很久|好几个月|好几年|半年多?|一年多?)没(?:再)?{STOP_VERB}?过?了)$"

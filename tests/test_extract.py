@@ -3180,3 +3180,18 @@ def test_a_latin_name_after_wo_shi_is_the_users_name(extractor: RuleExtractor, t
 @pytest.mark.parametrize("text", ["我是Google的", "我是ENFP"])
 def test_a_company_or_a_type_after_wo_shi_is_no_name(extractor: RuleExtractor, text: str) -> None:
     assert one(extractor, text).slot != "name"
+
+
+@pytest.mark.parametrize(
+    ("text", "clauses"),
+    [
+        # a feeling tacked on after a comma leaves no comma behind on the news
+        (
+            "I have a job interview at Monzo next Thursday, pretty nervous",
+            ["I have a job interview at Monzo next Thursday", "pretty nervous"],
+        ),
+        ("got my black belt last weekend, buzzing", ["got my black belt last weekend", "buzzing"]),
+    ],
+)
+def test_a_clause_keeps_no_stop_at_its_ends(text: str, clauses: list[str]) -> None:
+    assert [c.text for c in split_clauses(text)] == clauses

@@ -59,7 +59,7 @@ _REMEMBER = re.compile(
     r"|^(?i:(?:please\s+)?(?:remember|note|keep\s+in\s+mind|don't\s+forget|do\s+not\s+forget|make\s+a\s+note|"
     r"take\s+note|memori[sz]e|save\s+this)(?:\s+that|\s+this)?\b)[\s,:\-]*"
 )
-_TRIM = " \t\r\n\"'“”‘’()（）<>《》「」『』-—–~～*·•、"
+_TRIM = " ,;，；\t\r\n\"'“”‘’()（）<>《》「」『』-—–~～*·•、"
 # Openers of a clause that says more about the one before it ("我比较看重拍照，尤其是长焦")…
 _MORE = (
     r"(?:尤其是|尤其|特别是|主要是|比如说?|例如|像是|包括|甚至|特别喜欢的是)"

@@ -237,7 +237,7 @@ def test_every_clause_gets_exactly_one_decision_with_a_reason(mem: Memory, text:
         # an exception is part of the taste it is made to
         pytest.param(
             "I'm into true crime mostly, nothing with gore though",
-            ["I'm into true crime mostly, nothing with gore"],
+            ["I'm into true crime mostly, nothing with gore though"],
             id="en-exception",
         ),
         pytest.param("喜欢看电影，但除了恐怖片", ["喜欢看电影，但除了恐怖片"], id="zh-exception"),

@@ -108,6 +108,7 @@ def test_a_name_after_wo_shi_starts_with_a_surname_or_lao_xiao_a(extractor: Rule
         ("我是湖南人", "hometown", "湖南"),
         ("我是大连人", "hometown", "大连"),
         ("我住合肥", "home_city", "合肥"),
+        ("我家住在浦东", "home_city", "浦东"),  # not "在浦东"
         ("我是东北的", "hometown", "东北"),
         ("我老家四川的", "hometown", "四川"),
         ("I live in Berlin", "home_city", "Berlin"),

@@ -1468,6 +1468,13 @@ def test_what_speaks_of_the_user_is_not_taken_for_words_to_the_listener(
         ("我有一只猫叫咪咪", "pet:cat", "咪咪"),
         ("I have a dog named Rex", "pet:dog", "Rex"),
         ("I have a dog", "pet:dog", None),
+        # a pet said with "we", or by its breed
+        ("we have a dog called Max", "pet:dog", "Max"),
+        ("we have a golden retriever called Max", "pet:dog", "Max"),
+        ("I have a tabby named Mochi", "pet:cat", "Mochi"),
+        ("我家有只柯基叫豆豆", "pet:dog", "豆豆"),
+        ("我养了一只布偶猫", "pet:cat", None),
+        ("we have a lab at work", None, None),  # a lab is no labrador
         ("我最近在学 Python", "learning", "Python"),
         ("I'm learning Japanese", "learning", "Japanese"),
         ("我吃素", "diet", "vegetarian"),

@@ -19,6 +19,16 @@ from .rule import Build, Context, Draft, any_of, en_objects
 RELATIONS = EN_RELATIONS
 # fmt: on
 PETS = ("dog", "cat", "puppy", "kitten", "rabbit", "hamster", "parrot", "fish", "turtle", "bird")
+# a pet is as often named by its breed ("we have a golden retriever called Max"): the species it is
+_DOGS = (
+    "golden_retriever labrador corgi poodle beagle husky dachshund pug border_collie collie german_shepherd"
+    " shih_tzu french_bulldog frenchie bulldog terrier spaniel greyhound whippet cockapoo cavapoo labradoodle"
+    " goldendoodle chihuahua schnauzer jack_russell staffie rottweiler"
+)
+_CATS = "maine_coon ragdoll siamese bengal british_shorthair sphynx tabby"
+BREEDS = {
+    w.replace("_", " "): kind for words, kind in ((_DOGS, "dog"), (_CATS, "cat")) for w in words.split()
+}
 _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _NOT_A_NAME = frozenset(
     any_of(
@@ -213,7 +223,8 @@ def fact_about(slot: str) -> Build:
 
 def pet(m: re.Match[str], ctx: Context) -> Draft | None:
     name = m.group("name")
-    return Draft(slot=f"pet:{m.group('pet').lower()}", value=name, entities=[name] if name else [])
+    kind = " ".join(m.group("pet").lower().split())
+    return Draft(slot=f"pet:{BREEDS.get(kind, kind)}", value=name, entities=[name] if name else [])
 
 
 def first_person(m: re.Match[str], ctx: Context) -> Draft | None:

@@ -14,7 +14,11 @@ from .rule import Context, Draft
 RELATIONS = {**ZH_RELATIONS, **ZH_AFTER_ME}
 # fmt: off
 PETS = {"猫": "cat", "猫咪": "cat", "小猫": "cat", "狗": "dog", "狗狗": "dog", "小狗": "dog",
-        "兔子": "rabbit", "仓鼠": "hamster", "鹦鹉": "parrot", "金鱼": "fish", "乌龟": "turtle"}
+        "兔子": "rabbit", "仓鼠": "hamster", "鹦鹉": "parrot", "金鱼": "fish", "乌龟": "turtle",
+        # a pet is as often named by its breed: "我家有只柯基叫豆豆", "我养了一只布偶猫"
+        **dict.fromkeys("柯基 金毛 拉布拉多 哈士奇 泰迪 比熊 柴犬 边牧 萨摩耶 法斗 博美 雪纳瑞 吉娃娃"
+                        " 德牧 阿拉斯加 中华田园犬 串串".split(), "dog"),
+        **dict.fromkeys("布偶猫 布偶 英短 美短 橘猫 狸花猫 暹罗猫 加菲猫 蓝猫 缅因猫 无毛猫".split(), "cat")}
 # fmt: on
 REL = "|".join(
     [

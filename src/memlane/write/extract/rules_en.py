@@ -110,7 +110,7 @@ def _unless_here_now(build: Build) -> Build:
     return problem
 
 
-_PET = "|".join(b.PETS)
+_PET = "|".join([*sorted((k.replace(" ", r"\s+") for k in b.BREEDS), key=len, reverse=True), *b.PETS])
 _DISLIKE = _any(
     "hate dislike detest loathe can't_stand cannot_stand can't_bear don't_like don't_really_like don't_love "
     "don't_enjoy don't_care_for do_not_like do_not_love do_not_enjoy"
@@ -272,8 +272,8 @@ RULES = (
     rule(C.ROUTINE, r".", routine),
     rule(C.FACT, rf"(?i){_IM}(?:very\s+|severely\s+|mildly\s+|really\s+)?allergic\s+to\s+(?P<obj>.+)"
                  r"|\bi\s+have\s+an?\s+(?P<obj2>[\w\s]+?)\s+allergy\b", b.fact_about("allergy")),
-    rule(C.FACT, rf"(?i)\bi(?:\s+|(?='))(?:have|own|'ve\s+got|have\s+got)\s+(?:a|an|one|two|three|\d)\s+"
-                 rf"(?:little\s+|pet\s+|old\s+|young\s+)?(?P<pet>{_PET})s?\b"
+    rule(C.FACT, rf"(?i)\b(?:i|we)(?:\s+|(?='))(?:have|own|'ve\s+got|have\s+got)\s+"
+                 rf"(?:an?|one|two|three|\d)\s+(?:little\s+|pet\s+|old\s+|young\s+)?(?P<pet>{_PET})s?\b"
                  r"(?:\s+(?:named|called)\s+(?P<name>(?-i:[A-Z][\w'-]*)))?", b.pet),
     rule(C.FACT, rf"(?i){_IM}(?:currently\s+|now\s+)?(?:learning|studying)\s+(?P<obj>.+)"
                  r"|\bi\s+(?:started|began)\s+learning\s+(?P<obj2>.+)", b.fact_about("learning")),

@@ -2580,7 +2580,16 @@ def test_a_place_the_user_is_of_fills_its_slot(
     check(one(extractor, text), C.LOCATION, slot=slot, value=value)
 
 
-HABITS = ["I take the 7:40 bus to work", "we eat dinner at 6", "I catch the 8am train"]
+HABITS = [
+    "I take the 7:40 bus to work",
+    "we eat dinner at 6",
+    "I catch the 8am train",
+    # a word of habit says so without the present tense
+    "I'm a night owl, usually up till 2am",
+    "always up by 6am",
+    "我一般晚上12点睡",
+    "平时七点半出门",
+]
 
 
 @pytest.mark.parametrize("text", HABITS)

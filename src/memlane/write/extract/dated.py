@@ -125,6 +125,24 @@ def just_a_time(ctx: Context, *more: re.Pattern[str]) -> bool:
     return len(re.sub(r"[\W_]", "", rest)) < 2
 
 
+# a word that makes the time of day a habit's: "我一般晚上12点睡", "平时七点半出门"
+_HABIT_ZH = re.compile(r"一般|平时|平常|通常|总是|经常|习惯|基本(?:上|都)")
+_CLOCK_ZH = re.compile(
+    r"(?:早上|上午|中午|下午|晚上|凌晨|半夜)?[0-9零一二两三四五六七八九十]{1,3}(?:点|:\d{2})(?:半|一刻|[0-9]{1,2}分?)?"
+)
+
+
+def unless_a_habit(build: Build) -> Build:
+    """``build`` for a Chinese clause dated only by a time of day, unless a word of habit makes it what
+    the user usually does then ("我一般晚上12点睡" is no plan for midnight tonight)."""
+
+    def dated(m: re.Match[str], ctx: Context) -> Draft | None:
+        clock = ctx.times and all(_CLOCK_ZH.fullmatch(t.text.strip()) for t in ctx.times)
+        return None if clock and _HABIT_ZH.search(ctx.text) else build(m, ctx)
+
+    return dated
+
+
 def timed(status: EventStatus, direction: int | None, require_time: bool = False) -> Build:
     """A builder for plans and events: the first time of the wanted direction becomes ``event_time``.
     A plan's day said without a year that has passed this year is next year's ("I'll fly to Tokyo on

@@ -110,17 +110,24 @@ _PRESENT = re.compile(
     r"|fly\b|land\b|depart\b|arrive\b|board\b|check\b|(?:[a-z]+ed|" + IRREGULAR + r")\b)[a-z]+\b"
 )
 _DID = re.compile(DID)
+# a word that says the clock time is a habit's: "I'm a night owl, usually up till 2am"
+_HABIT = re.compile(
+    r"(?i)\b(?:usually|always|normally|typically|generally|mostly|every\s+(?:day|night|morning|evening))\b"
+)
 _CLOCK = re.compile(r"(?i)(?:at\s+)?\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o'?clock)?")
 
 
 def in_its_tense(build: Build, planned: bool) -> Build:
     """``build`` for a clause dated only by the time it names, unless it names only clock times and its
-    tense says otherwise: in the present, a habit; for a plan, in the past ("I got home at 11pm",
-    said at seven in the morning, is no plan for tonight; "we booked the venue for saturday" is)."""
+    tense says otherwise: in the present or with a word of habit, a habit ("usually up till 2am"); for a
+    plan, in the past ("I got home at 11pm", said at seven in the morning, is no plan for tonight; "we
+    booked the venue for saturday" is)."""
 
     def dated(m: re.Match[str], ctx: Context) -> Draft | None:
         clock = ctx.times and all(_CLOCK.fullmatch(t.text.strip()) for t in ctx.times)
-        if clock and (_PRESENT.match(ctx.text) or (planned and _DID.search(ctx.text))):
+        if clock and (
+            _PRESENT.match(ctx.text) or _HABIT.search(ctx.text) or (planned and _DID.search(ctx.text))
+        ):
             return None
         return build(m, ctx)
 

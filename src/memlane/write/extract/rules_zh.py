@@ -15,7 +15,7 @@ from memlane.text.names_zh import reads_as_name
 from memlane.text.timeparse import number
 
 from .channels import CHANNEL_WORD, contact
-from .dated import moved_plan, routine, timed
+from .dated import moved_plan, routine, timed, unless_a_habit
 from .family_zh import MARITAL, MARITAL_SAID, MINE, PARTED, PETS, REL, family
 from .lexicon import DEVICE_NOW, FEELINGS, JOBS_ZH, LASTING, STOPPED_ZH
 from .money import budget_draft
@@ -382,8 +382,8 @@ RULES = (
     rule(C.PLAN, _MOVED, moved_plan),
     rule(C.PLAN, _CALLED_OFF, timed(EventStatus.CANCELLED, None)),
     rule(C.PLAN, _INTENT, timed(P, 1)),
-    rule(C.PLAN, r".", timed(P, 1, require_time=True)),
-    rule(C.EVENT, r".", timed(EventStatus.DONE, -1, require_time=True)),
+    rule(C.PLAN, r".", unless_a_habit(timed(P, 1, require_time=True))),
+    rule(C.EVENT, r".", unless_a_habit(timed(EventStatus.DONE, -1, require_time=True))),
     # what a check found, settling a guess
     rule(C.EVENT, FOUND_OUT_ZH, timed(EventStatus.DONE, -1), "any"),
     # done: 了 or 啦 (定啦), 过, or a choice made (最后选的蕾丝款)

@@ -3123,6 +3123,10 @@ def test_what_someone_else_is_doing_now_is_this_moments(
         # …and one said in the past tense stays this week's
         ("I went to the gym on Tuesday", Category.EVENT, 11),
         ("周二开了个会", Category.EVENT, 11),
+        ("I booked flights on Tuesday", Category.EVENT, 11),
+        # …unless the day is what was booked: that day is ahead
+        ("I booked a table for Tuesday", Category.PLAN, 18),
+        ("订了周二的票", Category.PLAN, 18),
         # a day still to come this week is unchanged
         ("on Saturday we're going hiking", Category.PLAN, 15),
     ],

@@ -68,18 +68,18 @@ _PAST = re.compile(
 
 def coming(times: list[TimeMention], text: str) -> list[TimeMention]:
     """``times``, with a day of the week named alone that is already past this week moved to the coming
-    one, when nothing in ``text`` speaks of the past: "I have a talk on Tuesday" and "周二有个会", said on a
-    Thursday, are next week's (the day was read as this week's, and the clause as an event that was
-    over); "I went to the gym on Tuesday" stays."""
-    if not any(t.direction < 0 and _BARE_DAY.match(t.text.strip()) for t in times) or _PAST.search(text):
-        return times
+    one, when nothing in ``text`` speaks of the past or the day is what something was booked for: "I have
+    a talk on Tuesday", "周二有个会" and "I booked a table for Tuesday", said on a Thursday, are next
+    week's (the day was read as this week's, and the clause as an event that was over); "I went to the
+    gym on Tuesday" stays."""
+    past = _PAST.search(text) is not None
+
+    def ahead(t: TimeMention) -> bool:
+        bare = t.direction < 0 and _BARE_DAY.match(t.text.strip()) is not None
+        return bare and (not past or _BOOKED_FOR.search(text[: t.start]) is not None)
+
     week = timedelta(days=7)
-    return [
-        replace(t, at=t.at + week, end_at=t.end_at + week, direction=1)
-        if t.direction < 0 and _BARE_DAY.match(t.text.strip())
-        else t
-        for t in times
-    ]
+    return [replace(t, at=t.at + week, end_at=t.end_at + week, direction=1) if ahead(t) else t for t in times]
 
 
 def in_its_week(plans: list[tuple[Candidate, T]], at: datetime) -> list[tuple[Candidate, T]]:
@@ -125,6 +125,11 @@ def just_a_time(ctx: Context, *more: re.Pattern[str]) -> bool:
     return len(re.sub(r"[\W_]", "", rest)) < 2
 
 
+# what a day named after it was booked for, whenever the booking was: "I booked a table for Tuesday",
+# "订了周二的" (the day is ahead, though the booking is past)
+_BOOKED_FOR = re.compile(
+    r"(?i)\b(?:booked|reserved|scheduled|set\s+up|arranged|moved\s+it|pushed\s+it)\b.*\bfor\s*$|[订约定]了?$"
+)
 # a word that makes the time of day a habit's: "我一般晚上12点睡", "平时七点半出门"
 _HABIT_ZH = re.compile(r"一般|平时|平常|通常|总是|经常|习惯|基本(?:上|都)")
 _CLOCK_ZH = re.compile(

@@ -16,6 +16,7 @@ from memlane.domain import Candidate, Category, EventStatus
 from memlane.text.timeparse import TimeMention, find_times
 
 from .events_en import IRREGULAR
+from .lexicon import HABITUAL
 from .rule import ZH_SUBJECT_WORDS, Build, Context, Draft
 
 T = TypeVar("T")
@@ -130,8 +131,6 @@ def just_a_time(ctx: Context, *more: re.Pattern[str]) -> bool:
 _BOOKED_FOR = re.compile(
     r"(?i)\b(?:booked|reserved|scheduled|set\s+up|arranged|moved\s+it|pushed\s+it)\b.*\bfor\s*$|[订约定]了?$"
 )
-# a word that makes the time of day a habit's: "我一般晚上12点睡", "平时七点半出门"
-_HABIT_ZH = re.compile(r"一般|平时|平常|通常|总是|经常|习惯|基本(?:上|都)")
 _CLOCK_ZH = re.compile(
     r"(?:早上|上午|中午|下午|晚上|凌晨|半夜)?[0-9零一二两三四五六七八九十]{1,3}(?:点|:\d{2})(?:半|一刻|[0-9]{1,2}分?)?"
 )
@@ -143,7 +142,7 @@ def unless_a_habit(build: Build) -> Build:
 
     def dated(m: re.Match[str], ctx: Context) -> Draft | None:
         clock = ctx.times and all(_CLOCK_ZH.fullmatch(t.text.strip()) for t in ctx.times)
-        return None if clock and _HABIT_ZH.search(ctx.text) else build(m, ctx)
+        return None if clock and HABITUAL.search(ctx.text) else build(m, ctx)
 
     return dated
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from .lexicon import HABITUAL
 from .rule import Build, Context, Draft
 from .rule import any_of as _any
 
@@ -110,10 +111,6 @@ _PRESENT = re.compile(
     r"|fly\b|land\b|depart\b|arrive\b|board\b|check\b|(?:[a-z]+ed|" + IRREGULAR + r")\b)[a-z]+\b"
 )
 _DID = re.compile(DID)
-# a word that says the clock time is a habit's: "I'm a night owl, usually up till 2am"
-_HABIT = re.compile(
-    r"(?i)\b(?:usually|always|normally|typically|generally|mostly|every\s+(?:day|night|morning|evening))\b"
-)
 _CLOCK = re.compile(r"(?i)(?:at\s+)?\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o'?clock)?")
 
 
@@ -126,7 +123,7 @@ def in_its_tense(build: Build, planned: bool) -> Build:
     def dated(m: re.Match[str], ctx: Context) -> Draft | None:
         clock = ctx.times and all(_CLOCK.fullmatch(t.text.strip()) for t in ctx.times)
         if clock and (
-            _PRESENT.match(ctx.text) or _HABIT.search(ctx.text) or (planned and _DID.search(ctx.text))
+            _PRESENT.match(ctx.text) or HABITUAL.search(ctx.text) or (planned and _DID.search(ctx.text))
         ):
             return None
         return build(m, ctx)

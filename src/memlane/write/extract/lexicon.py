@@ -259,6 +259,12 @@ FEELING_TAIL = (
 LASTING = re.compile(
     r"以后都|一直|每次|永远|总是|(?i:\b(?:always|every\s+time|from\s+now\s+on|in\s+general)\b)"
 )
+# a word of habit: what is said with it is what the user does as a rule ("mostly i just take the bus",
+# "我出门基本坐公交", "usually up till 2am", "我一般晚上12点睡")
+HABITUAL = re.compile(
+    r"一般|平时|平常|通常|总是|经常|向来|习惯|基本|每天|每次"
+    r"|(?i:\b(?:usually|always|mostly|normally|generally|typically|tend\s+to|every)\b)"
+)
 # what says an instruction holds for every later conversation ("以后一条一条说", "讲题的时候先给我答案",
 # "pls always chuck a shopping list at the end"), not for the task at hand ("I'm driving, keep it short")
 # (whatever says a statement always holds, and the words for "from now on" and "whenever")

@@ -14,7 +14,7 @@ import re
 from memlane.domain import Action, Candidate, Category, Decision, EventStatus
 from memlane.write.extract.events_en import FOUND_OUT
 from memlane.write.extract.leaving import left_behind, left_job
-from memlane.write.extract.lexicon import DEVICE_NOW, MOMENT, STANDING
+from memlane.write.extract.lexicon import DEVICE_NOW, HABITUAL, MOMENT, STANDING
 from memlane.write.extract.present_en import THEY_NOW
 from memlane.write.extract.present_zh import HABIT
 from memlane.write.extract.rule import FAVORITE
@@ -27,10 +27,6 @@ LONG_NUMBER = re.compile(r"\d(?:[\s.\-]?\d){5,}")
 _INSTRUCTIONS = {Category.STYLE, Category.CONTACT}
 # what the user does as a rule: "mostly i just take the bus", "我出门基本坐公交", "通勤路上我听播客"
 _HABITS = {Category.PREFERENCE, Category.DISLIKE, Category.ROUTINE, Category.FACT}
-_HABITUAL = re.compile(
-    r"一般|平时|通常|总是|经常|向来|习惯|基本|每天|每次"
-    r"|(?i:\b(?:usually|always|mostly|normally|generally|typically|tend\s+to|every)\b)"
-)
 
 
 def tier(action: Action) -> str:
@@ -75,7 +71,7 @@ def habitual(candidate: Candidate) -> bool:
     return (
         candidate.category in _HABITS
         and not candidate.session_only
-        and (_HABITUAL.search(candidate.text) is not None or re.match(HABIT, candidate.text) is not None)
+        and (HABITUAL.search(candidate.text) is not None or re.match(HABIT, candidate.text) is not None)
     )
 
 

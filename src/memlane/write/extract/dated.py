@@ -65,6 +65,11 @@ _BARE_DAY = re.compile(
 _PAST = re.compile(
     r"(?i)\b(?:was|were|\w+ed|" + IRREGULAR + r")\b|了|过|刚|已经|昨|前天|上周|上个|上礼拜|上星期"
 )
+# what a day named after it was booked for, whenever the booking was: "I booked a table for Tuesday",
+# "订了周二的" (the day is ahead, though the booking is past)
+_BOOKED_FOR = re.compile(
+    r"(?i)\b(?:booked|reserved|scheduled|set\s+up|arranged|moved\s+it|pushed\s+it)\b.*\bfor\s*$|[订约定]了?$"
+)
 
 
 def coming(times: list[TimeMention], text: str) -> list[TimeMention]:
@@ -93,15 +98,8 @@ def in_its_week(plans: list[tuple[Candidate, T]], at: datetime) -> list[tuple[Ca
     for c, clause in plans:
         times = find_times(c.text, at) if c.category is Category.PLAN else []
         if week is not None and times and all(_BARE_DAY.match(t.text.strip()) for t in times):
-            day = next(
-                (
-                    week.at + timedelta(days=n)
-                    for n in range((week.end_at - week.at).days)
-                    if (week.at + timedelta(days=n)).weekday() == times[0].at.weekday()
-                ),
-                None,
-            )
-            c = c if day is None else replace(c, event_time=day)
+            day = week.at + timedelta(days=(times[0].at.weekday() - week.at.weekday()) % 7)
+            c = replace(c, event_time=day) if day < week.end_at else c
         else:
             week = next((t for t in times if t.direction >= 0 and (t.end_at - t.at).days >= 2), None)
         out.append((c, clause))
@@ -126,11 +124,6 @@ def just_a_time(ctx: Context, *more: re.Pattern[str]) -> bool:
     return len(re.sub(r"[\W_]", "", rest)) < 2
 
 
-# what a day named after it was booked for, whenever the booking was: "I booked a table for Tuesday",
-# "订了周二的" (the day is ahead, though the booking is past)
-_BOOKED_FOR = re.compile(
-    r"(?i)\b(?:booked|reserved|scheduled|set\s+up|arranged|moved\s+it|pushed\s+it)\b.*\bfor\s*$|[订约定]了?$"
-)
 _CLOCK_ZH = re.compile(
     r"(?:早上|上午|中午|下午|晚上|凌晨|半夜)?[0-9零一二两三四五六七八九十]{1,3}(?:点|:\d{2})(?:半|一刻|[0-9]{1,2}分?)?"
 )

@@ -1227,7 +1227,9 @@ def test_one_occasion_is_no_habit(extractor: RuleExtractor, text: str) -> None:
     assert one(extractor, text).category is not C.PREFERENCE
 
 
-@pytest.mark.parametrize("text", ["现在都用支付宝了", "现在一般骑车上班", "我现在基本不点外卖"])
+@pytest.mark.parametrize(
+    "text", ["现在都用支付宝了", "现在一般骑车上班", "我现在基本不点外卖", "我现在不跑步了", "现在不上夜班了"]
+)
 def test_now_of_a_habit_is_no_moment(extractor: RuleExtractor, text: str) -> None:
     # 现在 before 都 / 一般 / 基本 says what the user does these days, and its 在 is no workplace
     c = one(extractor, text)

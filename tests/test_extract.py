@@ -2698,7 +2698,9 @@ def test_a_workplace_or_a_state_said_with_now_is_no_moment(extractor: RuleExtrac
     assert one(extractor, text).category is not C.CONTEXT
 
 
-@pytest.mark.parametrize("text", ["我在医院", "我在公司加班", "我现在在医院", "我现在在排队"])
+@pytest.mark.parametrize(
+    "text", ["我在医院", "我在公司加班", "我现在在医院", "我现在在排队", "我现在不方便说话", "我现在不在家"]
+)
 def test_where_the_user_is_right_now_is_a_moment(extractor: RuleExtractor, text: str) -> None:
     check(one(extractor, text), C.CONTEXT)
 

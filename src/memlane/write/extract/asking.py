@@ -15,8 +15,9 @@ QUESTION_END = re.compile(r"(?:吗|么|嘛|呢)[啊呀]?$|(?<![我他她它才�
 # 呢 after what is going on is no question: "在医院排队呢", "正在考试呢", "还有四十多个人呢"
 GOING_ON = re.compile(r"[在正着还][^吗么嘛]*呢[啊呀]?$")
 # a question by its shape: a verb asked as itself, not and itself again (要不要, 会不会, 是不是, 有没有,
-# 可不可以); 时不时 and 动不动 are adverbs ("I run now and then") and 还没还 is "not yet repaid"
-A_NOT_A = re.compile(r"(?![时动还])([\u4e00-\u9fff])[不没]\1")
+# 可不可以); 时不时 and 动不动 are adverbs ("I run now and then"), 还没还 is "not yet repaid", and the 在
+# of 现在 / 正在 / 实在 starts no 在不在 ("我现在不在家")
+A_NOT_A = re.compile(r"(?![时动还])(?<![现正实存所])([\u4e00-\u9fff])[不没]\1")
 # a question by its words, with no mark: a Chinese question word (附近哪有宠物医院, 开锁一般多少钱, 晚饭咋整)
 # that stands for nothing known and is not "any" (啥都吃, 谁劝都没用, 水果什么的, 没啥爱好, 不知道吃啥)
 ASKED_ZH = re.compile(

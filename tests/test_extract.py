@@ -1736,6 +1736,7 @@ def test_assistant_and_system_turns_are_extracted_but_not_explicit(
         ("健身房现在很少去了", "健身房"),
         ("没空爬山了", "爬山"),
         ("雅思我决定不考了", "雅思"),
+        ("火锅吃伤了", "火锅"),
     ],
 )
 def test_what_the_user_stopped_is_a_dislike_of_it(extractor: RuleExtractor, text: str, thing: str) -> None:
@@ -1745,6 +1746,14 @@ def test_what_the_user_stopped_is_a_dislike_of_it(extractor: RuleExtractor, text
 def test_a_stop_names_no_thing_it_does_not_say(extractor: RuleExtractor) -> None:
     # "膝盖受伤后" is when, not what: nothing is left behind
     assert one(extractor, "膝盖受伤后不跑了").category is not C.DISLIKE
+
+
+@pytest.mark.parametrize("text", ["膝盖伤了", "我腰伤了"])
+def test_an_injury_is_no_thing_given_up(extractor: RuleExtractor, text: str) -> None:
+    # 伤了 with no verb is a hurt knee, not a food eaten until it sickened the user (吃伤了)
+    c = one(extractor, text)
+    assert c.category is not C.DISLIKE
+    assert not c.objects
 
 
 @pytest.mark.parametrize(

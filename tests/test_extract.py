@@ -826,9 +826,18 @@ def test_a_favourite_names_its_kind(
         ("以前打车多，现在都坐公交", "以前打车多，现在都坐公交"),
         ("头发以前晚上洗，现在改早上洗了", "头发以前晚上洗，现在改早上洗了"),
         ("I used to drive to work, now I cycle", "I used to drive to work, now I cycle"),
+        # …with why, said between the two
+        ("我现在不跑步了，膝盖伤了，改游泳了", "我现在不跑步了，膝盖伤了，改游泳了"),
+        ("咖啡戒了，胃受不了，现在喝茶", "咖啡戒了，胃受不了，现在喝茶"),
+        (
+            "I quit coffee, it made me jittery, it's green tea now",
+            "I quit coffee, it made me jittery, it's green tea now",
+        ),
         # what follows a change is not always what replaced it
         ("跑步停了，现在好无聊", "跑步停了"),
         ("I quit coffee, can you suggest a tea now?", "I quit coffee"),
+        ("咖啡戒了，茶也不喝了，现在只喝水", "咖啡戒了"),  # a second thing left is its own
+        ("咖啡戒了，我下周去上海出差，现在喝茶", "咖啡戒了"),
     ],
 )
 def test_what_replaced_a_thing_joins_the_change_that_left_it(

@@ -638,6 +638,9 @@ def status_after(mem: Memory, before: str, change: str, at: datetime) -> Status:
         ("I'm learning Spanish", "I gave up on Spanish, switched to learning Japanese"),
         # what replaced it, said in a clause of its own, is no new choice the old habit names
         ("我每天早上跑步", "跑步停了，现在改游泳"),
+        # …with why between the two, and 现在 before it, which is no moment here
+        ("我喜欢早上跑步", "我现在不跑步了，膝盖伤了，改游泳了"),
+        ("I drink coffee every morning", "I quit coffee, it made me jittery, it's green tea now"),
         ("我在学吉他", "吉他不学了，改学钢琴了"),
         ("我喜欢看综艺", "综艺不怎么看了，现在都看纪录片"),
         # no rule reads the rest of the clause: what it leaves is still left

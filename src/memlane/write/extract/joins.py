@@ -1,8 +1,8 @@
 """Which clauses of a message are one statement: an elaboration and what it elaborates, a guess and
 its hedge, an amount or a companion and what it measures or accompanies, a place and the event it is
 the place of, a relative or the moment and what a Chinese clause with no subject of its own goes on to
-say of them in the same sentence, what a change of mind left behind and what replaced it, news and
-what it is, and a complaint told in two parts. Joined, they are one candidate, whose text is the
+say of them in the same sentence, what a change of mind left behind, why, and what replaced it, news
+and what it is, and a complaint told in two parts. Joined, they are one candidate, whose text is the
 user's own span of both::
 
     joined(found, message.content, message.at)  # found: (candidate, clause) in text order
@@ -152,6 +152,38 @@ def _says_what(p: Candidate, c: Candidate) -> bool:
     return _only(_NEWS_ONLY, p.text) and c.category not in _NOT_NEWS
 
 
+# what may say why the user changed, between what they left and what replaced it: a hurt, a feeling, a
+# problem, a fact ("膝盖伤了", "it made me jittery", "too expensive"), not a thing of its own to keep
+_A_REASON = {
+    Category.OTHER,
+    Category.FACT,
+    Category.EVENT,
+    Category.MOOD,
+    Category.COMPLAINT,
+    Category.DISLIKE,
+    Category.CONTEXT,
+}
+
+
+def _why_it_changed(
+    prev: tuple[Candidate, Clause], middle: tuple[Candidate, Clause], nxt: tuple[Candidate, Clause]
+) -> bool:
+    """Whether ``middle`` says why the user left what ``prev`` left behind, for what ``nxt`` says
+    replaced it ("我现在不跑步了，膝盖伤了，改游泳了", "I quit coffee, it made me jittery, it's green tea
+    now"): the three are one change, and its reason is the user's too."""
+    (p, _), (m, clause), (n, after) = prev, middle, nxt
+    return (
+        m.category in _A_REASON
+        and m.slot is None
+        and not m.objects
+        and not m.hedged
+        and not clause.question
+        and m.role == p.role
+        and m.lang == p.lang
+        and _goes_on_to_what_replaced(p, n, after)
+    )
+
+
 # what says a clause is the state a change led to: 现在改游泳, "it's almond milk for me these days"
 _NOW_ON = re.compile(
     r"^(?:所以|但是?|不过|然后|而且)?我?(?:现在|如今|目前|改|换|转)"
@@ -270,7 +302,17 @@ def joined(
     (物流太慢了，到现在还没到), into one candidate whose text is the user's span of both; then put a
     plan dated by a weekday alone in the week of the plan before it (:func:`in_its_week`)."""
     out: list[tuple[Candidate, Clause]] = []
-    for item in found:
+    for i, item in enumerate(found):
+        if out and i + 1 < len(found) and _why_it_changed(out[-1], item, found[i + 1]):
+            (prev, first), (c, clause) = out[-1], item
+            because = replace(
+                prev,
+                text=content[first.start : clause.end],
+                tags=list(dict.fromkeys([*prev.tags, *c.tags]))[:MAX_TAGS],
+                clauses=prev.clauses + c.clauses,
+            )
+            out[-1] = (because, replace(first, end=clause.end))
+            continue
         if not out or not _joins(out[-1], item, content, at):
             out.append(item)
             continue

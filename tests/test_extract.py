@@ -1631,6 +1631,10 @@ def test_kind_of_before_anything_else_still_hedges(extractor: RuleExtractor) -> 
         # when it recurs, with a verb and nothing of its own ("每周二四晚上去" alone says nothing)
         ("我最近在练游泳，每周二四晚上去", C.FACT),
         ("我喜欢爬山，周末去", C.PREFERENCE),
+        # how strongly
+        ("我不吃香菜，一点都不行", C.DISLIKE),
+        ("我不吃辣，完全不行", C.DISLIKE),
+        ("I don't eat cilantro, not even a little", C.DISLIKE),
     ],
 )
 def test_an_age_a_duration_a_frequency_a_schedule_or_a_companion_stays_with_its_clause(
@@ -1640,6 +1644,14 @@ def test_an_age_a_duration_a_frequency_a_schedule_or_a_companion_stays_with_its_
     c = one(extractor, text)
     assert c.text == text
     assert c.category is category
+
+
+@pytest.mark.parametrize(
+    ("text", "things"),
+    [("我不吃香菜，一点都不行", ["香菜"]), ("I don't eat cilantro, not even a little", ["cilantro"])],
+)
+def test_how_strongly_is_no_thing_of_its_own(extractor: RuleExtractor, text: str, things: list[str]) -> None:
+    assert one(extractor, text).objects == things
 
 
 @pytest.mark.parametrize(

@@ -26,6 +26,7 @@ from .lexicon import (
     BARE_HEDGE,
     COMPANY_ONLY,
     CONSEQUENCE,
+    EMPHASIS_ONLY,
     PLACE_ONLY,
     SCHEDULE_ONLY,
 )
@@ -70,6 +71,8 @@ def _joins(prev: tuple[Candidate, Clause], nxt: tuple[Candidate, Clause], conten
         return True  # "…, but don't quote me", "…，还没想好": the clause before is a guess
     if _only(AMOUNT_ONLY, clause.text) or _only(COMPANY_ONLY, clause.text):
         return True  # "我有个女儿，今年5岁", "我开始吃素了，跟我姐一起": how old, how long, who with
+    if p.category in _HOLDS_MORE and _only(EMPHASIS_ONLY, clause.text):
+        return True  # "我不吃香菜，一点都不行", "no nuts, not even a little": how strongly
     if p.slot == "name" and _only(AGE_AFTER_NAME, clause.text):
         return True  # "I'm Marcus, 41, …": how old the user just named is
     if c.slot is None and _only(SCHEDULE_ONLY, clause.text):
@@ -332,7 +335,7 @@ def joined(
         if _goes_on_to_what_replaced(prev, c, clause):
             if prev.category in _NO_HABIT and USED_TO.match(prev.text):
                 prev = replace(prev, category=Category.ROUTINE, event_time=None, event_status=None)
-        elif not why_not:
+        elif not why_not and not _only(EMPHASIS_ONLY, clause.text):
             extra = c.objects or ([] if c.category is prev.category else _elaborated(clause.text, c.lang, at))
         # a plan's time said after it is its time ("…两周后复查，约的10月18号上午"), unless it falls
         # before the time the plan already has ("下周末去杭州，定在周六": that weekend's Saturday)

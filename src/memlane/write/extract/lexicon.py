@@ -183,6 +183,13 @@ SCHEDULE_ONLY = re.compile(
     r"(?:早上|上午|中午|下午|晚上|傍晚)?(?:[0-9一二两三四五六七八九十]+点半?)?(?:都|会|要)?"
     r"(?:去|过去|上课|练|训练|练习|上)(?:一次|一趟|一下)?(?:的|吧)?"
 )
+# a clause that only says how strongly the clause before holds: "我不吃香菜，一点都不行", "not even a little"
+EMPHASIS_ONLY = re.compile(
+    r"(?:一点|一口|一滴|半点|丝毫|一次)(?:都|也)(?:不行|不能|不可以|不吃|不喝|不碰|不要|受不了|接受不了)"
+    r"(?:的|啊|哦|呀)?|(?:完全|绝对|坚决|实在|根本)(?:不行|不能|不可以|受不了|接受不了|不碰)(?:的|啊|哦|呀)?"
+    r"|(?i:not\s+even\s+a\s+(?:little|bit|drop|bite|tiny\s+bit)|not\s+at\s+all|none\s+(?:at\s+all|whatsoever)"
+    r"|never\s+ever|zero\s+exceptions|no\s+exceptions)"
+)
 # a clause that only says who with (跟我姐一起, "together with my wife"): of the clause before
 COMPANY_ONLY = re.compile(
     r"(?:是|都是|也是)?(?:跟|和|同|与|陪)(?:我的?|我家)?[\u4e00-\u9fff]{1,4}?一起(?:的|去的?|哈|呢|啦|哦)?"

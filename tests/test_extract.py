@@ -1631,6 +1631,8 @@ def test_kind_of_before_anything_else_still_hedges(extractor: RuleExtractor) -> 
         # when it recurs, with a verb and nothing of its own ("每周二四晚上去" alone says nothing)
         ("我最近在练游泳，每周二四晚上去", C.FACT),
         ("我喜欢爬山，周末去", C.PREFERENCE),
+        ("我喜欢早上跑步，一般6点起", C.PREFERENCE),
+        ("我每天跑步，一般早上6点", C.ROUTINE),
         # how strongly
         ("我不吃香菜，一点都不行", C.DISLIKE),
         ("我不吃辣，完全不行", C.DISLIKE),
@@ -1648,9 +1650,16 @@ def test_an_age_a_duration_a_frequency_a_schedule_or_a_companion_stays_with_its_
 
 @pytest.mark.parametrize(
     ("text", "things"),
-    [("我不吃香菜，一点都不行", ["香菜"]), ("I don't eat cilantro, not even a little", ["cilantro"])],
+    [
+        ("我不吃香菜，一点都不行", ["香菜"]),
+        ("I don't eat cilantro, not even a little", ["cilantro"]),
+        ("我喜欢爬山，周末去", ["爬山"]),
+        ("我喜欢早上跑步，一般6点起", ["早上跑步"]),
+    ],
 )
-def test_how_strongly_is_no_thing_of_its_own(extractor: RuleExtractor, text: str, things: list[str]) -> None:
+def test_how_strongly_or_when_is_no_thing_of_its_own(
+    extractor: RuleExtractor, text: str, things: list[str]
+) -> None:
     assert one(extractor, text).objects == things
 
 

@@ -335,7 +335,7 @@ def joined(
         if _goes_on_to_what_replaced(prev, c, clause):
             if prev.category in _NO_HABIT and USED_TO.match(prev.text):
                 prev = replace(prev, category=Category.ROUTINE, event_time=None, event_status=None)
-        elif not why_not and not _only(EMPHASIS_ONLY, clause.text):
+        elif not why_not and not _only(EMPHASIS_ONLY, clause.text) and not _only(SCHEDULE_ONLY, clause.text):
             extra = c.objects or ([] if c.category is prev.category else _elaborated(clause.text, c.lang, at))
         # a plan's time said after it is its time ("…两周后复查，约的10月18号上午"), unless it falls
         # before the time the plan already has ("下周末去杭州，定在周六": that weekend's Saturday)

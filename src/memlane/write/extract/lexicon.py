@@ -176,12 +176,14 @@ AMOUNT_ONLY = re.compile(
 )
 # how old, said as a bare number after a name: "I'm Marcus, 41, …"
 AGE_AFTER_NAME = re.compile(r"(?i)(?:aged\s+)?\d{1,2}(?:\s*(?:yo|y/o|years?\s+old|yrs?(?:\s+old)?))?")
-# a clause that only says when what the clause before names recurs, with a verb and no object of its own
-# ("我最近在练游泳，每周二四晚上去", "我在学吉他，每周六上午上课"): its schedule
+# a clause that only says when what the clause before names recurs, with a verb or a clock time and no
+# object of its own ("我最近在练游泳，每周二四晚上去", "我在学吉他，每周六上午上课", "…，一般6点起"):
+# its schedule
 SCHEDULE_ONLY = re.compile(
-    r"(?:每周|每个?星期|每个?礼拜|每天|每晚|每个?周末|周末|平时|一般)[一二三四五六日天末、和跟]*"
-    r"(?:早上|上午|中午|下午|晚上|傍晚)?(?:[0-9一二两三四五六七八九十]+点半?)?(?:都|会|要)?"
-    r"(?:去|过去|上课|练|训练|练习|上)(?:一次|一趟|一下)?(?:的|吧)?"
+    r"(?:每周|每个?星期|每个?礼拜|每天|每晚|每个?周末|周末|平时|一般|通常)[一二三四五六日天末、和跟]*"
+    r"(?:早上|上午|中午|下午|晚上|傍晚)?(?:[0-9一二两三四五六七八九十]+点半?(?:左右)?)?(?:都|会|要)?"
+    r"(?:(?:去|过去|上课|练|训练|练习|上|起|起床|出门|出发)(?:一次|一趟|一下)?|(?<=点)|(?<=点半)|(?<=左右))"
+    r"(?:的|吧)?"
 )
 # a clause that only says how strongly the clause before holds: "我不吃香菜，一点都不行", "not even a little"
 EMPHASIS_ONLY = re.compile(

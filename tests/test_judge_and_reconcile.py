@@ -134,6 +134,36 @@ def test_the_same_slot_value_in_words_of_its_own_is_kept_and_quoted(mem: Memory)
     assert block.count("text me, calls wake me up") == 1
 
 
+@pytest.mark.parametrize(
+    ("first", "then", "question", "line"),
+    [
+        (
+            "以后回复我简短一点",
+            "别啰嗦",
+            "怎么回复我比较好",
+            "回答风格：简短（原话：“别啰嗦”；“以后回复我简短一点”）",
+        ),
+        (
+            "text me, calls wake me up when i sleep during the day",
+            "texting works best for me at work",
+            "how should we reach her?",
+            "text messages (in their words: “texting works best for me at work”; “text me,",
+        ),
+    ],
+)
+def test_a_value_said_twice_in_words_of_its_own_is_one_profile_line(
+    mem: Memory, first: str, then: str, question: str, line: str
+) -> None:
+    # both sayings stay (each says something the other does not), and the profile line quotes both:
+    # neither is a memory line besides
+    mem.add(first, user_id="u1", session_id="s1", at=T0)
+    mem.add(then, user_id="u1", session_id="s2", at=T0 + timedelta(days=1))
+    block = mem.context(question, user_id="u1", now=T0 + timedelta(days=2)).text
+    assert line in block
+    assert block.count(first) == 1
+    assert block.count(then) == 1
+
+
 def test_a_fuller_statement_of_a_bare_value_takes_its_place(mem: Memory) -> None:
     mem.add("别打电话", user_id="u1", at=T0)
     mem.add("白天别打电话因为会吵醒我", user_id="u1", at=T0)

@@ -225,13 +225,15 @@ def derive(memories: Iterable[MemoryItem]) -> dict[str, Any]:
 
 
 def backing(memories: Iterable[MemoryItem]) -> dict[str, list[MemoryItem]]:
-    """Slot → the profile memories that set its current value (newest first)."""
+    """Slot → the profile memories that state its current value (newest first): every one of a
+    many-valued slot's; of a one-value slot, the newest and those saying its value in other words
+    ("以后回复我简短一点" beside "别啰嗦"), so the profile line quotes them and no memory line repeats it."""
     out: dict[str, list[MemoryItem]] = {}
     for item in memories:
         if in_profile(item):
             assert item.slot is not None
             held = out.setdefault(item.slot, [])
-            if not held or not spec(item.slot).single:
+            if not held or not spec(item.slot).single or item.value == held[0].value:
                 held.append(item)
     return out
 

@@ -1041,12 +1041,17 @@ def test_a_cry_of_ma_names_no_mother(extractor: RuleExtractor) -> None:
             {"hometown": "Manila", "home_city": "Toronto"},
         ),
         ("I'm from Ohio but moved to Austin last year", {"hometown": "Ohio", "home_city": "Austin"}),
+        ("I live in Munich and work at BMW as a data analyst", {"home_city": "Munich", "employer": "BMW"}),
     ],
 )
 def test_an_english_clause_without_its_subject_is_still_the_users(
     extractor: RuleExtractor, text: str, slots: dict[str, str]
 ) -> None:
     assert {c.slot: c.value for c in extract(extractor, text) if c.slot} == slots
+
+
+def test_living_and_working_somewhere_is_one_clause(extractor: RuleExtractor) -> None:
+    assert one(extractor, "I'd love to live and work in Lisbon").text == "I'd love to live and work in Lisbon"
 
 
 def test_a_time_the_user_took_is_no_condition(extractor: RuleExtractor) -> None:

@@ -46,7 +46,11 @@ _SEPARATOR = re.compile(
     r"|(?<=[\u4e00-\u9fff])(?=问你个事|问你件事|问个事|还有个事|还有件事|另外|对了|跟你说个事|跟你说件事|换个话题|听说|据说)"
     r"|(?<=不说了)(?=[\u4e00-\u9fff]))"
     r"|(?P<but>\s*\b(?i:but|however|though)\b\s*|但是|可是|然而|而且|并且)"
-    r"|(?P<and>\s+and\s+(?=(?:[Ii]|[Ii]'m|[Ii]m|[Ii]'ve|[Ii]'d|[Ii]'ll|my|we)\b))"
+    r"|(?P<and>\s+and\s+(?=(?:[Ii]|[Ii]'m|[Ii]m|[Ii]'ve|[Ii]'d|[Ii]'ll|my|we)\b)"
+    # …or before where the user lives or works, its "I" left out: "I live in Munich and work at BMW"
+    # (not "I'd love to live and work in Lisbon")
+    r"|(?<![Ll]ive)(?<![Ww]ork)(?<![Ss]tudy)\s+and\s+(?=(?:now\s+|also\s+|currently\s+)?"
+    r"(?:live|work|teach|study)\s+(?:in|at|for|as)\b))"
     # how the user feels, run on after what they did: "just off a 12 hour night and absolutely wrecked"
     r"|(?P<feel>\s+and\s+(?=(?i:(?:so|absolutely|totally|completely|utterly|really|pretty|super|proper|bloody"
     r"|fully|kinda|a\s+bit)\s+)?(?i:" + FEELINGS + r")\b\s*(?:[.,!?;]|$)))"

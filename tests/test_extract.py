@@ -3189,6 +3189,30 @@ def test_a_weekday_named_alone_is_the_coming_one_unless_said_of_the_past(
 
 
 @pytest.mark.parametrize(
+    ("text", "category", "month"),
+    [
+        # said in June 2024: a month already past this year, named alone in a clause that does not speak
+        # of the past, is next year's
+        ("I'm starting at Siemens in January", Category.PLAN, (2025, 1)),
+        ("一月份去日本", Category.PLAN, (2025, 1)),
+        ("my exam is in March", Category.PLAN, (2025, 3)),
+        # …and one said in the past tense stays this year's
+        ("一月份去了日本", Category.EVENT, (2024, 1)),
+        ("we went skiing in January", Category.EVENT, (2024, 1)),
+        # a month still to come is unchanged
+        ("I'm moving to Leeds in August", Category.PLAN, (2024, 8)),
+    ],
+)
+def test_a_month_named_alone_is_the_coming_one_unless_said_of_the_past(
+    extractor: RuleExtractor, text: str, category: Category, month: tuple[int, int]
+) -> None:
+    found = one(extractor, text)
+    assert found.category is category, (found.category, text)
+    assert found.event_time is not None
+    assert (found.event_time.year, found.event_time.month) == month, (found.event_time, text)
+
+
+@pytest.mark.parametrize(
     ("text", "days"),
     [
         # said on a Friday (the 14th): the plan after one for a week or a weekend, dated by a weekday

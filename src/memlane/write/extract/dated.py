@@ -61,6 +61,11 @@ _BARE_DAY = re.compile(
     r"(?i)^(?:on\s+)?(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\.?$"
     r"|^(?:周|星期|礼拜)[一二三四五六日天]$"
 )
+# a month named alone, with nothing that says which year: "in January", "一月份", "1月"
+_BARE_MONTH = re.compile(
+    r"(?i)^(?:in\s+|by\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?$"
+    r"|^[0-9一二三四五六七八九十]{1,3}月份?$"
+)
 # what says a clause speaks of the past: a past tense, 了, 过, a past day
 _PAST = re.compile(
     r"(?i)\b(?:was|were|\w+ed|" + IRREGULAR + r")\b|了|过|刚|已经|昨|前天|上周|上个|上礼拜|上星期"
@@ -73,19 +78,27 @@ _BOOKED_FOR = re.compile(
 
 
 def coming(times: list[TimeMention], text: str) -> list[TimeMention]:
-    """``times``, with a day of the week named alone that is already past this week moved to the coming
-    one, when nothing in ``text`` speaks of the past or the day is what something was booked for: "I have
-    a talk on Tuesday", "周二有个会" and "I booked a table for Tuesday", said on a Thursday, are next
-    week's (the day was read as this week's, and the clause as an event that was over); "I went to the
-    gym on Tuesday" stays."""
+    """``times``, with a day of the week or a month named alone that is already past moved to the
+    coming one, when nothing in ``text`` speaks of the past or the day is what something was booked
+    for: "I have a talk on Tuesday", "周二有个会" and "I booked a table for Tuesday", said on a
+    Thursday, are next week's, and "I'm starting at Siemens in January", "一月份去日本", said in March,
+    next year's (the day or month was read as this one's, and the clause as an event that was over);
+    "I went to the gym on Tuesday" and "一月份去了日本" stay."""
     past = _PAST.search(text) is not None
 
-    def ahead(t: TimeMention) -> bool:
-        bare = t.direction < 0 and _BARE_DAY.match(t.text.strip()) is not None
+    def ahead(t: TimeMention, named: re.Pattern[str]) -> bool:
+        bare = t.direction < 0 and named.match(t.text.strip()) is not None
         return bare and (not past or _BOOKED_FOR.search(text[: t.start]) is not None)
 
     week = timedelta(days=7)
-    return [replace(t, at=t.at + week, end_at=t.end_at + week, direction=1) if ahead(t) else t for t in times]
+    out = []
+    for t in times:
+        if ahead(t, _BARE_DAY):
+            t = replace(t, at=t.at + week, end_at=t.end_at + week, direction=1)
+        elif t.granularity == "month" and ahead(t, _BARE_MONTH):
+            t = replace(t, at=_a_year_on(t.at), end_at=_a_year_on(t.end_at), direction=1)
+        out.append(t)
+    return out
 
 
 def in_its_week(plans: list[tuple[Candidate, T]], at: datetime) -> list[tuple[Candidate, T]]:

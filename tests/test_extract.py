@@ -846,6 +846,14 @@ def test_what_replaced_a_thing_joins_the_change_that_left_it(
     assert extract(extractor, text)[0].text == kept
 
 
+def test_a_new_start_after_what_ended_is_a_clause_of_its_own(extractor: RuleExtractor) -> None:
+    quit, start = extract(extractor, "I quit BMW last week, starting at Siemens in January")
+    assert quit.text == "I quit BMW last week"
+    assert (start.category, start.text) == (C.PLAN, "starting at Siemens in January")
+    # …not how something is begun
+    assert one(extractor, "I'm learning guitar, starting with chords").category is C.FACT
+
+
 def test_a_clause_that_leaves_something_is_a_change_whatever_else_it_says(extractor: RuleExtractor) -> None:
     (found,) = extract(extractor, "sold the car, I bike to work now")
     assert (found.category, found.polarity, found.objects) == (C.DISLIKE, -1, ["car"])

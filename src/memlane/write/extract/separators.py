@@ -105,6 +105,8 @@ _CLAUSE_START = re.compile(
     # "…, so no dog-friendly cafes", "…, still gutted", "…, under $20 a person", "…, need a taxi"
     r"|so|still|now|otherwise|any|anyone|anybody|how|what|what's|where|which|who|why|is|are|should|can't"
     r"|cant|if|need|needs|help|start|lol|haha|omg|fingers|quick|been|doing|trying|waiting|nothing|under"
+    # a new start after what ended: "I quit BMW last week, starting at Siemens in January"
+    r"|starting\s+(?:at|as|my|work|a\s+new|new)"
     r"|budget|max|must|somewhere|cheapest"
     r"|(?:the|our|his|her|their|your)\s+\w+\s+(?:is|was|are|were|has|had|keeps|got|looks|seems)"
     r"|[a-z]+'s)\b"

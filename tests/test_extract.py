@@ -3207,11 +3207,16 @@ def test_a_weekday_named_alone_is_the_coming_one_unless_said_of_the_past(
         # …and one said in the past tense stays this year's
         ("一月份去了日本", Category.EVENT, (2024, 1)),
         ("we went skiing in January", Category.EVENT, (2024, 1)),
-        # a month still to come is unchanged
+        # a month still to come is unchanged…
         ("I'm moving to Leeds in August", Category.PLAN, (2024, 8)),
+        ("我10月要结婚了", Category.PLAN, (2024, 10)),
+        # …unless the clause says what was done then: last year's
+        ("we got married in October", Category.EVENT, (2023, 10)),
+        ("left my job in September", Category.EVENT, (2023, 9)),
+        ("我9月辞职了", Category.EVENT, (2023, 9)),
     ],
 )
-def test_a_month_named_alone_is_the_coming_one_unless_said_of_the_past(
+def test_a_month_named_alone_is_in_the_year_the_clause_speaks_of(
     extractor: RuleExtractor, text: str, category: Category, month: tuple[int, int]
 ) -> None:
     found = one(extractor, text)

@@ -70,6 +70,14 @@ _BARE_MONTH = re.compile(
 _PAST = re.compile(
     r"(?i)\b(?:was|were|\w+ed|" + IRREGULAR + r")\b|了|过|刚|已经|昨|前天|上周|上个|上礼拜|上星期"
 )
+# what says a clause tells what was done: the user (or someone) and a past verb first, or 了 / 过 with
+# nothing that puts it ahead ("we got married in October", "left my job in May", "我5月辞职了"; not "I'm
+# scheduled to start in May", "我5月要结婚了")
+_DONE_THEN = re.compile(
+    r"(?i)^(?:(?:so|and|also|well|oh|yeah|actually)\s+)*(?:(?:i|we|he|she|they|(?:my|our)\s+\w+)\s+)?"
+    r"(?:just\s+|finally\s+|already\s+|actually\s+)?(?:\w+ed|" + IRREGULAR + r")\b"
+    r"|^(?!.*(?:要|会|打算|准备|将|想|计划|快|马上|预计|下个?月)).*(?:了|过)[啊呀哦嘛呢]?$"
+)
 # what a day named after it was booked for, whenever the booking was: "I booked a table for Tuesday",
 # "订了周二的" (the day is ahead, though the booking is past)
 _BOOKED_FOR = re.compile(
@@ -77,26 +85,33 @@ _BOOKED_FOR = re.compile(
 )
 
 
-def coming(times: list[TimeMention], text: str) -> list[TimeMention]:
-    """``times``, with a day of the week or a month named alone that is already past moved to the
-    coming one, when nothing in ``text`` speaks of the past or the day is what something was booked
-    for: "I have a talk on Tuesday", "周二有个会" and "I booked a table for Tuesday", said on a
-    Thursday, are next week's, and "I'm starting at Siemens in January", "一月份去日本", said in March,
-    next year's (the day or month was read as this one's, and the clause as an event that was over);
-    "I went to the gym on Tuesday" and "一月份去了日本" stay."""
+def as_said(times: list[TimeMention], text: str) -> list[TimeMention]:
+    """``times``, with a day of the week or a month named alone put in the week or year the clause
+    speaks of. One already past is the coming one, when nothing in ``text`` speaks of the past or the
+    day is what something was booked for: "I have a talk on Tuesday", "周二有个会" and "I booked a
+    table for Tuesday", said on a Thursday, are next week's, and "I'm starting at Siemens in January",
+    "一月份去日本", said in March, next year's (the day or month was read as this one's, and the clause
+    as an event that was over); "I went to the gym on Tuesday" and "一月份去了日本" stay. A month still
+    to come is last year's in a clause that says what was done then: "we got married in October",
+    "我5月辞职了", said in March (they were plans)."""
     past = _PAST.search(text) is not None
+    done = _DONE_THEN.search(text) is not None
 
-    def ahead(t: TimeMention, named: re.Pattern[str]) -> bool:
-        bare = t.direction < 0 and named.match(t.text.strip()) is not None
-        return bare and (not past or _BOOKED_FOR.search(text[: t.start]) is not None)
+    def booked(t: TimeMention) -> bool:
+        return _BOOKED_FOR.search(text[: t.start]) is not None
 
     week = timedelta(days=7)
     out = []
     for t in times:
-        if ahead(t, _BARE_DAY):
-            t = replace(t, at=t.at + week, end_at=t.end_at + week, direction=1)
-        elif t.granularity == "month" and ahead(t, _BARE_MONTH):
-            t = replace(t, at=_a_year_on(t.at), end_at=_a_year_on(t.end_at), direction=1)
+        day = _BARE_DAY.match(t.text.strip()) is not None
+        month = t.granularity == "month" and _BARE_MONTH.match(t.text.strip()) is not None
+        if t.direction < 0 and (day or month) and (not past or booked(t)):
+            if day:
+                t = replace(t, at=t.at + week, end_at=t.end_at + week, direction=1)
+            else:
+                t = replace(t, at=_a_year_on(t.at), end_at=_a_year_on(t.end_at), direction=1)
+        elif t.direction > 0 and month and done and not booked(t):
+            t = replace(t, at=_a_year_on(t.at, -1), end_at=_a_year_on(t.end_at, -1), direction=-1)
         out.append(t)
     return out
 
@@ -184,12 +199,12 @@ def _dates(mention: TimeMention, status: EventStatus) -> bool:
     return status is EventStatus.PLANNED or mention.direction != 0 or fine
 
 
-def _a_year_on(at: datetime) -> datetime:
-    """The same day a year later (28 February for a 29th)."""
+def _a_year_on(at: datetime, years: int = 1) -> datetime:
+    """The same day ``years`` later (28 February for a 29th)."""
     try:
-        return at.replace(year=at.year + 1)
+        return at.replace(year=at.year + years)
     except ValueError:
-        return at.replace(year=at.year + 1, day=28)
+        return at.replace(year=at.year + years, day=28)
 
 
 def moved_plan(m: re.Match[str], ctx: Context) -> Draft | None:

@@ -22,7 +22,7 @@ from . import rules_en, rules_zh
 from .addressed import to_listener
 from .clauses import Clause, split_clauses
 from .current import now_habit
-from .dated import coming, just_a_time
+from .dated import as_said, just_a_time
 from .dropped_en import AT_KINDS, with_subject
 from .entities import OPAQUE, en_entities, zh_entities
 from .forgetting import corrected, withdrawal
@@ -283,7 +283,7 @@ class RuleExtractor:
                 text,
                 lang,
                 message.at,
-                times=(times := coming(find_times(text, message.at), text)),
+                times=(times := as_said(find_times(text, message.at), text)),
                 schedule=recurrence(text),
                 about_other=_about_other(text, lang, times) and not theirs,
                 question=clause.question,

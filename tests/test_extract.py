@@ -1423,6 +1423,10 @@ def test_feeling_words_inside_lasting_facts_are_no_mood(extractor: RuleExtractor
         "sorry I went quiet for a month",
         "I'm sorry your flight got cancelled",
         "不好意思刚看到",
+        # thanks to the listener for what they did
+        "嗯嗯谢谢你一直陪我聊天",
+        "感谢你这段时间的帮助",
+        "thanks for always listening to me",
         # a remark to the listener about them alone, and leaving
         "you guys are fast",
         "Your mom is a legend",
@@ -1446,6 +1450,12 @@ def test_small_talk_is_reported_so_it_can_be_discarded(extractor: RuleExtractor,
 )
 def test_what_someone_the_user_knows_does_is_theirs(extractor: RuleExtractor, text: str) -> None:
     check(one(extractor, text), C.OTHER)
+
+
+def test_thanks_with_news_after_it_keeps_the_news(extractor: RuleExtractor) -> None:
+    thanks, plan = extract(extractor, "谢谢你提醒我，我明天去体检")
+    assert (thanks.category, plan.category) == (C.SMALLTALK, C.PLAN)
+    assert one(extractor, "I thank my mom for everything").category is not C.SMALLTALK
 
 
 @pytest.mark.parametrize(

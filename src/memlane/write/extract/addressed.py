@@ -1,7 +1,8 @@
 """Words to the listener: a clause that speaks to the person the user is talking with, by name ("Totally
 agree, Hana", "Hope the move went okay, Tamsin!", "最近咋样啊思琪", "桃子你那个面试后来怎么样了"), or
-that says sorry to them ("sorry I went quiet for a month", 不好意思刚看到), or that remarks on them
-alone ("you guys are fast", "Your mom is a legend").
+that says sorry to them ("sorry I went quiet for a month", 不好意思刚看到) or thanks them for
+something ("谢谢你一直陪我聊天", "thanks for always listening"), or that remarks on them alone ("you
+guys are fast", "Your mom is a legend").
 
 Such a clause tells nothing about the user: it is talk, like a greeting or thanks. Read as anything
 else, a name spoken to looks like a named thing the user mentioned (a weak sign of interest), and the
@@ -45,6 +46,11 @@ _EN_SELF = re.compile(r"(?i)\b(?:i|me|my|mine|i'm|i've|i'd|i'll|im|we|our|us|we'
 # sorry your flight got cancelled", 不好意思刚看到 (short: a longer Chinese one says more than sorry)
 _APOLOGY = re.compile(SORRY + r"|^(?:不好意思|抱歉|sorry)[\u4e00-\u9fff]{0,6}[啊呀哈了]*$")
 _RUNS_ON = re.compile(r"[,，]")
+# thanks to the listener for what they did: "谢谢你一直陪我聊天", "thank you so much for the help"
+_THANKS = re.compile(
+    r"^(?:嗯+|好的|哈哈+)?(?:谢谢|感谢|多谢|谢啦)(?:你|您)|(?i:^(?:(?:ok(?:ay)?|aw+|omg)\s+)?"
+    r"(?:thanks|thank\s+you|thx|ty)\s+(?:so\s+much\s+|a\s+lot\s+)?for\b)"
+)
 # a Chinese name or a word of address first, then 你 ("桃子你…", "小鹿你英语也太溜了")
 _NAMES = {"nr", "nrfg", "nrt", "n", "nz"}  # jieba's tags of names and nouns
 _ZH_NAME_YOU = re.compile(r"^[\u4e00-\u9fff]{1,3}你(?!们?好)")
@@ -59,6 +65,8 @@ def to_listener(text: str, lang: str) -> bool:
     apology to them."""
     if _APOLOGY.match(text) and len(text.split()) <= _SHORT and not _RUNS_ON.search(text):
         return True  # not the news run on after it: "sorry I went quiet, we moved to Victoria"
+    if _THANKS.match(text) and not _RUNS_ON.search(text):
+        return True
     if lang == "en":
         if _EN_CHEER_NAMED.match(text):
             return True

@@ -1656,6 +1656,10 @@ def test_kind_of_before_anything_else_still_hedges(extractor: RuleExtractor) -> 
         ("我喜欢爬山，周末去", C.PREFERENCE),
         ("我喜欢早上跑步，一般6点起", C.PREFERENCE),
         ("我每天跑步，一般早上6点", C.ROUTINE),
+        # what it aims at
+        ("最近在准备考研，目标是北师大的心理学", C.PLAN),
+        ("我在备考雅思，目标7分", C.FACT),
+        ("I'm training for a marathon, the goal is sub-4", C.FACT),
         # how strongly
         ("我不吃香菜，一点都不行", C.DISLIKE),
         ("我不吃辣，完全不行", C.DISLIKE),

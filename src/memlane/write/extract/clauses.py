@@ -60,11 +60,13 @@ _REMEMBER = re.compile(
     r"take\s+note|memori[sz]e|save\s+this)(?:\s+that|\s+this)?\b)[\s,:\-]*"
 )
 _TRIM = " ,;，；\t\r\n\"'“”‘’()（）<>《》「」『』-—–~～*·•、"
-# Openers of a clause that says more about the one before it ("我比较看重拍照，尤其是长焦")…
+# Openers of a clause that says more about the one before it ("我比较看重拍照，尤其是长焦")
 _MORE = (
     r"(?:尤其是|尤其|特别是|主要是|比如说?|例如|像是|包括|甚至|特别喜欢的是)"
+    # …or what it aims at ("最近在准备考研，目标是北师大的心理学", "在备考雅思，目标7分")
+    r"|(?:我的)?目标(?:是|院校是)?"
     r"|(?i:(?:especially|particularly|in\s+particular|for\s+example|for\s+instance|e\.g\.|such\s+as"
-    r"|including|mostly|above\s+all)\b)"
+    r"|including|mostly|above\s+all|aiming\s+for|the\s+goal\s+is|my\s+goal\s+is)\b)"
 )
 # …or makes an exception to it ("I'm into true crime, nothing with gore though", "喜欢看电影，但除了恐怖片")
 EXCEPTION = re.compile(

@@ -1664,6 +1664,8 @@ def test_kind_of_before_anything_else_still_hedges(extractor: RuleExtractor) -> 
         ("我不吃香菜，一点都不行", C.DISLIKE),
         ("我不吃辣，完全不行", C.DISLIKE),
         ("I don't eat cilantro, not even a little", C.DISLIKE),
+        ("我超爱吃火锅，越辣越好", C.PREFERENCE),
+        ("I love curry, the hotter the better", C.PREFERENCE),
     ],
 )
 def test_an_age_a_duration_a_frequency_a_schedule_or_a_companion_stays_with_its_clause(
@@ -1682,6 +1684,7 @@ def test_an_age_a_duration_a_frequency_a_schedule_or_a_companion_stays_with_its_
         ("I don't eat cilantro, not even a little", ["cilantro"]),
         ("我喜欢爬山，周末去", ["爬山"]),
         ("我喜欢早上跑步，一般6点起", ["早上跑步"]),
+        ("我超爱吃火锅，越辣越好", ["火锅"]),
     ],
 )
 def test_how_strongly_or_when_is_no_thing_of_its_own(

@@ -185,9 +185,11 @@ SCHEDULE_ONLY = re.compile(
     r"(?:(?:去|过去|上课|练|训练|练习|上|起|起床|出门|出发)(?:一次|一趟|一下)?|(?<=点)|(?<=点半)|(?<=左右))"
     r"(?:的|吧)?"
 )
-# a clause that only says how strongly the clause before holds: "我不吃香菜，一点都不行", "not even a little"
+# a clause that only says how strongly the clause before holds: "我不吃香菜，一点都不行", "not even a
+# little", "我超爱吃火锅，越辣越好", "the spicier the better"
 EMPHASIS_ONLY = re.compile(
-    r"(?:一点|一口|一滴|半点|丝毫|一次)(?:都|也)(?:不行|不能|不可以|不吃|不喝|不碰|不要|受不了|接受不了)"
+    r"越[\u4e00-\u9fff]{1,2}越好|(?i:the\s+\w+(?:er|re)\s+the\s+better)"
+    r"|(?:一点|一口|一滴|半点|丝毫|一次)(?:都|也)(?:不行|不能|不可以|不吃|不喝|不碰|不要|受不了|接受不了)"
     r"(?:的|啊|哦|呀)?|(?:完全|绝对|坚决|实在|根本)(?:不行|不能|不可以|受不了|接受不了|不碰)(?:的|啊|哦|呀)?"
     r"|(?i:not\s+even\s+a\s+(?:little|bit|drop|bite|tiny\s+bit)|not\s+at\s+all|none\s+(?:at\s+all|whatsoever)"
     r"|never\s+ever|zero\s+exceptions|no\s+exceptions)"

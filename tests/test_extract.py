@@ -757,6 +757,8 @@ def test_the_same_budget_said_twice_gives_the_same_slot_and_value(extractor: Rul
         ("年审咋弄啊。另外你说话简单点别整那么一大段", C.STYLE),
         ("帮我查下天气，我周六去杭州", C.PLAN),
         ("想让你帮我排个训练计划，别太复杂", C.CONDITION),
+        # a limit on what recurs is no routine of the user's
+        ("帮我做个这周的复习计划，每天别超过6小时", C.CONDITION),
     ],
 )
 def test_a_bare_constraint_after_a_request_is_a_condition_of_it(

@@ -238,6 +238,10 @@ _EN_SCHEDULE = re.compile(
 # a span of a few days that bounds what is done "every day" in it
 # (not a week: "每周四上陶艺课，这周开始" starts a habit)
 _FOR_A_FEW_DAYS = re.compile(r"这[几两]天|这阵子|这段时间")
+# what sets a limit on what recurs rather than says the user does it
+_A_LIMIT = re.compile(
+    r"别|不要|不能|不得|不许|最多|不超过|(?i:\b(?:no\s+more\s+than|not\s+more\s+than|at\s+most|max(?:imum)?)\b)"
+)
 # what a clause says of a day when it judges it rather than says what the user does on it
 _VERDICT = re.compile(
     r"(?:好|真|太|最|超|特别|巨)(?:烦|累|无聊|难熬|讨厌|痛苦|崩溃|丧)|烦死|讨厌|受不了|到崩溃"
@@ -256,6 +260,8 @@ def routine(m: re.Match[str], ctx: Context) -> Draft | None:
         return None  # "ugh mondays are the worst", "周一好烦": a feeling about the day, no routine
     if _FOR_A_FEW_DAYS.search(ctx.text):
         return None  # "这几天天天加班": every day of these few, no habit
+    if _A_LIMIT.search(ctx.text):
+        return None  # "每天别超过6小时", "no more than 6 hours a day": a limit set, not what is done
     pattern = _ZH_SCHEDULE if ctx.lang == "zh" else _EN_SCHEDULE
     activity = re.sub(r"\s+", " ", pattern.sub(" ", ctx.without_times())).strip(" ,.，。!！")
     if ctx.lang == "zh":

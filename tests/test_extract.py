@@ -749,6 +749,8 @@ def test_the_same_budget_said_twice_gives_the_same_slot_and_value(extractor: Rul
         # the request said with when it is for
         ("今天帮我写个请假条，语气客气点", C.CONDITION),
         ("这次帮我订个便宜点的酒店，不要连锁的", C.CONDITION),
+        ("这周帮我做个复习计划，每天别超过6小时", C.CONDITION),
+        ("周末帮我订个餐厅，别订川菜", C.CONDITION),
         # said to last, or with no request before it: the user's own constraint, way to answer or plan
         ("帮我订机票，以后都不要红眼航班", C.CONSTRAINT),
         ("不要红眼航班", C.CONSTRAINT),

@@ -743,6 +743,7 @@ def test_the_same_budget_said_twice_gives_the_same_slot_and_value(extractor: Rul
         ("帮我订机票，不要红眼航班", C.CONDITION),
         ("帮我订个餐厅，别订川菜", C.CONDITION),
         ("find me a hotel in Rome, don't pick anything near the station", C.CONDITION),
+        ("help me plan my revision this week, no more than 6 hours a day", C.CONDITION),
         # how to word what was asked for, and when it is due
         ("帮我写封辞职信，语气客气点", C.CONDITION),
         ("帮我订个八寸的蛋糕，周六下午送到", C.CONDITION),

@@ -295,7 +295,7 @@ RULES = (
     rule(C.DISLIKE, rf"(?i){_I}{_ADV}(?:{_DISLIKE}|{_NOT_INTO})\s+{_VERB}(?P<obj>.*)", liking(-1)),
     rule(C.DISLIKE, rf"(?i){_I}(?:don't|do\s+not|never|no\s+longer|can't|cannot|won't|don't\s+really)\s+"
                     r"(?P<verb>eat|drink|use|touch|smoke)\s+(?P<obj>.+)", liking(-1, need_objects=True)),
-    rule(C.DISLIKE, r"(?i)\bno\s+(?:more|longer)\s+(?P<verb>drinking|eating|using)?\s*(?P<obj>.+)",
+    rule(C.DISLIKE, r"(?i)\bno\s+(?:more|longer)\s+(?!than\b)(?P<verb>drinking|eating|using)?\s*(?P<obj>.+)",
          liking(-1, need_objects=True), "any"),
     rule(C.DISLIKE, rf"(?i){_I}(?:quit|gave\s+up|stopped|have\s+stopped|'ve\s+stopped|cut\s+out)\s+"
                     r"(?P<verb>drinking|eating|using|smoking)?\s*(?P<obj>.+)", liking(-1, need_objects=True)),

@@ -250,6 +250,20 @@ def test_a_speakers_name_in_the_query_finds_what_they_said_not_who_greeted_them(
         assert answer in hits[0].memory.text, question
 
 
+@pytest.mark.parametrize(
+    ("said", "zh", "en"),
+    [
+        ("以后回复用中文就行", "- 语言：中文\n", "- Language: Chinese\n"),
+        ("please answer in English from now on", "- 语言：英文\n", "- Language: English\n"),
+    ],
+)
+def test_a_language_reads_as_its_name(mem: Memory, said: str, zh: str, en: str) -> None:
+    # the slot holds a code (zh, en); the line names the language, and quotes nothing the name says
+    mem.add(said, user_id="u1", session_id="s1", at=T0)
+    assert zh in mem.context("用什么语言回复", user_id="u1", now=days(1)).text
+    assert en in mem.context("which language should I use?", user_id="u1", now=days(1)).text
+
+
 def test_the_profile_reads_as_sentences_and_keeps_what_a_value_leaves_out(mem: Memory) -> None:
     mem.add("我叫阿白，在杭州做UX设计的，请用邮件联系我。", user_id="u1", session_id="s1", at=T0)
     block = mem.context("怎么联系她", user_id="u1", now=days(1)).text

@@ -81,6 +81,15 @@ _VALUES: dict[str, tuple[str, str, str]] = {
     "pescatarian": ("只吃鱼和海鲜", "pescatarian", "鱼 海鲜 fish"),
     "halal": ("清真", "halal", ""),
     "kosher": ("犹太洁食", "kosher", ""),
+    "zh": ("中文", "Chinese", "汉语 普通话 简体 mandarin"),
+    "zh-Hant": ("繁体中文", "Traditional Chinese", "繁体"),
+    "en": ("英文", "English", "英语"),
+    "ja": ("日语", "Japanese", "日文"),
+    "ko": ("韩语", "Korean", ""),
+    "yue": ("粤语", "Cantonese", ""),
+    "es": ("西班牙语", "Spanish", ""),
+    "fr": ("法语", "French", ""),
+    "de": ("德语", "German", ""),
     "concise": ("简短", "concise", "简洁 简单 短 short brief"),
     "detailed": ("详细", "detailed", "具体 detail"),
     "formal": ("正式", "formal", ""),
@@ -88,7 +97,7 @@ _VALUES: dict[str, tuple[str, str, str]] = {
 }
 # words that only frame a statement of a slot ("我叫…", "pls text me"): they add nothing to its value
 _FRAME_WORDS = frozenset(
-    "有事 就行 平时 以后 现在 一般 优先 联系 回答 名字 叫做 我们 the a an my me i i'm im am is are "
+    "有事 就行 平时 以后 现在 一般 优先 联系 回答 回复 名字 叫做 我们 the a an my me i i'm im am is are "
     "name call called live work job pls please fyi also just btw prefer contact reach keep answer use "
     "instead rather only mostly usually always never don't dont".split()
 )

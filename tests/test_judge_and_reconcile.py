@@ -138,10 +138,10 @@ def test_the_same_slot_value_in_words_of_its_own_is_kept_and_quoted(mem: Memory)
     ("first", "then", "question", "line"),
     [
         (
-            "以后回复我简短一点",
+            "说重点别绕弯子",
             "别啰嗦",
             "怎么回复我比较好",
-            "回答风格：简短（原话：“别啰嗦”；“以后回复我简短一点”）",
+            "回答风格：简短（原话：“别啰嗦”；“说重点别绕弯子”）",
         ),
         (
             "text me, calls wake me up when i sleep during the day",

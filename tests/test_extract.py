@@ -1802,6 +1802,7 @@ def test_assistant_and_system_turns_are_extracted_but_not_explicit(
         ("没空爬山了", "爬山"),
         ("雅思我决定不考了", "雅思"),
         ("火锅吃伤了", "火锅"),
+        ("瑜伽暂停了", "瑜伽"),
     ],
 )
 def test_what_the_user_stopped_is_a_dislike_of_it(extractor: RuleExtractor, text: str, thing: str) -> None:

@@ -638,6 +638,7 @@ def status_after(mem: Memory, before: str, change: str, at: datetime) -> Status:
         ("I'm learning Spanish", "I gave up on Spanish, switched to learning Japanese"),
         # what replaced it, said in a clause of its own, is no new choice the old habit names
         ("我每天早上跑步", "跑步停了，现在改游泳"),
+        ("周末一般去climbing", "climbing也暂停了，手腕受伤"),
         # …with why between the two, and 现在 before it, which is no moment here
         ("我喜欢早上跑步", "我现在不跑步了，膝盖伤了，改游泳了"),
         ("I drink coffee every morning", "I quit coffee, it made me jittery, it's green tea now"),

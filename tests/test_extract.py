@@ -1661,6 +1661,8 @@ def test_kind_of_before_anything_else_still_hedges(extractor: RuleExtractor) -> 
         ("我喜欢爬山，周末去", C.PREFERENCE),
         ("我喜欢早上跑步，一般6点起", C.PREFERENCE),
         ("我每天跑步，一般早上6点", C.ROUTINE),
+        ("周末一般去climbing，每周六上午", C.ROUTINE),
+        ("我在学吉他，每周六", C.FACT),
         # what it aims at
         ("最近在准备考研，目标是北师大的心理学", C.PLAN),
         ("我在备考雅思，目标7分", C.FACT),

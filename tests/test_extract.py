@@ -1631,6 +1631,13 @@ def test_plain_statements_are_not_hedged(extractor: RuleExtractor) -> None:
     assert not one(extractor, "I live in Berlin").hedged
 
 
+@pytest.mark.parametrize("text", ["下个月要去东京出差，大概一周", "这次出差大概3天"])
+def test_about_how_much_is_no_guess(extractor: RuleExtractor, text: str) -> None:
+    # 大概 before an amount says about how long, not whether
+    assert not extract(extractor, text)[0].hedged
+    assert one(extractor, "大概下个月去").hedged
+
+
 @pytest.mark.parametrize(
     "text", ["I kind of like it now", "I kinda love spicy ramen", "I sort of enjoy running in the rain"]
 )

@@ -1699,9 +1699,11 @@ def test_an_age_a_duration_a_frequency_a_schedule_or_a_companion_stays_with_its_
         ("我喜欢爬山，周末去", ["爬山"]),
         ("我喜欢早上跑步，一般6点起", ["早上跑步"]),
         ("我超爱吃火锅，越辣越好", ["火锅"]),
+        ("下个月要去东京出差，大概一周", []),
+        ("I started pottery classes, with my sister", []),
     ],
 )
-def test_how_strongly_or_when_is_no_thing_of_its_own(
+def test_how_strongly_when_how_long_or_who_with_is_no_thing_of_its_own(
     extractor: RuleExtractor, text: str, things: list[str]
 ) -> None:
     assert one(extractor, text).objects == things

@@ -53,6 +53,10 @@ _HOLDS_MORE = {
     Category.FAMILY,
 }
 
+# a clause that only qualifies the one before (how sure, how much or long, who with, how strongly,
+# when it recurs) names no thing of its own: "…，大概一周" adds no object "大概一周"
+_QUALIFIERS = (BARE_HEDGE, AMOUNT_ONLY, COMPANY_ONLY, EMPHASIS_ONLY, SCHEDULE_ONLY)
+
 # what says how far a plan has got: not yet ("还没开始写", "haven't prepped yet")
 _NOT_YET = re.compile(r"^(?:但是?|不过|可)?我?都?(?:还没有?|尚未)|(?i:\byet\W*$)")
 _HOW_FAR = {Category.OTHER, Category.FACT, Category.CONTEXT}
@@ -335,7 +339,7 @@ def joined(
         if _goes_on_to_what_replaced(prev, c, clause):
             if prev.category in _NO_HABIT and USED_TO.match(prev.text):
                 prev = replace(prev, category=Category.ROUTINE, event_time=None, event_status=None)
-        elif not why_not and not _only(EMPHASIS_ONLY, clause.text) and not _only(SCHEDULE_ONLY, clause.text):
+        elif not why_not and not any(_only(only, clause.text) for only in _QUALIFIERS):
             extra = c.objects or ([] if c.category is prev.category else _elaborated(clause.text, c.lang, at))
         # a plan's time said after it is its time ("…两周后复查，约的10月18号上午"), unless it falls
         # before the time the plan already has ("下周末去杭州，定在周六": that weekend's Saturday)

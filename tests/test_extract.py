@@ -2012,6 +2012,9 @@ def test_an_english_comma_splits_where_a_new_clause_opens(text: str, clauses: li
         ("hey i'm in the Duluth airport", ["hey", "i'm in the Duluth airport"]),
         ("lol the printer at work caught fire today", ["lol", "the printer at work caught fire today"]),
         ("hiii need a packing list for Chiang Mai", ["hiii", "need a packing list for Chiang Mai"]),
+        ("Hi我叫Alex", ["Hi", "我叫Alex"]),
+        ("lol我又忘了带钥匙", ["lol", "我又忘了带钥匙"]),
+        ("Delhi我去过", ["Delhi我去过"]),
         # …not a name spoken to, nor one inside what is said
         ("Hey Lorcan, sorry for the radio silence", ["Hey Lorcan, sorry for the radio silence"]),
         ("she said ok to the plan", ["she said ok to the plan"]),

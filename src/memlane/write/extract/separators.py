@@ -85,9 +85,10 @@ _SEPARATOR = re.compile(
     # the news after a feeling said first: "ugh I'm so annoyed the contractor bailed on our deck"
     r"|(?P<head>\s+(?=(?i:i|i'm|i've|we|we're|my|our|the|he|she|they|his|her|their)\s))"
     # a greeting or a laugh said first, no stop after it: "hey i'm in the Duluth airport", "lol the
-    # printer at work caught fire today", "hiii need a packing list" (not a name: "hey Lorcan, …")
+    # printer at work caught fire today", "hiii need a packing list", "Hi我叫Alex" (not a name: "hey
+    # Lorcan, …")
     r"|(?P<greet>(?i:(?<=hey)|(?<=heyy)|(?<=hi)|(?<=hii)|(?<=iii)|(?<=hello)|(?<=yo)|(?<=lol)|(?<=lmao)|(?<=mao)|(?<=aoo)|(?<=ooo)"
-    r"|(?<=haha)|(?<=ok)|(?<=okay)|(?<=brb))\s+(?=\S))"
+    r"|(?<=haha)|(?<=ok)|(?<=okay)|(?<=brb))(?:\s+(?=\S)|(?=[\u4e00-\u9fff])))"
 )
 _PLACEHOLDER = re.compile(r"\[[^\[\]\n]{1,60}\]")
 _ABBREVIATION = re.compile(r"(?i)\b(?:mr|mrs|ms|dr|st|vs|etc|e\.g|i\.e|jr|sr|no|approx|inc|ltd|co)$")
@@ -257,7 +258,8 @@ def _is_split(m: re.Match[str], text: str) -> bool:
         said, rest = _PART.split(before)[-1], _PART.split(after)[0]
         return (len(said) >= 5 or _chat(said)) and len(rest) >= 3
     if m.lastgroup in _RUN_ON and _GREETING.fullmatch(_STOP.split(before)[-1].strip()) is not None:
-        return _NAME_NEXT.match(after) is None  # "hey i'm in the Duluth airport", not "hi Delphine, …"
+        # "hey i'm in the Duluth airport", not "hi Delphine, …" nor "ok了解" (small talk said together)
+        return _NAME_NEXT.match(after) is None and not _chat(_STOP.split(after)[0].strip())
     if m.lastgroup in ("comma", "colon"):
         if before[-1:].isdigit() and after[:1].isdigit():  # 7,000 / 9:30
             return False

@@ -1692,6 +1692,34 @@ def test_an_age_a_duration_a_frequency_a_schedule_or_a_companion_stays_with_its_
 
 
 @pytest.mark.parametrize(
+    ("text", "category", "things"),
+    [
+        ("我喜欢喝咖啡，但是下午不能喝", C.PREFERENCE, ["咖啡"]),
+        ("我喜欢吃辣，不过晚上不吃", C.PREFERENCE, ["辣"]),
+        ("我喜欢吃辣，但是不能吃太多", C.PREFERENCE, ["辣"]),
+        ("I love coffee but not after 2pm", C.PREFERENCE, ["coffee"]),
+        ("I love coffee but can't have it after 2pm", C.PREFERENCE, ["coffee"]),
+        ("I run every morning but not on Sundays", C.ROUTINE, []),
+        ("我每天跑步，但是周日不跑", C.ROUTINE, []),
+    ],
+)
+def test_when_a_like_does_not_hold_stays_with_it(
+    extractor: RuleExtractor, text: str, category: Category, things: list[str]
+) -> None:
+    # one statement, the like with its exception: no plan for 2pm, no memory "下午不能喝" of its own
+    c = one(extractor, text)
+    assert (c.category, c.text, c.objects, c.event_time) == (category, text, things, None)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["我喜欢喝咖啡，但是不喝茶", "I love coffee but I can't stand tea", "I like my job but not my boss"],
+)
+def test_a_thing_of_its_own_after_but_is_its_own(extractor: RuleExtractor, text: str) -> None:
+    assert len(extract(extractor, text)) == 2
+
+
+@pytest.mark.parametrize(
     ("text", "things"),
     [
         ("我不吃香菜，一点都不行", ["香菜"]),

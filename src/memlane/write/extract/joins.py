@@ -85,6 +85,8 @@ def _joins(prev: tuple[Candidate, Clause], nxt: tuple[Candidate, Clause], conten
         return True  # "10月18号办婚礼，在厦门": where the event of the clause before takes place
     if _why_not(p, c):
         return True  # "no pork pls, i don't eat it": why the thing is ruled out is the user's own
+    if _but_not_when(p, c, clause, content[before.end : clause.start]):
+        return True  # "我喜欢喝咖啡，但是下午不能喝", "I love coffee but not after 2pm": when it is not
     if p.category is Category.PLAN and its_time(clause.text, c.lang, at) is not None:
         return True  # "医生让两周后复查，约的10月18号上午": when the plan before is, and nothing else
     if p.lang != c.lang:
@@ -296,6 +298,34 @@ def _why_not(p: Candidate, c: Candidate) -> bool:
     )
 
 
+# what a like's exception says after "but": when or how much the user does not have the thing ("但是下午
+# 不能喝", "不过晚上不吃", "but can't have it after 2pm", "but not after 2pm"), with no subject of its own
+_HOW_MUCH = re.compile(r"太?多了?|太晚|太频繁|太勤|太久")
+_BUT = re.compile(r"但是?|不过|可是|(?i:\bbut\b)")
+_NOT_WHEN = re.compile(
+    r"^(?:[早上中下晚]午?上?|周末|平时|工作日|睡前|饭后|空腹|晚饭后|[0-9一二两三四五六七八九十]+点(?:以?后)?"
+    r"|(?:周|星期|礼拜)[一二三四五六日天])?"
+    r"(?:就|也|都|一般)?(?:不能|不敢|不|别|少|没法)"
+    r"|(?i:^(?:(?:just\s+)?not|never|only|rarely|no\s+more\s+than)\s+(?:after|before|at|on|in|during|too|more|much"
+    r"|every|past|around|with|once|twice|\d)"
+    r"|^(?:i\s+)?(?:can'?t|cannot|don'?t|shouldn'?t)\s+(?:have|eat|drink|do|take)\s+(?:it|them|that|much|too))"
+)
+
+
+def _but_not_when(p: Candidate, c: Candidate, clause: Clause, between: str) -> bool:
+    """Whether ``clause`` says, after "but", when or how much the user does not have what the like or
+    habit before it names: one statement, the like with its exception."""
+    return (
+        p.category in (Category.PREFERENCE, Category.ROUTINE)
+        # "…but not on Sundays" reads as a routine, "但是不能吃太多" as a dislike of "太多": no new thing
+        and (c.slot is None or c.category in (Category.ROUTINE, Category.DISLIKE))
+        and all(_HOW_MUCH.fullmatch(o) for o in c.objects)
+        and not clause.question
+        and _BUT.search(between) is not None
+        and _NOT_WHEN.search(fold(clause.text)) is not None
+    )
+
+
 def _only(pattern: re.Pattern[str], text: str) -> bool:
     """Whether a clause is nothing but what ``pattern`` matches (a hedge, an amount), its
     punctuation aside."""
@@ -339,7 +369,11 @@ def joined(
         if _goes_on_to_what_replaced(prev, c, clause):
             if prev.category in _NO_HABIT and USED_TO.match(prev.text):
                 prev = replace(prev, category=Category.ROUTINE, event_time=None, event_status=None)
-        elif not why_not and not any(_only(only, clause.text) for only in _QUALIFIERS):
+        elif (
+            not why_not
+            and not _but_not_when(prev, c, clause, content[first.end : clause.start])
+            and not any(_only(only, clause.text) for only in _QUALIFIERS)
+        ):
             extra = c.objects or ([] if c.category is prev.category else _elaborated(clause.text, c.lang, at))
         # a plan's time said after it is its time ("…两周后复查，约的10月18号上午"), unless it falls
         # before the time the plan already has ("下周末去杭州，定在周六": that weekend's Saturday)
@@ -352,7 +386,7 @@ def joined(
             objects=list(dict.fromkeys([*prev.objects, *extra])),
             tags=list(dict.fromkeys([*prev.tags, *c.tags]))[:MAX_TAGS],
             entities=list(dict.fromkeys([*prev.entities, *c.entities]))[:MAX_ENTITIES],
-            event_time=when.at if when is not None else prev.event_time or c.event_time,
+            event_time=when.at if when is not None else prev.event_time or _its_time(prev, c),
             hedged=prev.hedged or c.hedged or _only(BARE_HEDGE, clause.text),
             remember_request=prev.remember_request or c.remember_request,
             clauses=prev.clauses + c.clauses,
@@ -368,6 +402,12 @@ _OWN_SUBJECT = re.compile(r"(?:我|本人)|(?i:(?:i|i'm|i've|my|we)\b)")
 
 def _after_lead(text: str) -> str:
     return _ELABORATION_LEAD.sub("", fold(text)).strip(" ,，.")
+
+
+def _its_time(prev: Candidate, c: Candidate) -> datetime | None:
+    """The time of what ``c`` joins, when the candidate it joins has none: ``c``'s, unless what it
+    joins lasts ("I love coffee but not after 2pm" is no plan for 2pm)."""
+    return None if prev.category in _LASTING else c.event_time
 
 
 def _elaborated(text: str, lang: str, at: datetime) -> list[str]:

@@ -2657,6 +2657,16 @@ def test_from_when_a_statement_holds_is_one_candidate_with_it(
 
 @pytest.mark.parametrize(
     "text",
+    ["just for today, reply in English", "for this week only, answer in English", "这次，回答简短一点"],
+)
+def test_a_statement_said_to_hold_for_now_is_one_candidate_for_the_conversation(
+    extractor: RuleExtractor, text: str
+) -> None:
+    check(one(extractor, text), C.STYLE, text=text, session_only=True)
+
+
+@pytest.mark.parametrize(
+    "text",
     [
         "please always answer in bullet points",
         "format answers as numbered steps",

@@ -154,12 +154,19 @@ def _says_what(p: Candidate, c: Candidate) -> bool:
     use, and was dropped as small talk)."""
     if c.hedged:
         return False
-    if _only(_FROM_NOW_ON, p.text):
-        return True  # "from now on, answer in English": when it starts holding is all it says
+    if _only(_FROM_NOW_ON, p.text) or _only(_FOR_NOW_ONLY, p.text):
+        return True  # "from now on, answer in English", "just for today, …": when it holds is all it says
     if _only(_CHANGED_ONLY, p.text):
         return c.category not in _NOT_A_STATE
     return _only(_NEWS_ONLY, p.text) and c.category not in _NOT_NEWS
 
+
+# a clause that only says the next holds for now: "just for today", "for this week only", 这次, 今天先
+_FOR_NOW_ONLY = re.compile(
+    r"(?:就|只)?(?:这次|这一次|这回|今天|今晚|这周|这几天)(?:先|就|只|的话)?"
+    r"|(?i:(?:(?:just|only)\s+)?for\s+(?:today|tonight|now|this\s+(?:week|time|once|conversation|chat))"
+    r"(?:\s+only)?|(?:today|tonight|this\s+week)\s+only|just\s+this\s+(?:once|time))"
+)
 
 # what may say why the user changed, between what they left and what replaced it: a hurt, a feeling, a
 # problem, a fact ("膝盖伤了", "it made me jittery", "too expensive"), not a thing of its own to keep
@@ -362,7 +369,12 @@ def joined(
         if why_not:  # ruled out for good, by the user's own dislike: not this request's only
             prev = replace(prev, category=Category.CONSTRAINT, session_only=False)
         if _says_what(prev, c):
-            whole = replace(c, text=content[first.start : clause.end], clauses=prev.clauses + c.clauses)
+            whole = replace(
+                c,
+                text=content[first.start : clause.end],
+                clauses=prev.clauses + c.clauses,
+                session_only=c.session_only or _only(_FOR_NOW_ONLY, prev.text),
+            )
             out[-1] = (whole, replace(first, end=clause.end))
             continue
         extra: list[str] = []  # what replaced the thing, or the thing "it" points back at, is no new object

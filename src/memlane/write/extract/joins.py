@@ -19,7 +19,7 @@ from memlane.text.lang import fold
 
 from .clauses import ELABORATION, EXCEPTION, Clause
 from .dated import in_its_week, its_time
-from .leaving import USED_TO, left_behind, left_job
+from .leaving import USED_TO
 from .lexicon import (
     AGE_AFTER_NAME,
     AMOUNT_ONLY,
@@ -31,6 +31,7 @@ from .lexicon import (
     SCHEDULE_ONLY,
 )
 from .rule import Context, en_objects, zh_objects
+from .told_in_parts import FOR_NOW_ONLY, NO_HABIT, goes_on_to_what_replaced, only, says_what, why_it_changed
 from .work_zh import names_place
 
 # where a sentence ends: what follows it is a statement of its own, not more about the relative or the
@@ -71,15 +72,15 @@ def _joins(prev: tuple[Candidate, Clause], nxt: tuple[Candidate, Clause], conten
         return CONSEQUENCE.match(fold(clause.text)) is not None
     if p.role != c.role:
         return False
-    if _only(BARE_HEDGE, clause.text):
+    if only(BARE_HEDGE, clause.text):
         return True  # "…, but don't quote me", "…，还没想好": the clause before is a guess
-    if _only(AMOUNT_ONLY, clause.text) or _only(COMPANY_ONLY, clause.text):
+    if only(AMOUNT_ONLY, clause.text) or only(COMPANY_ONLY, clause.text):
         return True  # "我有个女儿，今年5岁", "我开始吃素了，跟我姐一起": how old, how long, who with
-    if p.category in _HOLDS_MORE and _only(EMPHASIS_ONLY, clause.text):
+    if p.category in _HOLDS_MORE and only(EMPHASIS_ONLY, clause.text):
         return True  # "我不吃香菜，一点都不行", "no nuts, not even a little": how strongly
-    if p.slot == "name" and _only(AGE_AFTER_NAME, clause.text):
+    if p.slot == "name" and only(AGE_AFTER_NAME, clause.text):
         return True  # "I'm Marcus, 41, …": how old the user just named is
-    if c.slot is None and _only(SCHEDULE_ONLY, clause.text):
+    if c.slot is None and only(SCHEDULE_ONLY, clause.text):
         return True  # "我最近在练游泳，每周二四晚上去": when (a routine the rules read keeps its own slot)
     if p.category in (Category.EVENT, Category.PLAN, Category.CONTEXT) and _a_place(clause.text):
         return True  # "10月18号办婚礼，在厦门": where the event of the clause before takes place
@@ -93,7 +94,7 @@ def _joins(prev: tuple[Candidate, Clause], nxt: tuple[Candidate, Clause], conten
         return False
     if p.category is Category.PLAN and _NOT_YET.search(clause.text) and c.category in _HOW_FAR:
         return True  # "下周五要交季度报告，还没开始写": how far the plan has got is part of it
-    if _goes_on_to_what_replaced(p, c, clause) or _says_what(p, c):
+    if goes_on_to_what_replaced(p, c, clause) or says_what(p, c):
         return True  # "跑步停了，现在改游泳": what was left, and what replaced it; "口味变了，现在更喜欢粤菜"
     if (
         p.category in (Category.FAMILY, Category.CONTEXT)
@@ -144,121 +145,6 @@ def _its_problem(p: Candidate, c: Candidate, clause: Clause, between: str) -> bo
         return False
     said = fold(clause.text).strip(" .!~,，。！")
     return bool(_EN_THING_SUBJECT.match(said) if c.lang == "en" else _ZH_NOTHING_NAMED.match(said))
-
-
-def _says_what(p: Candidate, c: Candidate) -> bool:
-    """Whether ``c`` says what the clause before only announces: from when it holds ("from now on,
-    answer in English"), that something changed ("口味变了，现在更喜欢粤菜"), or that news came
-    ("中签啦！！上马11月30号", "I got in! classes start in September"). The change or the news is the
-    statement after it, in the words of both ("中签啦" alone says nothing a later conversation could
-    use, and was dropped as small talk)."""
-    if c.hedged:
-        return False
-    if _only(_FROM_NOW_ON, p.text) or _only(_FOR_NOW_ONLY, p.text):
-        return True  # "from now on, answer in English", "just for today, …": when it holds is all it says
-    if _only(_CHANGED_ONLY, p.text):
-        return c.category not in _NOT_A_STATE
-    return _only(_NEWS_ONLY, p.text) and c.category not in _NOT_NEWS
-
-
-# a clause that only says the next holds for now: "just for today", "for this week only", 这次, 今天先
-_FOR_NOW_ONLY = re.compile(
-    r"(?:就|只)?(?:这次|这一次|这回|今天|今晚|这周|这几天)(?:先|就|只|的话)?"
-    r"|(?i:(?:(?:just|only)\s+)?for\s+(?:today|tonight|now|this\s+(?:week|time|once|conversation|chat))"
-    r"(?:\s+only)?|(?:today|tonight|this\s+week)\s+only|just\s+this\s+(?:once|time))"
-)
-
-# what may say why the user changed, between what they left and what replaced it: a hurt, a feeling, a
-# problem, a fact ("膝盖伤了", "it made me jittery", "too expensive"), not a thing of its own to keep
-_A_REASON = {
-    Category.OTHER,
-    Category.FACT,
-    Category.EVENT,
-    Category.MOOD,
-    Category.COMPLAINT,
-    Category.DISLIKE,
-    Category.CONTEXT,
-}
-
-
-def _why_it_changed(
-    prev: tuple[Candidate, Clause], middle: tuple[Candidate, Clause], nxt: tuple[Candidate, Clause]
-) -> bool:
-    """Whether ``middle`` says why the user left what ``prev`` left behind, for what ``nxt`` says
-    replaced it ("我现在不跑步了，膝盖伤了，改游泳了", "I quit coffee, it made me jittery, it's green tea
-    now"): the three are one change, and its reason is the user's too."""
-    (p, _), (m, clause), (n, after) = prev, middle, nxt
-    return (
-        m.category in _A_REASON
-        and m.slot is None
-        and not m.objects
-        and not m.hedged
-        and not clause.question
-        and m.role == p.role
-        and m.lang == p.lang
-        and _goes_on_to_what_replaced(p, n, after)
-    )
-
-
-# what says a clause is the state a change led to: 现在改游泳, "it's almond milk for me these days"
-_NOW_ON = re.compile(
-    r"^(?:所以|但是?|不过|然后|而且)?我?(?:现在|如今|目前|改|换|转)"
-    # what the user does instead at the time they did it: 游戏不玩了，晚上都在看书
-    r"|^我?(?:晚上|周末|早上|中午|下午|平时|每天|最近|现在)?都(?:在|是|用|去|喝|吃|看|玩|听|骑|坐|改)"
-    r"|(?i:^(?:so\s+|and\s+|but\s+)?(?:now|these\s+days|nowadays|instead)\b"
-    r"|\b(?:now|these\s+days|nowadays|instead|again)$)"
-)
-# a clause that only says something changed ("口味变了", "my taste has changed"): the clause after it
-# says what, and the two are one change
-_CHANGED_ONLY = re.compile(
-    r"(?:我的?)?(?:口味|喜好|爱好|习惯|想法|品味|胃口|作息|我)(?:也|都|真的|早就|完全)?(?:变了|改了)(?:啊|呀|哈|哦|不少|很多)*"
-    r"|(?i:(?:my\s+)?(?:taste|tastes|habits?|preferences?)\s+(?:has\s+|have\s+)?changed(?:\s+a\s+lot)?"
-    r"|i(?:'ve|\s+have)\s+changed\s+my\s+mind)"
-)
-# a clause that only says from when the next one holds: "from now on", 以后, 从现在开始
-_FROM_NOW_ON = re.compile(
-    r"(?:那|那就|所以)?(?:从现在(?:开始|起)|从今天(?:开始|起)|从今往后|以后|今后|往后)(?:呢|啊|的话)?"
-    r"|(?i:(?:so\s+|and\s+)?(?:from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future|from\s+today(?:\s+on)?"
-    r"|henceforth))"
-)
-# a clause that only says news came: an outcome the user waited for (中签了, 上岸啦, "I got in!"); the
-# clause after it says what it is
-_NEWS_ONLY = re.compile(
-    r"(?:我|我们)?(?:终于|居然|竟然|也|真的|总算)?(?:被)?"
-    r"(?:中签|上岸|考上|考过|录取|通过|中|拿到offer|拿到录取通知书?|批下来|下签)(?:了|啦|咯|喽)(?:啊|呀|哈|哦|耶)*"
-    r"|(?i:(?:i|we)\s+(?:finally\s+)?(?:got\s+in|got\s+accepted|passed|got\s+the\s+(?:offer|spot|visa))"
-    r"|(?:good|great)\s+news|it'?s\s+official)"
-)
-# what the news may not be: a feeling, a request, an imagined case, a condition of the task at hand
-_NOT_NEWS = {
-    Category.MOOD,
-    Category.SMALLTALK,
-    Category.REQUEST,
-    Category.HYPOTHETICAL,
-    Category.CONDITION,
-    Category.BUDGET,
-    Category.SENSITIVE,
-}
-# what such a clause may not be: besides what news may not be, a complaint or a plan is news itself,
-# never the state a change led to
-_NOT_A_STATE = _NOT_NEWS | {Category.COMPLAINT, Category.PLAN}
-
-
-# what a clause of what the user used to do was read as, when it goes on to what they do now: a habit
-# that changed ("以前开车上班，现在改骑车了"), not an event, a moment or nothing at all
-_NO_HABIT = {Category.OTHER, Category.EVENT, Category.CONTEXT, Category.FACT}
-
-
-def _goes_on_to_what_replaced(p: Candidate, c: Candidate, clause: Clause) -> bool:
-    """Whether ``clause`` says what replaced the thing the clause before left behind ("我从腾讯离职了，
-    现在在字节", "I've gone off oat milk, it's almond milk for me these days"): one change, kept as one
-    memory, which retires the old choice and holds the new. A clause that fills a slot of its own
-    ("…，现在在字节上班") is left to set it."""
-    if c.slot is not None or c.category in _NOT_A_STATE or c.hedged:
-        return False
-    if _NOW_ON.search(fold(clause.text).strip(" .!~,，。！")) is None:
-        return False  # read first: what was left behind takes many patterns and a segmentation
-    return bool(left_behind(p.text)) or left_job(p.text) is not None or USED_TO.match(p.text) is not None
 
 
 # what a Chinese clause opens with when it names its own subject
@@ -333,12 +219,6 @@ def _but_not_when(p: Candidate, c: Candidate, clause: Clause, between: str) -> b
     )
 
 
-def _only(pattern: re.Pattern[str], text: str) -> bool:
-    """Whether a clause is nothing but what ``pattern`` matches (a hedge, an amount), its
-    punctuation aside."""
-    return pattern.fullmatch(fold(text).strip(" .!~,，。！")) is not None
-
-
 def joined(
     found: list[tuple[Candidate, Clause]], content: str, at: datetime
 ) -> list[tuple[Candidate, Clause]]:
@@ -347,7 +227,7 @@ def joined(
     plan dated by a weekday alone in the week of the plan before it (:func:`in_its_week`)."""
     out: list[tuple[Candidate, Clause]] = []
     for i, item in enumerate(found):
-        if out and i + 1 < len(found) and _why_it_changed(out[-1], item, found[i + 1]):
+        if out and i + 1 < len(found) and why_it_changed(out[-1], item, found[i + 1]):
             (prev, first), (c, clause) = out[-1], item
             because = replace(
                 prev,
@@ -368,23 +248,23 @@ def joined(
         why_not = _why_not(prev, c)
         if why_not:  # ruled out for good, by the user's own dislike: not this request's only
             prev = replace(prev, category=Category.CONSTRAINT, session_only=False)
-        if _says_what(prev, c):
+        if says_what(prev, c):
             whole = replace(
                 c,
                 text=content[first.start : clause.end],
                 clauses=prev.clauses + c.clauses,
-                session_only=c.session_only or _only(_FOR_NOW_ONLY, prev.text),
+                session_only=c.session_only or only(FOR_NOW_ONLY, prev.text),
             )
             out[-1] = (whole, replace(first, end=clause.end))
             continue
         extra: list[str] = []  # what replaced the thing, or the thing "it" points back at, is no new object
-        if _goes_on_to_what_replaced(prev, c, clause):
-            if prev.category in _NO_HABIT and USED_TO.match(prev.text):
+        if goes_on_to_what_replaced(prev, c, clause):
+            if prev.category in NO_HABIT and USED_TO.match(prev.text):
                 prev = replace(prev, category=Category.ROUTINE, event_time=None, event_status=None)
         elif (
             not why_not
             and not _but_not_when(prev, c, clause, content[first.end : clause.start])
-            and not any(_only(only, clause.text) for only in _QUALIFIERS)
+            and not any(only(pattern, clause.text) for pattern in _QUALIFIERS)
         ):
             extra = c.objects or ([] if c.category is prev.category else _elaborated(clause.text, c.lang, at))
         # a plan's time said after it is its time ("…两周后复查，约的10月18号上午"), unless it falls
@@ -399,7 +279,7 @@ def joined(
             tags=list(dict.fromkeys([*prev.tags, *c.tags]))[:MAX_TAGS],
             entities=list(dict.fromkeys([*prev.entities, *c.entities]))[:MAX_ENTITIES],
             event_time=when.at if when is not None else prev.event_time or _its_time(prev, c),
-            hedged=prev.hedged or c.hedged or _only(BARE_HEDGE, clause.text),
+            hedged=prev.hedged or c.hedged or only(BARE_HEDGE, clause.text),
             remember_request=prev.remember_request or c.remember_request,
             clauses=prev.clauses + c.clauses,
         )

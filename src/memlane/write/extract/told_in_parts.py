@@ -22,8 +22,9 @@ def only(pattern: re.Pattern[str], text: str) -> bool:
 
 
 def says_what(p: Candidate, c: Candidate) -> bool:
-    """Whether ``c`` says what the clause before only announces: from when it holds ("from now on,
-    answer in English"), that something changed ("口味变了，现在更喜欢粤菜"), or that news came
+    """Whether ``c`` says what the clause before only announces: from when or for how long it holds
+    ("from now on, answer in English", "just for today, reply in English": then for this conversation
+    only), that something changed ("口味变了，现在更喜欢粤菜"), or that news came
     ("中签啦！！上马11月30号", "I got in! classes start in September"). The change or the news is the
     statement after it, in the words of both ("中签啦" alone says nothing a later conversation could
     use, and was dropped as small talk)."""

@@ -194,7 +194,6 @@ def _why_not(p: Candidate, c: Candidate) -> bool:
 # what a like's exception says after "but": when or how much the user does not have the thing ("但是下午
 # 不能喝", "不过晚上不吃", "but can't have it after 2pm", "but not after 2pm"), with no subject of its own
 _HOW_MUCH = re.compile(r"太?多了?|太晚|太频繁|太勤|太久")
-_BUT = re.compile(r"但是?|不过|可是|(?i:\bbut\b)")
 _NOT_WHEN = re.compile(
     r"^(?:[早上中下晚]午?上?|周末|平时|工作日|睡前|饭后|空腹|晚饭后|[0-9一二两三四五六七八九十]+点(?:以?后)?"
     r"|(?:周|星期|礼拜)[一二三四五六日天])?"
@@ -214,7 +213,7 @@ def _but_not_when(p: Candidate, c: Candidate, clause: Clause, between: str) -> b
         and (c.slot is None or c.category in (Category.ROUTINE, Category.DISLIKE))
         and all(_HOW_MUCH.fullmatch(o) for o in c.objects)
         and not clause.question
-        and _BUT.search(between) is not None
+        and _CONTRAST.search(between) is not None
         and _NOT_WHEN.search(fold(clause.text)) is not None
     )
 

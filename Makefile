@@ -27,7 +27,7 @@ test: $(STAMP) browser
 	$(BIN)/ruff check src tests
 	$(BIN)/ruff format --check src tests
 	$(BIN)/mypy
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto  # one worker per core, each with its own PostgreSQL (tests/conftest.py)
 
 # rebuild the learned judge's weights (src/memlane/write/judge/model.npz, meaning.npz) from the train split
 judge-model: $(STAMP)

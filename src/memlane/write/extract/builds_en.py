@@ -11,7 +11,8 @@ from memlane.domain import Category as C
 from memlane.text.kin import EN_RELATIONS
 from memlane.text.lang import has_cjk
 
-from .lexicon import FEELINGS, LASTING
+from .holds import LASTING
+from .lexicon import FEELINGS
 from .money import budget_draft
 from .rule import Build, Context, Draft, any_of, en_objects
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from .lexicon import DEVICE_NOW
+from .holds import DEVICE_NOW
 from .rule import Context, Draft
 
 # An ASCII word boundary that also holds next to a Chinese character, where \b does not (我prefer email).

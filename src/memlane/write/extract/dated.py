@@ -16,7 +16,7 @@ from memlane.domain import Candidate, Category, EventStatus
 from memlane.text.timeparse import TimeMention, find_times
 
 from .events_en import IRREGULAR
-from .lexicon import HABITUAL
+from .holds import HABITUAL
 from .rule import ZH_SUBJECT_WORDS, Build, Context, Draft
 
 T = TypeVar("T")

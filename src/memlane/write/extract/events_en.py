@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from .lexicon import HABITUAL
+from .holds import HABITUAL
 from .rule import Build, Context, Draft
 from .rule import any_of as _any
 

@@ -26,21 +26,10 @@ from .dated import as_said, just_a_time
 from .dropped_en import AT_KINDS, with_subject
 from .entities import OPAQUE, en_entities, zh_entities
 from .forgetting import corrected, withdrawal
+from .holds import LASTING, MOMENT, SESSION_ONLY
 from .joins import MAX_ENTITIES, MAX_TAGS, joined
 from .leaving import change_said, left_behind
-from .lexicon import (
-    HEDGE,
-    HYPOTHETICAL,
-    LASTING,
-    LAUGHTER,
-    MOMENT,
-    REQUEST,
-    SESSION_ONLY,
-    SIGN_OFF,
-    SMALLTALK,
-    SMALLTALK_RUN,
-    topic_tags,
-)
+from .lexicon import HEDGE, HYPOTHETICAL, LAUGHTER, REQUEST, SIGN_OFF, SMALLTALK, SMALLTALK_RUN, topic_tags
 from .occasion import in_the_moment, of_the_request
 from .reference import mentions_kin, names_kin, of_an_acquaintance, refers_back, still_meant, taken_up
 from .rule import Context, Draft, Rule, first_match

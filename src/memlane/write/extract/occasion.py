@@ -11,7 +11,7 @@ from memlane.domain import Candidate, Category
 from memlane.text.lang import fold
 
 from .clauses import Clause
-from .lexicon import LASTING, STANDING
+from .holds import LASTING, STANDING
 
 # someone who does it, or an intention: what makes a time a plan rather than a due date
 _SUBJECT = re.compile(

@@ -31,7 +31,8 @@ from .events_en import (
 )
 from .events_en import SUBJECT as _I
 from .events_en import SUBJECT_IS as _IM
-from .lexicon import DEVICE_NOW, FEELING_TAIL, FEELINGS, JOBS_EN, ONE_OFF_EN
+from .holds import DEVICE_NOW, ONE_OFF_EN
+from .lexicon import FEELING_TAIL, FEELINGS, JOBS_EN
 from .present_en import HERE_NOW, NOW, THEY_NOW
 from .problems import PROBLEM_EN as _PROBLEM
 from .problems import RESOLVED_EN as _RESOLVED

@@ -17,7 +17,8 @@ from memlane.text.timeparse import number
 from .channels import CHANNEL_WORD, contact
 from .dated import moved_plan, routine, timed, unless_a_habit
 from .family_zh import MARITAL, MARITAL_SAID, MINE, PARTED, PETS, REL, family
-from .lexicon import DEVICE_NOW, FEELINGS, JOBS_ZH, LASTING, STOPPED_ZH
+from .holds import DEVICE_NOW, LASTING
+from .lexicon import FEELINGS, JOBS_ZH, STOPPED_ZH
 from .money import budget_draft
 from .present_zh import AWAY, HABIT, NOW, habit
 from .problems import PROBLEM_ZH as _PROBLEM

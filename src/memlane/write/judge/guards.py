@@ -13,8 +13,8 @@ import re
 
 from memlane.domain import Action, Candidate, Category, Decision, EventStatus
 from memlane.write.extract.events_en import FOUND_OUT
+from memlane.write.extract.holds import DEVICE_NOW, HABITUAL, MOMENT, STANDING
 from memlane.write.extract.leaving import left_behind, left_job
-from memlane.write.extract.lexicon import DEVICE_NOW, HABITUAL, MOMENT, STANDING
 from memlane.write.extract.present_en import THEY_NOW
 from memlane.write.extract.present_zh import HABIT
 from memlane.write.extract.rule import FAVORITE
@@ -57,7 +57,7 @@ def standing(candidate: Candidate) -> bool:
 
 def momentary(candidate: Candidate) -> bool:
     """Whether the words of ``candidate`` say it is this moment's: the phone the user types on, how long
-    they have, "right now" (lexicon.DEVICE_NOW, MOMENT), what someone else is in the middle of ("They
+    they have, "right now" (holds.DEVICE_NOW, MOMENT), what someone else is in the middle of ("They
     are calling my name": an event to the model, 0.71; present_en.THEY_NOW)."""
     text = candidate.text
     return any(p.search(text) is not None for p in (DEVICE_NOW, MOMENT, _THEY_NOW))

@@ -26,7 +26,7 @@ from memlane.privacy.sensitive import NEVER_STORE
 from memlane.profile import spec
 from memlane.settings import Settings
 from memlane.text.lang import said
-from memlane.write.extract.lexicon import LASTING, STANDING
+from memlane.write.extract.holds import LASTING, STANDING
 
 from .reasons import SPEAKERS_ZH, below_threshold, never_stored, noted
 

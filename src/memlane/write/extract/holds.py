@@ -1,0 +1,60 @@
+"""How long what a clause says holds, by its words: this once ("this time", 这次), this moment (the
+phone the user types on, "right now"), or for good (always, 以后都, a word of habit, "from now on").
+
+The extraction rules read these to keep a clause for the conversation alone or for good, and the judge
+reads them again where the learned model would place the clause elsewhere.
+"""
+
+from __future__ import annotations
+
+import re
+
+# words that say what is asked holds for this one time only ("this time", "just for today's notes", "for
+# this email"): a condition of the session, and no standing rule of how to answer
+ONE_OFF_EN = (
+    r"\b(?:this\s+time|for\s+now|(?:just\s+)?this\s+once|this\s+one\s+time|this\s+round|this\s+order"
+    r"|(?:today|tonight)\s+only|(?:just|only)\s+for\s+(?:this|these|that|today'?s?|tonight'?s?|now|the)"
+    r"|for\s+this\s+(?:order|one|purchase|search|trip|booking|query|request|task|project|email|message|letter"
+    r"|note|reply|post|doc|draft|class|assignment|homework|meeting|presentation|deck|interview|party|dinner"
+    r"|event|essay|report|talk|call|flight|visit|menu|list))\b"
+)
+SESSION_ONLY = re.compile(
+    r"本轮|这轮|这次|这一次|这回|本次|这一单|这单|这个订单|暂时|临时|(?i:" + ONE_OFF_EN + ")"
+)
+# the state of the user's phone or connection this moment: how they can be answered now ("信号只有一格",
+# "手机快没电了", "wifi巨慢", "battery's on 2 percent", "signal keeps dropping"), not a problem to track;
+# and what they type on and how long they have, now ("我用手机打字", "typing this on my phone", 我只有十分钟)
+DEVICE_NOW = re.compile(
+    r"(?:用|拿)手机(?:在)?(?:打字|码字|回|发)|手机(?:打字|码字)|一边[^，,。]{1,8}?一边(?:打字|回)"
+    r"|只有[\d一二两三四五六七八九十几]+分钟|(?i:\b(?:typing|texting|writing)\s+(?:this\s+)?(?:on|from)\s+"
+    r"(?:my\s+)?(?:phone|mobile|cell)\b|\bphone(?:'s|\s+is)\s+(?:on|at)\s+\d{1,2}\s*(?:%|percent)"
+    r"|\bonly\s+(?:have|got)\s+(?:like\s+)?(?:\d+|a\s+few|a\s+couple\s+of|one|two|five|ten|fifteen|twenty)"
+    r"\s+min(?:ute)?s?\b)"
+    r"|(?:电量|没电了|快没电|(?:还|只)剩(?:百分之|\d{1,2}\s*%)|没(?:信号|网)"
+    r"|(?i:\bbattery(?:'s|\s+is)\s+(?:on|at|low|dying|almost|nearly)\b|\b\d{1,2}\s*(?:%|percent)\s+(?:battery|left)\b))"
+    r"|(?:信号|网速|网络|(?i:wi-?fi)|网(?!上|购|店|友|站|页|课|球|红|恋|名|址))"
+    r"(?:也|又|都|还|有点|太|真|好|就)?[^，,。]{0,3}?(?:卡|慢|差|没了|不好|断|一格)"
+    r"|(?i:\b(?:signal|wi-?fi|reception|connection)(?:'s)?\b(?!\s+(?:is|was)\s+the\s+only)[^,.;]{0,20}?"
+    r"\b(?:bad|awful|terrible|slow|dropping|drops|cutting\s+out|weak|patchy|spotty|crap|rubbish|dead|down)\b"
+    r"|\b(?:one|1)\s+bar\b|\bno\s+(?:signal|reception|wifi|wi-fi)\b)"
+)
+# this very moment: what is said of it holds for this conversation ("up on the roof cleaning gutters rn",
+# "我这会儿在开会"), unless it fills a slot of the profile ("I live in Austin right now" still says where)
+MOMENT = re.compile(r"这会儿|此刻|(?i:\b(?:rn|right\s+now|atm|at\s+the\s+moment)\b)")
+# words that say a statement holds every time, for good ("一直", "以后都", "always", "in general")
+LASTING = re.compile(
+    r"以后都|一直|每次|永远|总是|(?i:\b(?:always|every\s+time|from\s+now\s+on|in\s+general)\b)"
+)
+# a word of habit: what is said with it is what the user does as a rule ("mostly i just take the bus",
+# "我出门基本坐公交", "usually up till 2am", "我一般晚上12点睡")
+HABITUAL = re.compile(
+    r"一般|平时|平常|通常|总是|经常|向来|习惯|基本|每天|每次"
+    r"|(?i:\b(?:usually|always|mostly|normally|generally|typically|tend\s+to|every)\b)"
+)
+# what says an instruction holds for every later conversation ("以后一条一条说", "讲题的时候先给我答案",
+# "pls always chuck a shopping list at the end"), not for the task at hand ("I'm driving, keep it short")
+# (whatever says a statement always holds, and the words for "from now on" and "whenever")
+STANDING = re.compile(
+    LASTING.pattern + r"|以后|今后|往后|从现在起|从今往后|的时候"
+    r"|(?i:\b(?:each\s+time|whenever|going\s+forward|in\s+(?:the\s+)?future)\b)"
+)

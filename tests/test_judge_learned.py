@@ -224,6 +224,8 @@ def test_a_habit_is_kept_however_much_it_reads_as_this_moment(mem: Memory, text:
         "戴着耳机在跑步机上，你说话短一点",
         # what the user types on now is no way to reach them
         "我用手机打字，简短点",
+        # nor is what the words hold to this once, however sure the model is ("background", 0.70)
+        "just this once, skip the small talk and give me the answer",
     ],
 )
 def test_what_holds_only_now_is_no_standing_instruction(mem: Memory, text: str) -> None:

@@ -274,8 +274,9 @@ class Judge(RuleJudge):
         """Whether the model's class decides instead of the rules: it is ``threshold`` sure (``keep``
         sure to keep long-term what the rules would not), it places the clause elsewhere, and it
         would not keep long-term what the rules' own words call a passing mood, small talk, an
-        imagined case, a request or a guess (those it may only move between discard and the session,
-        and a request not even there: what the user asks for is no context of theirs).
+        imagined case, a request, a guess or a thing for this once (those it may only move between
+        discard and the session, and a request not even there: what the user asks for is no context
+        of theirs).
 
         Sensitive data is the rules' alone, and so is a long number the rules did not keep ("long
         number on my debit card reads 4916 …" with no detector behind it), and a problem the user
@@ -309,8 +310,10 @@ class Judge(RuleJudge):
             # a profile slot is structure: "we just moved to Austin" sets the user's city, however
             # much its words look like an event (0.76), and an episode would set none
             return c is None or c.slot is None
-        if c is not None and (c.hedged or LONG_NUMBER.search(c.text)):
-            return False  # a guess in the user's own words ("我可能喜欢…吧"), or a number no detector named
+        if c is not None and (c.hedged or c.session_only or LONG_NUMBER.search(c.text)):
+            # a guess in the user's own words ("我可能喜欢…吧"), a clause its words hold to this once
+            # ("just this once, skip the small talk": background, 0.70), or a number no detector named
+            return False
         if c is not None and rules.category is Category.CONTEXT and momentary(c):
             return False  # its words say it is this moment's: "I only have ten minutes" (background, 0.90)
         return sure >= keep and rules.category not in _PASSING

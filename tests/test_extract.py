@@ -3376,3 +3376,35 @@ def test_a_company_or_a_type_after_wo_shi_is_no_name(extractor: RuleExtractor, t
 )
 def test_a_clause_keeps_no_stop_at_its_ends(text: str, clauses: list[str]) -> None:
     assert [c.text for c in split_clauses(text)] == clauses
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("今天用英文回答我", C.CONDITION),
+        ("今晚的回复简短一点", C.CONDITION),
+        ("reply in English today", C.CONDITION),
+        ("我今天在家办公", C.CONTEXT),
+        ("我这周在家办公", C.CONTEXT),
+    ],
+)
+def test_a_way_to_answer_or_work_said_for_today_is_this_conversations(
+    extractor: RuleExtractor, text: str, category: Category
+) -> None:
+    check(one(extractor, text), category, slot=None, value=None, session_only=True)
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("从今天起用英文回答我", "language"),
+        ("以后用英文回答我", "language"),
+        ("今天开始我在家办公", "work_mode"),
+        ("我在家办公", "work_mode"),
+    ],
+)
+def test_a_way_that_starts_today_or_has_no_day_is_the_users_way(
+    extractor: RuleExtractor, text: str, slot: str
+) -> None:
+    found = one(extractor, text)
+    assert (found.slot, found.session_only) == (slot, False)

@@ -30,7 +30,7 @@ from .holds import LASTING, MOMENT, SESSION_ONLY
 from .joins import MAX_ENTITIES, MAX_TAGS, joined
 from .leaving import change_said, left_behind
 from .lexicon import HEDGE, HYPOTHETICAL, LAUGHTER, REQUEST, SIGN_OFF, SMALLTALK, SMALLTALK_RUN, topic_tags
-from .occasion import in_the_moment, of_the_request
+from .occasion import in_the_moment, of_the_request, of_today
 from .reference import mentions_kin, names_kin, of_an_acquaintance, refers_back, still_meant, taken_up
 from .rule import Context, Draft, Rule, first_match
 
@@ -226,6 +226,7 @@ class RuleExtractor:
             candidate, topics = taken_up(
                 self._candidate(clause, message, self_said, kin, introduced, opening), topics, MAX_TAGS
             )
+            candidate = of_today(candidate)
             if asked:
                 candidate = of_the_request(candidate)
             asked = asked or candidate.category is Category.REQUEST

@@ -41,6 +41,12 @@ DEVICE_NOW = re.compile(
 # this very moment: what is said of it holds for this conversation ("up on the roof cleaning gutters rn",
 # "我这会儿在开会"), unless it fills a slot of the profile ("I live in Austin right now" still says where)
 MOMENT = re.compile(r"这会儿|此刻|(?i:\b(?:rn|right\s+now|atm|at\s+the\s+moment)\b)")
+# a time that bounds what is said to today or this week ("今天用英文回答我", "我这周在家办公", "reply in
+# English today"), not when a change starts ("从今天起", "今天开始", "starting today")
+TODAY = re.compile(
+    r"(?<!从)(?:今天|今晚|今儿|这周|本周|这几天|这两天)(?!开始|起|以后|之后)"
+    r"|(?i:(?<!from\s)(?<!starting\s)(?<!as\sof\s)\b(?:today|tonight|this\s+week)\b)"
+)
 # words that say a statement holds every time, for good ("一直", "以后都", "always", "in general")
 LASTING = re.compile(
     r"以后都|一直|每次|永远|总是|(?i:\b(?:always|every\s+time|from\s+now\s+on|in\s+general)\b)"

@@ -1,6 +1,7 @@
 """What a clause is for, read with the rest of its message: a condition of the request before it
-("帮我订机票，不要红眼航班"), or part of the moment the message tells ("正在医院排队取号，回复简短点").
-Either holds for this conversation only, and never against later ones."""
+("帮我订机票，不要红眼航班"), or part of the moment the message tells ("正在医院排队取号，回复简短点"); or a
+way to answer or to work said for today alone ("今天用英文回答我"). Each holds for this conversation
+only, and never against later ones."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from memlane.domain import Candidate, Category
 from memlane.text.lang import fold
 
 from .clauses import Clause
-from .holds import LASTING, STANDING
+from .holds import LASTING, STANDING, TODAY
 
 # someone who does it, or an intention: what makes a time a plan rather than a due date
 _SUBJECT = re.compile(
@@ -48,6 +49,22 @@ def of_the_request(c: Candidate) -> Candidate:
     elif not ((c.category is Category.CONSTRAINT and bare) or (c.category is Category.PLAN and due)):
         return c
     return replace(c, category=Category.CONDITION, session_only=True, event_time=None, event_status=None)
+
+
+# the slots that say how the user wants to be answered or how they work: ways a day may change
+_WAYS = ("language", "response_style", "tone", "plain_language", "work_mode")
+
+
+def of_today(c: Candidate) -> Candidate:
+    """A way to answer or to work said for today or this week alone, with no word that makes it last,
+    as what it is: a condition of this conversation's answers ("今天用英文回答我", "今晚的回复简短一点"),
+    or where the user is this while ("我今天在家办公"). It sets no profile slot."""
+    if c.category is not Category.STYLE and c.slot not in _WAYS:
+        return c
+    if not TODAY.search(c.text) or LASTING.search(c.text):
+        return c
+    kind = Category.CONDITION if c.category is Category.STYLE else Category.CONTEXT
+    return replace(c, category=kind, slot=None, value=None, session_only=True)
 
 
 def in_the_moment(found: list[tuple[Candidate, Clause]]) -> list[tuple[Candidate, Clause]]:

@@ -3408,3 +3408,24 @@ def test_a_way_that_starts_today_or_has_no_day_is_the_users_way(
 ) -> None:
     found = one(extractor, text)
     assert (found.slot, found.session_only) == (slot, False)
+
+
+@pytest.mark.parametrize(
+    "text", ["我嗓子疼", "我感冒了", "牙好疼", "I've got a cold", "I have a sore throat", "my stomach hurts"]
+)
+def test_a_passing_ache_or_bug_is_this_conversations_context(extractor: RuleExtractor, text: str) -> None:
+    check(one(extractor, text), C.CONTEXT, session_only=True)
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("我对足球不太感冒", C.DISLIKE),  # not keen on: no cold
+        ("帮我买点感冒药", C.REQUEST),
+        ("I have a cold brew every morning", C.ROUTINE),
+    ],
+)
+def test_the_words_of_an_ache_that_name_none_are_what_they_say(
+    extractor: RuleExtractor, text: str, category: Category
+) -> None:
+    check(one(extractor, text), category)

@@ -244,6 +244,9 @@ def test_what_holds_only_now_is_no_standing_instruction(mem: Memory, text: str) 
         # the model may not keep long-term what the words say is now ("background", 0.90)
         "I only have ten minutes",
         "hands are covered in flour rn",
+        # a passing ache or bug (a fact, an event over 90 days before)
+        "我嗓子疼",
+        "I've got a cold",
     ],
 )
 def test_what_holds_this_very_moment_is_kept_for_the_conversation(mem: Memory, text: str) -> None:

@@ -3429,3 +3429,23 @@ def test_the_words_of_an_ache_that_name_none_are_what_they_say(
     extractor: RuleExtractor, text: str, category: Category
 ) -> None:
     check(one(extractor, text), category)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "not in a great mood rn",
+        "in a foul mood today",
+        "my boss yelled at me today",
+        "I just got chewed out by my manager",
+        "我今天脑子不太转",
+        "紧张到胃疼",  # an ache a feeling brings on
+    ],
+)
+def test_a_mood_said_in_other_words_is_a_mood(extractor: RuleExtractor, text: str) -> None:
+    check(one(extractor, text), C.MOOD)
+
+
+@pytest.mark.parametrize("text", ["my boss yelled at me so I quit", "我脑子转得快"])
+def test_what_tells_more_than_a_mood_is_no_mood(extractor: RuleExtractor, text: str) -> None:
+    assert C.MOOD not in [c.category for c in extract(extractor, text)]

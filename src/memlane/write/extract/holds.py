@@ -42,9 +42,10 @@ DEVICE_NOW = re.compile(
 # "我这会儿在开会"), unless it fills a slot of the profile ("I live in Austin right now" still says where)
 MOMENT = re.compile(r"这会儿|此刻|(?i:\b(?:rn|right\s+now|atm|at\s+the\s+moment)\b)")
 # a passing ache or bug: what to answer around now ("我嗓子疼", "感冒了", "I've got a cold"), not a fact
-# to keep (a condition the user lives with is health data, for privacy to find)
+# to keep (a condition the user lives with is health data, for privacy to find); an ache a feeling
+# brings on is that feeling ("紧张到胃疼")
 AILING = (
-    r"(?:嗓子|喉咙|头|牙|肚子|胃|腰|脖子|眼睛)(?:有点|好|很|特别|超|巨|还)?(?:疼|痛|哑了|发炎了)"
+    r"(?<![到得])(?:嗓子|喉咙|头|牙|肚子|胃|腰|脖子|眼睛)(?:有点|好|很|特别|超|巨|还)?(?:疼|痛|哑了|发炎了)"
     r"|(?<!不)(?<!不太)感冒(?!药|冲剂)|发烧(?!友)|拉肚子|着凉了|落枕了|(?i:\b(?:i'?ve\s+got|i\s+(?:have|got|caught)|i'?m\s+"
     r"(?:down\s+with|fighting(?:\s+off)?|getting))\s+(?:a|the)\s+(?:(?:bad|terrible|slight|mild|nasty)\s+)?"
     r"(?:cold(?!\s+(?:brew|drink|coffee|shower|plunge|water|beer|one|feet|call))|flu|fever|sore\s+throat|headache|stomach\s*ache|toothache|cough|stomach\s+bug)\b"

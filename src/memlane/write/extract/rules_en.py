@@ -139,6 +139,15 @@ _MOOD = (
     r"|.*\b(?:brain|head|legs?|feet|arms?|back|body)\s+(?:is|are|'s|'re)\s+(?:so\s+|absolutely\s+|totally\s+)?"
     r"(?:fried|jelly|toast|wrecked|dead)\b)"
     r"|\bi'?m\s+(?:still\s+)?shaking\b|\bi'?m\s+so\s+done\b"
+    # a mood named as one ("not in a great mood rn", "in a foul mood"), and a telling-off just taken
+    # ("my boss yelled at me today", "got chewed out by my manager"), as 被老板骂了 in Chinese, in a short
+    # clause that tells nothing else ("my boss yelled at me so I quit" is the quitting)
+    r"|\bin\s+(?:a|such\s+a)\s+(?:(?:really|very|pretty|super|kinda|bit\s+of\s+a)\s+)?"
+    r"(?:good|great|bad|foul|terrible|awful|grumpy|weird|rotten|crappy|sour)\s+mood\b"
+    r"|^(?!.*\b(?:so|and|but|because|then|after|until|till)\b)(?=\W*(?:\S+\s+){0,8}\S*$).*?(?:"
+    r"\b(?:yelled|shouted|screamed|snapped|went\s+off)\s+at\s+me\b|\b(?:chewed|told)\s+me\s+(?:out|off)\b"
+    r"|\b(?:got|get|getting|was|been)\s+(?:chewed\s+out|told\s+off|yelled\s+at|shouted\s+at|scolded"
+    r"|reprimanded|ripped\s+into|torn\s+into)\b)"
     # a feeling of the user's, however long what follows, unless it is about something ("I'm so jealous
     # you live by the water", "I'm feeling kinda lonely since the move"; "so excited about the trip" is not)
     rf"|\b(?:i'?m|im|i\s+am|i\s+feel|feeling)\s+(?:(?:so|really|super|kinda|kind\s+of|a\s+bit|pretty|very|quite"

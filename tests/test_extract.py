@@ -3449,3 +3449,13 @@ def test_a_mood_said_in_other_words_is_a_mood(extractor: RuleExtractor, text: st
 @pytest.mark.parametrize("text", ["my boss yelled at me so I quit", "我脑子转得快"])
 def test_what_tells_more_than_a_mood_is_no_mood(extractor: RuleExtractor, text: str) -> None:
     assert C.MOOD not in [c.category for c in extract(extractor, text)]
+
+
+@pytest.mark.parametrize("text", ["别问了", "唉别提了", "别烦我", "leave me alone", "just let me be"])
+def test_asking_to_be_left_alone_now_is_a_mood_not_a_rule(extractor: RuleExtractor, text: str) -> None:
+    check(one(extractor, text), C.MOOD)
+
+
+@pytest.mark.parametrize("text", ["别给我推荐辣的", "以后别问我工作的事", "don't ask me about work"])
+def test_what_not_to_do_for_good_is_still_a_constraint(extractor: RuleExtractor, text: str) -> None:
+    check(one(extractor, text), C.CONSTRAINT)

@@ -139,6 +139,7 @@ _MOOD = (
     r"|.*\b(?:brain|head|legs?|feet|arms?|back|body)\s+(?:is|are|'s|'re)\s+(?:so\s+|absolutely\s+|totally\s+)?"
     r"(?:fried|jelly|toast|wrecked|dead)\b)"
     r"|\bi'?m\s+(?:still\s+)?shaking\b|\bi'?m\s+so\s+done\b"
+    r"|^(?:just\s+)?(?:leave\s+me\s+alone|let\s+me\s+be|don'?t\s+ask|stop\s+asking)\b"
     # a mood named as one ("not in a great mood rn", "in a foul mood"), and a telling-off just taken
     # ("my boss yelled at me today", "got chewed out by my manager"), as 被老板骂了 in Chinese, in a short
     # clause that tells nothing else ("my boss yelled at me so I quit" is the quitting)

@@ -3459,3 +3459,21 @@ def test_asking_to_be_left_alone_now_is_a_mood_not_a_rule(extractor: RuleExtract
 @pytest.mark.parametrize("text", ["别给我推荐辣的", "以后别问我工作的事", "don't ask me about work"])
 def test_what_not_to_do_for_good_is_still_a_constraint(extractor: RuleExtractor, text: str) -> None:
     check(one(extractor, text), C.CONSTRAINT)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "回答的时候多给点代码示例",
+        "讲题的时候给出处",
+        "please always cite sources when you answer",
+        "always cite your sources",
+        "always link the docs you mention",
+    ],
+)
+def test_examples_and_sources_asked_for_every_answer_are_a_style(extractor: RuleExtractor, text: str) -> None:
+    check(one(extractor, text), C.STYLE, session_only=False)
+
+
+def test_citing_as_the_users_own_habit_is_no_style(extractor: RuleExtractor) -> None:
+    assert one(extractor, "I always cite my sources in my papers").category is not C.STYLE

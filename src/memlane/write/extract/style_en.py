@@ -29,7 +29,7 @@ FORMAT = (
 # the end", "if you would always set out instructions in numbered steps", "send me the steps first from
 # now on")
 ASKED = (
-    r"(?:use|set\s+out|give|send|chuck|put|add|include|list|write|answer|reply|start|end|lay\s+out|show"
+    r"(?:use|set\s+out|give|send|chuck|put|add|include|list|write|answer|reply|start|end|lay\s+out|show|cite|link"
     # (not a compliment: "you always make me smile", "you always make my day")
     r"|keep|make(?!\s+(?:me|my)\s+(?:smile|laugh|feel|happy|cry|day|think|blush|so)\b)|explain|format|number|break)"
 )

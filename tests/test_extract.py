@@ -3477,3 +3477,18 @@ def test_examples_and_sources_asked_for_every_answer_are_a_style(extractor: Rule
 
 def test_citing_as_the_users_own_habit_is_no_style(extractor: RuleExtractor) -> None:
     assert one(extractor, "I always cite my sources in my papers").category is not C.STYLE
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "this time, no spicy food please",
+        "for tonight's dinner, no seafood please",
+        "for this week's meal plan, no dairy",
+    ],
+)
+def test_a_rule_said_after_for_this_once_is_one_candidate_for_the_conversation(
+    extractor: RuleExtractor, text: str
+) -> None:
+    found = one(extractor, text)
+    assert (found.text, found.session_only) == (text, True)

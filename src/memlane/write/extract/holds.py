@@ -14,6 +14,7 @@ import re
 ONE_OFF_EN = (
     r"\b(?:this\s+time|for\s+now|(?:just\s+)?this\s+once|this\s+one\s+time|this\s+round|this\s+order"
     r"|(?:today|tonight)\s+only|(?:just|only)\s+for\s+(?:this|these|that|today'?s?|tonight'?s?|now|the)"
+    r"|for\s+(?:today|tonight|this\s+week)'s"
     r"|for\s+this\s+(?:order|one|purchase|search|trip|booking|query|request|task|project|email|message|letter"
     r"|note|reply|post|doc|draft|class|assignment|homework|meeting|presentation|deck|interview|party|dinner"
     r"|event|essay|report|talk|call|flight|visit|menu|list))\b"

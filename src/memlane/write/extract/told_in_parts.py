@@ -37,11 +37,13 @@ def says_what(p: Candidate, c: Candidate) -> bool:
     return only(_NEWS_ONLY, p.text) and c.category not in _NOT_NEWS
 
 
-# a clause that only says the next holds for now: "just for today", "for this week only", 这次, 今天先
+# a clause that only says the next holds for now: "just for today", "for this week only", "this time",
+# "for tonight's dinner", 这次, 今天先
 FOR_NOW_ONLY = re.compile(
     r"(?:就|只)?(?:这次|这一次|这回|今天|今晚|这周|这几天)(?:先|就|只|的话)?"
     r"|(?i:(?:(?:just|only)\s+)?for\s+(?:today|tonight|now|this\s+(?:week|time|once|conversation|chat))"
-    r"(?:\s+only)?|(?:today|tonight|this\s+week)\s+only|just\s+this\s+(?:once|time))"
+    r"(?:\s+only)?|(?:today|tonight|this\s+week)\s+only|(?:just\s+)?this\s+(?:once|time)"
+    r"|(?:just\s+)?for\s+(?:today|tonight|this(?:\s+week)?)(?:'?s)?(?:\s+\w+){1,2})"
 )
 
 # what may say why the user changed, between what they left and what replaced it: a hurt, a feeling, a

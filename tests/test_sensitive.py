@@ -366,6 +366,7 @@ def test_first_person_health_clause_is_found(text: str, clause: str) -> None:
         pytest.param("我有一个女儿", id="zh-daughter"),
         pytest.param("我有时间去看病", id="zh-time-to-see-doctor"),
         pytest.param("我在吃火锅", id="zh-hotpot"),
+        pytest.param("我是个音响发烧友", id="zh-enthusiast"),  # an audiophile, no fever
         pytest.param("我没有糖尿病", id="zh-negated"),
         pytest.param("他确诊了肺癌", id="zh-third-person"),
         pytest.param("糖尿病人的饮食建议", id="zh-topic"),

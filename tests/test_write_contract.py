@@ -613,6 +613,9 @@ def status_after(mem: Memory, before: str, change: str, at: datetime) -> Status:
         ("周末一般去爬山", "现在周末都在家带娃，没空爬山了"),
         # another word for the same activity
         ("平时喜欢周末去青城山徒步", "最近迷上了飞盘，不怎么爬山了"),
+        # …or in the other language
+        ("我喜欢喝美式", "no more americano for me, 现在只喝latte"),
+        ("I do yoga every morning", "瑜伽最近不练了"),
         ("I go hiking most weekends", "I've given up on hikes, my knees"),
         ("我每周去两次健身房", "健身房现在很少去了"),
         ("我每天都玩王者荣耀", "王者荣耀我卸载了"),

@@ -72,21 +72,37 @@ _ALCOHOL = _said(
     "beers whisky whiskey vodka gin rum tequila cocktail cocktails champagne sake soju cider"
 )
 # fmt: on
-# the words for one activity, any of which a change of mind may name
-# ("不怎么爬山了" leaves "周末去青城山徒步")
-_ACTIVITIES = [
+# the words for one thing or activity in both languages, any of which a change of mind may name
+# ("不怎么爬山了" leaves "周末去青城山徒步", "no more americano for me" leaves "我喜欢喝美式")
+_ONE_THING = [
     _said("爬山 徒步 登山 hiking hike hikes trekking"),
     _said("跑步 夜跑 晨跑 running run runs jogging jog"),
     _said("游泳 swimming swim"),
     _said("骑车 骑行 cycling cycle biking"),
     _said("健身 健身房 撸铁 gym workout workouts lifting"),
+    _said("瑜伽 yoga"),
+    _said("美式 americano americanos"),
+    _said("拿铁 latte lattes"),
+    _said("抹茶 matcha"),
+    _said("奶茶 boba"),
+    _said("可乐 coke cola"),
+    _said("啤酒 beer beers"),
+    _said("豆浆 soymilk"),
+    _said("安卓 android"),
+    _said("地铁 subway metro"),
+    _said("篮球 basketball"),
+    _said("网球 tennis"),
+    _said("羽毛球 badminton"),
+    _said("滑雪 skiing ski"),
+    _said("钢琴 piano"),
+    _said("吉他 guitar"),
 ]
 # a general word a change of mind names → the kinds it stands for
 _KINDS: dict[str, frozenset[str]] = {
     **dict.fromkeys(_said("咖啡 coffee"), _COFFEE),
     **dict.fromkeys(_said("肉 吃肉 荤 meat meats"), _MEAT),
     **dict.fromkeys(_said("酒 喝酒 alcohol booze drinking"), _ALCOHOL),
-    **{word: words for words in _ACTIVITIES for word in words},
+    **{word: words for words in _ONE_THING for word in words},
 }
 # a diet → what it leaves off the plate
 _DIET_LEAVES: dict[str, frozenset[str]] = {

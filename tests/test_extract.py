@@ -3492,3 +3492,8 @@ def test_a_rule_said_after_for_this_once_is_one_candidate_for_the_conversation(
 ) -> None:
     found = one(extractor, text)
     assert (found.text, found.session_only) == (text, True)
+
+
+@pytest.mark.parametrize("text", ["I'm so over it", "ugh I'm so over this week", "I'm so over"])
+def test_being_so_over_it_is_a_mood(extractor: RuleExtractor, text: str) -> None:
+    check(one(extractor, text), C.MOOD)

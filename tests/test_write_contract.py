@@ -632,6 +632,7 @@ def status_after(mem: Memory, before: str, change: str, at: datetime) -> Status:
         ("I usually fly Delta", "I'm done flying Delta, their delays are awful"),
         ("I'm a huge fan of oat milk lattes", "honestly I've gone off oat milk"),
         ("My favourite food is sushi", "I'm over sushi to be honest"),
+        ("I love horror movies", "I'm so over horror movies, give me comedies these days"),
         # not done in so long that it is no longer done; the weekends are when, not what
         (
             "I'm into hiking on weekends",

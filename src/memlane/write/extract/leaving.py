@@ -116,7 +116,7 @@ _EN = [
         # what put the user off it: "my dentist scared me off coffee", "that trip put me off camping"
         r"(?:scared|put|turned)\s+me\s+off(?:\s+of)?|"
         r"rehomed?|resigned\s+from|threw\s+(?:away|out(?!\s+my\s+(?:back|neck|shoulder|knee|hip)))|binned|unsubscribed\s+from|moved\s+out\s+of|deleted|closed|"
-        r"(?:i'?m|i\s+am)\s+over(?!\s+(?:the\s+moon|\d))|"
+        r"(?:i'?m|i\s+am)\s+(?:so\s+|totally\s+|completely\s+|kinda\s+)?over(?!\s+(?:the\s+moon|\d|(?:it|this|that)\b))|"
         # "i'm off nights", "I'm off sugar": no longer on it ("I'm off to Leeds", "off work today" are trips)
         r"(?:i'?m|i\s+am)\s+(?:now\s+)?off(?!\s+(?:to|for|on|at|in|from|till|until|work|sick|duty|today|tonight|"
         r"tomorrow|now|home|out|next|this|the|my|a|an|and|so|but|\d)\b)|"

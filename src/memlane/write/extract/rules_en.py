@@ -132,7 +132,7 @@ _MOOD = (
     r"|\b(?:bad|rough|long|tough|crappy|awful)\s+(?:day|week|night|morning)\b"
     r"|\b(?:want|wanna|going|about)\s+to\s+(?:cry|scream)\b|\bcould\s+(?:cry|scream)\b"
     r"|\b(?:can'?t\s+stop\s+(?:smiling|crying|shaking)|in\s+tears|freaking\s+out|losing\s+my\s+mind)\b"
-    r"|\bso\s+(?:done|over)\s+with\b|\bi'?m\s+so\s+over\b|\bso\s+sick\s+of\b|\bheart\s+is\s+(?:racing|pounding)\b"
+    r"|\bso\s+(?:done|over)\s+with\b|\bi'?m\s+so\s+over(?=\s+(?:it|this|that|everything|today)\b|\W*$)|\bso\s+sick\s+of\b|\bheart\s+is\s+(?:racing|pounding)\b"
     r"|\bdriving\s+me\s+(?:nuts|crazy|insane|up\s+the\s+wall)\b|\brunning\s+on\s+fumes\b"
     # how the body feels after a day, in a short clause: "my feet are killing me today", "legs are jelly"
     r"|^(?=\W*(?:\S+\s+){0,6}\S*$)(?:.*\b(?:is|are|'s|'re)\s+(?:so\s+|absolutely\s+)?killing\s+me\b"

@@ -1655,6 +1655,8 @@ def test_kind_of_before_anything_else_still_hedges(extractor: RuleExtractor) -> 
     [
         ("我有个女儿，今年5岁", C.FAMILY),
         ("我每周游泳，一周三次", C.ROUTINE),
+        ("我超爱喝奶茶，几乎每天一杯", C.PREFERENCE),  # how much, how nearly
+        ("我喝咖啡，每天两杯", C.FACT),
         ("我住在上海，五年了", C.LOCATION),
         ("我儿子上小学了，三年级", C.FAMILY),
         ("帮我订个酒店，三天", C.REQUEST),

@@ -14,6 +14,7 @@ from memlane.domain import EventStatus
 from memlane.text.names_zh import reads_as_name
 from memlane.text.timeparse import number
 
+from . import events_zh
 from .channels import CHANNEL_WORD, contact
 from .dated import moved_plan, routine, timed, unless_a_habit
 from .family_zh import MARITAL, MARITAL_SAID, MINE, PARTED, PETS, REL, family
@@ -201,25 +202,6 @@ _INTENT = (
     # 要 of its own, not of a word it ends (重要, 主要, 需要, 只要: "画画是我生活里很重要的一部分")
     r"|(?<![不想还要重主需只必紧摘首次])要(?=[\u4e00-\u9fff]{2})(?!是|不|求|要)|将要|将会|决定|考虑|争取|预计|安排了?|约了"
 )
-# a plan moved to another time (改到下周三), or called off (聚餐取消了)
-_MOVED = (
-    r"(?:改到|改期到|推迟到|延期到|延后到|挪到|推到|换到)"
-    r"(?=.{0,3}?(?:明|后|下|这|本|周|星期|礼拜|\d|[一二三四五六七八九十]))|(?<![没未不])(?:延期|推迟|改期|延后)了"
-)
-# what a check found, settling a guess: 原来是毛球症, 查了序列号确实是A7III, 后来才知道是保险丝烧了
-FOUND_OUT_ZH = (
-    r"^(?:原来是|结果(?:是|发现)|后来(?:才)?(?:发现|知道)"
-    r"|(?:查|问|看|确认)了[^，,]{0,10}?(?:才知道|发现|确实|原来))"
-)
-_CALLED_OFF = (
-    r"(?<![没未不])(?:取消了|被取消|给取消|黄了|泡汤了|不办了|(?:先|就)?取消(?:吧|掉吧?))"
-    # what can no longer happen: 云南去不成了, 聚会办不了了
-    r"|[去来办做搞玩跑参]不(?:成|了)了"
-    # the user's own way out of it: 半马退赛了, 那个比赛我退出了, 婚礼不参加了
-    r"|(?:退赛|弃赛|退出|不参加)了"
-    # a plan named as one, let go: 周末早起那个计划算了, 减肥计划不搞了
-    r"|(?:计划|打算|安排)(?:就|也|先)?(?:算了(?!一下|算)|作罢|搁置了|不搞了|不弄了|放弃了)"
-)
 _MUCH = r"(?:很|特别|比较|非常|挺|超|还挺|蛮|十分|更)?"
 
 # fmt: off
@@ -380,13 +362,13 @@ RULES = (
     rule(C.MOOD, _MOOD),
     rule(C.SMALLTALK, _WEATHER),
     rule(C.CONDITION, _CONDITION, _condition, "ask"),
-    rule(C.PLAN, _MOVED, moved_plan),
-    rule(C.PLAN, _CALLED_OFF, timed(EventStatus.CANCELLED, None)),
+    rule(C.PLAN, events_zh.MOVED, moved_plan),
+    rule(C.PLAN, events_zh.CALLED_OFF, timed(EventStatus.CANCELLED, None)),
     rule(C.PLAN, _INTENT, timed(P, 1)),
     rule(C.PLAN, r".", unless_a_habit(timed(P, 1, require_time=True))),
     rule(C.EVENT, r".", unless_a_habit(timed(EventStatus.DONE, -1, require_time=True))),
     # what a check found, settling a guess
-    rule(C.EVENT, FOUND_OUT_ZH, timed(EventStatus.DONE, -1), "any"),
+    rule(C.EVENT, events_zh.FOUND_OUT, timed(EventStatus.DONE, -1), "any"),
     # done: 了 or 啦 (定啦), 过, or a choice made (最后选的蕾丝款)
     rule(C.EVENT, r"了|啦|过(?!敏|来|去|年|节|得|分)|(?:选|定|挑|买|订)的", _did),
     rule(C.CONTEXT, NOW, fixed(None, session_only=True)),

@@ -13,12 +13,12 @@ import re
 
 from memlane.domain import Action, Candidate, Category, Decision, EventStatus
 from memlane.write.extract.events_en import FOUND_OUT
+from memlane.write.extract.events_zh import FOUND_OUT as FOUND_OUT_ZH
 from memlane.write.extract.holds import DEVICE_NOW, HABITUAL, MOMENT, STANDING
 from memlane.write.extract.leaving import left_behind, left_job
 from memlane.write.extract.present_en import THEY_NOW
 from memlane.write.extract.present_zh import HABIT
 from memlane.write.extract.rule import FAVORITE
-from memlane.write.extract.rules_zh import FOUND_OUT_ZH
 
 # six digits or more, spaced, dotted or dashed: a number is the detectors' to name, so a clause holding
 # one that the rules did not keep is never the model's to keep (it was trained on masked values only)

@@ -1,0 +1,27 @@
+"""What became of a plan or a guess, in Chinese: the patterns of the plan and event rules of
+:mod:`memlane.write.extract.rules_zh` (a plan moved to another time, or called off; what a check found),
+as :mod:`memlane.write.extract.events_en` holds them for English.
+"""
+
+from __future__ import annotations
+
+# a plan moved to another time (改到下周三)
+MOVED = (
+    r"(?:改到|改期到|推迟到|延期到|延后到|挪到|推到|换到)"
+    r"(?=.{0,3}?(?:明|后|下|这|本|周|星期|礼拜|\d|[一二三四五六七八九十]))|(?<![没未不])(?:延期|推迟|改期|延后)了"
+)
+# a plan called off (聚餐取消了)
+CALLED_OFF = (
+    r"(?<![没未不])(?:取消了|被取消|给取消|黄了|泡汤了|不办了|(?:先|就)?取消(?:吧|掉吧?))"
+    # what can no longer happen: 云南去不成了, 聚会办不了了
+    r"|[去来办做搞玩跑参]不(?:成|了)了"
+    # the user's own way out of it: 半马退赛了, 那个比赛我退出了, 婚礼不参加了
+    r"|(?:退赛|弃赛|退出|不参加)了"
+    # a plan named as one, let go: 周末早起那个计划算了, 减肥计划不搞了
+    r"|(?:计划|打算|安排)(?:就|也|先)?(?:算了(?!一下|算)|作罢|搁置了|不搞了|不弄了|放弃了)"
+)
+# what a check found, settling a guess: 原来是毛球症, 查了序列号确实是A7III, 后来才知道是保险丝烧了
+FOUND_OUT = (
+    r"^(?:原来是|结果(?:是|发现)|后来(?:才)?(?:发现|知道)"
+    r"|(?:查|问|看|确认)了[^，,]{0,10}?(?:才知道|发现|确实|原来))"
+)

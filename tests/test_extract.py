@@ -3499,3 +3499,17 @@ def test_a_rule_said_after_for_this_once_is_one_candidate_for_the_conversation(
 @pytest.mark.parametrize("text", ["I'm so over it", "ugh I'm so over this week", "I'm so over"])
 def test_being_so_over_it_is_a_mood(extractor: RuleExtractor, text: str) -> None:
     check(one(extractor, text), C.MOOD)
+
+
+@pytest.mark.parametrize(("text", "day"), [("周六的饭局不去了", 15), ("下周三的会不开了", 19)])
+def test_an_occasion_of_a_day_not_gone_to_is_a_plan_called_off(
+    extractor: RuleExtractor, text: str, day: int
+) -> None:
+    found = one(extractor, text)
+    check(found, C.PLAN, event_status=EventStatus.CANCELLED)
+    assert found.event_time is not None
+    assert found.event_time.day == day
+
+
+def test_a_habit_stopped_is_still_left_behind(extractor: RuleExtractor) -> None:
+    check(one(extractor, "咖啡不喝了"), C.DISLIKE, polarity=-1)

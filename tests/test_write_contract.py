@@ -1054,6 +1054,8 @@ def test_a_move_retires_where_the_user_was_based(mem: Memory) -> None:
             "cancelled",
         ),
         ("下个月去跑杭州半马", "杭州半马退赛了，膝盖不行", "cancelled"),
+        # an occasion of a day not gone to after all (not a habit stopped)
+        ("下周六约了朋友吃饭", "周六的饭局不去了，朋友生病了", "cancelled"),
         ("I'm applying for GP training in november", "scrap the GP plan, im doing IMT instead", "cancelled"),
         ("I'm seeing the dentist next monday", "the dentist moved it to thursday", "superseded"),
         ("下周一去医院体检", "体检改到下周三上午", "superseded"),

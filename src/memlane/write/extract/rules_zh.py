@@ -329,6 +329,7 @@ RULES = (
     rule(C.DISLIKE, r"(?:不再|从不|从来不|基本不|已经不|再也不|一点都不|绝不|不能|没法|不)"
                     rf"(?P<verb>喝|吃|碰|抽)(?P<obj>{_CUT}+)", liking(-1, need_objects=True)),
     rule(C.DISLIKE, r"戒(?!指|备|严)掉?了?(?P<obj>[^，。,了]{1,8})了?", liking(-1)),
+    rule(C.PLAN, events_zh.CALLED_OFF, timed(EventStatus.CANCELLED, None)),  # before what was stopped:
     # what the user has stopped: 咖啡不喝了, 恐怖片看腻了, 没空爬山了
     *(rule(C.DISLIKE, stopped.pattern, liking(-1, need_objects=True)) for stopped in STOPPED_ZH),
     rule(C.CONSTRAINT, r"(?:千万|务必|请|一定|绝对|以后|永远|再也)?(?:不要|(?<![特区分告级性类识辨个派鉴])别"
@@ -363,7 +364,6 @@ RULES = (
     rule(C.SMALLTALK, _WEATHER),
     rule(C.CONDITION, _CONDITION, _condition, "ask"),
     rule(C.PLAN, events_zh.MOVED, moved_plan),
-    rule(C.PLAN, events_zh.CALLED_OFF, timed(EventStatus.CANCELLED, None)),
     rule(C.PLAN, _INTENT, timed(P, 1)),
     rule(C.PLAN, r".", unless_a_habit(timed(P, 1, require_time=True))),
     rule(C.EVENT, r".", unless_a_habit(timed(EventStatus.DONE, -1, require_time=True))),

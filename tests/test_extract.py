@@ -3513,3 +3513,25 @@ def test_an_occasion_of_a_day_not_gone_to_is_a_plan_called_off(
 
 def test_a_habit_stopped_is_still_left_behind(extractor: RuleExtractor) -> None:
     check(one(extractor, "咖啡不喝了"), C.DISLIKE, polarity=-1)
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("I'm flying to Denver on the 20th", "2024-06-20"),
+        ("我20号去北京", "2024-06-20"),
+        # a day already past, in a clause that says nothing of the past: next month's
+        ("我3号去北京", "2024-07-03"),
+        ("I'm flying to Denver on the 3rd", "2024-07-03"),
+    ],
+)
+def test_a_plan_on_a_day_of_the_month_is_on_that_day(extractor: RuleExtractor, text: str, day: str) -> None:
+    found = one(extractor, text)
+    assert found.event_time is not None
+    assert (found.category, found.event_time.date().isoformat()) == (C.PLAN, day)
+
+
+def test_a_day_of_the_month_already_past_stays_in_a_clause_of_the_past(extractor: RuleExtractor) -> None:
+    found = one(extractor, "I went to the dentist on the 3rd")
+    assert found.event_time is not None
+    assert found.event_time.date().isoformat() == "2024-06-03"

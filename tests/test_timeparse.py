@@ -237,6 +237,12 @@ def test_spans_point_at_the_expression_in_the_text() -> None:
         "一周一次",
         "every Monday",
         "",
+        # an ordinal that counts something, a line or a building, a name
+        "the 2nd time",
+        "the 3rd floor",
+        "坐3号线",
+        "住1号楼",
+        "I talked to May",
     ],
 )
 def test_words_that_only_look_like_times_are_not_times(text: str) -> None:
@@ -361,3 +367,22 @@ def test_results_are_sorted_and_do_not_overlap() -> None:
 )
 def test_a_relative_year_places_the_date_next_to_it(text: str, day: date) -> None:
     assert only(text).at.date() == day
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("on the 20th", "2024-06-20"),
+        ("by the 3rd, then", "2024-06-03"),
+        ("20号", "2024-06-20"),
+        ("二十号", "2024-06-20"),
+    ],
+)
+def test_a_day_of_the_month_alone_is_this_months(text: str, day: str) -> None:
+    found = only(text)
+    assert (found.at.date().isoformat(), found.granularity) == (day, "day")
+
+
+@pytest.mark.parametrize("text", ["pushed to August", "flights for July", "till September"])
+def test_a_month_after_to_or_for_is_that_month(text: str) -> None:
+    assert only(text).granularity == "month"

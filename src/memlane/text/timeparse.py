@@ -124,6 +124,11 @@ def _zh_date(m: re.Match[str], now: datetime) -> Period | None:
     return date_period(now, int(year) if year else None, number(m.group("m")), number(day) if day else None)
 
 
+def _day_of_month(m: re.Match[str], now: datetime) -> Period | None:
+    """A day named by its number alone ("on the 20th", "20号"): this month's."""
+    return date_period(now, None, now.month, number(m.group("d")))
+
+
 def _year_only(m: re.Match[str], now: datetime) -> Period | None:
     return year_period(now, int(m.group("y")))
 
@@ -206,6 +211,9 @@ _PATTERNS: tuple[tuple[str, _Handler], ...] = (
      r"(?P<dir>[以之]?[前后])", _zh_ago),
     (rf"(?:(?P<y>\d{{4}})年)?(?P<m>{ZH_NUM})月份?(?:(?P<d>{ZH_NUM})[日号])?", _zh_date),
     (r"(?P<y>\d{4})年(?![前后底初中])", _year_only),
+    # a day of the month alone: 20号 (not line 3 of the metro, a building, a seat: 3号线, 1号楼)
+    (rf"(?<![\d月年])(?P<d>[12]?\d|3[01]|{ZH_NUM})号(?!线|楼|房|门|位|床|桌|机|车|厅|院|馆|码|牌|选手|球|口|窗|店|柜|箱|站|台)",
+     _day_of_month),
     (r"(?P<part>凌晨|清晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|深夜|半夜)?"
      rf"(?P<h>\d{{1,2}}|{CN})[点點时](?P<mm>半|整|[一三]刻|(?:\d{{1,2}}|{CN})分)?"
      r"(?P<after>钟|(?=\W|[开到前后左起以之去来见的上下出]|$))?", _zh_clock),
@@ -225,6 +233,12 @@ _PATTERNS: tuple[tuple[str, _Handler], ...] = (
      _en_date),
     (r"(?i)\b(?:in|during|since|of|by|until)\s+(?P<y>(?:19|20)\d\d)\b", _year_only),
     (rf"(?i)\b(?:in|during|since|of|by|until)\s+(?P<mon>{MON})\b", _en_date),
+    # "pushed to April", "flights for June" (not "talked to May", "gave it to March")
+    (rf"(?i)\b(?:till|to|for|around)\s+(?!may\b|march\b)(?P<mon>{MON})\b(?!\s*\d)", _en_date),
+    (r"(?i)\b(?:on\s+|by\s+|until\s+|till\s+|for\s+)?the\s+(?P<d>[12]?\d|3[01])(?:st|nd|rd|th)\b"
+     # …where nothing it counts follows ("the 2nd time", "the 3rd floor")
+     r"(?=\s*(?:$|[,.!?;:)]|(?:at|and|or|but|so|to|through|till|until|in|is|was|when|after|before|if|then|too"
+     r"|with|from|i|we|my|lol)\b))", _day_of_month),
     (rf"(?i)\b(?:at\s+)?(?:(?P<special>noon|midnight)|(?P<h>1[0-2]|0?\d)(?::(?P<mm>[0-5]\d))?\s*"
      rf"(?P<ampm>{AMPM}|o'clock))", _en_clock),
 )

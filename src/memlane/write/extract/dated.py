@@ -66,6 +66,10 @@ _BARE_MONTH = re.compile(
     r"(?i)^(?:in\s+|by\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?$"
     r"|^[0-9一二三四五六七八九十]{1,3}月份?$"
 )
+# a day of the month named alone: "on the 20th", "20号"
+_BARE_DATE = re.compile(
+    r"(?i)^(?:(?:on|by|until|till|for)\s+)?the\s+\d{1,2}(?:st|nd|rd|th)$|^[0-9一二三四五六七八九十]{1,3}号$"
+)
 # what says a clause speaks of the past: a past tense, 了, 过, a past day
 _PAST = re.compile(
     r"(?i)\b(?:was|were|\w+ed|" + IRREGULAR + r")\b|了|过|刚|已经|昨|前天|上周|上个|上礼拜|上星期"
@@ -86,14 +90,15 @@ _BOOKED_FOR = re.compile(
 
 
 def as_said(times: list[TimeMention], text: str) -> list[TimeMention]:
-    """``times``, with a day of the week or a month named alone put in the week or year the clause
-    speaks of. One already past is the coming one, when nothing in ``text`` speaks of the past or the
-    day is what something was booked for: "I have a talk on Tuesday", "周二有个会" and "I booked a
-    table for Tuesday", said on a Thursday, are next week's, and "I'm starting at Siemens in January",
-    "一月份去日本", said in March, next year's (the day or month was read as this one's, and the clause
-    as an event that was over); "I went to the gym on Tuesday" and "一月份去了日本" stay. A month still
-    to come is last year's in a clause that says what was done then: "we got married in October",
-    "我5月辞职了", said in March (they were plans)."""
+    """``times``, with a day of the week, of the month or a month named alone put in the week, month or
+    year the clause speaks of. One already past is the coming one, when nothing in ``text`` speaks of
+    the past or the day is what something was booked for: "I have a talk on Tuesday", "周二有个会" and
+    "I booked a table for Tuesday", said on a Thursday, are next week's, "我3号去北京" said on the 5th
+    next month's, and "I'm starting at Siemens in January", "一月份去日本", said in March, next year's
+    (the day or month was read as this one's, and the clause as an event that was over); "I went to
+    the gym on Tuesday" and "一月份去了日本" stay. A month still to come is last year's in a clause that
+    says what was done then: "we got married in October", "我5月辞职了", said in March (they were
+    plans)."""
     past = _PAST.search(text) is not None
     done = _DONE_THEN.search(text) is not None
 
@@ -104,10 +109,15 @@ def as_said(times: list[TimeMention], text: str) -> list[TimeMention]:
     out = []
     for t in times:
         day = _BARE_DAY.match(t.text.strip()) is not None
+        date = _BARE_DATE.match(t.text.strip()) is not None
         month = t.granularity == "month" and _BARE_MONTH.match(t.text.strip()) is not None
-        if t.direction < 0 and (day or month) and (not past or booked(t)):
+        if t.direction < 0 and (day or date or month) and (not past or booked(t)):
             if day:
                 t = replace(t, at=t.at + week, end_at=t.end_at + week, direction=1)
+            elif date:
+                t = replace(
+                    t, at=_a_month_on(t.at), end_at=_a_month_on(t.at) + timedelta(days=1), direction=1
+                )
             else:
                 t = replace(t, at=_a_year_on(t.at), end_at=_a_year_on(t.end_at), direction=1)
         elif t.direction > 0 and month and done and not booked(t):
@@ -197,6 +207,17 @@ def _dates(mention: TimeMention, status: EventStatus) -> bool:
     digest)."""
     fine = mention.granularity in ("minute", "hour", "day")
     return status is EventStatus.PLANNED or mention.direction != 0 or fine
+
+
+def _a_month_on(at: datetime) -> datetime:
+    """The same day of the next month (its last day for a 31st)."""
+    year, month = (at.year + 1, 1) if at.month == 12 else (at.year, at.month + 1)
+    day = at.day
+    while True:
+        try:
+            return at.replace(year=year, month=month, day=day)
+        except ValueError:  # 31 April
+            day -= 1
 
 
 def _a_year_on(at: datetime, years: int = 1) -> datetime:

@@ -3535,3 +3535,18 @@ def test_a_day_of_the_month_already_past_stays_in_a_clause_of_the_past(extractor
     found = one(extractor, "I went to the dentist on the 3rd")
     assert found.event_time is not None
     assert found.event_time.date().isoformat() == "2024-06-03"
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("the Denver trip got pushed to August", "2024-08-01"),
+        ("the friday dinner got pushed to next week", "2024-06-17"),
+    ],
+)
+def test_a_plan_moved_is_at_the_time_after_the_words_that_move_it(
+    extractor: RuleExtractor, text: str, day: str
+) -> None:
+    found = one(extractor, text)
+    assert found.event_time is not None
+    assert found.event_time.date().isoformat() == day

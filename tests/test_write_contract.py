@@ -1059,6 +1059,8 @@ def test_a_move_retires_where_the_user_was_based(mem: Memory) -> None:
         ("I'm applying for GP training in november", "scrap the GP plan, im doing IMT instead", "cancelled"),
         ("I'm seeing the dentist next monday", "the dentist moved it to thursday", "superseded"),
         ("下周一去医院体检", "体检改到下周三上午", "superseded"),
+        # the new time may start with the "to" that moved it
+        ("I'm flying to Denver on the 20th", "the Denver trip got pushed to April", "superseded"),
         # what was moved named in passing, or by the passive
         (
             "our first meet is the sabino invitational sept 6",

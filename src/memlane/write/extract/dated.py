@@ -230,8 +230,9 @@ def _a_year_on(at: datetime, years: int = 1) -> datetime:
 
 def moved_plan(m: re.Match[str], ctx: Context) -> Draft | None:
     """A plan moved to another time ("rebooked for next tuesday", 改到下周三): the plan at the time said
-    after the words that move it (the time before them is the one it no longer has)."""
-    later = [t for t in ctx.times if t.start >= m.end()]
+    after the words that move it (the time before them is the one it no longer has; the one after may
+    start with their "to": "pushed to April")."""
+    later = [t for t in ctx.times if t.end > m.end()]
     mention = later[0] if later else None
     return Draft(event_time=mention.at if mention else None, event_status=EventStatus.PLANNED)
 

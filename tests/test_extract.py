@@ -3550,3 +3550,18 @@ def test_a_plan_moved_is_at_the_time_after_the_words_that_move_it(
     found = one(extractor, text)
     assert found.event_time is not None
     assert found.event_time.date().isoformat() == day
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("I signed up for a marathon in October", "2024-10-01"),
+        ("I registered for a pottery class in January", "2025-01-01"),
+    ],
+)
+def test_what_the_user_signed_up_for_is_ahead_though_the_signing_is_past(
+    extractor: RuleExtractor, text: str, day: str
+) -> None:
+    found = one(extractor, text)
+    assert found.event_time is not None
+    assert (found.category, found.event_time.date().isoformat()) == (C.PLAN, day)

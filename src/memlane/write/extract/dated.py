@@ -86,6 +86,8 @@ _DONE_THEN = re.compile(
 # "订了周二的" (the day is ahead, though the booking is past)
 _BOOKED_FOR = re.compile(
     r"(?i)\b(?:booked|reserved|scheduled|set\s+up|arranged|moved\s+it|pushed\s+it)\b.*\bfor\s*$|[订约定]了?$"
+    # what the user signed up for, whatever is said between: "signed up for a marathon in October"
+    r"|(?i:\b(?:signed\s+up|registered|enrolled|entered)\s+(?:for|in)\b.*$)"
 )
 
 

@@ -3565,3 +3565,11 @@ def test_what_the_user_signed_up_for_is_ahead_though_the_signing_is_past(
     found = one(extractor, text)
     assert found.event_time is not None
     assert (found.category, found.event_time.date().isoformat()) == (C.PLAN, day)
+
+
+def test_dropping_out_of_an_event_calls_it_off(extractor: RuleExtractor) -> None:
+    check(one(extractor, "I dropped out of the marathon, injury"), C.PLAN, event_status=EventStatus.CANCELLED)
+
+
+def test_dropping_out_of_school_is_what_happened(extractor: RuleExtractor) -> None:
+    check(one(extractor, "I dropped out of college in 2019"), C.EVENT, event_status=EventStatus.DONE)

@@ -1054,6 +1054,7 @@ def test_a_move_retires_where_the_user_was_based(mem: Memory) -> None:
             "cancelled",
         ),
         ("下个月去跑杭州半马", "杭州半马退赛了，膝盖不行", "cancelled"),
+        ("I signed up for a marathon in October", "I dropped out of the marathon, injury", "cancelled"),
         # an occasion of a day not gone to after all (not a habit stopped)
         ("下周六约了朋友吃饭", "周六的饭局不去了，朋友生病了", "cancelled"),
         ("I'm applying for GP training in november", "scrap the GP plan, im doing IMT instead", "cancelled"),

@@ -269,6 +269,14 @@ def find_match(
     for decided in (_by_slot(pool, item), _by_objects(pool, item, objects, change)):
         if decided is not None:
             return decided
+    # a plan called off or moved settles the plan it names before its words retire anything ("I dropped
+    # out of the marathon" calls the marathon off; it does not leave it behind like a habit)
+    if item.category is Category.PLAN and (item.event_status is EventStatus.CANCELLED or change == "replace"):
+        plan = open_plan(pool, item)
+        if plan is not None and item.event_status is EventStatus.CANCELLED:
+            return Match(Kin.RESOLVE, (plan,), why=note("called_off", item.text))
+        if plan is not None:
+            return _retire(item, [plan], note("moved", item.text))
     left = [m for m in retired(pool, item) or denied(pool, item) or rivals(pool, item) if may_retire(m, item)]
     if left:
         return _retire(item, left, note("no_longer", item.text))
@@ -277,12 +285,6 @@ def find_match(
         solved = resolved_complaint(pool, item)
         if solved is not None:
             return Match(Kin.RESOLVE, (solved,), why=note("solved", item.text))
-    if item.category is Category.PLAN and (item.event_status is EventStatus.CANCELLED or change == "replace"):
-        plan = open_plan(pool, item)
-        if plan is not None and item.event_status is EventStatus.CANCELLED:
-            return Match(Kin.RESOLVE, (plan,), why=note("called_off", item.text))
-        if plan is not None:
-            return _retire(item, [plan], note("moved", item.text))
     if item.kind is Kind.EPISODIC and item.event_status is EventStatus.DONE:
         happened = happened_plan(pool, item)
         if happened is not None:

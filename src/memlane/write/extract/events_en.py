@@ -94,7 +94,9 @@ MOVED = (
 )
 CALLED_OFF = (
     r"(?i)\b(?:cancell?ed|called\s+off|scrapped|is\s+off|got\s+cancell?ed"
-    r"|(?:pulled|pulling|backed|backing)\s+out\s+of|withdr[ae]wn?\s+from)\b"
+    r"|(?:pulled|pulling|backed|backing)\s+out\s+of|withdr[ae]wn?\s+from"
+    # (dropping out of school is what happened, not a plan given up)
+    r"|dropp(?:ed|ing)\s+out\s+of(?!\s+(?:college|school|uni|university|high\s+school|grad\s+school|my\s+\w+)))\b"
     # the user letting go of a plan named as one: "scrap the GP plan", "ditch the road trip idea"
     r"|\b(?:scrap|scrapping|ditch|ditching|drop|dropping|nix|binning|bin)\s+(?:the|my|our|that)\s+"
     r"(?:[\w-]+\s+){0,3}?(?:plan|idea|trip)s?\b"

@@ -3573,3 +3573,9 @@ def test_dropping_out_of_an_event_calls_it_off(extractor: RuleExtractor) -> None
 
 def test_dropping_out_of_school_is_what_happened(extractor: RuleExtractor) -> None:
     check(one(extractor, "I dropped out of college in 2019"), C.EVENT, event_status=EventStatus.DONE)
+
+
+def test_a_plan_called_off_after_a_request_is_no_condition_of_it(extractor: RuleExtractor) -> None:
+    # what is over is no time the thing asked for is due
+    *_, last = extract(extractor, "what's the best free streaming site? cancelled netflix last week")
+    check(last, C.PLAN, event_status=EventStatus.CANCELLED, session_only=False)

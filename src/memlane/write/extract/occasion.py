@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from memlane.domain import Candidate, Category
+from memlane.domain import Candidate, Category, EventStatus
 from memlane.text.lang import fold
 
 from .clauses import Clause
@@ -43,7 +43,8 @@ def of_the_request(c: Candidate) -> Candidate:
     # a bare constraint (not a profile slot such as avoid_channel), and when the thing asked for is due
     # (not a plan of the user's: "我周六去杭州")
     bare = c.value is None and not _LASTING_CONSTRAINT.search(fold(c.text))
-    due = not _SUBJECT.search(c.text)
+    # (a plan called off or over is no time anything asked for is due: "cancelled netflix last week")
+    due = not _SUBJECT.search(c.text) and c.event_status in (None, EventStatus.PLANNED)
     if c.category is Category.STYLE:  # how to word this letter, not every answer
         c = replace(c, slot=None, value=None)
     elif not ((c.category is Category.CONSTRAINT and bare) or (c.category is Category.PLAN and due)):

@@ -613,6 +613,11 @@ def status_after(mem: Memory, before: str, change: str, at: datetime) -> Status:
         ("周末一般去爬山", "现在周末都在家带娃，没空爬山了"),
         # another word for the same activity
         ("平时喜欢周末去青城山徒步", "最近迷上了飞盘，不怎么爬山了"),
+        # an ache on the way there is no clause of its own
+        (
+            "我每天早上必须来一杯美式 不然一整天都没精神",
+            "跟你说 我咖啡戒了快两周了 前几天戒断头疼得要命 现在终于缓过来了",
+        ),
         # …or in the other language
         ("我喜欢喝美式", "no more americano for me, 现在只喝latte"),
         ("I do yoga every morning", "瑜伽最近不练了"),

@@ -44,13 +44,15 @@ DEVICE_NOW = re.compile(
 MOMENT = re.compile(r"这会儿|此刻|(?i:\b(?:rn|right\s+now|atm|at\s+the\s+moment)\b)")
 # a passing ache or bug: what to answer around now ("我嗓子疼", "感冒了", "I've got a cold"), not a fact
 # to keep (a condition the user lives with is health data, for privacy to find); an ache a feeling
-# brings on is that feeling ("紧张到胃疼")
+# brings on is that feeling ("紧张到胃疼"); only in a short clause, which says little else
+# ("我咖啡戒了快两周了 前几天戒断头疼得要命" is the coffee given up)
 AILING = (
+    r"^(?=.{0,40}$)(?=[^\u4e00-\u9fff]*(?:[\u4e00-\u9fff][^\u4e00-\u9fff]*){0,14}$).*?(?:"
     r"(?<![到得])(?:嗓子|喉咙|头|牙|肚子|胃|腰|脖子|眼睛)(?:有点|好|很|特别|超|巨|还)?(?:疼|痛|哑了|发炎了)"
     r"|(?<!不)(?<!不太)感冒(?!药|冲剂)|发烧(?!友)|拉肚子|着凉了|落枕了|(?i:\b(?:i'?ve\s+got|i\s+(?:have|got|caught)|i'?m\s+"
     r"(?:down\s+with|fighting(?:\s+off)?|getting))\s+(?:a|the)\s+(?:(?:bad|terrible|slight|mild|nasty)\s+)?"
     r"(?:cold(?!\s+(?:brew|drink|coffee|shower|plunge|water|beer|one|feet|call))|flu|fever|sore\s+throat|headache|stomach\s*ache|toothache|cough|stomach\s+bug)\b"
-    r"|\bmy\s+(?:throat|head|tooth|stomach)\s+(?:hurts|is\s+killing\s+me)\b)"
+    r"|\bmy\s+(?:throat|head|tooth|stomach)\s+(?:hurts|is\s+killing\s+me)\b))"
 )
 # a time that bounds what is said to today or this week ("今天用英文回答我", "我这周在家办公", "reply in
 # English today"), not when a change starts ("从今天起", "今天开始", "starting today")

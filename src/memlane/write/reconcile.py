@@ -14,6 +14,8 @@ reconcile with each other too ("我最近开始喝冷萃了，不喝美式了").
   reverse) by the same person (the user, or one relative) supersedes, and so does a kind of a thing
   refused (我不喝酒, then 开始喝点红酒了) or a whole kind refused after one of it was liked, and a
   preference that says it *replaces* its kind (换成喝茶 / switched to tea); 美式 and 美式咖啡 are one object;
+- **a called-off plan** settles the planned event it names (取消了, cancelled, "dropped out of the
+  marathon"), and a plan moved to another time (改到下周三, rebooked for tuesday) supersedes it;
 - **a change of mind** that names what it leaves behind ("不考上财了", "咖啡不喝了", "恐怖片看腻了",
   "没空爬山了", "switched from duolingo to wanikani", "sold all my canon gear") supersedes the
   current memories that hold it (:mod:`memlane.write.changes`), and **a switch** that names only the
@@ -21,8 +23,7 @@ reconcile with each other too ("我最近开始喝冷萃了，不喝美式了").
   kind (:mod:`memlane.write.choices`); where the rules name nothing, a statement the learned ending
   head is sure says something ended ("健身卡到期没续", "let my climbing membership lapse") retires the
   nearest memory that shares a word with it (:mod:`memlane.write.ended`);
-- **a resolution** settles the open complaint it refers to, and **a called-off plan** the planned event it
-  names (取消了, cancelled); a plan moved to another time (改到下周三, rebooked for tuesday) supersedes it;
+- **a resolution** settles the open complaint it refers to;
 - **a near duplicate** (close in meaning) merges only when one statement's content words are all in
   the other: "关注游戏性能" into "关注iPhone游戏性能", with the wording that says more. Statements with a
   word of their own each (三星 and 防抖, tea 9 and tea 0, piano and violin) are different memories.
@@ -40,13 +41,11 @@ its rulings into the match.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from enum import Enum
+from collections.abc import Sequence
 from functools import cached_property
 from typing import Literal
 
-from memlane.domain import Category, EventStatus, Flag, Kind, MemoryItem, Source
+from memlane.domain import Category, EventStatus, Flag, Kind, MemoryItem
 from memlane.profile import spec
 from memlane.read.profile_lines import says_more
 from memlane.settings import Settings
@@ -59,9 +58,13 @@ from memlane.write.ended import ended_by_meaning
 from memlane.write.episodes import happened_plan, open_plan, resolved_complaint
 from memlane.write.extract.reference import kin_subject
 from memlane.write.judge.ending import EndingHead
+from memlane.write.matches import Kin, Match, Originals, Ruling, Rulings, retire
 from memlane.write.notes import note
 from memlane.write.pool import Pool
 from memlane.write.wording import covers, masked, shared, things
+
+# the match types are defined in matches.py and offered here too, with the port that decides them
+__all__ = ["Kin", "Match", "Originals", "Reconciler", "Ruling", "Rulings", "find_match", "retire", "settle"]
 
 # categories one statement can update or contradict across; others only within themselves
 _FAMILIES = (
@@ -70,52 +73,6 @@ _FAMILIES = (
     {Category.EVENT, Category.COMPLAINT, Category.PLAN},
 )
 _LIKES = (Category.PREFERENCE, Category.DISLIKE, Category.CONSTRAINT)
-
-
-class Kin(str, Enum):
-    """How a new item relates to what is held."""
-
-    NEW = "new"
-    MERGE = "merge"
-    SUPERSEDE = "supersede"
-    WEAKER = "weaker"
-    RESOLVE = "resolve"
-    FULFIL = "fulfil"  # new, and the plan it names happened
-
-
-@dataclass(frozen=True)
-class Match:
-    """What the new item is to the held memories.
-
-    ``wording`` says, for a merge, whose text the merged memory keeps (``"new"`` when the new
-    statement says more). ``doubts`` are the near memories the rules could not settle; when there
-    are any, ``kin`` is the rules' guess about them.
-    """
-
-    kin: Kin
-    existing: tuple[MemoryItem, ...] = ()
-    similarity: float = 0.0
-    why: str = ""
-    doubts: tuple[MemoryItem, ...] = ()
-    wording: Literal["old", "new"] = "old"
-
-
-Relation = Literal["same", "update", "contradict", "unrelated"]
-
-
-@dataclass(frozen=True)
-class Ruling:
-    """A second opinion on how a new memory relates to one it was close to, and why."""
-
-    relation: Relation
-    reason: str
-
-
-Rulings = Mapping[tuple[str, str], Ruling]
-"""Rulings keyed by (new item id, existing memory id)."""
-
-Originals = Callable[[MemoryItem], "str | None"]
-"""The sealed original of a memory (its text with the values its placeholders hide), or None."""
 
 
 def _no_originals(item: MemoryItem) -> str | None:
@@ -130,33 +87,6 @@ def _same_day(a: MemoryItem, b: MemoryItem) -> bool:
     if a.valid_from is None or b.valid_from is None:
         return a.valid_from is None and b.valid_from is None
     return a.valid_from.date() == b.valid_from.date()
-
-
-def _weaker(new: MemoryItem, old: MemoryItem) -> bool:
-    return (
-        old.source is Source.EXPLICIT
-        and new.source is not Source.EXPLICIT
-        and new.confidence < old.confidence
-    )
-
-
-def _retire(item: MemoryItem, olds: Sequence[MemoryItem], why: str) -> Match:
-    """Supersede ``olds``, unless the strongest of them is an explicit claim and ``item`` a weaker one.
-    What was said after ``item`` stays (a clause read again after the write, a history imported out
-    of order): the item is older news, not kept when nothing older is left to replace."""
-    later = [m for m in olds if _said_after(m, item)]
-    if later:
-        olds = [m for m in olds if m not in later]
-        if not olds:
-            return Match(Kin.WEAKER, (later[0],), why=note("later", item.text))
-    strongest = max(olds, key=lambda m: m.confidence)
-    if _weaker(item, strongest):
-        return Match(Kin.WEAKER, (strongest,), why=note("explicit", item.text))
-    return Match(Kin.SUPERSEDE, tuple(olds), why=why)
-
-
-def _said_after(old: MemoryItem, item: MemoryItem) -> bool:
-    return old.created_at is not None and item.created_at is not None and old.created_at > item.created_at
 
 
 def _same_original(item: MemoryItem, old: MemoryItem, originals: Originals) -> bool:
@@ -186,7 +116,7 @@ def _by_slot(pool: Pool, item: MemoryItem) -> Match | None:
     for other in rules.exclusive:
         changed += [m for m in pool.query(MemoryQuery(slot=other)) if m.value == item.value]
     if changed:
-        return _retire(item, changed, note("new_value", item.text, slot=item.slot))
+        return retire(item, changed, note("new_value", item.text, slot=item.slot))
     return None
 
 
@@ -225,7 +155,7 @@ def _by_objects(pool: Pool, item: MemoryItem, named: list[str], change: str | No
     shown = {normalize(o): o for o in named if o}  # each name as the user wrote it
     names = ", ".join(sorted(shown[w] for w in wanted if any(shared({w}, things(m)) for m in flipped)))
     why = note("changed_mind", item.text, names=names) if names else note("changed_mind_it", item.text)
-    return _retire(item, flipped, why)
+    return retire(item, flipped, why)
 
 
 def _narrows(old: MemoryItem, named: list[str]) -> bool:
@@ -269,17 +199,16 @@ def find_match(
     for decided in (_by_slot(pool, item), _by_objects(pool, item, objects, change)):
         if decided is not None:
             return decided
-    # a plan called off or moved settles the plan it names before its words retire anything ("I dropped
-    # out of the marathon" calls the marathon off; it does not leave it behind like a habit)
+    # a plan called off or moved first: "I dropped out of the marathon" leaves no habit behind
     if item.category is Category.PLAN and (item.event_status is EventStatus.CANCELLED or change == "replace"):
         plan = open_plan(pool, item)
         if plan is not None and item.event_status is EventStatus.CANCELLED:
             return Match(Kin.RESOLVE, (plan,), why=note("called_off", item.text))
         if plan is not None:
-            return _retire(item, [plan], note("moved", item.text))
+            return retire(item, [plan], note("moved", item.text))
     left = [m for m in retired(pool, item) or denied(pool, item) or rivals(pool, item) if may_retire(m, item)]
     if left:
-        return _retire(item, left, note("no_longer", item.text))
+        return retire(item, left, note("no_longer", item.text))
 
     if item.category is Category.COMPLAINT and item.event_status is EventStatus.RESOLVED:
         solved = resolved_complaint(pool, item)
@@ -291,7 +220,7 @@ def find_match(
             return Match(Kin.FULFIL, (happened,), why=note("happened", item.text))
     left, sure = ended_by_meaning(pool, item, ending)
     if left:
-        return _retire(item, left, note("ended", item.text, score=sure))
+        return retire(item, left, note("ended", item.text, score=sure))
 
     if item.embedding is None:
         return Match(Kin.NEW)
@@ -339,7 +268,7 @@ def settle(match: Match, item: MemoryItem, rulings: Rulings) -> Match:
         return Match(Kin.MERGE, (old,), why=ruling.reason, wording=wording)
     changed = [(m, r) for m, r in ruled if r.relation in ("update", "contradict")]
     if changed:
-        return _retire(item, [m for m, _ in changed], "; ".join(r.reason for _, r in changed))
+        return retire(item, [m for m, _ in changed], "; ".join(r.reason for _, r in changed))
     return Match(Kin.NEW, why="; ".join(dict.fromkeys(r.reason for _, r in ruled)))
 
 

@@ -324,7 +324,11 @@ def test_export_delete_a_conversation_delete_everything_and_import_it_back(
     page.click("#forget-all")
     expect(page.locator("#ask-ok")).to_be_disabled()
     confirm(page, typed="DELETE")
-    expect(page.locator("#toast")).to_contain_text("memories deleted")
+    # the toast of the conversation deleted above says "memories deleted" too: wait for the request
+    # itself (up to Playwright's own 5 s), not for words already on the page
+    deadline = time.monotonic() + 5
+    while server.get("/v1/memories", user_id="x2")["memories"] and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert server.get("/v1/memories", user_id="x2")["memories"] == []
     exported = page.locator("#import-file")
     path = Path(got.value.path()).with_name("x2.json")

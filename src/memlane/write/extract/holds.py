@@ -54,6 +54,8 @@ AILING = (
     r"(?:cold(?!\s+(?:brew|drink|coffee|shower|plunge|water|beer|one|feet|call))|flu|fever|sore\s+throat|headache|stomach\s*ache|toothache|cough|stomach\s+bug)\b"
     r"|\bmy\s+(?:throat|head|tooth|stomach)\s+(?:hurts|is\s+killing\s+me)\b))"
 )
+# the state of the user's phone, time or body this while: context of this conversation, in either language
+STATE_NOW = re.compile(f"{DEVICE_NOW.pattern}|{AILING}")
 # a time that bounds what is said to today or this week ("今天用英文回答我", "我这周在家办公", "reply in
 # English today"), not when a change starts ("从今天起", "今天开始", "starting today")
 TODAY = re.compile(

@@ -31,7 +31,7 @@ from .events_en import (
 )
 from .events_en import SUBJECT as _I
 from .events_en import SUBJECT_IS as _IM
-from .holds import AILING, DEVICE_NOW, ONE_OFF_EN
+from .holds import ONE_OFF_EN, STATE_NOW
 from .lexicon import FEELING_TAIL, FEELINGS, JOBS_EN
 from .present_en import HERE_NOW, NOW, THEY_NOW
 from .problems import PROBLEM_EN as _PROBLEM
@@ -276,7 +276,7 @@ RULES = (
                      rf"(?:(?:recently|finally|officially|{_ADVERBS})\s+)*"
                      rf"(?:moved|relocated)\s+to\s+(?P<v>{_PLACE})", b.place("home_city")),
     # problems
-    rule(C.CONTEXT, f"{DEVICE_NOW.pattern}|{AILING}", fixed(None, session_only=True), "any"),  # 1 bar, 感冒
+    rule(C.CONTEXT, STATE_NOW.pattern, fixed(None, session_only=True), "any"),  # 信号只有一格, 感冒了
     rule(C.COMPLAINT, _RESOLVED, timed(EventStatus.RESOLVED, None), "any"),
     rule(C.COMPLAINT, _PROBLEM, _unless_here_now(timed(EventStatus.UNRESOLVED, None)), "ask"),
     # what the user does regularly, and lasting facts with a slot

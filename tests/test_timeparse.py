@@ -383,6 +383,19 @@ def test_a_day_of_the_month_alone_is_this_months(text: str, day: str) -> None:
     assert (found.at.date().isoformat(), found.granularity) == (day, "day")
 
 
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [("my flight is on April the 5th", "2024-04-05"), ("August the 3rd, 2025", "2025-08-03")],
+)
+def test_a_month_then_the_ordinal_day_is_that_date(text: str, day: str) -> None:
+    found = only(text)
+    assert (found.at.date().isoformat(), found.granularity) == (day, "day")
+
+
+def test_a_month_then_the_and_a_count_is_only_the_month() -> None:
+    assert only("in April the 5 of us went hiking").granularity == "month"
+
+
 @pytest.mark.parametrize("text", ["pushed to August", "flights for July", "till September"])
 def test_a_month_after_to_or_for_is_that_month(text: str) -> None:
     assert only(text).granularity == "month"

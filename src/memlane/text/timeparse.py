@@ -180,7 +180,7 @@ def _en_ago(m: re.Match[str], now: datetime) -> Period | None:
 def _en_date(m: re.Match[str], now: datetime) -> Period | None:
     groups = m.groupdict()
     year = groups.get("y") or groups.get("y2")
-    day = groups.get("d")
+    day = groups.get("d") or groups.get("d2")
     month = EN_MONTHS[m.group("mon").lower().rstrip(".")[:3]]
     return date_period(now, int(year) if year else None, month, int(day) if day else None)
 
@@ -229,7 +229,9 @@ _PATTERNS: tuple[tuple[str, _Handler], ...] = (
     (rf"(?i)(?:\b(?P<pre>in|within|after)\s+)?\b(?P<n>{EN_NUM})\s+(?P<unit>minute|hour|day|week|month|year)s?"
      r"(?:\s+(?P<dir>ago|later|from\s+now|before|earlier))?\b", _en_ago),
     (rf"\b(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH}(?:,?\s+(?P<y>\d{{4}}))?\b", _en_date),
-    (rf"\b{MONTH}\s+(?:(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?!\d)(?:,?\s+(?P<y>\d{{4}}))?|(?P<y2>\d{{4}}))\b",
+    # "April 5th", "April the 5th" (an ordinal after "the": not "in April the 5 of us went")
+    (rf"\b{MONTH}\s+(?:(?:(?P<d>\d{{1,2}})(?!\d)|the\s+(?P<d2>\d{{1,2}})(?=st|nd|rd|th))(?:st|nd|rd|th)?"
+     rf"(?:,?\s+(?P<y>\d{{4}}))?|(?P<y2>\d{{4}}))\b",
      _en_date),
     (r"(?i)\b(?:in|during|since|of|by|until)\s+(?P<y>(?:19|20)\d\d)\b", _year_only),
     (rf"(?i)\b(?:in|during|since|of|by|until)\s+(?P<mon>{MON})\b", _en_date),

@@ -2143,7 +2143,14 @@ def test_a_chinese_question_or_request_run_on_with_a_space_is_a_clause_of_its_ow
             "算了不说了我这车是国五排放的听说沈阳有些区不让进",
             ["算了不说了", "我这车是国五排放的", "听说沈阳有些区不让进"],
         ),
-        # not a topic said first, a particle run on into another, or a word that ends in one
+        # the question of how to go about it, said last
+        ("我那个驾照快到期了要换证咋弄啊", ["我那个驾照快到期了要换证", "咋弄啊"]),
+        ("我想学吉他怎么入门", ["我想学吉他", "怎么入门"]),
+        ("我家猫老掉毛该怎么办", ["我家猫老掉毛", "该怎么办"]),
+        # not a topic said first, a particle run on into another, or a word that ends in one; not
+        # what the user does not know, nor a question with nothing before it
+        ("我真的不知道该怎么办", ["我真的不知道该怎么办"]),
+        ("这个咋弄", ["这个咋弄"]),
         ("他呢最近很忙", ["他呢最近很忙"]),
         ("最近忙啥呢啊晓雯", ["最近忙啥呢啊晓雯"]),
         ("今晚去酒吧喝一杯", ["今晚去酒吧喝一杯"]),
@@ -2151,6 +2158,12 @@ def test_a_chinese_question_or_request_run_on_with_a_space_is_a_clause_of_its_ow
 )
 def test_dictated_chinese_splits_where_its_stops_would_be(text: str, clauses: list[str]) -> None:
     assert [c.text for c in split_clauses(text)] == clauses
+
+
+@pytest.mark.parametrize("text", ["我那个驾照快到期了要换证咋弄啊", "我想学吉他怎么入门"])
+def test_news_before_the_question_of_how_is_not_the_request(extractor: RuleExtractor, text: str) -> None:
+    news, how = extract(extractor, text)
+    assert (news.category is Category.REQUEST, how.category) == (False, Category.REQUEST)
 
 
 def test_news_run_on_before_a_request_is_kept(extractor: RuleExtractor) -> None:

@@ -27,6 +27,11 @@ from .asking import A_NOT_A, ASKED_ZH, GOING_ON, NOT_ASKED_ZH, QUESTION_END
 from .lexicon import FEELING_TAIL, FEELINGS, LAUGHTER, REQUEST, SMALLTALK, SORRY
 
 _WHOLE = "|".join(re.escape(KINDS["health"].placeholder(lang)) for lang in ("en", "zh"))
+# how to go about something, asked at the end of a clause: 咋弄啊, 该怎么办, 怎么入门
+_HOW_ZH = (
+    r"(?:该|要|得|应该)?(?:咋|怎么|怎样|如何)(?:弄|办|搞|整|处理|操作|准备|选|买|申请|报名|入门|入手|开始|解决)"
+    r"[啊呀呢哇嘞哈啦]*(?:$|[。！？!?，,\s])"
+)
 _SEPARATOR = re.compile(
     # a clause masked whole (a health detail) is a clause of its own: "I'm a nurse, [redacted: health
     # detail]", "I'm a sound engineer and [redacted: health detail]", "我是程序员 [已隐藏:健康信息]"
@@ -45,6 +50,9 @@ _SEPARATOR = re.compile(
     r"|(?<![酒网贴书茶水]吧)(?<=吧)(?=[\u4e00-\u9fff])(?![台唧呢啊呀啦嘛吧哈哦])"
     r"|(?<=[\u4e00-\u9fff])(?=问你个事|问你件事|问个事|还有个事|还有件事|另外|对了|跟你说个事|跟你说件事|换个话题|听说|据说)"
     r"|(?<=不说了)(?=[\u4e00-\u9fff]))"
+    # …and before the question of how to go about it, said last: "驾照快到期了要换证咋弄啊" (the news
+    # is not the request: "我想学吉他怎么入门")
+    r"|(?P<zhhow>(?<=[\u4e00-\u9fff])(?=" + _HOW_ZH + r"))"
     r"|(?P<but>\s*\b(?i:but|however|though)\b\s*|但是|可是|然而|而且|并且)"
     r"|(?P<and>\s+and\s+(?=(?:[Ii]|[Ii]'m|[Ii]m|[Ii]'ve|[Ii]'d|[Ii]'ll|my|we)\b)"
     # …or before where the user lives or works, its "I" left out: "I live in Munich and work at BMW"
@@ -254,6 +262,11 @@ def _is_split(m: re.Match[str], text: str) -> bool:
     before, after = text[: m.start()], text[m.end() :]
     if m.lastgroup == "zhask":
         return _zh_asked_apart(m, text)
+    if m.lastgroup == "zhhow":  # not "不知道该怎么办" (what the user does not know is the question)
+        said = _PART.split(before)[-1]
+        if said.endswith(("该", "要", "得")):
+            return False  # the split is before them, if anywhere
+        return len(said) >= 4 and _ASKING_LEAD.search(said) is None and not said.endswith(("不知", "不知道"))
     if m.lastgroup == "zhrun":  # not a topic said first ("他呢最近很忙"), nor a word's last character
         said, rest = _PART.split(before)[-1], _PART.split(after)[0]
         return (len(said) >= 5 or _chat(said)) and len(rest) >= 3

@@ -3455,13 +3455,22 @@ def test_the_words_of_an_ache_that_name_none_are_what_they_say(
         "I just got chewed out by my manager",
         "我今天脑子不太转",
         "紧张到胃疼",  # an ache a feeling brings on
+        # at a loss, this moment
+        "I don't know what to do",
+        "honestly no idea what to do anymore",
+        "I'm at a loss",
+        "我都不知道该怎么办了",
+        "我不知道怎么办",
     ],
 )
 def test_a_mood_said_in_other_words_is_a_mood(extractor: RuleExtractor, text: str) -> None:
     check(one(extractor, text), C.MOOD)
 
 
-@pytest.mark.parametrize("text", ["my boss yelled at me so I quit", "我脑子转得快"])
+@pytest.mark.parametrize(
+    "text",
+    ["my boss yelled at me so I quit", "我脑子转得快", "I don't know what to do for my birthday party"],
+)
 def test_what_tells_more_than_a_mood_is_no_mood(extractor: RuleExtractor, text: str) -> None:
     assert C.MOOD not in [c.category for c in extract(extractor, text)]
 

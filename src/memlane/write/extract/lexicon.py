@@ -223,6 +223,10 @@ _FEELING_WORDS = (
 )
 FEELINGS = "|".join(w.replace("_", r"\s+") for w in _FEELING_WORDS.split())
 FEELINGS += r"|(?:scared|terrified|frightened)(?!\s+of\b)|starving(?!\s+(?:myself|themselves))"
+# at a loss, said of the moment ("I don't know what to do", "no idea what to do anymore"; not "what to
+# do for dinner")
+FEELINGS += r"|at\s+a\s+(?:complete\s+)?loss|(?:(?:don'?t|do\s+not|dont)\s+know|no\s+idea)\s+what\s+to\s+do"
+FEELINGS += r"(?=\s*(?:anymore|any\s+more|now|lol|tbh|honestly|rn)?\W*$)"
 # a feeling or an exclamation, the whole of what is left of a message: said on its own or tacked on
 # at the end without a stop ("got my black belt last weekend buzzing", "…on friday eeek", "…so proud of
 # myself", "…i'm still annoyed", "…pray for me", "…so worth it"), it is a passing mood

@@ -3475,6 +3475,23 @@ def test_what_tells_more_than_a_mood_is_no_mood(extractor: RuleExtractor, text: 
     assert C.MOOD not in [c.category for c in extract(extractor, text)]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I don't know what to get my wife for her birthday",
+        "I don't know what to cook tonight",
+        "idk what to wear to the wedding",
+        "honestly I don't know which laptop to buy for college",
+    ],
+)
+def test_what_the_user_cannot_settle_is_asked_not_a_fact(extractor: RuleExtractor, text: str) -> None:
+    check(one(extractor, text), C.REQUEST)
+
+
+def test_what_the_user_cannot_do_is_still_a_fact(extractor: RuleExtractor) -> None:
+    check(one(extractor, "I don't know how to swim"), C.FACT)
+
+
 @pytest.mark.parametrize("text", ["别问了", "唉别提了", "别烦我", "leave me alone", "just let me be"])
 def test_asking_to_be_left_alone_now_is_a_mood_not_a_rule(extractor: RuleExtractor, text: str) -> None:
     check(one(extractor, text), C.MOOD)

@@ -113,7 +113,11 @@ REQUEST = re.compile(
     r"|keep\s+me\s+company|talk\s+to\s+me\s+about)"
     r"|start\s+(?:over|with)|ideas\s+(?:for|to)|(?:\w+\s+)?ideas\s+please"
     r"|(?:i\s+)?need\s+(?:\w+\s+)?(?:ideas|recs|recommendations|suggestions|tips|advice)"
-    r"|(?:i\s+)?need\s+an?\s+(?:\w+\s+)?(?:list|plan|spot|recipe|itinerary|name)\s+for)\b)"
+    r"|(?:i\s+)?need\s+an?\s+(?:\w+\s+)?(?:list|plan|spot|recipe|itinerary|name)\s+for"
+    # asking by saying what the user cannot settle: "I don't know what to get my wife for her birthday"
+    r"|(?:i\s+)?(?:(?:really|honestly|just)\s+)?(?:(?:don'?t|dont|do\s+not)\s+know|idk|no\s+idea)\s+"
+    r"(?:what|which|where)\s+(?:\w+\s+)?to\s+(?:do|cook|make|eat|get|buy|wear|say|write|watch|read|pick"
+    r"|choose|order|bring|give|go|book)\s+(?=\S))\b)"
 )
 
 # Something imagined rather than so: "如果我中了彩票" / "if I won the lottery" (not "if you can, email me",

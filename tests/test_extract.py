@@ -3492,6 +3492,24 @@ def test_what_the_user_cannot_do_is_still_a_fact(extractor: RuleExtractor) -> No
     check(one(extractor, "I don't know how to swim"), C.FACT)
 
 
+@pytest.mark.parametrize("text", ["内存32G", "电脑是16G内存的", "显卡是4070", "手机是iPhone 13，128G的"])
+def test_what_the_users_own_things_are_said_bare_is_a_fact(extractor: RuleExtractor, text: str) -> None:
+    check(extract(extractor, text)[0], C.FACT)
+
+
+@pytest.mark.parametrize(
+    ("text", "spec"),
+    [("帮我挑个笔记本，内存32G，预算8000", "内存32G"), ("想买个手机，内存32G的", "内存32G的")],
+)
+def test_what_a_thing_to_buy_must_be_is_a_condition(extractor: RuleExtractor, text: str, spec: str) -> None:
+    found = {c.text: c.category for c in extract(extractor, text)}
+    assert found[spec] is C.CONDITION
+
+
+def test_when_a_plan_to_change_happens_is_no_condition(extractor: RuleExtractor) -> None:
+    assert extract(extractor, "我想换个工作，明年开春吧")[-1].category is not C.CONDITION
+
+
 @pytest.mark.parametrize("text", ["别问了", "唉别提了", "别烦我", "leave me alone", "just let me be"])
 def test_asking_to_be_left_alone_now_is_a_mood_not_a_rule(extractor: RuleExtractor, text: str) -> None:
     check(one(extractor, text), C.MOOD)

@@ -120,6 +120,15 @@ REQUEST = re.compile(
     r"|choose|order|bring|give|go|book)\s+(?=\S))\b)"
 )
 
+# what one of the user's things is, said bare: "电脑是16G内存的", "内存32G", "显卡是4070" (the user's own, or,
+# after a request or a plan to buy, what the thing asked for must be: occasion.of_the_request)
+THING_SPEC_ZH = re.compile(
+    r"^(?:家里的?)?(?:电脑|笔记本|手机|平板|主机|显卡|内存|硬盘|显示器|相机|路由器)"
+    r"(?:是|用的是|配的是|配置是)?\s*(?:[A-Za-z]*\d|iPhone|华为|小米|苹果|三星|联想|戴尔|荣耀)"
+)
+# a thing the user sets out to buy: what it must be, said bare after it, is a condition of that
+TO_BUY_ZH = re.compile(r"(?:想|要|打算|准备|计划)(?:买|换|入手)")
+
 # Something imagined rather than so: "如果我中了彩票" / "if I won the lottery" (not "if you can, email me",
 # which is a request), and what follows from it in the next clause ("我就飞去火星" / "I'd buy a castle").
 HYPOTHETICAL = re.compile(

@@ -13,6 +13,7 @@ from memlane.text.lang import fold
 
 from .clauses import Clause
 from .holds import LASTING, STANDING, TODAY
+from .lexicon import THING_SPEC_ZH, TO_BUY_ZH
 
 # someone who does it, or an intention: what makes a time a plan rather than a due date
 _SUBJECT = re.compile(
@@ -47,9 +48,27 @@ def of_the_request(c: Candidate) -> Candidate:
     due = not _SUBJECT.search(c.text) and c.event_status in (None, EventStatus.PLANNED)
     if c.category is Category.STYLE:  # how to word this letter, not every answer
         c = replace(c, slot=None, value=None)
-    elif not ((c.category is Category.CONSTRAINT and bare) or (c.category is Category.PLAN and due)):
+    elif not (
+        (c.category is Category.CONSTRAINT and bare)
+        or (c.category is Category.PLAN and due)
+        or (
+            c.category is Category.FACT and THING_SPEC_ZH.match(c.text) is not None
+        )  # "帮我挑个笔记本，内存32G"
+    ):
         return c
     return replace(c, category=Category.CONDITION, session_only=True, event_time=None, event_status=None)
+
+
+def to_buy(text: str) -> bool:
+    """Whether ``text`` sets out to buy something ("想买个手机"): what the thing must be, said bare
+    after it, is a condition of that (:func:`of_the_purchase`)."""
+    return TO_BUY_ZH.search(text) is not None
+
+
+def of_the_purchase(c: Candidate) -> Candidate:
+    """What one of the user's things is, said bare after they set out to buy one ("想买个手机，内存32G的"),
+    as what it is: a condition of that purchase, not a fact about what they own."""
+    return of_the_request(c) if THING_SPEC_ZH.match(c.text) else c
 
 
 # the slots that say how the user wants to be answered or how they work: ways a day may change

@@ -19,7 +19,7 @@ from .channels import CHANNEL_WORD, contact
 from .dated import moved_plan, routine, timed, unless_a_habit
 from .family_zh import MARITAL, MARITAL_SAID, MINE, PARTED, PETS, REL, family
 from .holds import LASTING, STATE_NOW
-from .lexicon import FEELINGS, JOBS_ZH, STOPPED_ZH
+from .lexicon import FEELINGS, JOBS_ZH, STOPPED_ZH, THING_SPEC_ZH
 from .money import budget_draft
 from .present_zh import AWAY, HABIT, NOW, habit
 from .problems import PROBLEM_ZH as _PROBLEM
@@ -373,6 +373,8 @@ RULES = (
     # done: 了 or 啦 (定啦), 过, or a choice made (最后选的蕾丝款)
     rule(C.EVENT, r"了|啦|过(?!敏|来|去|年|节|得|分)|(?:选|定|挑|买|订)的", _did),
     rule(C.CONTEXT, NOW, fixed(None, session_only=True)),
+    # what the user's own things are, the "我的" left out: "电脑是16G内存的", "内存32G", "显卡是4070"
+    rule(C.FACT, THING_SPEC_ZH.pattern),
     # anything else the user says about themselves
     # …first, or after what it is about ("家里网费电费都是我老婆交", "大庆是我老家", "狗是我早晚溜"; not
     # someone else's clause, "这是我最好的朋友", or someone doing something with or for the user: 陪我聊会儿,

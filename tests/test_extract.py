@@ -3506,6 +3506,15 @@ def test_what_a_thing_to_buy_must_be_is_a_condition(extractor: RuleExtractor, te
     assert found[spec] is C.CONDITION
 
 
+@pytest.mark.parametrize("text", ["房租一个月三千五", "月供六千多", "房贷还有十年才还完", "学费一年四万"])
+def test_what_the_user_pays_or_owes_said_bare_is_a_fact(extractor: RuleExtractor, text: str) -> None:
+    check(one(extractor, text), C.FACT)
+
+
+def test_a_rent_asked_for_is_a_condition(extractor: RuleExtractor) -> None:
+    assert extract(extractor, "帮我找个房子，房租三千以内")[-1].category is C.CONDITION
+
+
 def test_when_a_plan_to_change_happens_is_no_condition(extractor: RuleExtractor) -> None:
     assert extract(extractor, "我想换个工作，明年开春吧")[-1].category is not C.CONDITION
 

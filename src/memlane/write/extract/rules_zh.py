@@ -375,6 +375,10 @@ RULES = (
     rule(C.CONTEXT, NOW, fixed(None, session_only=True)),
     # what the user's own things are, the "我的" left out: "电脑是16G内存的", "内存32G", "显卡是4070"
     rule(C.FACT, THING_SPEC_ZH.pattern),
+    # …and what they pay or owe, by the month or the year: "房租一个月三千五", "月供六千多",
+    # "房贷还有十年才还完"
+    rule(C.FACT, r"^(?:家里的?)?(?:房租|房贷|月供|车贷|物业费?|学费|托费|保险费?)"
+                 r"(?=.{0,8}?[\d一二两三四五六七八九十百千万])"),
     # anything else the user says about themselves
     # …first, or after what it is about ("家里网费电费都是我老婆交", "大庆是我老家", "狗是我早晚溜"; not
     # someone else's clause, "这是我最好的朋友", or someone doing something with or for the user: 陪我聊会儿,

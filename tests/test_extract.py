@@ -3515,6 +3515,15 @@ def test_a_rent_asked_for_is_a_condition(extractor: RuleExtractor) -> None:
     assert extract(extractor, "帮我找个房子，房租三千以内")[-1].category is C.CONDITION
 
 
+@pytest.mark.parametrize("text", ["老家那边下雪了", "北京今天下雪了", "我们这边降温了"])
+def test_the_weather_somewhere_is_small_talk(extractor: RuleExtractor, text: str) -> None:
+    check(one(extractor, text), C.SMALLTALK)
+
+
+def test_what_the_weather_is_like_where_the_user_lives_is_a_fact(extractor: RuleExtractor) -> None:
+    check(one(extractor, "我老家那边很少下雪"), C.FACT)
+
+
 def test_when_a_plan_to_change_happens_is_no_condition(extractor: RuleExtractor) -> None:
     assert extract(extractor, "我想换个工作，明年开春吧")[-1].category is not C.CONDITION
 

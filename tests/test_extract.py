@@ -3089,7 +3089,7 @@ def test_what_is_said_of_an_elderly_spouse_is_theirs(extractor: RuleExtractor) -
     said = extractor.extract(
         Message("user", "想给他做晚饭 有没有软一点的 他不爱吃甜的 爱吃面", NOW), before=before
     )
-    assert said[-1].category is C.DISLIKE  # of the spouse named in the turn before, not dropped
+    assert said[-1].category is C.FAMILY  # the spouse's, named in the turn before: kept, not the user's
     check(one(extractor, "老伴儿喜欢钓鱼"), C.FAMILY, slot="family:spouse")
 
 
@@ -3255,6 +3255,20 @@ def test_what_someone_else_is_doing_now_is_this_moments(
     extractor: RuleExtractor, text: str, category: C
 ) -> None:
     assert extract(extractor, text)[-1].category is category
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["帮我给老婆挑个生日礼物，她喜欢香薰", "我儿子今年8岁，他不吃香菜", "my son is 8, he hates broccoli"],
+)
+def test_what_the_relative_just_named_likes_is_theirs_not_the_users(
+    extractor: RuleExtractor, text: str
+) -> None:
+    assert extract(extractor, text)[-1].category is C.FAMILY
+
+
+def test_the_users_own_liking_after_a_relative_is_still_theirs(extractor: RuleExtractor) -> None:
+    assert extract(extractor, "我老婆下周生日，我喜欢香薰")[-1].category is C.PREFERENCE
 
 
 @pytest.mark.parametrize(

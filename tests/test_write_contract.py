@@ -1213,6 +1213,6 @@ def test_a_he_or_she_speaks_of_the_relative_the_users_turn_before_named(
 def test_only_a_turn_that_named_a_relative_lends_them_a_he_or_she() -> None:
     extractor = RuleExtractor()
     clause = Message("user", "他每周二晚上有篮球训练", T0)
-    assert extractor.extract(clause, "我儿子今年8岁")[0].category.value == "routine"
+    assert extractor.extract(clause, "我儿子今年8岁")[0].category.value == "family"  # the son's
     assert extractor.extract(clause, "我今天很累")[0].category.value == "other"  # someone else's
     assert extractor.extract(clause)[0].category.value == "other"

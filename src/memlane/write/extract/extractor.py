@@ -288,8 +288,9 @@ class RuleExtractor:
                 draft = _draft(replace(ctx, text=f"I'm {named['v'] or named['w']}", about_other=False))
             if draft is None or draft.slot != "name":  # "It's Monday", "This is Great": no one is named
                 draft = _draft(ctx)
-            if theirs and (draft is None or draft.category in _NOT_OF_KIN) and not ctx.question:
-                draft = Draft(category=Category.FAMILY)  # "my daughter started uni, she's studying law"
+            if theirs and (draft is None or draft.category in _NOT_OF_KIN + _LIKES) and not ctx.question:
+                # "my daughter started uni, she's studying law"; "给老婆挑个礼物，她喜欢香薰" is her liking
+                draft = Draft(category=Category.FAMILY)
             if draft is not None and draft.category in _THEIRS and of_an_acquaintance(text, lang):
                 draft = Draft(category=Category.OTHER)  # a coworker's plan, a friend's habit
             if (
@@ -379,6 +380,7 @@ _NOT_ABOUT_USER = {
 _ZH_SELF = re.compile(r"^(?:我|本人)")
 # what a clause of the relative just named is read as before it is theirs: nothing, or someone's moment
 _NOT_OF_KIN = (None, Category.OTHER, Category.CONTEXT)
+_LIKES = (Category.PREFERENCE, Category.DISLIKE, Category.ROUTINE, Category.FACT)  # a he or she's, theirs
 # what a clause of someone else's may be read as when it is the user's (a plan, a habit, news, a job)
 _THEIRS = {
     Category.PLAN,

@@ -3538,6 +3538,38 @@ def test_what_the_weather_is_like_where_the_user_lives_is_a_fact(extractor: Rule
     check(one(extractor, "我老家那边很少下雪"), C.FACT)
 
 
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("this weekend's trip: no driving more than 2 hours", "no driving more than 2 hours"),
+        ("周末去爬山，别太累的路线", "别太累的路线"),
+    ],
+)
+def test_a_bare_constraint_after_a_plan_is_a_condition_of_it(
+    extractor: RuleExtractor, text: str, rule: str
+) -> None:
+    found = {c.text: c for c in extract(extractor, text)}
+    assert (found[rule].category, found[rule].session_only) == (C.CONDITION, True)
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("我周六去杭州，周日回来", C.PLAN),
+        ("I'm moving to Denver next month, I never fly red-eye", C.FACT),
+        # a rule said after other words than the plan's
+        (
+            "first meet is sept 6. and hard rule from the district, no outdoor running if it's over 105",
+            C.CONSTRAINT,
+        ),
+    ],
+)
+def test_what_follows_a_plan_with_a_subject_or_a_time_is_not_its_condition(
+    extractor: RuleExtractor, text: str, category: C
+) -> None:
+    assert extract(extractor, text)[-1].category is category
+
+
 def test_when_a_plan_to_change_happens_is_no_condition(extractor: RuleExtractor) -> None:
     assert extract(extractor, "我想换个工作，明年开春吧")[-1].category is not C.CONDITION
 

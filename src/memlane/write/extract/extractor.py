@@ -30,7 +30,7 @@ from .holds import LASTING, MOMENT, SESSION_ONLY
 from .joins import MAX_ENTITIES, MAX_TAGS, joined
 from .leaving import change_said, left_behind
 from .lexicon import HEDGE, HYPOTHETICAL, LAUGHTER, REQUEST, SIGN_OFF, SMALLTALK, SMALLTALK_RUN, topic_tags
-from .occasion import in_the_moment, of_the_purchase, of_the_request, of_today, to_buy
+from .occasion import in_the_moment, of_the_plan, of_the_request, of_today, plans
 from .reference import mentions_kin, names_kin, of_an_acquaintance, refers_back, still_meant, taken_up
 from .rule import Context, Draft, Rule, first_match
 
@@ -222,7 +222,7 @@ class RuleExtractor:
         topics: list[str] = []  # what the clause before was about: an "it" after it may be that
         opening = True  # nothing but a greeting so far
         asked = False  # a request came before: a bare constraint after it is a condition of it
-        buying = False  # …or a plan to buy: what the thing must be is a condition of it
+        planned = False  # the clause before was a plan, or one to buy: a bare constraint is its condition
         for clause in split_clauses(message.content):
             candidate, topics = taken_up(
                 self._candidate(clause, message, self_said, kin, introduced, opening), topics, MAX_TAGS
@@ -230,9 +230,9 @@ class RuleExtractor:
             candidate = of_today(candidate)
             if asked:
                 candidate = of_the_request(candidate)
-            elif buying:
-                candidate = of_the_purchase(candidate)
-            buying = buying or to_buy(clause.text)
+            elif planned:
+                candidate = of_the_plan(candidate)
+            planned = plans(candidate, clause.text)
             asked = asked or candidate.category is Category.REQUEST
             introduced = introduced or candidate.slot == "name"
             opening = opening and candidate.category is Category.SMALLTALK

@@ -59,16 +59,19 @@ def of_the_request(c: Candidate) -> Candidate:
     return replace(c, category=Category.CONDITION, session_only=True, event_time=None, event_status=None)
 
 
-def to_buy(text: str) -> bool:
-    """Whether ``text`` sets out to buy something ("想买个手机"): what the thing must be, said bare
-    after it, is a condition of that (:func:`of_the_purchase`)."""
-    return TO_BUY_ZH.search(text) is not None
+def plans(c: Candidate, text: str) -> bool:
+    """Whether a clause sets out to do or buy something ("this weekend's trip", "想买个手机"): a bare
+    constraint after it, or what the thing must be, is a condition of that (:func:`of_the_plan`)."""
+    return c.category is Category.PLAN or TO_BUY_ZH.search(text) is not None
 
 
-def of_the_purchase(c: Candidate) -> Candidate:
-    """What one of the user's things is, said bare after they set out to buy one ("想买个手机，内存32G的"),
-    as what it is: a condition of that purchase, not a fact about what they own."""
-    return of_the_request(c) if THING_SPEC_ZH.match(c.text) else c
+def of_the_plan(c: Candidate) -> Candidate:
+    """A bare constraint said after a plan ("this weekend's trip: no driving more than 2 hours"), or
+    what one of the user's things is said after they set out to buy one ("想买个手机，内存32G的"), as
+    what it is: a condition of that plan or purchase, not how the user lives or what they own."""
+    if c.category is Category.CONSTRAINT or THING_SPEC_ZH.match(c.text):
+        return of_the_request(c)
+    return c
 
 
 # the slots that say how the user wants to be answered or how they work: ways a day may change

@@ -121,7 +121,7 @@ REQUEST = re.compile(
 )
 
 # what one of the user's things is, said bare: "电脑是16G内存的", "内存32G", "显卡是4070" (the user's own, or,
-# after a request or a plan to buy, what the thing asked for must be: occasion.of_the_request)
+# after a request or a plan to buy, what the thing asked for must be: occasion.of_the_request, of_the_plan)
 THING_SPEC_ZH = re.compile(
     r"^(?:家里的?)?(?:电脑|笔记本|手机|平板|主机|显卡|内存|硬盘|显示器|相机|路由器)"
     r"(?:是|用的是|配的是|配置是)?\s*(?:[A-Za-z]*\d|iPhone|华为|小米|苹果|三星|联想|戴尔|荣耀)"

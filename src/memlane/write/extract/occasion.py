@@ -46,15 +46,11 @@ def of_the_request(c: Candidate) -> Candidate:
     bare = c.value is None and not _LASTING_CONSTRAINT.search(fold(c.text))
     # (a plan called off or over is no time anything asked for is due: "cancelled netflix last week")
     due = not _SUBJECT.search(c.text) and c.event_status in (None, EventStatus.PLANNED)
+    # …and what the thing asked for must be, said as one of the user's ("帮我挑个笔记本，内存32G")
+    spec = c.category is Category.FACT and THING_SPEC_ZH.match(c.text) is not None
     if c.category is Category.STYLE:  # how to word this letter, not every answer
         c = replace(c, slot=None, value=None)
-    elif not (
-        (c.category is Category.CONSTRAINT and bare)
-        or (c.category is Category.PLAN and due)
-        or (
-            c.category is Category.FACT and THING_SPEC_ZH.match(c.text) is not None
-        )  # "帮我挑个笔记本，内存32G"
-    ):
+    elif not ((c.category is Category.CONSTRAINT and bare) or (c.category is Category.PLAN and due) or spec):
         return c
     return replace(c, category=Category.CONDITION, session_only=True, event_time=None, event_status=None)
 

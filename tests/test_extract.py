@@ -3622,6 +3622,11 @@ def test_being_so_over_it_is_a_mood(extractor: RuleExtractor, text: str) -> None
     check(one(extractor, text), C.MOOD)
 
 
+@pytest.mark.parametrize("text", ["我没去过日本", "I ended up going to the concert"])
+def test_what_was_done_or_never_done_calls_nothing_off(extractor: RuleExtractor, text: str) -> None:
+    assert one(extractor, text).event_status is not EventStatus.CANCELLED
+
+
 @pytest.mark.parametrize(("text", "day"), [("周六的饭局不去了", 15), ("下周三的会不开了", 19)])
 def test_an_occasion_of_a_day_not_gone_to_is_a_plan_called_off(
     extractor: RuleExtractor, text: str, day: int

@@ -1062,6 +1062,14 @@ def test_a_move_retires_where_the_user_was_based(mem: Memory) -> None:
         ("I signed up for a marathon in October", "I dropped out of the marathon, injury", "cancelled"),
         # an occasion of a day not gone to after all (not a habit stopped)
         ("下周六约了朋友吃饭", "周六的饭局不去了，朋友生病了", "cancelled"),
+        # …or not gone to, said after the day
+        ("下周六去看周杰伦演唱会", "演唱会最后没去成，孩子发烧了", "cancelled"),
+        ("周末和同事聚餐", "周末的聚餐没去，太累了", "cancelled"),
+        (
+            "I'm going to the Taylor Swift concert on Saturday",
+            "we didn't end up going to the concert",
+            "cancelled",
+        ),
         ("I'm applying for GP training in november", "scrap the GP plan, im doing IMT instead", "cancelled"),
         ("I'm seeing the dentist next monday", "the dentist moved it to thursday", "superseded"),
         ("下周一去医院体检", "体检改到下周三上午", "superseded"),

@@ -94,6 +94,9 @@ MOVED = (
 )
 CALLED_OFF = (
     r"(?i)\b(?:cancell?ed|called\s+off|scrapped|is\s+off|got\s+cancell?ed"
+    # not gone after all: "we didn't end up going to the concert", "bailed on the hike"
+    r"|(?:didn'?t|did\s+not|never)\s+end(?:ed)?\s+up\s+(?:going|making\s+it)|ended\s+up\s+not\s+going"
+    r"|bailed\s+on"
     r"|(?:pulled|pulling|backed|backing)\s+out\s+of|withdr[ae]wn?\s+from"
     # (dropping out of school is what happened, not a plan given up)
     r"|dropp(?:ed|ing)\s+out\s+of(?!\s+(?:college|school|uni|university|high\s+school|grad\s+school|my\s+\w+)))\b"

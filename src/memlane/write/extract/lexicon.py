@@ -95,6 +95,8 @@ STOPPED_ZH = (
 
 # A clause that asks the assistant to do something says nothing lasting about the user, even when it
 # names a time ("帮我看看明天的天气" is not a plan of the user's).
+# saying one does not know: what the user cannot settle (a request) or is at a loss over (a mood)
+_DONT_KNOW = r"(?:(?:don'?t|dont|do\s+not)\s+know|no\s+idea)"
 REQUEST = re.compile(
     # (after when it is for: "今天帮我写个请假条", "这次帮我订个便宜点的")
     r"^(?:今天|今晚|明天|现在|这次|待会儿?|一会儿?|等下|顺便)?(?:请|麻烦你?|能不能|能否|可不可以|可以)?"
@@ -115,7 +117,7 @@ REQUEST = re.compile(
     r"|(?:i\s+)?need\s+(?:\w+\s+)?(?:ideas|recs|recommendations|suggestions|tips|advice)"
     r"|(?:i\s+)?need\s+an?\s+(?:\w+\s+)?(?:list|plan|spot|recipe|itinerary|name)\s+for"
     # asking by saying what the user cannot settle: "I don't know what to get my wife for her birthday"
-    r"|(?:i\s+)?(?:(?:really|honestly|just)\s+)?(?:(?:don'?t|dont|do\s+not)\s+know|idk|no\s+idea)\s+"
+    rf"|(?:i\s+)?(?:(?:really|honestly|just)\s+)?(?:{_DONT_KNOW}|idk)\s+"
     r"(?:what|which|where)\s+(?:\w+\s+)?to\s+(?:do|cook|make|eat|get|buy|wear|say|write|watch|read|pick"
     r"|choose|order|bring|give|go|book)\s+(?=\S))\b)"
 )
@@ -238,8 +240,10 @@ FEELINGS = "|".join(w.replace("_", r"\s+") for w in _FEELING_WORDS.split())
 FEELINGS += r"|(?:scared|terrified|frightened)(?!\s+of\b)|starving(?!\s+(?:myself|themselves))"
 # at a loss, said of the moment ("I don't know what to do", "no idea what to do anymore"; not "what to
 # do for dinner")
-FEELINGS += r"|at\s+a\s+(?:complete\s+)?loss|(?:(?:don'?t|do\s+not|dont)\s+know|no\s+idea)\s+what\s+to\s+do"
-FEELINGS += r"(?=\s*(?:anymore|any\s+more|now|lol|tbh|honestly|rn)?\W*$)"
+FEELINGS += (
+    rf"|at\s+a\s+(?:complete\s+)?loss|{_DONT_KNOW}\s+what\s+to\s+do"
+    r"(?=\s*(?:anymore|any\s+more|now|lol|tbh|honestly|rn)?\W*$)"
+)
 # a feeling or an exclamation, the whole of what is left of a message: said on its own or tacked on
 # at the end without a stop ("got my black belt last weekend buzzing", "…on friday eeek", "…so proud of
 # myself", "…i'm still annoyed", "…pray for me", "…so worth it"), it is a passing mood

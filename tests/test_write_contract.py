@@ -674,6 +674,27 @@ def test_a_stop_in_other_words_retires_the_old_habit(mem: Memory, before: str, c
 
 
 @pytest.mark.parametrize(
+    ("before", "change", "kept"),
+    [
+        ("I have a cat named Mochi", "Mochi passed away last week. the apartment is so quiet", False),
+        ("我养了一只橘猫 叫大胖", "大胖上个月走了 十四岁 算是寿终正寝", False),
+        ("we have a beagle called Biscuit", "we had to put Biscuit down on saturday", False),
+        ("my grandma lives with us", "my grandma passed away in march", False),
+        # someone else's pet, a phone, a bus that left: nothing of the user's died
+        ("我养了一只猫", "朋友的猫去世了 她好难过", True),
+        ("we have a beagle called Biscuit", "my neighbour's dog died yesterday, so sad", True),
+        ("I have an iPhone 14", "my phone died on the train", True),
+        ("我每天坐公交车上班", "公交车刚走了 又要等二十分钟", True),
+    ],
+)
+def test_a_pet_or_a_relative_who_died_is_had_no_more(
+    mem: Memory, before: str, change: str, kept: bool
+) -> None:
+    status = status_after(mem, before, change, days(20))
+    assert status is (Status.ACTIVE if kept else Status.SUPERSEDED), change
+
+
+@pytest.mark.parametrize(
     ("before", "change"),
     [
         ("I drink two americanos a day", "quit coffee, way less jittery now"),

@@ -1,10 +1,11 @@
 """What words say the user has left behind: the thing a change of mind no longer holds.
 
 "不考上财了，改考本校", "switched from duolingo to wanikani", "sold all my canon gear", "咖啡我戒了",
-"we moved out of the parish hall", "I've gone off oat milk", "haven't hiked in months": each names
-what no longer holds. :func:`left_behind` finds those words, :func:`left_job` a job left; the write
-path retires the memories that hold them (:mod:`memlane.write.changes`), and a clause that goes on to
-say what replaced them is one statement with them (:mod:`memlane.write.extract.joins`).
+"we moved out of the parish hall", "I've gone off oat milk", "haven't hiked in months", "Mochi passed
+away last week": each names what no longer holds. :func:`left_behind` finds those words,
+:func:`left_job` a job left; the write path retires the memories that hold them
+(:mod:`memlane.write.changes`), and a clause that goes on to say what replaced them is one statement
+with them (:mod:`memlane.write.extract.joins`).
 :func:`change_said` names the change of state a clause's words say (换成, 不再, 开始, "got pushed to").
 
 >>> left_behind("决定了，不考上财了，改考本校")
@@ -36,8 +37,11 @@ from __future__ import annotations
 import re
 
 from memlane.text.keywords import content_words
+from memlane.text.kin import EN_RELATIONS, ZH_RELATIONS
 
+from .builds_en import PETS as EN_PETS
 from .events_en import MOVED
+from .family_zh import PETS as ZH_PETS
 from .lexicon import STOP_VERB, STOPPED_ZH
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -78,6 +82,27 @@ _ZH = [
     # "以后不用Premiere了", "现在不用再上夜班了": no longer needed from now on (a bare "不用…了" is "no need")
     re.compile(r"(?:以后|今后|再也|现在|已经)(?:都|就)?不用再?(?P<old>[^，。,.!！？?；;不了]{2,12})了"),
     *STOPPED_ZH,
+]
+# a being the user had died: "大胖上个月走了", "我家狗狗去世了", "Mochi passed away last week", "we had to
+# put Biscuit down" (not "累死了", "公交车刚走了", "my phone died": 走了 only after when it was, 死了 and
+# "died" only of a pet, a relative or a name)
+_BEINGS_ZH = "|".join(sorted({*ZH_PETS, *ZH_RELATIONS}, key=len, reverse=True))
+_BEINGS_EN = "|".join(sorted({*EN_PETS, *EN_RELATIONS}, key=len, reverse=True))
+_WHEN_ZH = r"(?:上个?月|上周|上礼拜|去年|前年|昨天|前天|前几天|年初|年前|那天)"
+_DIED = [
+    re.compile(
+        r"(?P<old>[^，。,.!！？?；;\s我你他她它们的那这家个都也]{2,8}?)(?:" + _WHEN_ZH + r"(?:就)?走了"
+        r"|(?:已经|刚刚?|突然)?" + _WHEN_ZH + r"?(?:去世|过世|病逝|离世|去了?喵星|去了?汪星|当了?小天使)了)"
+    ),
+    re.compile(rf"(?P<old>{_BEINGS_ZH})(?:已经|刚刚?|突然)?{_WHEN_ZH}?(?:死了|没了)"),
+    re.compile(
+        r"\b(?P<old>(?!(?:Phone|Battery|Laptop|Car|Computer|Engine|Printer|Router|Fridge|Tv|Kindle)\b)[A-Z][a-z]+"
+        rf"|(?i:{_BEINGS_EN}))\s+(?:has\s+|just\s+|sadly\s+|finally\s+)*"
+        r"(?:died|passed(?:\s+away|\s+on)?|crossed\s+the\s+rainbow\s+bridge|was\s+put\s+(?:down|to\s+sleep))\b"
+    ),
+    re.compile(
+        r"\bhad\s+to\s+put\s+(?:my\s+|our\s+)?(?P<old>[\w'-]{2,20})\s+(?:down|to\s+sleep)\b", re.IGNORECASE
+    ),
 ]
 # what the user used to do, said with what they do now: "以前开车上班，现在改骑车了", "I used to drive to
 # work, now I cycle" (said alone, "以前" and "used to" only date a story: 我以前跟你说过…)
@@ -208,7 +233,7 @@ def leaving(text: str) -> dict[str, str]:
         if phrase and _named(phrase):
             found[phrase] = then.group(0)
     parts = [text, *(p for p in _PARTS.split(text) if p.strip() and p != text)]
-    patterns = [*_ZH, *_EN] + ([] if _LONGING.search(text) else [_NOT_LATELY])
+    patterns = [*_ZH, *_EN, *_DIED] + ([] if _LONGING.search(text) else [_NOT_LATELY])
     for part in (p.strip() for p in parts):
         for pattern in patterns:
             for m in pattern.finditer(part):

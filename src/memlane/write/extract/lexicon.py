@@ -244,6 +244,28 @@ FEELINGS += (
     rf"|at\s+a\s+(?:complete\s+)?loss|{_DONT_KNOW}\s+what\s+to\s+do"
     r"(?=\s*(?:anymore|any\s+more|now|lol|tbh|honestly|rn)?\W*$)"
 )
+# a passing feeling, said in Chinese: a clause it names is a mood (rules_zh)
+MOOD_ZH = (
+    r"(?<!麻)烦(?!恼的事|人的)|心烦|烦躁|(?<![积劳连拖])累(?!计|积)|疲惫|(?<!困)困(?!难|扰|境)|犯困|开心|高兴"
+    r"|快乐|难过|伤心|郁闷|焦虑|紧张|生气|气死|无聊|崩溃|沮丧|失落|兴奋|激动|心累|(?<![a-z])emo(?![a-z])|不爽"
+    r"|压力(?:好|很|太|特别)?大"
+    r"|心情|委屈|孤独|寂寞|害怕|担心|失眠|想哭|哭了|^唉|^哎+|无语|难受"
+    # the feeling words below name the clause only when it is short (about little else)
+    r"|^(?=.{0,14}$).*?(?:"
+    r"不放心|发愁|愁死|愁得|头大|烦死|心塞|心慌慌|慌得一批|抓狂|暴躁|火大|恼火|窝火|憋屈"
+    r"|痛苦|煎熬|迷茫|纠结|懵了|傻眼|麻了|裂开|破防|绷不住|吓死|吓坏|吓出|喘口气|松了?一?大?口气|蔫了|脑子(?:已经|都|快|要|有点)*(?:废|糊|炸|乱|短路|转不动|不太?转|转不过来)了?|解脱了|吓(?:了|我)?一跳|被吓到|惊喜|失望|绝望|欣慰|感动|后悔"
+    r"|内疚|愧疚|尴尬|丢人|羡慕|嫉妒|心疼|幸福|踏实|安心|放松|无奈|无力|疲倦|累瘫|被掏空|没劲|提不起劲"
+    r"|(?:好|太|真)丧|颓废|慌了|怕怕|心态(?:崩|炸)|(?:人|我)(?:都|快|要)*崩了|不想说话|气得|懵|要疯了|气笑|服了|压力山大|小期待|好期待"
+    r"|太忙了|忙死|忙成狗|好chill|有点down|别[说问提催]了|别烦我|让我静一?静|别管我"
+    r"|不知道?(?:该|要)?(?:怎么办|咋办|如何是好)(?:才好)?了?[。！!~～啊呀吧哈]*$"
+    # how a texter exclaims: "离谱", "真的会谢", "心在滴血", "钱包在哭泣", "要了我的老命", "终于解放了"
+    r"|离谱|会谢|在(?:滴血|哭泣)|要命|老命|(?:终于|总算|finally)(?:解放|自由|free)了|社死|(?:好|太)?上头"
+    r"|(?:急|笑|愁|吓|饿|馋|闷|懒|乐|酸|冻|疼|痛|热|冷|晒|撑|渴|吵|挤|晕|羡慕|尴尬|心疼)死(?:我|人)?了|都?快(?:断|瞎|废)了"
+    rf"|(?i:(?<![a-z])(?:{FEELINGS})(?![a-z]))"
+    r")"
+    r"|被.{0,6}?(?:骂|批评|训|凶|吼|怼|数落|说)了"  # scolded: a passing hurt, not an event to keep
+)
+
 # a feeling or an exclamation, the whole of what is left of a message: said on its own or tacked on
 # at the end without a stop ("got my black belt last weekend buzzing", "…on friday eeek", "…so proud of
 # myself", "…i'm still annoyed", "…pray for me", "…so worth it"), it is a passing mood

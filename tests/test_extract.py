@@ -3372,6 +3372,23 @@ def test_an_age_said_after_a_name_stays_with_it(extractor: RuleExtractor, text: 
 @pytest.mark.parametrize(
     "text",
     [
+        "I have a cat named Mochi, she's 14",
+        "we have a dog called Rex, he's 3 years old",
+        "my son is in year 2, he's 7",
+    ],
+)
+def test_the_age_of_a_pet_or_relative_just_named_stays_with_them(extractor: RuleExtractor, text: str) -> None:
+    (said,) = extract(extractor, text)  # no memory "she's 14" of its own, left when the cat is gone
+    assert said.text == text
+
+
+def test_a_pronoun_and_an_age_after_someone_else_is_not_joined(extractor: RuleExtractor) -> None:
+    assert len(extract(extractor, "my boss is 40, he's a nightmare")) == 2
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         "We decided: we're moving to Manchester in August",
         "we've made our decision: we're selling the car",
     ],

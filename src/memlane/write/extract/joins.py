@@ -29,6 +29,7 @@ from .lexicon import (
     EMPHASIS_ONLY,
     PLACE_ONLY,
     SCHEDULE_ONLY,
+    THEIR_AGE,
 )
 from .rule import Context, en_objects, zh_objects
 from .told_in_parts import FOR_NOW_ONLY, NO_HABIT, goes_on_to_what_replaced, only, says_what, why_it_changed
@@ -80,6 +81,8 @@ def _joins(prev: tuple[Candidate, Clause], nxt: tuple[Candidate, Clause], conten
         return True  # "我不吃香菜，一点都不行", "no nuts, not even a little": how strongly
     if p.slot == "name" and only(AGE_AFTER_NAME, clause.text):
         return True  # "I'm Marcus, 41, …": how old the user just named is
+    if (p.category is Category.FAMILY or (p.slot or "").startswith("pet:")) and only(THEIR_AGE, clause.text):
+        return True  # "I have a cat named Mochi, she's 14": how old the pet or relative just named is
     if c.slot is None and only(SCHEDULE_ONLY, clause.text):
         return True  # "我最近在练游泳，每周二四晚上去": when (a routine the rules read keeps its own slot)
     if p.category in (Category.EVENT, Category.PLAN, Category.CONTEXT) and _a_place(clause.text):

@@ -193,6 +193,11 @@ AMOUNT_ONLY = re.compile(
 )
 # how old, said as a bare number after a name: "I'm Marcus, 41, …"
 AGE_AFTER_NAME = re.compile(r"(?i)(?:aged\s+)?\d{1,2}(?:\s*(?:yo|y/o|years?\s+old|yrs?(?:\s+old)?))?")
+# …and of a pet or a relative just named, said with a pronoun: "I have a cat named Mochi, she's 14"
+THEIR_AGE = re.compile(
+    r"(?i)(?:she|he|it)(?:'s|s|\s+is|\s+just\s+turned)\s+(?:almost\s+|nearly\s+|only\s+|just\s+)?"
+    r"\d{1,2}(?:\s*(?:yo|y/o|years?(?:\s+old)?|yrs?(?:\s+old)?|months?(?:\s+old)?))?(?:\s+now)?"
+)
 # a clause that only says when what the clause before names recurs, with a verb or a clock time and no
 # object of its own ("我最近在练游泳，每周二四晚上去", "我在学吉他，每周六上午上课", "…，一般6点起"):
 # its schedule

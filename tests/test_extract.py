@@ -1371,6 +1371,25 @@ def test_how_the_user_lives_with_its_i_dropped_is_a_lasting_fact(extractor: Rule
 
 
 @pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("me and my partner jules run a little 12 acre farm outside kamloops", C.FACT),
+        ("me and my wife have two dogs, a lab and a collie", C.FACT),
+        ("me and the kids moved here from perth last year", C.EVENT),
+    ],
+)
+def test_the_user_and_someone_else_said_the_spoken_way_round_are_we(
+    extractor: RuleExtractor, text: str, category: C
+) -> None:
+    assert one(extractor, text).category is category
+
+
+@pytest.mark.parametrize("text", ["me and you should grab a coffee sometime", "me and my big mouth again"])
+def test_me_and_someone_without_what_they_do_is_no_fact(extractor: RuleExtractor, text: str) -> None:
+    assert one(extractor, text).category not in (C.FACT, C.EVENT, C.ROUTINE)
+
+
+@pytest.mark.parametrize(
     "text", ["get me a taxi to the airport", "take care of yourself", "have fun at the show"]
 )
 def test_an_imperative_is_no_fact_about_the_user(extractor: RuleExtractor, text: str) -> None:

@@ -1,6 +1,7 @@
 """English clauses whose subject texting dropped: what the writer did ("took the kids to Yellowstone
-over spring break"), how they live ("own a little sailboat", "get the train into birmingham for work")
-and where they are ("at a truck stop off I-40 near Amarillo"). :func:`with_subject` says such a clause
+over spring break"), how they live ("own a little sailboat", "get the train into birmingham for work"),
+where they are ("at a truck stop off I-40 near Amarillo"), and what they and someone else do, said the
+spoken way round ("me and my partner jules run a little farm"). :func:`with_subject` says such a clause
 again with its "I", and names what that reading may make of it; the extractor keeps the reading only
 then, for a clause no rule named.
 """
@@ -44,11 +45,21 @@ _EN_AT = re.compile(
     r"(?!(?:band|relationship|club|choir|league|team|wheelchair|program(?:me)?|process|market|mood)\b))\w"
 )
 AT_KINDS = (Category.CONTEXT,)
+# …and one whose subject is the writer and someone else, said the spoken way round: "me and my partner
+# jules run a little farm outside kamloops", "me and the kids moved to Perth last year" (said as "we")
+_EN_WITH = re.compile(
+    r"(?i)^me\s+and\s+(?:my\s+|our\s+|the\s+)?[\w'-]+(?:\s+[\w'-]+)??\s+"
+    r"(?=(?:run|own|rent|live|work|have|got|are|'re|both|just|moved|bought|started|went|go|met|got|share|keep"
+    r"|grow|raise|sell|farm|homeschool|foster|do|did|still|also|always|usually)\b)"
+)
+_WITH_KINDS = (*_HAS_KINDS, *_DID_KINDS)
 
 
 def with_subject(text: str) -> tuple[str, tuple[Category, ...]]:
     """An English clause with the subject texting dropped said again, and what that reading may make
     of it (nothing when the clause does not open the way such a clause does)."""
+    if (with_someone := _EN_WITH.match(text)) is not None:
+        return f"we {text[with_someone.end() :]}", _WITH_KINDS
     if _EN_AT.match(text):
         return f"I'm {text}", AT_KINDS
     if _EN_DID.match(text):

@@ -3741,3 +3741,22 @@ def test_a_plan_called_off_after_a_request_is_no_condition_of_it(extractor: Rule
     # what is over is no time the thing asked for is due
     *_, last = extract(extractor, "what's the best free streaming site? cancelled netflix last week")
     check(last, C.PLAN, event_status=EventStatus.CANCELLED, session_only=False)
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "value"),
+    [
+        ("我住将军澳 每天坐地铁转巴士去数码港", "home_city", "将军澳"),
+        ("我叫李明 在北京工作", "name", "李明"),
+        ("我老家湖南的 现在在深圳", "hometown", "湖南"),
+        ("我在数码港一家fintech做后端 组里全是 Golang 微服务", "job", "后端"),
+        # a space beside Latin words is no stop
+        ("我在 Google 上班", "employer", "Google"),
+        ("我住在 New York", "home_city", "New York"),
+    ],
+)
+def test_a_slot_value_ends_at_chats_stop_a_space_between_chinese_words(
+    extractor: RuleExtractor, text: str, slot: str, value: str
+) -> None:
+    said = one(extractor, text)
+    assert (said.slot, said.value) == (slot, value)

@@ -122,6 +122,16 @@ def rule(category: Category, pattern: str, build: Build = plain, scope: str = "u
     return Rule(category, re.compile(pattern), build, about_user, in_questions, fallback)
 
 
+# a space between Chinese characters: chat's stop, which ends what a slot's value says ("我住将军澳
+# 每天坐地铁转巴士去数码港" lives in 将军澳, "我叫李明 在北京工作" is 李明)
+_CHAT_STOP = re.compile(r"(?<=[\u4e00-\u9fff])[ \u3000]+(?=[\u4e00-\u9fff])")
+
+
+def up_to_a_space(value: str) -> str:
+    """What a value captured from a Chinese run-on says before chat's stop."""
+    return _CHAT_STOP.split(value, maxsplit=1)[0]
+
+
 def first_match(rules: Sequence[Rule], ctx: Context, *, fallback: bool) -> Draft | None:
     """The draft of the first rule (of the given fallback kind) that accepts the clause."""
     for r in rules:
@@ -138,6 +148,8 @@ def first_match(rules: Sequence[Rule], ctx: Context, *, fallback: bool) -> Draft
         if draft is not None:
             if draft.category is None:
                 draft.category = r.category
+            if isinstance(draft.value, str):
+                draft.value = up_to_a_space(draft.value)
             return draft
     return None
 

@@ -10,7 +10,7 @@ import jieba.posseg
 from memlane.domain import Category as C
 
 from .leaving import FOR_NOW
-from .rule import Build, Context, Draft
+from .rule import Build, Context, Draft, up_to_a_space
 
 _PLACE_SUFFIX = ("市", "省", "区", "县", "州", "镇", "村", "岛")
 
@@ -113,7 +113,7 @@ def place(slot: str, named: bool = False, move: bool = False) -> Build:
     ``move``: the words say a move (搬到), which names a place or says the user moved."""
 
     def build(m: re.Match[str], ctx: Context) -> Draft | None:
-        where = _TRAILING.sub("", m.group("v")).strip()
+        where = _TRAILING.sub("", up_to_a_space(m.group("v"))).strip()
         if where and negated(m) and is_place(where, ctx) and not FOR_NOW.search(ctx.text):
             # "我现在不住杭州": a lasting fact, no slot; a slot that holds the place is retired
             # (memlane.write.changes.denied)

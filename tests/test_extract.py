@@ -2136,6 +2136,11 @@ def test_a_label_before_a_colon_heads_what_follows_and_says_nothing_itself(
         ("好 我试试 这个手机挺沉", ["好", "我试试", "这个手机挺沉"]),
         ("谢谢你啊 好人 哈哈哈", ["谢谢你啊 好人", "哈哈哈"]),
         ("我学会视频了 跟孙子打了半个钟头", ["我学会视频了 跟孙子打了半个钟头"]),
+        # …and a feeling said apart, before the news or after it (not a fear said with what it does)
+        ("开心 今天终于拿到驾照了", ["开心", "今天终于拿到驾照了"]),
+        ("大胖上个月走了 还是好难过", ["大胖上个月走了", "还是好难过"]),
+        ("我压力好大 最近在准备考研", ["我压力好大", "最近在准备考研"]),
+        ("我害怕打针 每次都哭", ["我害怕打针 每次都哭"]),
     ],
 )
 def test_a_chinese_question_or_request_run_on_with_a_space_is_a_clause_of_its_own(

@@ -24,7 +24,7 @@ from memlane.text.kin import PARTNER_BEFORE_AND_I
 from memlane.text.lang import has_cjk, normalize
 
 from .asking import A_NOT_A, ASKED_ZH, GOING_ON, NOT_ASKED_ZH, QUESTION_END
-from .lexicon import FEELING_TAIL, FEELINGS, LAUGHTER, REQUEST, SMALLTALK, SORRY
+from .lexicon import FEELING_TAIL, FEELINGS, LAUGHTER, MOOD_ZH, REQUEST, SMALLTALK, SORRY
 
 _WHOLE = "|".join(re.escape(KINDS["health"].placeholder(lang)) for lang in ("en", "zh"))
 # how to go about something, asked at the end of a clause: 咋弄啊, 该怎么办, 怎么入门
@@ -243,14 +243,28 @@ def asks_zh(part: str) -> bool:
 
 def _zh_asked_apart(m: re.Match[str], text: str) -> bool:
     """Whether a space in a Chinese run-on stands between news and a question or a request, either
-    way round."""
+    way round, or sets a greeting, a thanks, a laugh or a feeling apart from it."""
     before = _PART.split(text[max(0, m.start() - _FEELING_SPAN) : m.start()])[-1]
     after = _PART.split(text[m.end() : m.end() + _FEELING_SPAN])[0]
     if _chat(before) or _chat(after):
         return True  # "你好 我姓郑 洛阳的", "…反正挺沉 谢谢": a greeting, thanks or a laugh said apart
+    if (_felt(before) and _ELABORATES.match(after) is None and len(after) >= 5) or _felt(after):
+        # "开心 今天拿到offer了", "大胖上个月走了 还是好难过": a feeling said apart from the news (not
+        # "我害怕打针 每次都哭", which says more of the same)
+        return True
     if asks_zh(after):
         return _ASKING_LEAD.search(before) is None and not asks_zh(before)
     return asks_zh(before)  # the news after a question or a request: "有没有软一点的 他不爱吃甜的"
+
+
+_FELT = re.compile(MOOD_ZH)
+_FELT_SPAN = 10  # characters: a longer part says more than how the user feels
+_ELABORATES = re.compile(r"每次|一直|总是|老是|都|也|还|就|所以|因为|而且|尤其|特别是")
+
+
+def _felt(part: str) -> bool:
+    """Whether a part of a Chinese run-on is only how the user feels."""
+    return len(part) <= _FELT_SPAN and _FELT.search(part) is not None
 
 
 def _chat(part: str) -> bool:

@@ -354,6 +354,12 @@ def test_prose_near_key_words_is_not_a_key(text: str) -> None:
         pytest.param("我是程序员 最近在吃抗焦虑的药", "最近在吃抗焦虑的药", id="zh-space"),
         # …but not where the two share it
         pytest.param("my wife and I are doing IVF", "my wife and I are doing IVF", id="en-partner"),
+        # conditions named without 病 / 症, a long name before 炎, a disc, an -itis
+        pytest.param("我上个月查出来腰椎间盘突出。", "我上个月查出来腰椎间盘突出", id="zh-disc"),
+        pytest.param("我得了产后甲状腺炎", "我得了产后甲状腺炎", id="zh-long-itis"),
+        pytest.param("我有腰突 不能搬重物", "我有腰突", id="zh-disc-short"),
+        pytest.param("I have a herniated disc, so no lifting", "I have a herniated disc", id="en-disc"),
+        pytest.param("my tendonitis is acting up", "my tendonitis is acting up", id="en-itis"),
     ],
 )
 def test_first_person_health_clause_is_found(text: str, clause: str) -> None:
@@ -374,6 +380,8 @@ def test_first_person_health_clause_is_found(text: str, clause: str) -> None:
         pytest.param("I'm taking a break", id="en-break"),
         pytest.param("I don't have diabetes", id="en-negated"),
         pytest.param("I read an article about cancer research", id="en-topic"),
+        pytest.param("我在学习炎黄文化", id="zh-yan-huang"),
+        pytest.param("我有个坏毛病，爱拖延", id="zh-bad-habit"),
     ],
 )
 def test_other_sentences_are_not_health(text: str) -> None:

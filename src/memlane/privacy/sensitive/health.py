@@ -17,11 +17,12 @@ _ZH_ADV = (
     r"|(?:下|这|上)?(?:个)?(?:周|星期|礼拜)[一二三四五六日天]?|晚上|早上){0,3}"
 )
 _ZH_MOD = r"(?:一点|点|轻微的?|轻度|中度|重度|严重的?|慢性|急性|先天性|[12一二]型){0,2}"
-# "X病/症/癌/炎" covers most named conditions; the excluded characters keep "有时间看病" and
-# "有个坏毛病" out.
+# "X病/症/癌/炎" covers most named conditions (产后甲状腺炎 too); the excluded characters keep "有时间看病"
+# and "有个坏毛病" out.
 _ZH_COND = (
-    r"(?:(?:(?![个一两几些位只条件本种的了是点毛看去治生时空问说和跟])[\u4e00-\u9fff]){1,4}"
-    r"(?:病(?!毒)|症|癌|瘤|炎|结节)|高血压|低血压|高血脂|高血糖|糖尿|抑郁|哮喘|艾滋|HIV|乙肝|癫痫|失眠|痛风"
+    r"(?:(?:(?![个一两几些位只条件本种的了是点毛看去治生时空问说和跟])[\u4e00-\u9fff]){1,6}"
+    r"(?:病(?!毒)|症|癌|瘤|炎|结节)|(?:腰椎|颈椎)?(?:间盘|椎间盘)突出|腰突|腰肌劳损|骨折|骨质疏松|骨质增生"
+    r"|(?:半月板|韧带|肩袖)(?:损伤|撕裂|断裂)|心律不齐|早搏|房颤|湿疹|荨麻疹|痔疮|囊肿|息肉|高血压|低血压|高血脂|高血糖|糖尿|抑郁|哮喘|艾滋|HIV|乙肝|癫痫|失眠|痛风"
     r"|甲亢|甲减|不孕|不育|精神分裂|双相|自闭|多动|厌食|暴食|阿尔茨海默|帕金森|红斑狼疮|偏头痛|结石"
     r"|尿毒|结核|梅毒|疱疹|新冠|贫血|脑梗|心梗|中风|结节|脂肪肝|白内障|青光眼|(?:乙肝|艾滋|HIV)?携带者?"
     r"|低血糖|乳糖不耐受?|近视|散光|色盲|色弱|弱视|残疾|残障|听力(?:不好|受损|下降)|(?:HIV|乙肝|新冠)阳性"
@@ -58,6 +59,8 @@ _EN_COND = (
     r"|pneumonia|concussion|miscarriage|surgery|an?\s+operation|heart\s+attack|fever|lactose\s+intoleran(?:ce|t)"
     r"|gluten\s+intoleran(?:ce|t)|dyslexia|tinnitus|vertigo|glaucoma|cataracts?|sciatica|hernia|ulcers?"
     r"|acid\s+reflux|gerd|gallstones|low\s+blood\s+sugar|hypoglyc(?:a)?emia"
+    # a disc, and the inflammations medicine names with -itis (thyroiditis, tendonitis, colitis)
+    r"|(?:herniated|slipped|bulging|ruptured)\s+discs?|[a-z]{3,}itis"
     r"|(?:an?\s+)?(?:food\s+)?intolerance|hearing\s+loss)"
 )
 _EN_MED = (

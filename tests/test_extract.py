@@ -3765,3 +3765,8 @@ def test_a_slot_value_ends_at_chats_stop_a_space_between_chinese_words(
 ) -> None:
     said = one(extractor, text)
     assert (said.slot, said.value) == (slot, value)
+
+
+@pytest.mark.parametrize("text", ["我在钢厂干了十二年了", "我在钢厂开天车的 干了十二年了"])
+def test_how_long_the_user_has_worked_is_no_job(extractor: RuleExtractor, text: str) -> None:
+    assert one(extractor, text).slot != "job"

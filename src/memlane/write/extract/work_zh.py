@@ -145,6 +145,8 @@ def job(m: re.Match[str], ctx: Context) -> Draft | None:
     employer = (groups.get("emp") or "").strip()
     if not job or employer in ("家", "家里", "这", "那") or _TASK.match(job):
         return None
+    if up_to_a_space(employer) != employer or job.startswith(("了", "过")):
+        return None  # "我在钢厂开天车的 干了十二年了": how long, across chat's stop, not a job named 了十二年
     return Draft(slot="job", value=job, entities=[employer] if employer else [])
 
 

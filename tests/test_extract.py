@@ -3767,6 +3767,27 @@ def test_a_slot_value_ends_at_chats_stop_a_space_between_chinese_words(
     assert (said.slot, said.value) == (slot, value)
 
 
-@pytest.mark.parametrize("text", ["我在钢厂干了十二年了", "我在钢厂开天车的 干了十二年了"])
-def test_how_long_the_user_has_worked_is_no_job(extractor: RuleExtractor, text: str) -> None:
+@pytest.mark.parametrize(
+    ("text", "job"),
+    [
+        ("我是开出租的", "开出租"),
+        ("我是跑滴滴的", "跑滴滴"),
+        ("我是送外卖的 每天跑五十单", "送外卖"),
+        ("我在嘉峪关钢厂开天车的 干了十二年了 三班倒", "开天车"),
+        ("我在路边摆摊的", "摆摊"),
+    ],
+)
+def test_a_trade_named_by_what_the_user_does_for_a_living_is_their_job(
+    extractor: RuleExtractor, text: str, job: str
+) -> None:
+    said = one(extractor, text)
+    assert (said.slot, said.value) == ("job", job)
+
+
+def test_how_long_the_user_has_worked_is_no_job(extractor: RuleExtractor) -> None:
+    assert one(extractor, "我在钢厂干了十二年了").slot != "job"
+
+
+@pytest.mark.parametrize("text", ["我是开车来的", "我是开玩笑的"])
+def test_how_the_user_came_or_a_joke_is_no_job(extractor: RuleExtractor, text: str) -> None:
     assert one(extractor, text).slot != "job"

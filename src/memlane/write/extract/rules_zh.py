@@ -271,6 +271,10 @@ RULES = (
          teacher),
     rule(C.JOB, rf"(?:从事|做|干)(?P<job>{_CUT}{{1,10}}?)(?:工作|行业|这行|相关工作)"
                 rf"|^我?{_ADV}是?(?:做|干)(?P<job2>{_CUT}{{1,8}})的$", job),
+    # a trade named by what the user does for a living: 我是开出租的, 我是跑滴滴的, 我在钢厂开天车的
+    rule(C.JOB, rf"^我?{_ADV}(?:是|在(?P<emp>[^，。,\s]{{1,12}}?))"
+                r"(?P<job>(?:开|跑|送|卖|修|种|养|摆|拉|扛)(?!玩笑)[\u4e00-\u9fff]{1,5}?)"
+                r"(?<![来去过])的(?=$|[ \u3000])", job),
     rule(C.JOB, r"我(?:已经)?(?P<v>退休|失业|待业)了?", slot_value("job")),
     # problems
     rule(C.CONTEXT, STATE_NOW.pattern, fixed(None, session_only=True), "any"),  # 信号只有一格, 感冒了

@@ -2136,6 +2136,12 @@ def test_a_label_before_a_colon_heads_what_follows_and_says_nothing_itself(
         ("好 我试试 这个手机挺沉", ["好", "我试试", "这个手机挺沉"]),
         ("谢谢你啊 好人 哈哈哈", ["谢谢你啊 好人", "哈哈哈"]),
         ("我学会视频了 跟孙子打了半个钟头", ["我学会视频了 跟孙子打了半个钟头"]),
+        # …and the words that say a question comes next, said apart from the news before them
+        (
+            "我刚入职 在一家fintech做后端 组里全是 Golang 微服务 想问下 context 超时怎么写",
+            ["我刚入职 在一家fintech做后端 组里全是 Golang 微服务", "想问下 context 超时怎么写"],
+        ),
+        ("问一下 附近有啥好吃的", ["问一下 附近有啥好吃的"]),
         # …and a feeling said apart, before the news or after it (not a fear said with what it does)
         ("开心 今天终于拿到驾照了", ["开心", "今天终于拿到驾照了"]),
         ("大胖上个月走了 还是好难过", ["大胖上个月走了", "还是好难过"]),

@@ -228,6 +228,10 @@ _TO_YOU = re.compile(r"^(?:那|那你|你|您)(?=帮|给|推荐|查|看看|找|�
 _ASKING_LEAD = re.compile(
     r"(?:知道|晓得|清楚|确定|问问|问一下|问下|请问|请教|想问|好奇|问你个事|问个事|看看|想想|犹豫|纠结)$"
 )
+# …and the words that say a question comes next, said apart: "想问下", "顺便问一下", "请教一下"
+_ASKS_NEXT = re.compile(
+    r"我?(?:就是|顺便|另外|还)?想?(?:问问|问一下|问下|请问|请教一?下?|问你个事|问个事|问你一下|问你件事)"
+)
 
 
 def asks_zh(part: str) -> bool:
@@ -252,7 +256,7 @@ def _zh_asked_apart(m: re.Match[str], text: str) -> bool:
         # "开心 今天拿到offer了", "大胖上个月走了 还是好难过": a feeling said apart from the news (not
         # "我害怕打针 每次都哭", which says more of the same)
         return True
-    if asks_zh(after):
+    if asks_zh(after) or _ASKS_NEXT.fullmatch(after):  # "…组里全是 Golang 微服务 想问下 context…"
         return _ASKING_LEAD.search(before) is None and not asks_zh(before)
     return asks_zh(before)  # the news after a question or a request: "有没有软一点的 他不爱吃甜的"
 

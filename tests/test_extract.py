@@ -758,6 +758,8 @@ def test_the_same_budget_said_twice_gives_the_same_slot_and_value(extractor: Rul
         ("帮我写个总结，以后都用要点", C.STYLE),
         # how the assistant talks to the user, whatever it is asked for
         ("年审咋弄啊。另外你说话简单点别整那么一大段", C.STYLE),
+        ("context 超时怎么写比较规范？回答我直接上代码哈 别铺垫一堆", C.STYLE),
+        ("find me a hotel in rome, answer me in bullet points", C.STYLE),
         ("帮我查下天气，我周六去杭州", C.PLAN),
         ("想让你帮我排个训练计划，别太复杂", C.CONDITION),
         # a limit on what recurs is no routine of the user's

@@ -26,9 +26,11 @@ _LASTING_CONSTRAINT = re.compile(
 )
 
 # how the assistant talks to the user, whatever it is asked: a way to answer that holds for every answer
-# ("另外你说话简单点别整那么一大段", "and talk to me like a friend"), not how to word this letter
+# ("另外你说话简单点别整那么一大段", "and talk to me like a friend", "回答我直接上代码哈"), not how to word
+# this letter
 _HOW_YOU_TALK = re.compile(
-    r"(?:你|您)(?:说话|讲话|回话)|跟我说话|和我说话|(?i:\b(?:talk|speak)(?:ing)?\s+to\s+me\b)"
+    r"(?:你|您)(?:说话|讲话|回话)|跟我说话|和我说话|^(?:你|您)?(?:回答|回复)我"
+    r"|(?i:\b(?:talk|speak)(?:ing)?\s+to\s+me\b|^(?:when\s+you\s+)?(?:answer|reply\s+to|respond\s+to)\s+me\b)"
 )
 
 

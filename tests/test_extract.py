@@ -920,6 +920,9 @@ def test_a_story_dated_before_leaves_nothing_behind(text: str) -> None:
         ("尤克里里吃灰好久了 三分钟热度哈哈", "尤克里里"),
         ("现在中午都去食堂吃 饭盒都落灰了", "饭盒"),
         ("那部漫画作者宣布无限期停更了", "漫画"),
+        # a decision in effect, said as what the user is doing
+        ("we're quitting the market this season, too much standing around", "market"),
+        ("i'm dropping spanish, too much homework", "spanish"),
     ],
 )
 def test_more_ways_of_leaving_name_what_was_left(text: str, left: str) -> None:
@@ -943,6 +946,10 @@ def test_more_ways_of_leaving_name_what_was_left(text: str, left: str) -> None:
         "threw a party for my sister",
         "the old man died out there",
         "桌上落灰了",  # a place that got dusty
+        # dropping someone off or by, a thought of quitting
+        "i'm dropping the kids off at school",
+        "i'm dropping by later",
+        "I'm thinking of quitting the gym",
     ],
 )
 def test_leaving_not_done_leaves_nothing(text: str) -> None:

@@ -140,6 +140,8 @@ _EN = [
         r"i(?:'ve|\s+have)?\s+(?:gone|went)\s+off(?:\s+of)?|(?:had|decided|have\s+decided|chose)\s+to\s+stop|cut\s+out|"
         # what put the user off it: "my dentist scared me off coffee", "that trip put me off camping"
         r"(?:scared|put|turned)\s+me\s+off(?:\s+of)?|"
+        # a decision in effect, said as what the user is doing: "we're quitting the market this season"
+        r"(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:finally\s+|officially\s+|just\s+)?(?:quitting|ditching|dropping(?![^,.!?;]*\boff\b)(?!\s+(?:by|in|round|over)\b))|"
         r"rehomed?|resigned\s+from|threw\s+(?:away|out(?!\s+my\s+(?:back|neck|shoulder|knee|hip)))|binned|unsubscribed\s+from|moved\s+out\s+of|deleted|closed|"
         r"(?:i'?m|i\s+am)\s+(?:so\s+|totally\s+|completely\s+|kinda\s+)?over(?!\s+(?:the\s+moon|\d|(?:it|this|that)\b))|"
         # "i'm off nights", "I'm off sugar": no longer on it ("I'm off to Leeds", "off work today" are trips)

@@ -3806,3 +3806,17 @@ def test_how_long_the_user_has_worked_is_no_job(extractor: RuleExtractor) -> Non
 @pytest.mark.parametrize("text", ["我是开车来的", "我是开玩笑的"])
 def test_how_the_user_came_or_a_joke_is_no_job(extractor: RuleExtractor, text: str) -> None:
     assert one(extractor, text).slot != "job"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "and big decision, we're quitting the market this season",
+        "跟你说个好消息 签证续签批下来了",
+        "guess what, I got the job",
+    ],
+)
+def test_a_label_said_before_the_news_is_small_talk(extractor: RuleExtractor, text: str) -> None:
+    label, news = extract(extractor, text)[:2]
+    assert label.category is Category.SMALLTALK
+    assert news.category is not Category.SMALLTALK

@@ -35,7 +35,8 @@ SMALLTALK = frozenset(
         "gotta_run gotta_go got_to_go g2g ttyl brb talk_later talk_soon "
         # a label said before the news it heads ("update: ended up getting a galaxy s24 fe")
         "update quick_update correction fyi ps p.s btw edit heads_up quick_q quick_question big_news "
-        "good_news bad_news news 更新 补充 补充一下 插一句 "
+        "good_news bad_news news big_decision big_update small_update small_win quick_one so_quick_one "
+        "guess_what 更新 补充 补充一下 插一句 好消息 坏消息 跟你说个好消息 跟你说个坏消息 跟你说个事 "
         # holding the conversation, or letting a question go: 等我一下, 我看看, 算了不用了
         "等我一下 等一下 稍等 稍等一下 等等 我看看 我想想 我查查 我试试 我研究一下 我考虑一下 算了 算了吧 "
         "算了不用了 那算了 "

@@ -399,3 +399,15 @@ def test_a_month_then_the_and_a_count_is_only_the_month() -> None:
 @pytest.mark.parametrize("text", ["pushed to August", "flights for July", "till September"])
 def test_a_month_after_to_or_for_is_that_month(text: str) -> None:
     assert only(text).granularity == "month"
+
+
+@pytest.mark.parametrize(
+    "text", ["换了一架二手 Nissan Urvan 2019年的", "买了辆2018年的二手凯美瑞", "我是1990年的"]
+)
+def test_a_year_that_describes_a_thing_or_a_person_is_no_time(text: str) -> None:
+    assert find_times(text, NOW) == []
+
+
+@pytest.mark.parametrize("text", ["2019年的夏天我去了日本", "2019年的时候我在北京"])
+def test_a_year_with_a_season_or_a_while_after_it_is_a_time(text: str) -> None:
+    assert only(text).at.year == 2019

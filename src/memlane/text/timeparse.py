@@ -210,7 +210,10 @@ _PATTERNS: tuple[tuple[str, _Handler], ...] = (
     (rf"(?P<n>{ZH_NUM}|半)(?P<unit>分钟|个?小时|个?钟头|天|日|个?周|个?星期|个?礼拜|个月|年)"
      r"(?P<dir>[以之]?[前后])", _zh_ago),
     (rf"(?:(?P<y>\d{{4}})年)?(?P<m>{ZH_NUM})月份?(?:(?P<d>{ZH_NUM})[日号])?", _zh_date),
-    (r"(?P<y>\d{4})年(?![前后底初中])", _year_only),
+    # (not a year that describes a thing or a person: "Nissan Urvan 2019年的", "我是1990年的"; but
+    # "2019年的夏天", "2019年的时候" are times)
+    (r"(?P<y>\d{4})年(?![前后底初中])(?!的(?!时候|那|夏天|春天|秋天|冬天|暑假|寒假|春节|国庆|年[底初]|上半年|下半年))",
+     _year_only),
     # a day of the month alone: 20号 (not line 3 of the metro, a building, a seat: 3号线, 1号楼)
     (rf"(?<![\d月年])(?P<d>[12]?\d|3[01]|{ZH_NUM})号(?!线|楼|房|门|位|床|桌|机|车|厅|院|馆|码|牌|选手|球|口|窗|店|柜|箱|站|台)",
      _day_of_month),

@@ -2066,6 +2066,12 @@ def test_an_english_comma_splits_where_a_new_clause_opens(text: str, clauses: li
             "the water pressure is terrible and honestly im just over it",
             ["the water pressure is terrible and honestly im just over it"],
         ),
+        # …nor one a conjunction makes part of its clause
+        (
+            "so im getting the windscreen quoted while im here",
+            ["so im getting the windscreen quoted while im here"],
+        ),
+        ("grabbing lunch before im off to the wedding", ["grabbing lunch before im off to the wedding"]),
         # a greeting or a laugh said first, with no stop after it
         ("hey i'm in the Duluth airport", ["hey", "i'm in the Duluth airport"]),
         ("lol the printer at work caught fire today", ["lol", "the printer at work caught fire today"]),

@@ -138,6 +138,8 @@ _EMBEDS = re.compile(
     r"|figure|figured|show|explain|idea|clue|learn|learning|learned|matter|about|of|on|at|for|to|from|with|and"
     r"|or|but|is|was|that|if|whether|no|would|could|should|can|might|will|may|i'?d|you'?d|we'?d|they'?d"
     r"|never|not|don'?t|always"
+    # a conjunction that makes what follows part of its clause: "getting it quoted while im here"
+    r"|while|because|cos|coz|cause|since|until|till|unless|as|before|after|once|although|even"
     # a question already open: "how long does a tyre change take", "what else do i need"
     r"|how|what|which|where|when|why|who|long|much|many|far|often|else)$"
 )

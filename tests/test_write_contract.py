@@ -1032,6 +1032,11 @@ def test_a_thing_moved_somewhere_is_not_the_user_moving(mem: Memory) -> None:
         ("我在一家奶茶店上班", "我被辞退了", False),
         ("I work at Google as a data engineer", "I almost got fired today", True),
         ("我在腾讯上班", "差点被开除", True),
+        # what was said of working where the job left was, with no job slot of its own
+        ("im a cna at pine hollow", "i gave my notice at pine hollow!!", False),
+        ("I do weekends at the bakery on main st", "i quit my job at the bakery last week", False),
+        # …and nothing of a place the job was not at
+        ("I love the sourdough at Tartine", "i quit my job at the school last week", True),
     ],
 )
 def test_leaving_a_job_retires_the_job_the_user_had(

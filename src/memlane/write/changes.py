@@ -31,7 +31,7 @@ from memlane.text.kin import EN_RELATIONS, PARTNER_RELATIONS, ZH_PARTNERS
 from memlane.text.lang import normalize
 from memlane.vocabulary import MemoryQuery
 from memlane.write.extract.channels import lifted
-from memlane.write.extract.leaving import CJK, denies, leaving, left_behind, left_job, terms
+from memlane.write.extract.leaving import CJK, denies, leaving, left_behind, left_job, left_workplace, terms
 from memlane.write.extract.reference import kin_subject
 from memlane.write.pool import Pool
 
@@ -173,7 +173,9 @@ def retired(pool: Pool, item: MemoryItem, exclude: Sequence[MemoryItem] = ()) ->
     parted = item.slot == "marital_status" and item.value in _PARTED
     if not phrases and not diet and not quit_job and not parted:
         return []
-    old = set().union(*(terms(p) for p in phrases))
+    # …and where the job left was: "im a cna at pine hollow" goes with "gave my notice at pine hollow"
+    workplace = left_workplace(item.text) if quit_job else None
+    old = set().union(*(terms(p) for p in [*phrases, *([workplace] if workplace else [])]))
     kinds = _kinds(old) | set(diet or ())
     # what the statement names besides what it leaves and the words that leave it: the new choice
     said = [*left.values(), *([job_left] if job_left else [])]

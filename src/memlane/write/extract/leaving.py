@@ -288,6 +288,23 @@ _NOT_DONE = re.compile(
 )
 
 
+# where the job left was: "gave my notice at pine hollow", "quit my job at the bakery", "我从腾讯离职了"
+_WORKPLACE = re.compile(
+    r"(?i:\b(?:notice|job|position|shift|day|resigned|fired|laid\s+off|let\s+go)\s+(?:at|from|with)\s+(?:the\s+)?"
+    r"(?P<en>[\w'&-]+(?:\s+[\w'&-]+){0,3}?)(?=\s*(?:[,.!?;]|$|\b(?:and|after|because|so|last|this|today"
+    r"|yesterday|for|to|was|is|on)\b)))"
+    r"|从(?P<zh>[\u4e00-\u9fffA-Za-z]{2,10}?)(?:离职|辞职)"
+)
+
+
+def left_workplace(text: str) -> str | None:
+    """Where the job ``text`` says the user left was, when it names it: "pine hollow" of "i gave my
+    notice at pine hollow" (what was said of working there goes with the job)."""
+    said = left_job(text)
+    found = _WORKPLACE.search(said) if said is not None else None
+    return (found.group("en") or found.group("zh")) if found is not None else None
+
+
 def left_job(text: str) -> str | None:
     """The clause of ``text`` that says the user left their job, as done (not 想离职, not "I won't
     quit my job"): "我从腾讯离职了" of "我从腾讯离职了，现在在字节"; None when none says so."""

@@ -28,7 +28,17 @@ from memlane.domain import Action, Candidate, Category, Decision
 from memlane.settings import Settings
 
 from .features import rule_cues
-from .guards import LONG_NUMBER, exact, habitual, momentary, settles, standing, states_a_choice, tier
+from .guards import (
+    LONG_NUMBER,
+    exact,
+    habitual,
+    momentary,
+    on_its_day,
+    settles,
+    standing,
+    states_a_choice,
+    tier,
+)
 from .meaning import MeaningHead
 from .model import IMPORTANCE, TIERS, Classifier, Prediction, tier_shares
 from .reasons import learned_reason
@@ -294,7 +304,7 @@ class Judge(RuleJudge):
         if prediction.label in _RULES_ONLY or settles(rules) or states_a_choice(rules):
             return False
         c = rules.candidate
-        if ruled == "long-term" and c is not None and standing(c):
+        if ruled == "long-term" and c is not None and (standing(c) or on_its_day(c)):
             return False
         if ruled == "long-term" and prediction.tier == "session" and c is not None and habitual(c):
             return False  # a habit is not this moment's ("mostly i just take the bus": context, 0.88)

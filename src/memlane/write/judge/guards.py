@@ -1,7 +1,8 @@
 """What the learned judge may not take apart: the structure the rules' word keeps.
 
 A clause the rules decide alone (:func:`exact`), an instruction for every later answer
-(:func:`standing`), a habit (:func:`habitual`, never taken for this moment), a statement of which
+(:func:`standing`), a plan on a named day (:func:`on_its_day`), a habit (:func:`habitual`, never taken
+for this moment), a statement of which
 choice the user has now (:func:`states_a_choice`) and a long number no detector named
 (:data:`LONG_NUMBER`) stay the rules' however the n-gram model or the second look reads them
 (:mod:`memlane.write.judge.combined`).
@@ -12,6 +13,8 @@ from __future__ import annotations
 import re
 
 from memlane.domain import Action, Candidate, Category, Decision, EventStatus
+from memlane.text.recurrence import recurrence
+from memlane.text.timeparse import find_times
 from memlane.write.extract.events_en import FOUND_OUT
 from memlane.write.extract.events_zh import FOUND_OUT as FOUND_OUT_ZH
 from memlane.write.extract.holds import DEVICE_NOW, HABITUAL, MOMENT, STANDING
@@ -53,6 +56,25 @@ def standing(candidate: Candidate) -> bool:
     numbered steps" as an imagined case, 0.68), unlike one for the task at hand ("I'm driving, keep it
     short", rightly one-off context to the model)."""
     return candidate.category in _INSTRUCTIONS and STANDING.search(candidate.text) is not None
+
+
+# a calendar date, not a day named by the week ("周末", "on saturday": said of a habit as often as not)
+_DATE = re.compile(
+    r"\d|[一二三四五六七八九十]+\s*[号日]|月|(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
+)
+
+
+def on_its_day(candidate: Candidate) -> bool:
+    """Whether ``candidate`` is a plan its words put on a date ("学校说11月8号开家长会", "our inspection
+    is booked for april 10"), not on a day of the week or every such day: the date is structure the
+    rules read exactly, and the n-gram model's lasting fact (background, 0.76) would keep it with no
+    day to pass or to move."""
+    if candidate.category is not Category.PLAN or candidate.event_time is None:
+        return False
+    if recurrence(candidate.text) is not None:
+        return False  # "周末一般去爬山": every weekend, which the model may read as the habit it is
+    said = find_times(candidate.text, candidate.event_time)
+    return any(t.granularity in ("day", "hour", "minute") and _DATE.search(t.text) for t in said)
 
 
 def momentary(candidate: Candidate) -> bool:

@@ -358,6 +358,9 @@ def test_prose_near_key_words_is_not_a_key(text: str) -> None:
         pytest.param("我上个月查出来腰椎间盘突出。", "我上个月查出来腰椎间盘突出", id="zh-disc"),
         pytest.param("我得了产后甲状腺炎", "我得了产后甲状腺炎", id="zh-long-itis"),
         pytest.param("我有腰突 不能搬重物", "我有腰突", id="zh-disc-short"),
+        pytest.param(
+            "我上周复查被诊断产后甲状腺炎", "我上周复查被诊断产后甲状腺炎", id="zh-checkup-diagnosed"
+        ),
         pytest.param("I have a herniated disc, so no lifting", "I have a herniated disc", id="en-disc"),
         pytest.param("my tendonitis is acting up", "my tendonitis is acting up", id="en-itis"),
     ],
@@ -381,6 +384,7 @@ def test_first_person_health_clause_is_found(text: str, clause: str) -> None:
         pytest.param("I don't have diabetes", id="en-negated"),
         pytest.param("I read an article about cancer research", id="en-topic"),
         pytest.param("我在学习炎黄文化", id="zh-yan-huang"),
+        pytest.param("他上周复查被诊断甲减", id="zh-checkup-third-person"),
         pytest.param("我有个坏毛病，爱拖延", id="zh-bad-habit"),
     ],
 )

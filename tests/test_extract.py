@@ -3537,6 +3537,9 @@ def test_the_words_of_an_ache_that_name_none_are_what_they_say(
         "I'm at a loss",
         "我都不知道该怎么办了",
         "我不知道怎么办",
+        # angry at someone, craving what one gave up
+        "气到我了",
+        "好馋 😭",
     ],
 )
 def test_a_mood_said_in_other_words_is_a_mood(extractor: RuleExtractor, text: str) -> None:
@@ -3545,7 +3548,12 @@ def test_a_mood_said_in_other_words_is_a_mood(extractor: RuleExtractor, text: st
 
 @pytest.mark.parametrize(
     "text",
-    ["my boss yelled at me so I quit", "我脑子转得快", "I don't know what to do for my birthday party"],
+    [
+        "my boss yelled at me so I quit",
+        "我脑子转得快",
+        "I don't know what to do for my birthday party",
+        "我女儿特别馋 什么都想吃",
+    ],
 )
 def test_what_tells_more_than_a_mood_is_no_mood(extractor: RuleExtractor, text: str) -> None:
     assert C.MOOD not in [c.category for c in extract(extractor, text)]

@@ -31,7 +31,8 @@ from memlane.text.kin import EN_RELATIONS, PARTNER_RELATIONS, ZH_PARTNERS
 from memlane.text.lang import normalize
 from memlane.vocabulary import MemoryQuery
 from memlane.write.extract.channels import lifted
-from memlane.write.extract.leaving import CJK, denies, leaving, left_behind, left_job, left_workplace, terms
+from memlane.write.extract.denials import denies
+from memlane.write.extract.leaving import CJK, leaving, left_behind, left_job, left_workplace, terms
 from memlane.write.extract.reference import kin_subject
 from memlane.write.pool import Pool
 

@@ -9,7 +9,7 @@ import jieba.posseg
 
 from memlane.domain import Category as C
 
-from .leaving import FOR_NOW
+from .denials import FOR_NOW
 from .rule import Build, Context, Draft, up_to_a_space
 
 _PLACE_SUFFIX = ("市", "省", "区", "县", "州", "镇", "村", "岛")

@@ -920,6 +920,8 @@ def test_a_story_dated_before_leaves_nothing_behind(text: str) -> None:
         ("尤克里里吃灰好久了 三分钟热度哈哈", "尤克里里"),
         ("现在中午都去食堂吃 饭盒都落灰了", "饭盒"),
         ("那部漫画作者宣布无限期停更了", "漫画"),
+        # what was left is said on its side of chat's stop
+        ("周末好忙 对了我健身卡到期没续 太贵了", "健身卡"),
         # a decision in effect, said as what the user is doing
         ("we're quitting the market this season, too much standing around", "market"),
         ("i'm dropping spanish, too much homework", "spanish"),
@@ -950,6 +952,8 @@ def test_more_ways_of_leaving_name_what_was_left(text: str, left: str) -> None:
         "i'm dropping the kids off at school",
         "i'm dropping by later",
         "I'm thinking of quitting the gym",
+        # what follows the words of leaving after chat's stop is not what was left
+        "Costco卡我退了 全额退款 其实也没省多少",
     ],
 )
 def test_leaving_not_done_leaves_nothing(text: str) -> None:

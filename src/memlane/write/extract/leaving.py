@@ -239,12 +239,29 @@ def leaving(text: str) -> dict[str, str]:
     for part in (p.strip() for p in parts):
         for pattern in patterns:
             for m in pattern.finditer(part):
-                phrase = (m.groupdict().get("old") or m.group("obj")).strip(" ,，'")
+                phrase = _said_by_it(m)
                 if _DENIED.search(part[: m.start()]) or _ALMOST.search(part[: m.end()]):
                     continue  # "I won't quit on my dreams", "never gave up coffee"
                 if phrase and phrase not in found and _named(phrase):
                     found[phrase] = m.group(0)
     return found
+
+
+# chat's stop, a space between Chinese characters: what was left is never said across it
+_CHAT_STOP = re.compile(r"(?<=[\u4e00-\u9fff])[ \u3000]+(?=[\u4e00-\u9fff])")
+
+
+def _said_by_it(m: re.Match[str]) -> str:
+    """The phrase a match of leaving names, on its side of chat's stop: the last part of what comes
+    before the words of leaving ("周末好忙 健身卡到期没续": 健身卡), the first of what follows them, and
+    nothing when what follows starts after the stop ("Costco卡我退了 全额退款" left no 全额退款)."""
+    group = "old" if m.groupdict().get("old") else "obj"
+    raw = m.group(group)
+    if m.end(group) < m.end():  # said before the words of leaving
+        return _CHAT_STOP.split(raw)[-1].strip(" ,，'")
+    if raw[:1].isspace() and CJK.match(m.string, max(0, m.start(group) - 1)):
+        return ""
+    return _CHAT_STOP.split(raw)[0].strip(" ,，'")
 
 
 # a leaving denied or not done: what comes right before the words of leaving

@@ -39,7 +39,7 @@ from memlane.text.lang import normalize
 # scenarios (eval/data/context); ``memlane eval context --floors`` prints them again.
 FLOORS: dict[tuple[str, Kind], float] = {
     ("zh", Kind.PROFILE): 0.29,
-    ("zh", Kind.SEMANTIC): 0.28,
+    ("zh", Kind.SEMANTIC): 0.32,
     ("zh", Kind.EPISODIC): 0.30,
     ("zh", Kind.SUMMARY): 0.35,
     ("zh", Kind.LOG): 0.39,

@@ -175,7 +175,7 @@ def retired(pool: Pool, item: MemoryItem, exclude: Sequence[MemoryItem] = ()) ->
     if not phrases and not diet and not quit_job and not parted:
         return []
     # …and where the job left was: "im a cna at pine hollow" goes with "gave my notice at pine hollow"
-    workplace = left_workplace(item.text) if quit_job else None
+    workplace = left_workplace(job_left) if job_left is not None else None
     old = set().union(*(terms(p) for p in [*phrases, *([workplace] if workplace else [])]))
     kinds = _kinds(old) | set(diet or ())
     # what the statement names besides what it leaves and the words that leave it: the new choice

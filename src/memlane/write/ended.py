@@ -25,6 +25,7 @@ from memlane.write.changes import changeable, may_retire
 from memlane.write.extract.leaving import left_behind
 from memlane.write.extract.lexicon import HEDGE, HYPOTHETICAL
 from memlane.write.extract.reference import kin_subject
+from memlane.write.extract.rule import CHAT_STOP
 from memlane.write.judge.ending import EndingHead
 from memlane.write.pool import Pool
 
@@ -78,7 +79,7 @@ _UNSETTLED = re.compile(
 
 # where a statement's parts meet: its stops and commas, and a space between Chinese characters (chat's
 # stop): "这周末想去超市大采购 山姆的卡到期我就没再续了" is a wish and a settled change
-_PARTS = re.compile(r"(?<=[\u4e00-\u9fff])[ \u3000]+(?=[\u4e00-\u9fff])|[,，。！？!?；;：:\n]+")
+_PARTS = re.compile(CHAT_STOP.pattern + r"|[,，。！？!?；;：:\n]+")
 
 
 def _unsettled(parts: list[str], shared: set[str]) -> bool:

@@ -49,7 +49,7 @@ AT_KINDS = (Category.CONTEXT,)
 # jules run a little farm outside kamloops", "me and the kids moved to Perth last year" (said as "we")
 _EN_WITH = re.compile(
     r"(?i)^me\s+and\s+(?:my\s+|our\s+|the\s+)?[\w'-]+(?:\s+[\w'-]+)??\s+"
-    r"(?=(?:run|own|rent|live|work|have|got|are|'re|both|just|moved|bought|started|went|go|met|got|share|keep"
+    r"(?=(?:run|own|rent|live|work|have|got|are|'re|both|just|moved|bought|started|went|go|met|share|keep"
     r"|grow|raise|sell|farm|homeschool|foster|do|did|still|also|always|usually)\b)"
 )
 _WITH_KINDS = (*_HAS_KINDS, *_DID_KINDS)

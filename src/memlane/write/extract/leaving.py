@@ -43,6 +43,7 @@ from .builds_en import PETS as EN_PETS
 from .events_en import MOVED
 from .family_zh import PETS as ZH_PETS
 from .lexicon import STOP_VERB, STOPPED_ZH
+from .rule import CHAT_STOP
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -247,10 +248,6 @@ def leaving(text: str) -> dict[str, str]:
     return found
 
 
-# chat's stop, a space between Chinese characters: what was left is never said across it
-_CHAT_STOP = re.compile(r"(?<=[\u4e00-\u9fff])[ \u3000]+(?=[\u4e00-\u9fff])")
-
-
 def _said_by_it(m: re.Match[str]) -> str:
     """The phrase a match of leaving names, on its side of chat's stop: the last part of what comes
     before the words of leaving ("周末好忙 健身卡到期没续": 健身卡), the first of what follows them, and
@@ -258,10 +255,10 @@ def _said_by_it(m: re.Match[str]) -> str:
     group = "old" if m.groupdict().get("old") else "obj"
     raw = m.group(group)
     if m.end(group) < m.end():  # said before the words of leaving
-        return _CHAT_STOP.split(raw)[-1].strip(" ,，'")
+        return CHAT_STOP.split(raw)[-1].strip(" ,，'")
     if raw[:1].isspace() and CJK.match(m.string, max(0, m.start(group) - 1)):
         return ""
-    return _CHAT_STOP.split(raw)[0].strip(" ,，'")
+    return CHAT_STOP.split(raw)[0].strip(" ,，'")
 
 
 # a leaving denied or not done: what comes right before the words of leaving
@@ -314,11 +311,11 @@ _WORKPLACE = re.compile(
 )
 
 
-def left_workplace(text: str) -> str | None:
-    """Where the job ``text`` says the user left was, when it names it: "pine hollow" of "i gave my
-    notice at pine hollow" (what was said of working there goes with the job)."""
-    said = left_job(text)
-    found = _WORKPLACE.search(said) if said is not None else None
+def left_workplace(said: str) -> str | None:
+    """Where the job was that ``said`` (the clause :func:`left_job` found) says the user left, when it
+    names it: "pine hollow" of "i gave my notice at pine hollow" (what was said of working there goes
+    with the job)."""
+    found = _WORKPLACE.search(said)
     return (found.group("en") or found.group("zh")) if found is not None else None
 
 

@@ -123,13 +123,14 @@ def rule(category: Category, pattern: str, build: Build = plain, scope: str = "u
 
 
 # a space between Chinese characters: chat's stop, which ends what a slot's value says ("我住将军澳
-# 每天坐地铁转巴士去数码港" lives in 将军澳, "我叫李明 在北京工作" is 李明)
-_CHAT_STOP = re.compile(r"(?<=[\u4e00-\u9fff])[ \u3000]+(?=[\u4e00-\u9fff])")
+# 每天坐地铁转巴士去数码港" lives in 将军澳, "我叫李明 在北京工作" is 李明), what a change of mind left
+# (leaving) and a part of a statement (ended)
+CHAT_STOP = re.compile(r"(?<=[\u4e00-\u9fff])[ \u3000]+(?=[\u4e00-\u9fff])")
 
 
 def up_to_a_space(value: str) -> str:
     """What a value captured from a Chinese run-on says before chat's stop."""
-    return _CHAT_STOP.split(value, maxsplit=1)[0]
+    return CHAT_STOP.split(value, maxsplit=1)[0]
 
 
 def first_match(rules: Sequence[Rule], ctx: Context, *, fallback: bool) -> Draft | None:

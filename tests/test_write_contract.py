@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterator
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -734,6 +734,51 @@ def test_how_things_are_now_retires_what_it_replaces(
     # about what the old memory is about
     status = status_after(mem, before, change, days(30))
     assert status is (Status.ACTIVE if kept else Status.SUPERSEDED), change
+
+
+@pytest.mark.parametrize(
+    ("kept", "left", "told"),
+    [
+        # in the message that tells the change…
+        (
+            "me and my partner run a little 12 acre farm outside kamloops, mostly veg plus 60 laying hens",
+            "we sell saturdays at the farmers market downtown",
+            [
+                "we're quitting the market this season!! way too much time standing around, doing a veg box "
+                "subscription instead, 25 families, pickup thursdays at the farm"
+            ],
+        ),
+        # …or in the next one
+        (
+            "i sleep 9am to 4pm on workdays, thats non negotiable",
+            "im reviewing for the nclex every saturday at a review center in mandaue",
+            [
+                "i quit the review center",
+                "doing a VA course online on weekends instead so i can sleep like a normal person",
+            ],
+        ),
+    ],
+)
+def test_instead_names_the_choice_of_the_change_just_told(
+    mem: Memory, kept: str, left: str, told: list[str]
+) -> None:
+    # the change retired what "instead" replaces; a word the new choice shares with another memory
+    # (farm, sleep) retires nothing more
+    first = [
+        d.memory
+        for text in (kept, left)
+        for d in mem.add(text, user_id="u1", session_id="s1", at=T0).decisions
+    ]
+    for n, text in enumerate(told):
+        mem.add(text, user_id="u1", session_id="s2", at=days(20) + timedelta(minutes=n))
+        mem.flush("u1")  # what a store reads again after the write lands before the next turn
+    statuses = [mem.get(m.id, user_id="u1").status for m in first if m is not None]
+    assert statuses == [Status.ACTIVE, Status.SUPERSEDED]
+
+
+def test_instead_alone_still_replaces_a_choice(mem: Memory) -> None:
+    before, change = "I drink coffee every morning", "I drink green tea in the morning instead"
+    assert status_after(mem, before, change, days(10)) is Status.SUPERSEDED
 
 
 @pytest.mark.parametrize(

@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from datetime import timedelta
 
 from memlane.domain import Category, MemoryItem
 from memlane.text.keywords import content_words
@@ -181,6 +182,10 @@ _CHOOSES = (
     Category.COMPLAINT,  # "moved my notes over to Obsidian, Notion was too slow"
 )
 _RETIRABLE = (Category.PREFERENCE, Category.ROUTINE, Category.FACT, Category.STYLE)
+# "instead", and no other word of a change, names the new choice of a change the user has just told
+# ("we're quitting the market this season, doing a veg box subscription instead"; "i quit the review
+# center", then "doing a VA course online on weekends instead"): that change retired what it replaces
+_JUST_TOLD = timedelta(minutes=30)
 
 
 def _found(kind: Kind, text: str) -> set[str]:
@@ -216,6 +221,8 @@ def rivals(pool: Pool, item: MemoryItem) -> list[MemoryItem]:
     changed = _CHANGED.search(_DURATION.sub("", item.text))
     if not switched and not changed:
         return []
+    if not switched and _instead_of_a_change(pool, item):
+        return []
     held = [
         m
         for m in pool.query(MemoryQuery(categories=tuple(c.value for c in _RETIRABLE)))
@@ -236,6 +243,20 @@ def rivals(pool: Pool, item: MemoryItem) -> list[MemoryItem]:
     kinds = {m.kind for m in replaced}
     close = {near.id for kind in kinds for s, near in pool.near(item.embedding, kind) if s >= _CLOSE}
     return [m for m in replaced if m.id in close]
+
+
+def _instead_of_a_change(pool: Pool, item: MemoryItem) -> bool:
+    """Whether "instead" is the only word of a change ``item`` says, right after a change of this
+    conversation retired something (:data:`_JUST_TOLD`)."""
+    said = {m.group(0).lower() for m in _CHANGED.finditer(_DURATION.sub("", item.text))}
+    if said != {"instead"} or item.session_id is None or item.created_at is None:
+        return False
+    since = item.created_at - _JUST_TOLD
+    told = pool.query(MemoryQuery(session_id=item.session_id, limit=8))
+    return any(
+        m.supersedes is not None and m.id != item.id and m.created_at is not None and m.created_at >= since
+        for m in told
+    )
 
 
 def _another_of_a_kind(switched: dict[str, set[str]], m: MemoryItem) -> bool:

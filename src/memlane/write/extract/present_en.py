@@ -43,6 +43,17 @@ NOW = (
     r"|go|head|fly|travel|visit)\w*\b)"
     r"[a-z]+ing\b[^,.;!?]{0,40}?\b(?:today|all\s+day|tonight|(?:this|all|for\s+the)\s+week(?:end)?)\b"
 )
+# a habit said in the plain present: "I take the bus to work", "i only read these on my 15 min break",
+# "we shop at aldi" (not "I take it" of today, tonight or this week, a one-off "for once", nor a past
+# "yesterday", "last night")
+HABIT = (
+    r"(?i)^(?!.*\b(?:today|tonight|tomorrow|yesterday|now|rn|this\s+(?:morning|afternoon|evening|week|weekend|time)"
+    r"|next|last|for\s+once|just\s+this)\b)"
+    r"(?:(?:and|so|but|also|oh|tbh|honestly|fyi|well)\s+)*(?:i|we)\s+"
+    r"(?:(?:only|just|mostly|still|also|usually|normally|often)\s+)?"
+    r"(?:read|take|ride|drive|walk|bike|cycle|commute|use|wear|carry|listen|buy|eat|drink|watch|order|pay"
+    r"|cook|sleep|work|train|run|swim|shop|go|get\s+up|wake\s+up|bring|pack|play|leave|start|finish)\b"
+)
 # what someone else is in the middle of this moment: "They are calling my name, so I must go", "she's
 # yowling like a siren" (not where they are going, nor what they do for a living: "he's working at
 # Google now" is said of a relative, and read so before this)

@@ -19,6 +19,7 @@ from memlane.write.extract.events_en import FOUND_OUT
 from memlane.write.extract.events_zh import FOUND_OUT as FOUND_OUT_ZH
 from memlane.write.extract.holds import DEVICE_NOW, HABITUAL, MOMENT, STANDING
 from memlane.write.extract.leaving import left_behind, left_job
+from memlane.write.extract.present_en import HABIT as HABIT_EN
 from memlane.write.extract.present_en import THEY_NOW
 from memlane.write.extract.present_zh import HABIT
 from memlane.write.extract.rule import FAVORITE
@@ -30,6 +31,8 @@ LONG_NUMBER = re.compile(r"\d(?:[\s.\-]?\d){5,}")
 _INSTRUCTIONS = {Category.STYLE, Category.CONTACT}
 # what the user does as a rule: "mostly i just take the bus", "我出门基本坐公交", "通勤路上我听播客"
 _HABITS = {Category.PREFERENCE, Category.DISLIKE, Category.ROUTINE, Category.FACT}
+# …said in the plain present
+_HABIT_ZH, _HABIT_EN = re.compile(HABIT), re.compile(HABIT_EN)
 
 
 def tier(action: Action) -> str:
@@ -87,13 +90,14 @@ def momentary(candidate: Candidate) -> bool:
 
 def habitual(candidate: Candidate) -> bool:
     """Whether ``candidate`` is a habit the rules keep: a preference, routine or fact said with a word of
-    habit or in the plain present (present_zh.HABIT), and nothing that makes it this moment's. The n-gram
-    model, which predates the training messages written for habits, reads "mostly i just take the bus"
-    as one-off context (0.88) and "通勤路上我听播客" too (0.79)."""
+    habit or in the plain present (present_zh.HABIT, present_en.HABIT), and nothing that makes it this
+    moment's. The n-gram model, which predates the training messages written for habits, reads "mostly i
+    just take the bus" as one-off context (0.88), "通勤路上我听播客" too (0.79), and "I take the bus to
+    work" (0.76)."""
     return (
         candidate.category in _HABITS
         and not candidate.session_only
-        and (HABITUAL.search(candidate.text) is not None or re.match(HABIT, candidate.text) is not None)
+        and any(p.search(candidate.text) for p in (HABITUAL, _HABIT_ZH, _HABIT_EN))
     )
 
 

@@ -492,6 +492,19 @@ def test_a_message_for_someone_else_is_not_a_way_to_reach_them(extractor: RuleEx
     assert all(c.category is not C.CONTACT for c in extract(extractor, text))
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my TL was so annoying tonight, kept pulling me for coaching in the middle of calls",
+        "my boss keeps scheduling me for back to back sales calls",
+        "the new manager keeps me late doing callbacks for missed calls",
+    ],
+)
+def test_calls_of_the_users_work_are_no_way_to_reach_them(extractor: RuleExtractor, text: str) -> None:
+    # "me" says how to reach the user only next to the channel ("hit me up on whatsapp", "call me")
+    assert all(c.category is not C.CONTACT for c in extract(extractor, text))
+
+
 def test_giving_an_address_is_not_a_contact_preference(extractor: RuleExtractor) -> None:
     assert all(c.category is not C.CONTACT for c in extract(extractor, "我的邮箱是[已隐藏:邮箱]"))
 

@@ -76,10 +76,15 @@ _MARKER = _re(
     r"联系|找我|发我|发给我|通知|回复我|回我|优先|最好|偏好|喜欢|习惯|方便|加我?|用|走|通过|打给我|给我打|打我|发到|发|留言|"
     r"(?i:ping\s*我|{B}ping\s+me{B}|{B}dm\s+me{B}|{B}message\s+me{B})|"
     r"就行|就好|就可以|即可|为主|吧|还是|"
-    r"(?i:{B}contact|{B}reach{B}|{B}me{B}|{B}prefer|{B}rather{B}|{B}best{B}|{B}notify|{B}get\s+in\s+touch|{B}send{B}|{B}via{B}|"
+    r"(?i:{B}contact|{B}reach{B}|{B}(?:get|got)\s+hold\s+of{B}|{B}(?:fastest|quickest|easiest)\s+way{B}|"
+    r"{B}prefer|{B}rather{B}|{B}best{B}|{B}notify|{B}get\s+in\s+touch|{B}send{B}|{B}via{B}|"
     r"{B}is\s+(?:fine|ok|okay|good|great|better|easier){B}|{B}works{B}|{B}please{B}|{B}instead{B}|"
     r"{B}by{B}|{B}through{B}|{B}over{B}|{B}use{B}|^\s*(?:please\s+)?(?:call|text|e-?mail|message|ring)\s+(?:me|my|us|our){B})"
 )
+# "me" next to the channel: "hit me up on whatsapp", "get me on signal", "for me email is best" (not "my TL
+# kept pulling me for coaching in the middle of calls": calls of the user's work)
+_ME = _re(r"(?i:{B}me{B})")
+_NEAR = 16
 _NEGATION = _re(
     r"别(?!的|人|处|家)|不要|不用|勿|不接受|拒绝|不想接|不方便接?|不接|而不是|比起|"
     r"(?i:{B}don'?t{B}|{B}do\s+not{B}|{B}never{B}|{B}no{B}|{B}avoid{B}|{B}stop{B}|{B}rather\s+than{B}|{B}instead\s+of{B}|{B}than{B}|{B}not{B})"
@@ -163,7 +168,10 @@ def contact(m: re.Match[str], ctx: Context) -> Draft | None:
     if more:  # 比起电话更喜欢邮件: the channel after 更 wins
         after_more = [name for pos, name in found if pos > more.start()]
         positive = after_more or positive
-    if positive and _MARKER.search(text):
+    near_me = any(
+        pos - _NEAR <= me.start() <= end + _NEAR for me in _ME.finditer(text) for pos, end, _ in hits
+    )
+    if positive and (_MARKER.search(text) or near_me):
         return Draft(slot="preferred_channel", value=positive[0], tags=["contact"])
     if negative and not positive:
         return Draft(slot="avoid_channel", value=negative[0], polarity=-1, tags=["contact"])

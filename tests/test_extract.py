@@ -2089,6 +2089,12 @@ def test_an_english_comma_splits_where_a_new_clause_opens(text: str, clauses: li
             ["so im getting the windscreen quoted while im here"],
         ),
         ("grabbing lunch before im off to the wedding", ["grabbing lunch before im off to the wedding"]),
+        # …or a comparison
+        ("can u explain stuff like im 5 from now on pls", ["can u explain stuff like im 5 from now on pls"]),
+        (
+            "honestly it feels like im the only one who cares",
+            ["honestly it feels like im the only one who cares"],
+        ),
         # a greeting or a laugh said first, with no stop after it
         ("hey i'm in the Duluth airport", ["hey", "i'm in the Duluth airport"]),
         ("lol the printer at work caught fire today", ["lol", "the printer at work caught fire today"]),

@@ -140,6 +140,8 @@ _EMBEDS = re.compile(
     r"|never|not|don'?t|always"
     # a conjunction that makes what follows part of its clause: "getting it quoted while im here"
     r"|while|because|cos|coz|cause|since|until|till|unless|as|before|after|once|although|even"
+    # …or a comparison: "explain stuff like im 5", "feels like im the only one", "better than im used to"
+    r"|like|than"
     # a question already open: "how long does a tyre change take", "what else do i need"
     r"|how|what|which|where|when|why|who|long|much|many|far|often|else)$"
 )

@@ -1721,6 +1721,9 @@ def test_kind_of_before_anything_else_still_hedges(extractor: RuleExtractor) -> 
         ("最近在准备考研，目标是北师大的心理学", C.PLAN),
         ("我在备考雅思，目标7分", C.FACT),
         ("I'm training for a marathon, the goal is sub-4", C.FACT),
+        # what it sets right
+        ("also found my sat score on the college board site, its 1210 not 1180 lol", C.EVENT),
+        ("i got the quote back, it's 450 not 300", C.EVENT),
         # how strongly
         ("我不吃香菜，一点都不行", C.DISLIKE),
         ("我不吃辣，完全不行", C.DISLIKE),

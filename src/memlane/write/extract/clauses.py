@@ -66,7 +66,9 @@ _MORE = (
     # …or what it aims at ("最近在准备考研，目标是北师大的心理学", "在备考雅思，目标7分")
     r"|(?:我的)?目标(?:是|院校是)?"
     r"|(?i:(?:especially|particularly|in\s+particular|for\s+example|for\s+instance|e\.g\.|such\s+as"
-    r"|including|mostly|above\s+all|aiming\s+for|the\s+goal\s+is|my\s+goal\s+is)\b)"
+    r"|including|mostly|above\s+all|aiming\s+for|the\s+goal\s+is|my\s+goal\s+is"
+    # …or sets right what it names ("found my sat score on the college board site, its 1210 not 1180")
+    r"|it'?s\s+(?:[\w.$€£%-]+\s+){1,3}not)\b)"
 )
 # …or makes an exception to it ("I'm into true crime, nothing with gore though", "喜欢看电影，但除了恐怖片")
 EXCEPTION = re.compile(

@@ -1410,6 +1410,18 @@ def test_the_user_and_someone_else_said_the_spoken_way_round_are_we(
     assert one(extractor, text).category is category
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "its just me and my son here in bangor, hes 9 and hates anything green",
+        "it's just me and my two girls",
+    ],
+)
+def test_who_the_user_lives_with_said_as_who_there_is_is_a_fact(extractor: RuleExtractor, text: str) -> None:
+    # one clause: "me and my son" are who is meant, not a new clause at "and my"
+    assert one(extractor, text).category is C.FACT
+
+
 @pytest.mark.parametrize("text", ["me and you should grab a coffee sometime", "me and my big mouth again"])
 def test_me_and_someone_without_what_they_do_is_no_fact(extractor: RuleExtractor, text: str) -> None:
     assert one(extractor, text).category not in (C.FACT, C.EVENT, C.ROUTINE)

@@ -53,6 +53,8 @@ _EN_WITH = re.compile(
     r"|grow|raise|sell|farm|homeschool|foster|do|did|still|also|always|usually)\b)"
 )
 _WITH_KINDS = (*_HAS_KINDS, *_DID_KINDS)
+# …and who the writer lives with, said as who there is: "its just me and my son here in bangor"
+_EN_JUST_US = re.compile(r"(?i)^(?:it'?s|its|it\s+is)\s+(?:just|only)\s+me\s+and\s+(?=(?:my|our)\s)")
 
 
 def with_subject(text: str) -> tuple[str, tuple[Category, ...]]:
@@ -60,6 +62,8 @@ def with_subject(text: str) -> tuple[str, tuple[Category, ...]]:
     of it (nothing when the clause does not open the way such a clause does)."""
     if (with_someone := _EN_WITH.match(text)) is not None:
         return f"we {text[with_someone.end() :]}", _WITH_KINDS
+    if (us := _EN_JUST_US.match(text)) is not None:
+        return f"I live with {text[us.end() :]}", _HAS_KINDS
     if _EN_AT.match(text):
         return f"I'm {text}", AT_KINDS
     if _EN_DID.match(text):

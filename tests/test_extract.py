@@ -2848,6 +2848,24 @@ def test_a_time_of_day_dates_what_is_said_in_its_tense(
 
 
 @pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        # how a day went is no plan for it
+        ("the kids were wild today", None),
+        ("dinner at my in-laws was amazing tonight", None),
+        # …what was arranged for it is
+        ("my flight was moved to tonight", C.PLAN),
+        ("the plumber was booked for tomorrow", C.PLAN),
+    ],
+)
+def test_how_something_was_today_is_no_plan(
+    extractor: RuleExtractor, text: str, category: Category | None
+) -> None:
+    (found,) = extractor.extract(Message("user", text, NOW.replace(hour=7), id="m1"))
+    assert (found.category is C.PLAN) is (category is C.PLAN), found.category
+
+
+@pytest.mark.parametrize(
     ("text", "when"),
     [
         ("就这周六", "就这周六"),

@@ -116,6 +116,15 @@ _PRESENT = re.compile(
     r"|fly\b|land\b|depart\b|arrive\b|board\b|check\b|(?:[a-z]+ed|" + IRREGULAR + r")\b)[a-z]+\b"
 )
 _DID = re.compile(DID)
+# how something was, said in the past ("my TL was so annoying tonight", "the kids were wild today"), not
+# what was arranged for a time ("the meeting was moved to tonight", "we were booked for friday")
+_WAS = re.compile(
+    r"(?i)\b(?:was|were)\s+(?:(?:so+|really|very|super|kinda|pretty|extra|absolutely|totally|a\s+bit)\s+)*"
+    r"(?!(?:moved|pushed|rescheduled|changed|postponed|delayed|booked|set|scheduled|planned|supposed|going"
+    r"|meant|due|told|asked|invited|(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|yesterday"
+    r"|tomorrow|last|this|next|on|at|in)\b)[a-z]+\b"
+)
+_DUE = re.compile(r"(?i)\b(?:to|for|until|till|by|on)\s+(?:tonight|today|tomorrow|this\s+\w+|next\s+\w+)\b")
 _CLOCK = re.compile(r"(?i)(?:at\s+)?\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o'?clock)?")
 
 
@@ -131,6 +140,8 @@ def in_its_tense(build: Build, planned: bool) -> Build:
             _PRESENT.match(ctx.text) or HABITUAL.search(ctx.text) or (planned and _DID.search(ctx.text))
         ):
             return None
+        if planned and _WAS.search(ctx.text) and not _DUE.search(ctx.text):
+            return None  # "my TL was so annoying tonight": how a day went, no plan for it
         return build(m, ctx)
 
     return dated

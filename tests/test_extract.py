@@ -3596,6 +3596,9 @@ def test_the_words_of_an_ache_that_name_none_are_what_they_say(
         # angry at someone, craving what one gave up
         "气到我了",
         "好馋 😭",
+        # how someone was to the user, griped about
+        "my TL was so annoying tonight, kept pulling me for coaching in the middle of calls",
+        "the customers were super rude today",
     ],
 )
 def test_a_mood_said_in_other_words_is_a_mood(extractor: RuleExtractor, text: str) -> None:

@@ -1,5 +1,5 @@
-"""English moods: a passing feeling or reaction of the user's, said in a clause about little else.
-Kept for no one (the judge's ``mood``)."""
+"""English moods: a passing feeling or reaction of the user's, said in a clause about little else, and
+a gripe about how someone was to them. Kept for no one (the judge's ``mood``)."""
 
 from __future__ import annotations
 
@@ -40,5 +40,12 @@ MOOD = (
     # "feeling super nostalgic today", "feeling blessed": a feeling said alone, whatever its word
     r"|^(?:i'?m\s+|i\s+am\s+|honestly\s+)?feeling\s+(?:(?:so|really|super|kinda|a\s+bit|pretty|very|quite)\s+)?"
     r"(?!like\b)[a-z]+(?:\s+(?:today|tonight|rn|lately|this\s+week|atm))?\W*$"
-    r"|^" + FEELING_TAIL
+    r"|^"
+    + FEELING_TAIL
+    # how someone was to the user, griped about in the past: "my TL was so annoying tonight, kept pulling
+    # me for coaching in the middle of calls", "the customers were super rude today" (not what the user
+    # did about it: "my boss was so rude that i quit")
+    + r"|^(?:ugh\s+)?(?:my|our|the|this|that)\s+(?:[\w'-]+\s+){0,3}?(?:was|were)\s+"
+    r"(?:so+|super|really|being(?:\s+so)?|extra|soo+)\s+(?:annoying|rude|mean|awful|horrible|unbearable"
+    r"|insufferable|obnoxious|difficult|extra|petty|a\s+nightmare|a\s+pain)\b(?!.*\b(?:i|i'?m|im|we)\b)"
 )

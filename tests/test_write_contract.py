@@ -702,6 +702,9 @@ def test_a_pet_or_a_relative_who_died_is_had_no_more(
         ("i eat a ton of chicken and eggs for protein", "so i watched a documentary and went vegan"),
         ("I love a good steak", "I'm vegetarian now"),
         ("最爱吃火锅，尤其毛肚肥牛那种", "跟你说个事，我开始吃素了"),
+        # shift work, of which nights are part, ended however it is said
+        ("我上班是三班倒的", "下个月起我调到门诊了，不用上夜班了"),
+        ("我们厂是三班倒", "现在长白班 早八晚五 不用倒班了 爽"),
     ],
 )
 def test_a_general_word_or_a_diet_retires_the_kinds_it_covers(mem: Memory, before: str, change: str) -> None:
@@ -709,6 +712,13 @@ def test_a_general_word_or_a_diet_retires_the_kinds_it_covers(mem: Memory, befor
     mem.add(change, user_id="u1", session_id="s2", at=days(30))
     assert old is not None
     assert mem.get(old.id, user_id="u1").status is Status.SUPERSEDED
+
+
+def test_a_kind_named_in_passing_by_a_profile_slot_leaves_the_slot(mem: Memory) -> None:
+    # the shift work ended, not the job nor where it is
+    before = "我在嘉峪关钢厂开天车的 干了十二年了 三班倒"
+    status = status_after(mem, before, "跟你说个好事 现在长白班 早八晚五 不用倒班了 爽", days(20))
+    assert status is Status.ACTIVE
 
 
 @pytest.mark.parametrize(

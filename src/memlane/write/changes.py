@@ -97,6 +97,7 @@ _ONE_THING = [
     _said("滑雪 skiing ski"),
     _said("钢琴 piano"),
     _said("吉他 guitar"),
+    _said("倒班 三班倒 两班倒 四班三倒 轮班 夜班 大夜班 上夜班"),  # shift work, the nights its part
 ]
 # a general word a change of mind names → the kinds it stands for
 _KINDS: dict[str, frozenset[str]] = {
@@ -198,7 +199,14 @@ def retired(pool: Pool, item: MemoryItem, exclude: Sequence[MemoryItem] = ()) ->
                 and (
                     _holds(m.text, old)
                     or bool(old & terms(topic(m)))  # its topic ("for coffee? i always take it black")
-                    or (m.polarity > 0 and bool(kinds) and _holds(m.text, kinds))
+                    # a kind of what was left, unless it is said in passing by a slot of the profile
+                    # ("不用倒班了" leaves "三班倒的", not the job "我在钢厂开天车的 干了十二年了 三班倒")
+                    or (
+                        m.polarity > 0
+                        and bool(kinds)
+                        and m.kind is not Kind.PROFILE
+                        and _holds(m.text, kinds)
+                    )
                     or (quit_job and m.slot in _JOB_SLOTS)
                 )
                 and not left_behind(m.text)

@@ -82,6 +82,8 @@ _ZH = [
     re.compile(r"(?:离开了?|辞了|退了)(?P<old>[^，。,.!！？?；;了]{2,12})"),
     # "以后不用Premiere了", "现在不用再上夜班了": no longer needed from now on (a bare "不用…了" is "no need")
     re.compile(r"(?:以后|今后|再也|现在|已经)(?:都|就)?不用再?(?P<old>[^，。,.!！？?；;不了]{2,12})了"),
+    # …said bare of how the user works ("调到门诊了，不用上夜班了", "现在长白班 不用倒班了")
+    re.compile(r"不用再?(?P<old>上?(?:夜班|早班|晚班|倒班|加班|值班|轮班|坐班|通勤|打卡|出差|早起))了"),
     *STOPPED_ZH,
 ]
 # a being the user had died: "大胖上个月走了", "我家狗狗去世了", "Mochi passed away last week", "we had to

@@ -16,7 +16,7 @@ from memlane.domain import Candidate, Category, Message
 from memlane.privacy.sensitive import PLACEHOLDER
 from memlane.text.lang import detect, fold, has_cjk, normalize
 from memlane.text.recurrence import recurrence
-from memlane.text.timeparse import TimeMention, find_times
+from memlane.text.timeparse import find_times
 
 from . import rules_en, rules_zh
 from .addressed import to_listener
@@ -31,20 +31,11 @@ from .joins import MAX_ENTITIES, MAX_TAGS, joined
 from .leaving import change_said, left_behind
 from .lexicon import HEDGE, HYPOTHETICAL, LAUGHTER, REQUEST, SIGN_OFF, SMALLTALK, SMALLTALK_RUN, topic_tags
 from .occasion import in_the_moment, of_the_plan, of_the_request, of_today, plans
+from .others import EN_SELF, about_other
 from .reference import mentions_kin, names_kin, of_an_acquaintance, refers_back, still_meant, taken_up
 from .rule import Context, Draft, Rule, first_match
 
 _RULES: dict[str, Sequence[Rule]] = {"zh": rules_zh.RULES, "en": rules_en.RULES}
-# 这 / 那 name someone or something else ("这家店", "那个人"), unless they start a time or a degree:
-# "这几天累得睡不好", "那阵子天天加班", "这么晚还在改稿" are the user's
-_TIME_OR_DEGREE = (
-    r"(?:[几两]天|阵子?|段(?:时间|日子)|些(?:天|日子|年)|周|礼拜|星期|个?月|会儿?|时候?|次|回|么|天|年)"
-)
-_ZH_OTHER = re.compile(rf"^(?:你们?|您|他们?|她们?|它们?|大家|别人|人家|(?:这|那)(?!{_TIME_OR_DEGREE}))")
-_EN_OTHER = re.compile(
-    r"(?i)^(?:you|he|she|they|it|its|it's|this|that|these|those|there|there's|his|her|their|your)\b"
-)
-_EN_SELF = re.compile(r"(?i)\b(?:i|me|my|mine|i'm|i've|i'd|i'll|im)\b")
 _CATEGORY_TAGS = {
     Category.CONTACT: "contact",
     Category.STYLE: "style",
@@ -88,16 +79,6 @@ def _unnamed(draft: Draft | None) -> bool:
     return draft is None or draft.category in (None, Category.OTHER)
 
 
-def _about_other(text: str, lang: str, times: Sequence[TimeMention] = ()) -> bool:
-    """The clause's subject is someone other than the user (他喜欢猫 / you look busy), read after
-    the time it starts with: "这周末想去爬山" starts with 这 as a time word, "这周末他要来" is his."""
-    lead = next((t.end for t in times if t.start == 0), 0)
-    text = text[lead:].lstrip(" ，,")
-    if lang == "zh":
-        return _ZH_OTHER.match(text) is not None and "我" not in text
-    return _EN_OTHER.match(text) is not None and _EN_SELF.search(text) is None
-
-
 def _inferred_interest(ctx: Context) -> Draft | None:
     """A bare mention of a named thing (iPhone 16) is taken as a weak sign of interest."""
     if ctx.question or ctx.about_other:
@@ -108,7 +89,7 @@ def _inferred_interest(ctx: Context) -> Draft | None:
             return None
         named = zh_entities(ctx)
     else:
-        if len(text.split()) > 4 or _EN_SELF.search(text):
+        if len(text.split()) > 4 or EN_SELF.search(text):
             return None
         named = en_entities(text)
     if not named:
@@ -279,7 +260,7 @@ class RuleExtractor:
                 message.at,
                 times=(times := as_said(find_times(text, message.at), text)),
                 schedule=recurrence(text),
-                about_other=_about_other(text, lang, times) and not theirs,
+                about_other=about_other(text, lang, times) and not theirs,
                 question=clause.question,
             )
             named = _ON_THE_PHONE.match(text) if opening and lang == "en" else None

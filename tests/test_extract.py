@@ -1411,6 +1411,21 @@ def test_the_user_and_someone_else_said_the_spoken_way_round_are_we(
 
 
 @pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        # someone there, or the people next door, and what they did
+        ("前面有个大叔跟关口的工作人员吵起来了", C.OTHER),
+        ("隔壁的狗叫了一晚上", C.OTHER),
+        # …not what there is to do, nor what someone said of the user
+        ("周二有个会", C.PLAN),
+        ("有个朋友推荐我去学潜水", C.FACT),
+    ],
+)
+def test_what_someone_there_did_is_theirs(extractor: RuleExtractor, text: str, category: C) -> None:
+    assert one(extractor, text).category is category
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "its just me and my son here in bangor, hes 9 and hates anything green",

@@ -13,7 +13,15 @@ from memlane.text.timeparse import TimeMention
 _TIME_OR_DEGREE = (
     r"(?:[几两]天|阵子?|段(?:时间|日子)|些(?:天|日子|年)|周|礼拜|星期|个?月|会儿?|时候?|次|回|么|天|年)"
 )
-_ZH_OTHER = re.compile(rf"^(?:你们?|您|他们?|她们?|它们?|大家|别人|人家|(?:这|那)(?!{_TIME_OR_DEGREE}))")
+# …and someone there is, or the people next door: "前面有个大叔跟工作人员吵起来了", "隔壁的狗叫了一晚上"
+_SOMEONE_THERE = (
+    r"(?:前面|后面|旁边|对面|路上)?有(?:人|(?:个|一个|位|一位|些|几个)(?:大叔|大爷|阿姨|大妈|大姐|大哥|小哥|小伙子?"
+    r"|姑娘|小姐姐|老人|老太太|老头|小孩|孩子|熊孩子|男的|女的|人|哥们|司机|乘客|顾客|家长|路人|老外|外国人))"
+    r"|(?:隔壁|邻居|楼上|楼下|对门)(?:的|家)"
+)
+_ZH_OTHER = re.compile(
+    rf"^(?:你们?|您|他们?|她们?|它们?|大家|别人|人家|(?:这|那)(?!{_TIME_OR_DEGREE})|{_SOMEONE_THERE})"
+)
 _EN_OTHER = re.compile(
     r"(?i)^(?:you|he|she|they|it|its|it's|this|that|these|those|there|there's|his|her|their|your)\b"
 )

@@ -1426,6 +1426,19 @@ def test_what_someone_there_did_is_theirs(extractor: RuleExtractor, text: str, c
 
 
 @pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        # 过 as a verb of its own is no sign of something done
+        ("我现在在深圳湾口岸排队过关 人超多", C.CONTEXT),
+        ("我周末过生日", C.PLAN),
+        ("我去过西藏", C.EVENT),
+    ],
+)
+def test_crossing_a_border_now_is_this_moment(extractor: RuleExtractor, text: str, category: C) -> None:
+    assert one(extractor, text).category is category
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "its just me and my son here in bangor, hes 9 and hates anything green",

@@ -357,7 +357,9 @@ RULES = (
     # what a check found, settling a guess
     rule(C.EVENT, events_zh.FOUND_OUT, timed(EventStatus.DONE, -1), "any"),
     # done: 了 or 啦 (定啦), 过, or a choice made (最后选的蕾丝款)
-    rule(C.EVENT, r"了|啦|过(?!敏|来|去|年|节|得|分)|(?:选|定|挑|买|订)的", _did),
+    # (过 as a verb of its own: 过关, 过马路, 过生日)
+    rule(C.EVENT, r"了|啦|过(?!敏|来|去|年|节|得|分|关|海关|安检|马路|桥|生日|周末|日子|夜)"
+                  r"|(?:选|定|挑|买|订)的", _did),
     rule(C.CONTEXT, NOW, fixed(None, session_only=True)),
     # what the user's own things are, the "我的" left out: "电脑是16G内存的", "内存32G", "显卡是4070"
     rule(C.FACT, THING_SPEC_ZH.pattern),

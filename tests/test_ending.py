@@ -92,6 +92,11 @@ def test_a_change_no_rule_names_retires_the_old_memory(mem: Memory, old: str, ne
         ),
         pytest.param("我在西安一所高中教语文", "我不喝酒的", id="zh-unrelated"),
         pytest.param(
+            "周末回株洲看我爸妈",
+            "还有 我最近彻底转 Neovim 了 VS Code 卸了 配置折腾了一个周末 现在 lazy.nvim + gopls 贼顺",
+            id="zh-only-a-time-shared",
+        ),
+        pytest.param(
             "Please email me updates", "Dropped the blender off at the UPS store this morning", id="en-ups"
         ),
     ],
@@ -147,6 +152,7 @@ def test_a_thing_is_named_by_english_words_and_pairs_of_chinese_characters() -> 
     assert "up" not in _named("Dropped it off at the UPS store")  # two letters name nothing
     # how something was, or when, names no thing two statements share (LoCoMo's friends' talk)
     assert not _named("My fam's been awesome since the move") & _named("pottery is awesome, I love it")
+    assert not _named("VS Code 卸了 配置折腾了一个周末") & _named("周末回株洲看我爸妈")  # in Chinese too
 
 
 @pytest.mark.parametrize(

@@ -49,6 +49,14 @@ _NAMES_NOTHING = frozenset(
 )
 
 
+# …and Chinese pairs that say when or how ("配置折腾了一个周末" names nothing of "周末回株洲看我爸妈"),
+# not a time of day a routine is named by ("现在中午都去食堂吃" is about "我每天中午都自己带饭")
+_NAMES_NOTHING_ZH = frozenset(
+    "周末 今天 昨天 明天 前天 后天 最近 现在 以前 以后 之前 之后 上周 下周 这周 时候 时间 已经 终于 彻底 "
+    "其实 真的 感觉 觉得 可以 一下".split()
+)
+
+
 def _speakers(m: MemoryItem) -> set[str]:
     return {t for t in m.tags if t.startswith(SPEAKER)}
 
@@ -62,7 +70,7 @@ def _named(text: str) -> set[str]:
         run[i : i + 2]
         for run in _HAN.findall(text)
         for i in range(len(run) - 1)
-        if not (_COMMON & set(run[i : i + 2]))
+        if not (_COMMON & set(run[i : i + 2])) and run[i : i + 2] not in _NAMES_NOTHING_ZH
     }
     return words | pairs
 

@@ -270,6 +270,29 @@ def test_a_resolution_closes_the_open_complaint(mem: Memory, complaint: str, res
     assert [r.op for r in mem.history(opened.id, user_id=opened.user_id)] == ["add", "resolve"]
 
 
+@pytest.mark.parametrize(
+    ("waiting", "resolution"),
+    [
+        ("问个事 我的工作签证下个月到期 续签材料上周交了 还在等入境处消息", "签证续签批下来了 又可以待两年"),
+        ("下个月要转正 材料交上去了 在等审批", "转正批下来了"),
+    ],
+)
+def test_a_resolution_settles_a_plan_waiting_on_an_answer(mem: Memory, waiting: str, resolution: str) -> None:
+    (opened,) = mem.add(waiting, user_id="u1", at=T0).memories
+    mem.add(resolution, user_id="u1", at=days(10))
+    closed = mem.get(opened.id, user_id="u1")
+    assert closed.event_status is not None
+    assert closed.event_status.value == "resolved"
+
+
+def test_a_plan_that_waits_on_nothing_is_no_open_matter(mem: Memory) -> None:
+    (trip,) = mem.add("下个月去成都出差", user_id="u1", at=T0).memories
+    mem.add("成都出差的审批批下来了", user_id="u1", at=days(3))
+    status = mem.get(trip.id, user_id="u1").event_status
+    assert status is not None
+    assert status.value == "planned"
+
+
 def test_a_superseded_log_turn_keeps_the_keywords_of_the_turn_it_answers(mem: Memory) -> None:
     from memlane.domain import Flag
     from memlane.text.keywords import query_tokens

@@ -5,6 +5,7 @@ weeks"). :mod:`memlane.write.reconcile` resolves or retires what these find."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import numpy as np
@@ -17,30 +18,41 @@ from memlane.write.wording import word_overlap
 # how far back a resolution looks for the complaint it settles, and how close a named one must be
 _RESOLVE_WINDOW_DAYS = 60
 _RESOLVE_SIMILARITY = 0.85
+# what says a plan waits on someone's answer
+_WAITING = re.compile(
+    r"还在等|在等(?:通知|消息|结果|回复|审批|批)|审核中|审批中|还没(?:消息|回复|下来|批)"
+    r"|(?i:\bwaiting\s+(?:on|for|to\s+hear)\b|\bpending\b|\bstill\s+hasn'?t\s+(?:replied|heard|come\s+back)"
+    r"|\bhaven'?t\s+heard\s+back\b)"
+)
 
 
 def resolved_complaint(pool: Pool, item: MemoryItem) -> MemoryItem | None:
     """The open complaint a resolution refers to: the most similar one when the resolution names its
-    subject ("耳机收到了"), else the most recent one within the window ("问题解决了").
-    """
-    complaints = MemoryQuery(kinds=(Kind.EPISODIC,), categories=(Category.COMPLAINT.value,))
-    open_ones = [m for m in pool.query(complaints) if m.event_status is EventStatus.UNRESOLVED]
+    subject ("耳机收到了"), else the most recent one within the window ("问题解决了"). A plan still
+    waiting on an answer is open too, when the resolution names it ("签证续签批下来了" settles "续签材料
+    上周交了 还在等入境处消息")."""
+    episodes = MemoryQuery(kinds=(Kind.EPISODIC,), categories=(Category.COMPLAINT.value, Category.PLAN.value))
+    held = pool.query(episodes)
+    open_ones = [
+        m for m in held if m.category is Category.COMPLAINT and m.event_status is EventStatus.UNRESOLVED
+    ]
+    waiting = [m for m in held if m.event_status is EventStatus.PLANNED and _WAITING.search(m.text)]
     if item.created_at is not None:
         horizon = item.created_at - timedelta(days=_RESOLVE_WINDOW_DAYS)
-        open_ones = [m for m in open_ones if (m.created_at or horizon) >= horizon]
-    if not open_ones:
-        return None
+        open_ones, waiting = (
+            [m for m in ms if (m.created_at or horizon) >= horizon] for ms in (open_ones, waiting)
+        )
     if item.embedding is not None:
         vector = np.asarray(item.embedding, dtype=np.float32)
         scored = [
             (float(np.dot(np.asarray(m.embedding, dtype=np.float32), vector)), m)
-            for m in open_ones
+            for m in [*open_ones, *waiting]
             if m.embedding
         ]
         best = max(scored, key=lambda pair: pair[0], default=None)
         if best is not None and best[0] >= _RESOLVE_SIMILARITY and word_overlap(best[1].text, item.text) > 0:
             return best[1]
-    return open_ones[0]  # newest first
+    return open_ones[0] if open_ones else None  # newest first
 
 
 def open_plan(pool: Pool, item: MemoryItem) -> MemoryItem | None:

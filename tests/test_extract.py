@@ -1419,6 +1419,9 @@ def test_the_user_and_someone_else_said_the_spoken_way_round_are_we(
         # …not what there is to do, nor what someone said of the user
         ("周二有个会", C.PLAN),
         ("有个朋友推荐我去学潜水", C.FACT),
+        # …what someone did to the user's household is the user's
+        ("she pushed our inspection to may 6, something about her schedule", C.PLAN),
+        ("their kids are so loud", C.OTHER),
     ],
 )
 def test_what_someone_there_did_is_theirs(extractor: RuleExtractor, text: str, category: C) -> None:

@@ -26,6 +26,8 @@ _EN_OTHER = re.compile(
     r"(?i)^(?:you|he|she|they|it|its|it's|this|that|these|those|there|there's|his|her|their|your)\b"
 )
 EN_SELF = re.compile(r"(?i)\b(?:i|me|my|mine|i'm|i've|i'd|i'll|im)\b")
+# …and the household or team the user is one of: "she pushed our inspection to may 6" is the user's
+_EN_US = re.compile(r"(?i)\b(?:we|us|our|ours|we're|we've|we'll|we'd)\b")
 
 
 def about_other(text: str, lang: str, times: Sequence[TimeMention] = ()) -> bool:
@@ -35,4 +37,4 @@ def about_other(text: str, lang: str, times: Sequence[TimeMention] = ()) -> bool
     text = text[lead:].lstrip(" ，,")
     if lang == "zh":
         return _ZH_OTHER.match(text) is not None and "我" not in text
-    return _EN_OTHER.match(text) is not None and EN_SELF.search(text) is None
+    return _EN_OTHER.match(text) is not None and EN_SELF.search(text) is None and _EN_US.search(text) is None

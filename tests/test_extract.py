@@ -1998,6 +1998,13 @@ def test_typographic_apostrophes_are_understood_and_kept(extractor: RuleExtracto
         ("My husband Dave and I live in Denver", ["My husband Dave and I live in Denver"]),
         ("me and my wife love hiking", ["me and my wife love hiking"]),
         ("I love pizza and I have two kids", ["I love pizza", "I have two kids"]),
+        # …and a new subject of the user's people
+        ("i love the house and our neighbours are great", ["i love the house", "our neighbours are great"]),
+        (
+            "my feet are killing me and 3 of our aides called out",
+            ["my feet are killing me", "3 of our aides called out"],
+        ),
+        ("me and our dog went for a walk", ["me and our dog went for a walk"]),
         # an emoji before more words ends a sentence; one at the end stays with its clause
         ("晚上好呀😄 今天学校通知8月要补课", ["晚上好呀", "今天学校通知8月要补课"]),
         ("我爱喝咖啡☕️", ["我爱喝咖啡☕️"]),

@@ -54,7 +54,9 @@ _SEPARATOR = re.compile(
     # is not the request: "我想学吉他怎么入门")
     r"|(?P<zhhow>(?<=[\u4e00-\u9fff])(?=" + _HOW_ZH + r"))"
     r"|(?P<but>\s*\b(?i:but|however|though)\b\s*|但是|可是|然而|而且|并且)"
-    r"|(?P<and>\s+and\s+(?=(?:[Ii]|[Ii]'m|[Ii]m|[Ii]'ve|[Ii]'d|[Ii]'ll|my|we)\b)"
+    r"|(?P<and>\s+and\s+(?=(?:[Ii]|[Ii]'m|[Ii]m|[Ii]'ve|[Ii]'d|[Ii]'ll|my|we|our)\b"
+    # …or a count of the user's people: "my feet are killing me and 3 of our aides called out"
+    r"|(?i:(?:\d+|two|three|four|five|six|some|half|most|all|both|none)\s+of\s+(?:our|my|the)\b))"
     # …or before where the user lives or works, its "I" left out: "I live in Munich and work at BMW"
     # (not "I'd love to live and work in Lisbon")
     r"|(?<![Ll]ive)(?<![Ww]ork)(?<![Ss]tudy)\s+and\s+(?=(?:now\s+|also\s+|currently\s+)?"

@@ -1442,6 +1442,22 @@ def test_crossing_a_border_now_is_this_moment(extractor: RuleExtractor, text: st
 
 
 @pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("night shift csr here for a us healthcare account sa IT park", C.FACT),
+        ("nurse here", C.JOB),
+        ("mom of three here", C.FAMILY),
+        # …not who else is here, nor how it is here
+        ("same here", C.OTHER),
+        ("so cold here", C.OTHER),
+        ("nobody here cares", C.OTHER),
+    ],
+)
+def test_who_is_here_is_the_user(extractor: RuleExtractor, text: str, category: C) -> None:
+    assert one(extractor, text).category is category
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "its just me and my son here in bangor, hes 9 and hates anything green",

@@ -53,6 +53,14 @@ _EN_WITH = re.compile(
     r"|grow|raise|sell|farm|homeschool|foster|do|did|still|also|always|usually)\b)"
 )
 _WITH_KINDS = (*_HAS_KINDS, *_DID_KINDS)
+# …and who the writer is, said as who is "here": "night shift csr here for a us healthcare account", "mom
+# of three here" (not "same here", "nobody here", "so cold here", "first time here")
+_EN_HERE = re.compile(
+    r"(?i)^(?!(?:it|its|it's|so|too|very|same|everyone|everybody|nobody|no|someone|people|lots|all|me|you|we"
+    r"|they|hi|hey|hello|not|just|still|what|who|how|why|where|when|the|this|that|there|first|long|been|back"
+    r"|anyone|anybody)\b)(?P<who>(?:[\w'-]+\s+){0,4}?[\w'-]+)\s+here\b(?=\s*(?:$|[,.!]|for\b|at\b|in\b"
+    r"|with\b|from\b|and\b))"
+)
 # …and who the writer lives with, said as who there is: "its just me and my son here in bangor"
 _EN_JUST_US = re.compile(r"(?i)^(?:it'?s|its|it\s+is)\s+(?:just|only)\s+me\s+and\s+(?=(?:my|our)\s)")
 
@@ -62,6 +70,8 @@ def with_subject(text: str) -> tuple[str, tuple[Category, ...]]:
     of it (nothing when the clause does not open the way such a clause does)."""
     if (with_someone := _EN_WITH.match(text)) is not None:
         return f"we {text[with_someone.end() :]}", _WITH_KINDS
+    if (here := _EN_HERE.match(text)) is not None:
+        return f"I'm a {here.group('who')}{text[here.end() :]}", (*_HAS_KINDS, Category.FAMILY)
     if (us := _EN_JUST_US.match(text)) is not None:
         return f"I live with {text[us.end() :]}", _HAS_KINDS
     if _EN_AT.match(text):

@@ -3778,6 +3778,9 @@ def test_what_not_to_do_for_good_is_still_a_constraint(extractor: RuleExtractor,
         "please always cite sources when you answer",
         "always cite your sources",
         "always link the docs you mention",
+        # what to tell or point out in every answer
+        "and pls always tell me the why behind stuff",
+        "always flag the risks",
     ],
 )
 def test_examples_and_sources_asked_for_every_answer_are_a_style(extractor: RuleExtractor, text: str) -> None:
@@ -3786,6 +3789,7 @@ def test_examples_and_sources_asked_for_every_answer_are_a_style(extractor: Rule
 
 def test_citing_as_the_users_own_habit_is_no_style(extractor: RuleExtractor) -> None:
     assert one(extractor, "I always cite my sources in my papers").category is not C.STYLE
+    assert one(extractor, "you always tell me the truth").category is not C.STYLE  # a compliment
 
 
 @pytest.mark.parametrize(

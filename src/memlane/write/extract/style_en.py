@@ -31,7 +31,9 @@ FORMAT = (
 ASKED = (
     r"(?:use|set\s+out|give|send|chuck|put|add|include|list|write|answer|reply|start|end|lay\s+out|show|cite|link"
     # (not a compliment: "you always make me smile", "you always make my day")
-    r"|keep|make(?!\s+(?:me|my)\s+(?:smile|laugh|feel|happy|cry|day|think|blush|so)\b)|explain|format|number|break)"
+    r"|keep|make(?!\s+(?:me|my)\s+(?:smile|laugh|feel|happy|cry|day|think|blush|so)\b)|explain|format|number|break"
+    # ("pls always tell me the why behind stuff", "always flag the risks"; not "you always tell me the truth")
+    r"|tell(?!\s+me\s+(?:the\s+truth|i'?m|im|how\s+(?:great|good|smart|amazing)))|flag|mention|warn\s+me)"
 )
 STANDING = (
     r"(?i)(?:^|\b(?:you|u|pls|please|kindly|just)\s+)(?:(?:would|could|can|will|should)\s+)?"

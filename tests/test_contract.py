@@ -491,13 +491,15 @@ def test_the_user_summary_is_built_by_maintenance_and_never_repeats_the_block(me
     drinks = mem.context("推荐饮料", user_id="u1", now=days(1)).text
     assert drinks.count("平时喜欢喝美式") == 1
     assert "用户概况" not in drinks
-    # one it is not relevant to gets the profile and the summary, and no memory line
+    # one that finds nothing of the user's gets the profile alone: no memory line, no summary
     body = mem.context("量子力学的基本原理是什么", user_id="u1", now=days(1)).text.split("<memory-data>", 1)[
         1
     ]
     assert body.lstrip().startswith("## 用户档案")
-    assert "用户概况：平时喜欢喝美式" in body
+    assert "用户概况" not in body
     assert "## 相关记忆" not in body
+    # …as small talk does
+    assert "用户概况" not in mem.context("哈哈谢谢你呀", user_id="u1", now=days(1)).text
 
 
 def test_eight_writers_adding_overlapping_facts_leave_no_duplicates(

@@ -112,7 +112,8 @@ def assemble(
     """The context block for one prompt; entries that do not fit the budget are left out whole.
 
     ``hits`` are what :func:`memlane.read.admit.admit` let through, best first; ``summary`` is the
-    user summary, shown among the summaries when it fits ``summary_tokens``; ``profile`` the memories
+    user summary, shown among the summaries when it fits ``summary_tokens`` and ``hits`` found
+    something; ``profile`` the memories
     behind the profile's current values, which its section shows (they count as used). Days are
     shown in the timezone of ``now`` (UTC without it).
     """
@@ -139,8 +140,16 @@ def assemble(
     memories = [h for h in hits if h.memory.kind not in (Kind.SUMMARY, Kind.LOG)]
     summaries = [h for h in hits if h.memory.kind is Kind.SUMMARY]
     turns = [h for h in hits if h.memory.kind is Kind.LOG]
+    # the user summary is background for a question about the user: one that found nothing of theirs
+    # ("who wrote pride and prejudice", "cheers, that's grand") gets the profile and this session only
+    about_them = bool(hits)
     for title, section in (("memories", memories), ("summaries", summaries), ("log", turns)):
-        portrait = title == "summaries" and bool(summary) and estimate_tokens(summary) <= summary_tokens
+        portrait = (
+            title == "summaries"
+            and about_them
+            and bool(summary)
+            and estimate_tokens(summary) <= summary_tokens
+        )
         if not (section or portrait) or not budget.take(f"## {titles[title]}"):
             continue
         if portrait:

@@ -513,6 +513,7 @@ def test_giving_an_address_is_not_a_contact_preference(extractor: RuleExtractor)
     ("text", "slot", "value"),
     [
         ("回复简洁一点", "response_style", "concise"),
+        ("reply简短点就行", "response_style", "concise"),  # mixed
         ("客服回复简洁一点", "response_style", "concise"),
         ("说详细点", "response_style", "detailed"),
         ("别太啰嗦", "response_style", "concise"),

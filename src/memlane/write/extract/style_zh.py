@@ -7,7 +7,7 @@ instruction for every later answer. :mod:`memlane.write.extract.rules_zh` turns 
 from __future__ import annotations
 
 # what answering is called
-REPLY = r"(?:回复|回答|答复|回|说|讲|写|答|解释|输出|表达|说话)"
+REPLY = r"(?:回复|回答|答复|回|说|讲|写|答|解释|输出|表达|说话|(?i:reply|answer|respond)\s*)"
 DETAILED = (
     rf"{REPLY}.{{0,4}}?(?:详细|具体|仔细|展开|全面)|(?:详细|具体)(?:一?点|一?些)"
     r"|多(?:说|讲|解释)(?:一?点|一?些)|展开(?:讲讲|说说)"

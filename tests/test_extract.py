@@ -3761,6 +3761,25 @@ def test_when_a_plan_to_change_happens_is_no_condition(extractor: RuleExtractor)
     assert extract(extractor, "我想换个工作，明年开春吧")[-1].category is not C.CONDITION
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我再想想",
+        "我回头跟老婆商量一下",
+        "我回去跟媳妇商量",
+        "i'll run it by my wife",
+        "i'll check with my husband first",
+    ],
+)
+def test_a_decision_put_off_is_of_the_task_at_hand(extractor: RuleExtractor, text: str) -> None:
+    check(one(extractor, text), C.CONTEXT, session_only=True)
+
+
+@pytest.mark.parametrize("text", ["我在考虑换工作", "i need to talk to my boss about a raise"])
+def test_what_the_user_weighs_is_no_decision_put_off(extractor: RuleExtractor, text: str) -> None:
+    assert one(extractor, text).category is not C.CONTEXT
+
+
 @pytest.mark.parametrize("text", ["别问了", "唉别提了", "别烦我", "leave me alone", "just let me be"])
 def test_asking_to_be_left_alone_now_is_a_mood_not_a_rule(extractor: RuleExtractor, text: str) -> None:
     check(one(extractor, text), C.MOOD)

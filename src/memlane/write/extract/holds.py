@@ -56,6 +56,16 @@ AILING = (
 )
 # the state of the user's phone, time or body this while: context of this conversation, in either language
 STATE_NOW = re.compile(f"{DEVICE_NOW.pattern}|{AILING}")
+# a decision put off, of the task at hand: "我再想想", "我回去跟媳妇商量", "let me think about it", "i'll run
+# it by my wife" (not "我在考虑换工作": what the user weighs, which says something of them)
+DEFERRED = re.compile(
+    r"^(?:那|好|行|嗯|好的|那我)?[，,\s]*我?(?:再|先|回头|回去|晚点|改天|得)*(?:(?:跟|和|问问)[\u4e00-\u9fff]{1,4}?)?"
+    r"(?:商量|想想|考虑|琢磨|研究)(?:一下|商量|考虑|琢磨|研究)?(?:再说|再定)?(?:吧|哈|啊|哦)?[。！!～~]*$"
+    r"|(?i:^(?:(?:ok(?:ay)?|hmm+|well|cool|alright)[,\s]+)?(?:let\s+me|i'?ll|i\s+will|i\s+need\s+to|i\s+have\s+to"
+    r"|gotta|i'?d\s+better)\s+(?:think\s+(?:about\s+it|it\s+over)|sleep\s+on\s+it|run\s+it\s+(?:by|past)\s+\w+"
+    r"(?:\s+\w+)?|check\s+with\s+(?:my\s+)?\w+|talk\s+(?:it\s+over\s+)?(?:to|with)\s+(?:my\s+)?\w+)"
+    r"(?:\s+(?:first|about\s+it|tonight|later))?\W*$)"
+)
 # a time that bounds what is said to today or this week ("今天用英文回答我", "我这周在家办公", "reply in
 # English today"), not when a change starts ("从今天起", "今天开始", "starting today")
 TODAY = re.compile(

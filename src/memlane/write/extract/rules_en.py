@@ -31,7 +31,7 @@ from .events_en import (
 )
 from .events_en import SUBJECT as _I
 from .events_en import SUBJECT_IS as _IM
-from .holds import ONE_OFF_EN, STATE_NOW
+from .holds import DEFERRED, ONE_OFF_EN, STATE_NOW
 from .lexicon import JOBS_EN
 from .moods_en import MOOD as _MOOD
 from .present_en import HERE_NOW, NOW, THEY_NOW
@@ -241,6 +241,7 @@ RULES = (
                      rf"(?:moved|relocated)\s+to\s+(?P<v>{_PLACE})", b.place("home_city")),
     # problems
     rule(C.CONTEXT, STATE_NOW.pattern, fixed(None, session_only=True), "any"),  # 信号只有一格, 感冒了
+    rule(C.CONTEXT, DEFERRED.pattern, fixed(None, session_only=True), "any"),  # 我再想想, put off
     rule(C.COMPLAINT, _RESOLVED, timed(EventStatus.RESOLVED, None), "any"),
     rule(C.COMPLAINT, _PROBLEM, _unless_here_now(timed(EventStatus.UNRESOLVED, None)), "ask"),
     # what the user does regularly, and lasting facts with a slot

@@ -18,7 +18,7 @@ from . import events_zh
 from .channels import CHANNEL_WORD, contact
 from .dated import moved_plan, routine, timed, unless_a_habit
 from .family_zh import MARITAL, MARITAL_SAID, MINE, PARTED, PETS, REL, family
-from .holds import LASTING, STATE_NOW
+from .holds import DEFERRED, LASTING, STATE_NOW
 from .lexicon import JOBS_ZH, MOOD_ZH, STOPPED_ZH, THING_SPEC_ZH
 from .money import budget_draft
 from .present_zh import AWAY, HABIT, NOW, habit
@@ -278,6 +278,7 @@ RULES = (
     rule(C.JOB, r"我(?:已经)?(?P<v>退休|失业|待业)了?", slot_value("job")),
     # problems
     rule(C.CONTEXT, STATE_NOW.pattern, fixed(None, session_only=True), "any"),  # 信号只有一格, 感冒了
+    rule(C.CONTEXT, DEFERRED.pattern, fixed(None, session_only=True), "any"),  # 我再想想, put off
     rule(C.COMPLAINT, _RESOLVED, timed(EventStatus.RESOLVED, None), "any"),
     rule(C.COMPLAINT, _PROBLEM, timed(EventStatus.UNRESOLVED, None), "ask"),
     # what the user does regularly, and lasting facts with a slot

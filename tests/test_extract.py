@@ -1784,9 +1784,6 @@ def test_kind_of_before_anything_else_still_hedges(extractor: RuleExtractor) -> 
         # what it sets right
         ("also found my sat score on the college board site, its 1210 not 1180 lol", C.EVENT),
         ("i got the quote back, it's 450 not 300", C.EVENT),
-        # what it is, and how long
-        ("im a cna at pine hollow, its a nursing home, been there almost 6 yrs", C.FACT),
-        ("i got a new car, it's a tesla", C.EVENT),
         # how strongly
         ("我不吃香菜，一点都不行", C.DISLIKE),
         ("我不吃辣，完全不行", C.DISLIKE),

@@ -218,10 +218,11 @@ def rivals(pool: Pool, item: MemoryItem) -> list[MemoryItem]:
     ):
         return []
     switched = switched_to(item.text)
-    changed = _CHANGED.search(_DURATION.sub("", item.text))
-    if not switched and not changed:
+    # the words of a change it says ("instead" alone names the new choice of a change just told)
+    words = {m.group(0).lower() for m in _CHANGED.finditer(_DURATION.sub("", item.text))}
+    if not switched and not words:
         return []
-    if not switched and _instead_of_a_change(pool, item):
+    if not switched and words == {"instead"} and _after_a_change(pool, item):
         return []
     held = [
         m
@@ -245,11 +246,10 @@ def rivals(pool: Pool, item: MemoryItem) -> list[MemoryItem]:
     return [m for m in replaced if m.id in close]
 
 
-def _instead_of_a_change(pool: Pool, item: MemoryItem) -> bool:
-    """Whether "instead" is the only word of a change ``item`` says, right after a change of this
-    conversation retired something (:data:`_JUST_TOLD`)."""
-    said = {m.group(0).lower() for m in _CHANGED.finditer(_DURATION.sub("", item.text))}
-    if said != {"instead"} or item.session_id is None or item.created_at is None:
+def _after_a_change(pool: Pool, item: MemoryItem) -> bool:
+    """Whether ``item`` is said right after a change of this conversation retired something
+    (:data:`_JUST_TOLD`)."""
+    if item.session_id is None or item.created_at is None:
         return False
     since = item.created_at - _JUST_TOLD
     told = pool.query(MemoryQuery(session_id=item.session_id, limit=8))

@@ -161,7 +161,7 @@ _NAMED = re.compile(
     r"(?!(?:morning|afternoon|evening|night|week|weekend|month|year|time)$)[\w']+$"
 )
 _WHEN = re.compile(r"(?i)\b(?:morning|afternoon|evening|night|week|weekend|month|year|time)$")
-_ME_AND_MY = re.compile(r"(?i)\bme$")
+_ME_LAST = re.compile(r"(?i)\bme$")
 _LINK_END = re.compile(r"(?i)\b(?:so|and|but|yeah|\w+ly)$")
 # where what a run-on "I'm" follows was said from: the last stop or link
 _SAID = re.compile(r"[.!?;,。！？，；]|\b(?i:but|and|so|because|though)\b")
@@ -313,10 +313,11 @@ def _is_split(m: re.Match[str], text: str) -> bool:
         return True
     if m.lastgroup == "but" and m.group(0).strip().lower() == "though":
         return _SAID_LAST.match(after) is None  # "I cycle to work every day though, about 25 min"
-    if m.lastgroup == "and" and PARTNER_BEFORE_AND_I.search(before):
-        return False  # "my wife and I have two kids": the two are the subject of one clause
-    if m.lastgroup == "and" and _ME_AND_MY.search(before) and after[:3].lower() == "my ":
-        return False  # "its just me and my son here in bangor": the two are who is meant
+    if m.lastgroup == "and" and (
+        PARTNER_BEFORE_AND_I.search(before) or (_ME_LAST.search(before) and after[:3].lower() == "my ")
+    ):
+        # "my wife and I have two kids", "its just me and my son here in bangor": the two are one subject
+        return False
     if m.lastgroup == "tail":  # not the feeling a clause is about: "I am so proud", "it made me happy"
         words = before.split()
         return len(words) >= 4 and not has_cjk(before) and _LINKS.search(before) is None

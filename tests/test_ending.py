@@ -105,6 +105,59 @@ def test_what_shares_no_word_is_not_retired(mem: Memory, old: str, new: str) -> 
     assert len(_said_days_apart(mem, old, new)) == 1
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "news"),
+    [
+        # a condition of the request it came with, small talk to the model, a remark inside a request
+        pytest.param(
+            "我是优酷会员 平时主要看综艺",
+            "帮我推荐几部腾讯视频上的剧 优酷会员到期没续了 那边的就别推了",
+            "优酷会员到期没续了 那边的就别推了",
+            id="zh-condition",
+        ),
+        pytest.param(
+            "我在追《漫长的季节》 每集都看",
+            "漫长的季节追完了 太好看了 接下来看啥 你推荐一下",
+            "漫长的季节追完了 太好看了",
+            id="zh-small-talk",
+        ),
+        pytest.param(
+            "I'm a Hulu subscriber, mostly for live sports",
+            "recommend me a documentary. hulu sub ran out btw so nothing from there",
+            "hulu sub ran out btw so nothing from there",
+            id="en-condition",
+        ),
+    ],
+)
+def test_a_change_in_a_clause_the_judge_drops_is_kept_and_retires_the_old(
+    mem: Memory, old: str, new: str, news: str
+) -> None:
+    assert _said_days_apart(mem, old, new) == []
+    kept = [m for m in mem.list("u1") if m.text == news]
+    assert len(kept) == 1, [m.text for m in mem.list("u1")]
+    assert kept[0].reason in (
+        "says that something the user told before no longer holds",
+        "说明用户之前说过的事已不再成立",
+    )
+
+
+@pytest.mark.parametrize(
+    "new",
+    [
+        pytest.param("优酷会员好像到期了吧 帮我推荐几部剧", id="a-guess"),
+        pytest.param("唉 优酷会员到期了 烦死了", id="a-mood"),
+    ],
+)
+def test_a_guess_or_a_mood_about_the_thing_retires_nothing(mem: Memory, new: str) -> None:
+    assert _said_days_apart(mem, "我是优酷会员 平时主要看综艺", new) == ["我是优酷会员 平时主要看综艺"]
+
+
+def test_a_dropped_clause_that_ends_nothing_of_the_users_is_not_kept(mem: Memory) -> None:
+    old = "我在西安一所高中教语文"
+    assert _said_days_apart(mem, old, "漫长的季节追完了 太好看了 接下来看啥 你推荐一下") == [old]
+    assert [m.text for m in mem.list("u1")] == [old]
+
+
 def test_the_retirement_says_it_was_learned_in_the_users_language(mem: Memory) -> None:
     mem.add("我在一个读书群里 每天打卡", user_id="u1", session_id="s1", at=T0)
     mem.add("读书群退了 群里全是发广告的 没意思", user_id="u1", session_id="s2", at=T0 + timedelta(days=12))

@@ -12,21 +12,31 @@ that happened or a memory that itself says something ended; nothing when the cha
 wish or a pause for now (in the part of the statement that names the thing, or the part after it: a
 wish about something else in the same message does not count), and nothing in named speakers' talk
 (the head learnt from what users tell an assistant).
+
+A change often comes in a clause the judge keeps no memory of: small talk to the model ("繁花追完了
+太好看了"), a condition of the request it came with ("爱奇艺会员到期了没续 那边的就别推了"), about nothing
+in particular ("那部漫画作者宣布无限期停更了"). Such a clause (:func:`may_end`) is read again with its
+vector off the caller's path, like a clause the judge may still keep (:mod:`memlane.write.keeper`), and
+kept as the user's news (:func:`as_news`) when it retires a memory this way.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
-from memlane.domain import Kind, MemoryItem
+from memlane.domain import Action, Category, Decision, Kind, MemoryItem
 from memlane.store.tokens import SPEAKER
 from memlane.text.keywords import content_words
+from memlane.text.lang import said
 from memlane.write.changes import changeable, may_retire
 from memlane.write.extract.leaving import left_behind
 from memlane.write.extract.lexicon import HEDGE, HYPOTHETICAL
 from memlane.write.extract.reference import kin_subject
 from memlane.write.extract.rule import CHAT_STOP
 from memlane.write.judge.ending import EndingHead
+from memlane.write.judge.guards import LONG_NUMBER, exact
+from memlane.write.judge.rules import POLICIES
 from memlane.write.pool import Pool
 
 _KINDS = (Kind.SEMANTIC, Kind.PROFILE, Kind.EPISODIC)
@@ -129,3 +139,48 @@ def ended_by_meaning(pool: Pool, item: MemoryItem, head: EndingHead | None) -> t
         and not _unsettled(parts, shared)
     ]
     return ([max(near, key=lambda pair: pair[0])[1]] if near else []), sure
+
+
+# what a clause the judge did not keep may be, and still say something of the user's ended: not a mood,
+# a request, an imagined case or a withdrawal (the judge's firm "not this")
+_MAY_END = frozenset({Category.OTHER, Category.SMALLTALK, Category.CONTEXT, Category.CONDITION})
+
+
+def may_end(decision: Decision) -> bool:
+    """Whether a clause the judge did not keep is read again for a change it may say: the user's own
+    words, of a kind that may tell news, not a guess, with no secret and no long number in it, and not a
+    named speaker's (the head learnt from what users tell an assistant)."""
+    c = decision.candidate
+    return (
+        c is not None
+        and decision.action in (Action.DISCARD, Action.SESSION)
+        and c.category in _MAY_END
+        and not exact(c)
+        and not c.hedged
+        and not c.instruction
+        and not LONG_NUMBER.search(c.text)
+        and not any(t.startswith(SPEAKER) for t in c.tags)
+    )
+
+
+def as_news(decision: Decision) -> Decision:
+    """``decision`` (one :func:`may_end` names) as the user's news kept long-term: a fact about them,
+    which says that what it retires no longer holds."""
+    c = decision.candidate
+    assert c is not None
+    policy = POLICIES[Category.FACT]
+    news = replace(c, category=Category.FACT, session_only=False, event_time=None, event_status=None)
+    return replace(
+        decision,
+        action=Action.SEMANTIC,
+        category=Category.FACT,
+        importance=policy.importance,
+        stability=policy.stability,
+        expires_at=None,
+        reason=said(
+            c.lang,
+            "says that something the user told before no longer holds",
+            "说明用户之前说过的事已不再成立",
+        ),
+        candidate=news,
+    )

@@ -7,15 +7,17 @@ for an episode) (:meth:`~memlane.write.judge.Judge.second_look`): what it moves 
 bin is not kept, and its vector was the only cost. A clause dropped as about nothing in particular
 that the judge may still keep is named in ``later``: the write path has it embedded off the
 caller's path (:mod:`memlane.write.backlog`), and :meth:`Keeper.rescue` keeps it when the second look
-is sure it lasts::
+is sure it lasts, or when it says that a memory of the user's no longer holds (:func:`may_end`, read
+by the ending head)::
 
     decisions, made, later = Keeper(embedder, judge).keep("u1", "s1", decisions, said_at, look=True)
-    kept = keeper.rescue("u1", "s1", later[0], vector, said_at(later[0]))  # (decision, memory) or None
+    kept = keeper.rescue("u1", "s1", later[0], vector, said_at(later[0]), ends)  # (decision, memory) or None
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
+from dataclasses import replace
 from datetime import datetime
 
 import numpy as np
@@ -24,6 +26,7 @@ import numpy.typing as npt
 from memlane.domain import Action, Decision, Flag, Kind, MemoryItem, Source
 from memlane.embed import Embedder
 from memlane.store.tokens import indexed
+from memlane.write.ended import as_news, may_end
 from memlane.write.judge import Judge
 from memlane.write.planner import LONG_TERM
 
@@ -76,8 +79,11 @@ class Keeper:
             if d.action not in LONG_TERM
             and d.candidate is not None
             and d.candidate.message_id not in withdrawn
-            and self.judge.reads_again(d)
+            and (self.judge.reads_again(d) or may_end(d))
         ]
+        # …and a clause the second look took out of the long term, which may still say a change (its
+        # look is had: nothing gives it back)
+        later += [replace(d, overruled=None) for d in out if id(d) not in vectors and may_end(d)]
         return out, made, later
 
     def rescue(
@@ -87,16 +93,25 @@ class Keeper:
         decision: Decision,
         vector: npt.ArrayLike,
         at: datetime,
+        ends: Callable[[MemoryItem], bool],
     ) -> tuple[Decision, MemoryItem] | None:
         """``decision`` (one of :meth:`keep`'s ``later``) read again with its clause's ``vector``: the
-        decision to keep it and its memory, with its vector, or None to leave it dropped."""
-        kept = self.judge.second_look(decision, vector, at)
-        if kept.action not in LONG_TERM or kept.candidate is None:
+        decision to keep it and its memory, with its vector, or None to leave it dropped. A clause the
+        second look leaves dropped is kept as the user's news when ``ends`` says its memory retires one
+        of theirs."""
+        again = self.judge.reads_again(decision)
+        kept = self.judge.second_look(decision, vector, at) if again else decision
+        if kept.candidate is None:
             return None
+        news = kept.action not in LONG_TERM
+        if news:
+            if not may_end(decision):
+                return None
+            kept = as_news(decision)
         memory = item(user_id, session_id, kept, at)
         plain = memory.kind is not Kind.EPISODIC  # an episode's vector holds its day
         memory.embedding = (np.asarray(vector, dtype=np.float32) if plain else self._vector(memory)).tolist()
-        return kept, memory
+        return (kept, memory) if not news or ends(memory) else None
 
     def _looking(self, look: bool) -> bool:
         """Whether the judge reads clauses again with their e5 vectors."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import partial
 
 from memlane.domain import (
     Action,
@@ -349,8 +350,10 @@ class WritePath:
         at: datetime,
         caller: str | None,
     ) -> None:
-        """Keep what the second look keeps of a dropped clause, reconciled like any write."""
-        found = self.keeper.rescue(user_id, session_id, decision, vector, at)
+        """Keep what the second look keeps of a dropped clause, and a dropped clause that says a memory
+        of the user's no longer holds, reconciled like any write."""
+        ends = partial(self.reconciler.ends_one, self.stores)
+        found = self.keeper.rescue(user_id, session_id, decision, vector, at, ends)
         if found is None:
             return
         kept, memory = found

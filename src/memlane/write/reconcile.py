@@ -293,6 +293,11 @@ class Reconciler:
         read on the first write that asks."""
         return EndingHead.bundled() if self.learned else None
 
+    def ends_one(self, stores: Stores, memory: MemoryItem) -> bool:
+        """Whether ``memory`` (not yet stored, with its vector) says, by the ending head's reading, that a
+        current memory of its user no longer holds (:func:`ended_by_meaning`)."""
+        return bool(ended_by_meaning(Pool(stores, memory.user_id), memory, self.ending)[0])
+
     def review(self, stores: Stores, pending: Sequence[tuple[MemoryItem, list[str]]]) -> Rulings:
         """Rulings on the doubts of ``pending`` (new items with their objects); none from the rules."""
         return {}

@@ -3971,3 +3971,11 @@ def test_a_label_said_before_the_news_is_small_talk(extractor: RuleExtractor, te
     label, news = extract(extractor, text)[:2]
     assert label.category is Category.SMALLTALK
     assert news.category is not Category.SMALLTALK
+
+
+def test_the_change_after_a_longer_feeling_is_a_clause_of_its_own(extractor: RuleExtractor) -> None:
+    found = extract(extractor, "下班累成狗根本不想动弹 现在改成在宿舍跟着视频跳操")
+    assert [c.text for c in found] == ["下班累成狗根本不想动弹", "现在改成在宿舍跟着视频跳操"]
+    assert found[0].category is C.MOOD
+    # what elaborates the feeling stays with it
+    assert len(extract(extractor, "下班累成狗根本不想动弹 都不想出门")) == 1

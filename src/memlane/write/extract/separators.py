@@ -263,6 +263,9 @@ def _zh_asked_apart(m: re.Match[str], text: str) -> bool:
         # "开心 今天拿到offer了", "大胖上个月走了 还是好难过": a feeling said apart from the news (not
         # "我害怕打针 每次都哭", which says more of the same)
         return True
+    if _NOW_NEWS.match(after) and _FELT.search(before) and len(before) <= 2 * _FELT_SPAN:
+        # …and the change after a longer feeling: "下班累成狗根本不想动弹 现在改成在宿舍跟着帕梅拉跳"
+        return True
     if asks_zh(after) or _ASKS_NEXT.fullmatch(after):  # "…组里全是 Golang 微服务 想问下 context…"
         return _ASKING_LEAD.search(before) is None and not asks_zh(before)
     return asks_zh(before)  # the news after a question or a request: "有没有软一点的 他不爱吃甜的"
@@ -271,6 +274,8 @@ def _zh_asked_apart(m: re.Match[str], text: str) -> bool:
 _FELT = re.compile(MOOD_ZH)
 _FELT_SPAN = 10  # characters: a longer part says more than how the user feels
 _ELABORATES = re.compile(r"每次|一直|总是|老是|都|也|还|就|所以|因为|而且|尤其|特别是")
+# what opens the news of a change: "现在改成…", "后来换成…", "改成…"
+_NOW_NEWS = re.compile(r"(?:(?:现在|后来|如今)(?:都|就|已经)?)?(?:改成|换成|改为|换了|改了|开始)")
 
 
 def _felt(part: str) -> bool:

@@ -3979,3 +3979,15 @@ def test_the_change_after_a_longer_feeling_is_a_clause_of_its_own(extractor: Rul
     assert found[0].category is C.MOOD
     # what elaborates the feeling stays with it
     assert len(extract(extractor, "下班累成狗根本不想动弹 都不想出门")) == 1
+
+
+@pytest.mark.parametrize("text", ["大夫让清淡点吃就行", "医生说多喝水就行", "老师叫我们背熟就可以"])
+def test_what_someone_told_the_user_will_do_is_no_condition_of_their_task(
+    extractor: RuleExtractor, text: str
+) -> None:
+    assert one(extractor, text).category is not C.CONDITION
+
+
+@pytest.mark.parametrize("text", ["本地的就行", "帮我订个酒店 本地的就行", "二等座就可以"])
+def test_what_will_do_for_the_task_is_still_its_condition(extractor: RuleExtractor, text: str) -> None:
+    assert extract(extractor, text)[-1].category is C.CONDITION

@@ -3991,3 +3991,8 @@ def test_what_someone_told_the_user_will_do_is_no_condition_of_their_task(
 @pytest.mark.parametrize("text", ["本地的就行", "帮我订个酒店 本地的就行", "二等座就可以"])
 def test_what_will_do_for_the_task_is_still_its_condition(extractor: RuleExtractor, text: str) -> None:
     assert extract(extractor, text)[-1].category is C.CONDITION
+
+
+@pytest.mark.parametrize("text", ["可算放心了", "脑瓜子嗡嗡的", "真闹心"])
+def test_relief_and_a_ringing_head_are_moods(extractor: RuleExtractor, text: str) -> None:
+    check(one(extractor, text), C.MOOD)

@@ -3996,3 +3996,12 @@ def test_what_will_do_for_the_task_is_still_its_condition(extractor: RuleExtract
 @pytest.mark.parametrize("text", ["可算放心了", "脑瓜子嗡嗡的", "真闹心"])
 def test_relief_and_a_ringing_head_are_moods(extractor: RuleExtractor, text: str) -> None:
     check(one(extractor, text), C.MOOD)
+
+
+@pytest.mark.parametrize("text", ["你回我别整太长啊", "回复不要写那么多", "说话别那么长"])
+def test_an_answer_not_long_is_a_concise_style(extractor: RuleExtractor, text: str) -> None:
+    check(one(extractor, text), C.STYLE, slot="response_style", value="concise")
+
+
+def test_a_route_not_long_is_no_answer_style(extractor: RuleExtractor) -> None:
+    assert one(extractor, "这个路线别整太长").category is not C.STYLE

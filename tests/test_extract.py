@@ -4005,3 +4005,10 @@ def test_an_answer_not_long_is_a_concise_style(extractor: RuleExtractor, text: s
 
 def test_a_route_not_long_is_no_answer_style(extractor: RuleExtractor) -> None:
     assert one(extractor, "这个路线别整太长").category is not C.STYLE
+
+
+@pytest.mark.parametrize(
+    "text", ["我现在在延吉公寓躺着呢 腿都不是自己的了", "现在在4S店等着呢 刚把车开进去了"]
+)
+def test_where_the_user_is_this_moment_said_first_is_the_moment(extractor: RuleExtractor, text: str) -> None:
+    check(one(extractor, text), C.CONTEXT, session_only=True)

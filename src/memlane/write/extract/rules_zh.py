@@ -359,6 +359,10 @@ RULES = (
     rule(C.EVENT, r".", unless_a_habit(timed(EventStatus.DONE, -1, require_time=True))),
     # what a check found, settling a guess
     rule(C.EVENT, events_zh.FOUND_OUT, timed(EventStatus.DONE, -1), "any"),
+    # where the user is this moment, said first, whatever is done after it ("我现在在延吉公寓躺着呢 腿都不是
+    # 自己的了")
+    rule(C.CONTEXT, r"^我?(?:现在|这会儿|此刻)(?:正)?在[^，。,\s]{1,14}?呢(?=$|[\s，,。])",
+         fixed(None, session_only=True)),
     # done: 了 or 啦 (定啦), 过, or a choice made (最后选的蕾丝款)
     # (过 as a verb of its own: 过关, 过马路, 过生日)
     rule(C.EVENT, r"了|啦|过(?!敏|来|去|年|节|得|分|关|海关|安检|马路|桥|生日|周末|日子|夜)"

@@ -4012,3 +4012,11 @@ def test_a_route_not_long_is_no_answer_style(extractor: RuleExtractor) -> None:
 )
 def test_where_the_user_is_this_moment_said_first_is_the_moment(extractor: RuleExtractor, text: str) -> None:
     check(one(extractor, text), C.CONTEXT, session_only=True)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["给我调到14号了 我妈胃镜也跟着改约到3月14号了", "复查提前到下周一了", "年会顺延到周六"],
+)
+def test_a_plan_moved_in_more_words_is_a_change(extractor: RuleExtractor, text: str) -> None:
+    check(one(extractor, text), C.PLAN, change="replace")

@@ -41,6 +41,7 @@ from memlane.text.kin import EN_RELATIONS, ZH_RELATIONS
 
 from .builds_en import PETS as EN_PETS
 from .events_en import MOVED
+from .events_zh import MOVED as MOVED_ZH
 from .family_zh import PETS as ZH_PETS
 from .lexicon import STOP_VERB, STOPPED_ZH
 from .rule import CHAT_STOP
@@ -336,7 +337,7 @@ _CHANGES = (
         re.compile(
             r"改成|换成|改喝|改吃|改用|换了|改为|转而|改到|改期|推迟|延期|延后|挪到"
             r"|(?i:\bswitched\s+to\b|\bchanged\s+to\b|\binstead\b|\brebooked\b|\brescheduled\b|\bpostponed\b)"
-            rf"|(?i:{MOVED.removeprefix('(?i)')})"
+            rf"|(?i:{MOVED.removeprefix('(?i)')})|{MOVED_ZH}"
         ),
     ),
     (

@@ -4020,3 +4020,12 @@ def test_where_the_user_is_this_moment_said_first_is_the_moment(extractor: RuleE
 )
 def test_a_plan_moved_in_more_words_is_a_change(extractor: RuleExtractor, text: str) -> None:
     check(one(extractor, text), C.PLAN, change="replace")
+
+
+@pytest.mark.parametrize("text", ["给我整个四十分钟的室内课教案", "给我列个清单", "你给我排个表"])
+def test_asking_to_be_made_something_is_a_request(extractor: RuleExtractor, text: str) -> None:
+    check(one(extractor, text), C.REQUEST)
+
+
+def test_what_the_assistant_gave_is_no_request(extractor: RuleExtractor) -> None:
+    assert one(extractor, "给我的建议很有用").category is not C.REQUEST

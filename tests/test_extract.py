@@ -4029,3 +4029,10 @@ def test_asking_to_be_made_something_is_a_request(extractor: RuleExtractor, text
 
 def test_what_the_assistant_gave_is_no_request(extractor: RuleExtractor) -> None:
     assert one(extractor, "给我的建议很有用").category is not C.REQUEST
+
+
+@pytest.mark.parametrize("text", ["我估计错了 不在二中", "我猜错了 是周三"])
+def test_a_guess_said_to_be_wrong_is_what_was_found_out(extractor: RuleExtractor, text: str) -> None:
+    found = one(extractor, text)
+    assert not found.hedged
+    check(found, C.EVENT, event_status=EventStatus.DONE)

@@ -147,7 +147,8 @@ CONSEQUENCE = re.compile(r"^(?:我?就|那我?就?|我会|我要|我肯定|(?i:i
 
 HEDGE = re.compile(
     # (大概 before an amount is about how much, not whether: "出差，大概一周")
-    r"可能|也许|大概(?![0-9一二两三四五六七八九十半几])|好像|我猜|应该是|或许|估计|似乎|说不定|不确定|貌似|我觉得"
+    # (not a guess that proved wrong: "我估计错了", "我猜错了")
+    r"可能|也许|大概(?![0-9一二两三四五六七八九十半几])|好像|我猜(?!错|对)|应该是|或许|估计(?!错)|似乎|说不定|不确定|貌似|我觉得"
     r"|(?i:\b(?:maybe|perhaps|i\s+think|i\s+guess|probably|possibly|i\s+suppose|i\s+believe|not\s+sure"
     r"|might|may\s+be|(?:kind\s+of|kinda|sort\s+of|sorta)(?!\s+(?:like|love|enjoy|prefer|hate|dislike|miss)\b)"
     r"|i\s+reckon|likely|pretty\s+sure|idk"

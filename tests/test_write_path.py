@@ -392,3 +392,21 @@ def test_an_exam_given_up_retires_the_preparing_for_it(mem: Memory) -> None:
     texts = [m.text for m in mem.list("u1")]
     assert "最近在准备CFA level 2" not in texts, texts
     assert "CFA我决定不考了" in texts
+
+
+def _current_after(mem: Memory, *texts: str) -> list[str]:
+    """Say each text a week apart; the texts of the memories still current."""
+    for i, text in enumerate(texts):
+        mem.add(text, user_id="u1", session_id=f"s{i}", at=days(7 * i))
+        mem.flush("u1")
+    return [m.text for m in mem.list("u1")]
+
+
+def test_a_move_shares_a_word_with_the_plan_it_moves_not_only_its_to(mem: Memory) -> None:
+    current = _current_after(
+        mem,
+        "我带的初二篮球队月底要打市中学生联赛 4月26号开打",
+        "通知来了 联赛推迟到5月10号了 地点在市体育中心",
+        "早上那个点儿太早了 从下礼拜开始训练挪到放学后 四点四十到五点四十 计划表帮我改改",
+    )
+    assert "通知来了 联赛推迟到5月10号了 地点在市体育中心" in current

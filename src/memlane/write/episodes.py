@@ -13,7 +13,7 @@ import numpy as np
 from memlane.domain import Category, EventStatus, Kind, MemoryItem
 from memlane.vocabulary import MemoryQuery
 from memlane.write.pool import Pool
-from memlane.write.wording import word_overlap
+from memlane.write.wording import shares_a_word
 
 # how far back a resolution looks for the complaint it settles, and how close a named one must be
 _RESOLVE_WINDOW_DAYS = 60
@@ -50,7 +50,7 @@ def resolved_complaint(pool: Pool, item: MemoryItem) -> MemoryItem | None:
             if m.embedding
         ]
         best = max(scored, key=lambda pair: pair[0], default=None)
-        if best is not None and best[0] >= _RESOLVE_SIMILARITY and word_overlap(best[1].text, item.text) > 0:
+        if best is not None and best[0] >= _RESOLVE_SIMILARITY and shares_a_word(best[1].text, item.text):
             return best[1]
     return open_ones[0] if open_ones else None  # newest first
 
@@ -64,7 +64,7 @@ def open_plan(pool: Pool, item: MemoryItem) -> MemoryItem | None:
     if item.created_at is not None:
         horizon = item.created_at - timedelta(days=_RESOLVE_WINDOW_DAYS)
         open_ones = [m for m in open_ones if (m.valid_from or m.created_at or horizon) >= horizon]
-    return _closest([m for m in open_ones if word_overlap(m.text, item.text) > 0], item)
+    return _closest([m for m in open_ones if shares_a_word(m.text, item.text)], item)
 
 
 def happened_plan(pool: Pool, item: MemoryItem) -> MemoryItem | None:
@@ -83,7 +83,7 @@ def happened_plan(pool: Pool, item: MemoryItem) -> MemoryItem | None:
         and m.id != item.id
         and m.valid_from is not None
         and told - timedelta(days=_RESOLVE_WINDOW_DAYS) <= m.valid_from <= told + timedelta(days=1)
-        and word_overlap(m.text, item.text) > 0
+        and shares_a_word(m.text, item.text)
     ]
     return _closest(due, item)
 

@@ -49,6 +49,20 @@ def covers(general: str, specific: str) -> bool:
     return all(_found(w, large) for w in small)
 
 
+# single Chinese characters that name nothing two statements could share: the words a move, a time or
+# a relation is said with ("联赛推迟到5月10号" and "训练挪到放学后" share 到)
+_NAME_NOTHING = frozenset("到把被给让从对向往点号日月年周天次上下里前后中")
+
+
+def shares_a_word(a: str, b: str) -> bool:
+    """Whether a content word of one statement is found in the other, a lone character of
+    :data:`_NAME_NOTHING` aside."""
+    left, right = (content_words(t) - _NAME_NOTHING for t in (a, b))
+    if not left or not right:
+        return word_overlap(a, b) > 0
+    return any(_found(w, right) for w in left) or any(_found(w, left) for w in right)
+
+
 def word_overlap(a: str, b: str) -> float:
     """Share of the smaller statement's content words found in the other."""
     left, right = content_words(a), content_words(b)

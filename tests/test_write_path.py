@@ -410,3 +410,8 @@ def test_a_move_shares_a_word_with_the_plan_it_moves_not_only_its_to(mem: Memory
         "早上那个点儿太早了 从下礼拜开始训练挪到放学后 四点四十到五点四十 计划表帮我改改",
     )
     assert "通知来了 联赛推迟到5月10号了 地点在市体育中心" in current
+
+
+def test_what_must_be_done_this_once_retires_no_habit(mem: Memory) -> None:
+    habit = "我们现在是早上六点半练 一个小时 七点半学生得回班早读"
+    assert habit in _current_after(mem, habit, "外面沙尘暴 黄乎乎的 今天第三节体育课只能在室内上了")

@@ -145,7 +145,8 @@ _ONLY = re.compile(r"只|(?i:\bonly\b)")
 # what says, without a kind, that how things are now replaced how they were: not a bare "now" or
 # "started" ("Now I'm passionate about…", "I started caring more about…" are no switch)
 _CHANGED = re.compile(
-    r"(?:现在|最近)[^，。,.!！？?；;]{0,4}?(?:都|只|改|一般|基本|主要)|如今都|只|"
+    # (只 of a choice, not of what must be done this once: "今天体育课只能在室内上了", 只好, 只是)
+    r"(?:现在|最近)[^，。,.!！？?；;]{0,4}?(?:都|只|改|一般|基本|主要)|如今都|只(?![能好得是])|"
     + _SWITCH.pattern
     + r"|(?i:\bthese\s+days\b|\bnowadays\b|\bany\s*more\b|\bonly\b"
     + r"|\bnow(?=\s*(?:[,.!?;]|$|instead\b|because\b)))"

@@ -402,6 +402,28 @@ def _current_after(mem: Memory, *texts: str) -> list[str]:
     return [m.text for m in mem.list("u1")]
 
 
+@pytest.mark.parametrize(
+    ("habit", "move"),
+    [
+        pytest.param(
+            "我们球队每天早上六点半训练 练一个小时", "从下礼拜开始训练挪到放学后 四点四十到五点四十", id="zh"
+        ),
+        pytest.param("我每周三晚上上瑜伽课", "瑜伽课从下周开始改到周四晚上了", id="zh-class"),
+        pytest.param(
+            "I swim at the Y every morning at 6", "from now on my swim is moved to 7pm on weekdays", id="en"
+        ),
+    ],
+)
+def test_a_move_from_now_on_gives_a_habit_its_new_time(mem: Memory, habit: str, move: str) -> None:
+    current = _current_after(mem, habit, move)
+    assert habit not in current
+    assert move in current
+
+
+def test_a_move_of_one_occasion_leaves_the_habit(mem: Memory) -> None:
+    assert "我们组每周二下午开组会" in _current_after(mem, "我们组每周二下午开组会", "下周的组会挪到周四了")
+
+
 def test_a_move_shares_a_word_with_the_plan_it_moves_not_only_its_to(mem: Memory) -> None:
     current = _current_after(
         mem,

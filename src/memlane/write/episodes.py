@@ -1,7 +1,8 @@
 """Which open episode a new one settles: the complaint a resolution refers to ("耳机收到了"), the
 planned event a cancellation or a new date refers to ("vet cancelled friday, rebooked for tuesday"),
-and the plan whose time has come that a done event says happened ("FINALS DONE" after "finals in 2
-weeks"). :mod:`memlane.write.reconcile` resolves or retires what these find."""
+the plan whose time has come that a done event says happened ("FINALS DONE" after "finals in 2
+weeks"), and the habit a move from now on gives a new time ("从下礼拜开始训练挪到放学后" after "我们现在
+是早上六点半练"). :mod:`memlane.write.reconcile` resolves or retires what these find."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ import numpy as np
 
 from memlane.domain import Category, EventStatus, Kind, MemoryItem
 from memlane.vocabulary import MemoryQuery
+from memlane.write.changes import changeable
+from memlane.write.extract.reference import kin_subject
 from memlane.write.pool import Pool
 from memlane.write.wording import shares_a_word
 
@@ -100,3 +103,32 @@ def _closest(found: list[MemoryItem], item: MemoryItem) -> MemoryItem | None:
             float(np.dot(np.asarray(m.embedding, dtype=np.float32), vector)) if m.embedding else -1.0
         ),
     )
+
+
+# what says a move holds from now on, not for one occasion: "从下礼拜开始", "以后都", "from now on"
+_FROM_NOW_ON = re.compile(
+    r"从(?:下|这|本|明|今|现在|周|星期|礼拜|\d)[^，。,\s]{0,5}?(?:开始|起)|以后都|往后|今后|从现在起"
+    r"|(?i:\bfrom\s+now\s+on\b|\bgoing\s+forward\b|\bstarting\s+(?:next|this|today|tomorrow|on|from)\b)"
+)
+# how close in meaning the habit a move from now on retimes must be
+_RETIMED_SIMILARITY = 0.9
+
+
+def retimed_habit(pool: Pool, item: MemoryItem) -> MemoryItem | None:
+    """The habit a plan moved from now on gives a new time, when no open plan is the one it moves: the
+    closest lasting memory of the same person that could change, at least :data:`_RETIMED_SIMILARITY`
+    in meaning and sharing a word ("下周的组会挪到周四" moves that one meeting, and retires nothing)."""
+    if item.embedding is None or not _FROM_NOW_ON.search(item.text):
+        return None
+    kin = kin_subject(item.text)
+    near = [
+        m
+        for score, m in pool.near(item.embedding, Kind.SEMANTIC)
+        if score >= _RETIMED_SIMILARITY
+        and m.id != item.id
+        and m.category is not Category.STYLE
+        and changeable(m, bool(kin))
+        and kin_subject(m.text) == kin
+        and shares_a_word(m.text, item.text)
+    ]
+    return near[0] if near else None

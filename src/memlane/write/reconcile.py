@@ -55,7 +55,7 @@ from memlane.vocabulary import MemoryQuery
 from memlane.write.changes import denied, kind_of, may_retire, retired
 from memlane.write.choices import rivals
 from memlane.write.ended import ended_by_meaning
-from memlane.write.episodes import happened_plan, open_plan, resolved_complaint
+from memlane.write.episodes import happened_plan, open_plan, resolved_complaint, retimed_habit
 from memlane.write.extract.reference import kin_subject
 from memlane.write.judge.ending import EndingHead
 from memlane.write.matches import Kin, Match, Originals, Ruling, Rulings, retire
@@ -206,6 +206,9 @@ def find_match(
             return Match(Kin.RESOLVE, (plan,), why=note("called_off", item.text))
         if plan is not None:
             return retire(item, [plan], note("moved", item.text))
+        habit = retimed_habit(pool, item) if plan is None else None
+        if habit is not None:
+            return retire(item, [habit], note("moved", item.text))
     left = [m for m in retired(pool, item) or denied(pool, item) or rivals(pool, item) if may_retire(m, item)]
     if left:
         return retire(item, left, note("no_longer", item.text))

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from memlane.text.reading import reading
+
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _LATIN = re.compile(r"[A-Za-z]")
 _NOT_WORD = re.compile(r"[\W_]+", re.UNICODE)
@@ -58,10 +60,12 @@ _WIDTH = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
 
 def fold(text: str) -> str:
     """``text`` with full-width ASCII forms and the ideographic space turned into their half-width
-    twins, one character for one, so offsets into the folded text are offsets into ``text``: what
-    rules and detectors match on, while the user's characters are what is kept.
+    twins, and Chinese in its simplified Mandarin reading (:func:`memlane.text.reading.reading`:
+    traditional characters, Cantonese words), one character for one, so offsets into the folded text
+    are offsets into ``text``: what rules and detectors match on, while the user's characters are what
+    is kept.
 
-    >>> fold("预算：５００元，ＯＫ？")
-    '预算:500元,OK?'
+    >>> fold("预算：５００元，ＯＫ？"), fold("我喺臺中返工")
+    ('预算:500元,OK?', '我在台中上班')
     """
-    return text.translate(_WIDTH)
+    return reading(text.translate(_WIDTH))

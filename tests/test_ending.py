@@ -373,3 +373,21 @@ def test_named_speakers_talk_is_read_by_the_rules_alone(mem: Memory) -> None:
     mem.add(later, user_id="u1", session_id="s2", at=T0 + timedelta(days=12))
     mem.flush("u1")
     assert "我在一个读书群里 每天打卡" in [m.text for m in mem.list("u1")]
+
+
+def test_the_part_that_says_what_stopped_names_the_memory_it_retires(mem: Memory) -> None:
+    home = "我是钢厂退休的老冯 去年搬到烟台闺女家帮着看外孙 闺女给我下了个小红书"
+    fishing = "然后我想发我钓鱼的视频 我在唐山那会儿天天去陡河钓鱼"
+    for i, text in enumerate((home, fishing)):
+        mem.add(text, user_id="u1", session_id=f"s{i}", at=T0 + timedelta(minutes=i))
+    mem.flush("u1")
+    mem.add(
+        "钓鱼那个我不发了 烟台这边我也不认识钓鱼的地儿 闺女说现在小红书上老头做饭的火 我就改发给外孙做饭了",
+        user_id="u1",
+        session_id="s2",
+        at=T0 + timedelta(days=11),
+    )
+    mem.flush("u1")
+    current = [m.text for m in mem.list("u1")]
+    assert home in current
+    assert fishing not in current

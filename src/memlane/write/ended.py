@@ -30,7 +30,7 @@ from memlane.store.tokens import SPEAKER
 from memlane.text.keywords import content_words
 from memlane.text.lang import said
 from memlane.write.changes import changeable, may_retire
-from memlane.write.extract.leaving import left_behind
+from memlane.write.extract.leaving import change_said, left_behind
 from memlane.write.extract.lexicon import HEDGE, HYPOTHETICAL
 from memlane.write.extract.reference import kin_subject
 from memlane.write.extract.rule import CHAT_STOP
@@ -138,6 +138,10 @@ def ended_by_meaning(pool: Pool, item: MemoryItem, head: EndingHead | None) -> t
         and bool(shared := named & _named(m.text))  # a word of the one in the other: the same thing
         and not _unsettled(parts, shared)
     ]
+    # of those, one the part that says what stopped names ("钓鱼那个我不发了 烟台这边…": fishing, not where
+    # the user lives; "干脆不戴了" names nothing, and any may be the one)
+    stopped = set().union(*(_named(part) for part in parts if change_said(part) == "stop"))
+    near = [(score, m) for score, m in near if stopped & _named(m.text)] or near
     return ([max(near, key=lambda pair: pair[0])[1]] if near else []), sure
 
 

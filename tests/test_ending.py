@@ -391,3 +391,10 @@ def test_the_part_that_says_what_stopped_names_the_memory_it_retires(mem: Memory
     current = [m.text for m in mem.list("u1")]
     assert home in current
     assert fishing not in current
+
+
+def test_a_change_still_to_make_retires_nothing(mem: Memory) -> None:
+    allergy = "外孙对花生过敏 一点都不能沾"
+    assert _said_days_apart(mem, allergy, "花生油也不行吧 我闺女家炒菜都是用花生油 那我得跟她说换了") == [
+        allergy
+    ]

@@ -85,10 +85,11 @@ def _named(text: str) -> set[str]:
     return words | pairs
 
 
-# what says a change is not settled: a guess, a wish or a thought of it, a pause for now ("志愿活动暂停了
-# 说下个月恢复", "真想回去当个普通员工", "no gym this week, back next week")
+# what says a change is not settled: a guess, a wish or a thought of it, a pause for now, a change still
+# to make ("志愿活动暂停了 说下个月恢复", "真想回去当个普通员工", "no gym this week, back next week",
+# "那我得跟她说换了")
 _UNSETTLED = re.compile(
-    r"(?<![不没])(?:想|打算|考虑)|要不要|暂停|暂时|先不|恢复|回头再|等.{1,8}再"
+    r"(?<![不没])(?:想|打算|考虑)|要不要|暂停|暂时|先不|恢复|回头再|等.{1,8}再|我得(?![了到过知])"
     r"|(?i:\b(?:want\s+to|wanna|thinking\s+(?:of|about)|considering|should\s+i|tempted|for\s+now|this\s+week"
     r"|for\s+a\s+(?:bit|while|few\s+\w+)|until|till|back\s+(?:next|in|on)|pause[ds]?|on\s+hold"
     r"|(?:take|took|taking)\s+a\s+break)\b)"

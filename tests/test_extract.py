@@ -4036,3 +4036,10 @@ def test_a_guess_said_to_be_wrong_is_what_was_found_out(extractor: RuleExtractor
     found = one(extractor, text)
     assert not found.hedged
     check(found, C.EVENT, event_status=EventStatus.DONE)
+
+
+@pytest.mark.parametrize("text", ["十一点半前得拍完", "周三之前把PPT做完", "五点前得把菜洗完"])
+def test_a_deadline_to_finish_anything_is_a_condition_of_the_task(
+    extractor: RuleExtractor, text: str
+) -> None:
+    check(one(extractor, text), C.CONDITION)

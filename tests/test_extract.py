@@ -4043,3 +4043,14 @@ def test_a_deadline_to_finish_anything_is_a_condition_of_the_task(
     extractor: RuleExtractor, text: str
 ) -> None:
     check(one(extractor, text), C.CONDITION)
+
+
+@pytest.mark.parametrize("text", ["现在改走邮政", "现在改坐地铁上班", "以后改去菜市场买菜"])
+def test_how_the_user_now_gets_sends_or_buys_is_a_choice_that_replaces(
+    extractor: RuleExtractor, text: str
+) -> None:
+    check(one(extractor, text), C.PREFERENCE, change="replace")
+
+
+def test_another_day_is_no_switch(extractor: RuleExtractor) -> None:
+    assert one(extractor, "改天去看你").category is not C.PREFERENCE

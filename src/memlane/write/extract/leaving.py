@@ -335,7 +335,7 @@ _CHANGES = (
     (
         "replace",
         re.compile(
-            r"改成|换成|改喝|改吃|改用|换了|改为|转而|改到|改期|推迟|延期|延后|挪到"
+            r"改成|换成|改喝|改吃|改用|改(?=[走坐搭骑开去买点订学练跑])|换了|改为|转而|改到|改期|推迟|延期|延后|挪到"
             r"|(?i:\bswitched\s+to\b|\bchanged\s+to\b|\binstead\b|\brebooked\b|\brescheduled\b|\bpostponed\b)"
             rf"|(?i:{MOVED.removeprefix('(?i)')})|{MOVED_ZH}"
         ),

@@ -328,6 +328,9 @@ RULES = (
                        rf"再?(?:给我|帮我|跟我|对我|向我|替我)?(?P<obj>{_CUT}+)", liking(-1), "any"),
     rule(C.PREFERENCE, r"(?:开始|改|换成了?|改成了?|换了?|转而|改为)"
                        rf"(?P<verb>喝|吃|用|玩|听|看|穿)(?P<obj>{_CUT}+)", liking(1)),
+    # …and how the user now gets somewhere, sends or buys: "现在改走邮政", "改坐地铁上班", "改去菜市场买"
+    rule(C.PREFERENCE, r"(?:改|换成了?|改成了?|转而|改为)"
+                       rf"(?P<verb>走|坐|搭|骑|开|去|买|点|订|学|练|跑)(?P<obj>{_CUT}+)", liking(1)),
     # a whole switch to what the user now uses: "全面转达芬奇", "彻底换成安卓"
     rule(C.PREFERENCE, rf"(?:全面|彻底|全部|正式)(?:转|换|改)(?:用|到|成|向|投)?(?P<obj>{_CUT}+)", liking(1)),
     rule(C.PREFERENCE, rf"(?:现在|已经|终于|也)?(?:能|可以|敢|会)(?P<verb>吃|喝)(?P<obj>{_CUT}+?)了",

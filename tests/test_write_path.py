@@ -437,3 +437,12 @@ def test_a_move_shares_a_word_with_the_plan_it_moves_not_only_its_to(mem: Memory
 def test_what_must_be_done_this_once_retires_no_habit(mem: Memory) -> None:
     habit = "我们现在是早上六点半练 一个小时 七点半学生得回班早读"
     assert habit in _current_after(mem, habit, "外面沙尘暴 黄乎乎的 今天第三节体育课只能在室内上了")
+
+
+def test_what_holds_from_a_time_on_is_no_condition_of_the_task(mem: Memory) -> None:
+    text = (
+        "from next monday my buses go dey run ikotun to oshodi only, "
+        "the cms side don too jam with that bridge work, one trip dey take almost 4 hours"
+    )
+    (decision,) = mem.add(text, user_id="u1", session_id="s1", at=T0).decisions
+    assert decision.action is Action.EPISODIC

@@ -14,6 +14,7 @@ import numpy as np
 from memlane.domain import Category, EventStatus, Kind, MemoryItem
 from memlane.vocabulary import MemoryQuery
 from memlane.write.changes import changeable
+from memlane.write.extract.holds import FROM_NOW_ON
 from memlane.write.extract.reference import kin_subject
 from memlane.write.pool import Pool
 from memlane.write.wording import shares_a_word
@@ -105,11 +106,6 @@ def _closest(found: list[MemoryItem], item: MemoryItem) -> MemoryItem | None:
     )
 
 
-# what says a move holds from now on, not for one occasion: "从下礼拜开始", "以后都", "from now on"
-_FROM_NOW_ON = re.compile(
-    r"从(?:下|这|本|明|今|现在|周|星期|礼拜|\d)[^，。,\s]{0,5}?(?:开始|起)|以后都|往后|今后|从现在起"
-    r"|(?i:\bfrom\s+now\s+on\b|\bgoing\s+forward\b|\bstarting\s+(?:next|this|today|tomorrow|on|from)\b)"
-)
 # how close in meaning the habit a move from now on retimes must be
 _RETIMED_SIMILARITY = 0.9
 
@@ -118,7 +114,7 @@ def retimed_habit(pool: Pool, item: MemoryItem) -> MemoryItem | None:
     """The habit a plan moved from now on gives a new time, when no open plan is the one it moves: the
     closest lasting memory of the same person that could change, at least :data:`_RETIMED_SIMILARITY`
     in meaning and sharing a word ("下周的组会挪到周四" moves that one meeting, and retires nothing)."""
-    if item.embedding is None or not _FROM_NOW_ON.search(item.text):
+    if item.embedding is None or not FROM_NOW_ON.search(item.text):
         return None
     kin = kin_subject(item.text)
     near = [

@@ -89,3 +89,10 @@ STANDING = re.compile(
     LASTING.pattern + r"|以后|今后|往后|从现在起|从今往后|的时候"
     r"|(?i:\b(?:each\s+time|whenever|going\s+forward|in\s+(?:the\s+)?future)\b)"
 )
+# what says a statement holds from a time on, not for one occasion ("从下礼拜开始", "以后都", "from now on",
+# "starting next week", "from next monday")
+FROM_NOW_ON = re.compile(
+    r"从(?:下|这|本|明|今|现在|周|星期|礼拜|\d)[^，。,\s]{0,5}?(?:开始|起)|以后都|往后|今后|从现在起"
+    r"|(?i:\bfrom\s+now\s+on\b|\bgoing\s+forward\b|\bstarting\s+(?:next|this|today|tomorrow|on|from)\b"
+    r"|\bfrom\s+next\s+(?:week|month|year|term|season|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b)"
+)

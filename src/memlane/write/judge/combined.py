@@ -31,6 +31,7 @@ from .features import rule_cues
 from .guards import (
     LONG_NUMBER,
     exact,
+    from_now_on,
     habitual,
     momentary,
     on_its_day,
@@ -228,6 +229,7 @@ class Judge(RuleJudge):
             and not settles(decision)
             and not standing(c)
             and not habitual(c)
+            and not from_now_on(c)
             and not states_a_choice(decision)
         )
 
@@ -306,7 +308,12 @@ class Judge(RuleJudge):
         c = rules.candidate
         if ruled == "long-term" and c is not None and (standing(c) or on_its_day(c)):
             return False
-        if ruled == "long-term" and prediction.tier == "session" and c is not None and habitual(c):
+        if (
+            ruled == "long-term"
+            and prediction.tier == "session"
+            and c is not None
+            and (habitual(c) or from_now_on(c))
+        ):
             return False  # a habit is not this moment's ("mostly i just take the bus": context, 0.88)
         if prediction.tier == "session" and rules.category is Category.REQUEST:
             return False  # what the user asks for is no context of theirs ("any lounges here": 0.76)

@@ -17,7 +17,7 @@ from memlane.text.recurrence import recurrence
 from memlane.text.timeparse import find_times
 from memlane.write.extract.events_en import FOUND_OUT
 from memlane.write.extract.events_zh import FOUND_OUT as FOUND_OUT_ZH
-from memlane.write.extract.holds import DEVICE_NOW, HABITUAL, MOMENT, STANDING
+from memlane.write.extract.holds import DEVICE_NOW, FROM_NOW_ON, HABITUAL, MOMENT, STANDING
 from memlane.write.extract.leaving import left_behind, left_job
 from memlane.write.extract.present_en import HABIT as HABIT_EN
 from memlane.write.extract.present_en import THEY_NOW
@@ -99,6 +99,12 @@ def habitual(candidate: Candidate) -> bool:
         and not candidate.session_only
         and any(p.search(candidate.text) for p in (HABITUAL, _HABIT_ZH, _HABIT_EN))
     )
+
+
+def from_now_on(candidate: Candidate) -> bool:
+    """Whether ``candidate``'s words say it holds from a time on ("from next monday my buses go dey run
+    ikotun to oshodi only": a condition of the task to the n-gram model, 0.94), not for the task at hand."""
+    return FROM_NOW_ON.search(candidate.text) is not None
 
 
 def states_a_choice(decision: Decision) -> bool:

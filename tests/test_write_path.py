@@ -439,6 +439,17 @@ def test_what_must_be_done_this_once_retires_no_habit(mem: Memory) -> None:
     assert habit in _current_after(mem, habit, "外面沙尘暴 黄乎乎的 今天第三节体育课只能在室内上了")
 
 
+def test_a_plan_of_how_things_will_be_from_a_time_on_retires_the_habit(mem: Memory) -> None:
+    old = "my two buses dey run ikotun to cms so put that route inside"
+    new = (
+        "from next monday my buses go dey run ikotun to oshodi only, "
+        "the cms side don too jam with that bridge work"
+    )
+    current = _current_after(mem, old, new)
+    assert old not in current
+    assert new in current
+
+
 def test_what_holds_from_a_time_on_is_no_condition_of_the_task(mem: Memory) -> None:
     text = (
         "from next monday my buses go dey run ikotun to oshodi only, "

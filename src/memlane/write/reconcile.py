@@ -206,7 +206,9 @@ def find_match(
             return Match(Kin.RESOLVE, (plan,), why=note("called_off", item.text))
         if plan is not None:
             return retire(item, [plan], note("moved", item.text))
-        habit = retimed_habit(pool, item) if plan is None else None
+    # …and a plan of how things will be from a time on: the habit it gives a new time or a new way
+    if item.category is Category.PLAN and item.event_status is not EventStatus.CANCELLED:
+        habit = retimed_habit(pool, item)
         if habit is not None:
             return retire(item, [habit], note("moved", item.text))
     left = [m for m in retired(pool, item) or denied(pool, item) or rivals(pool, item) if may_retire(m, item)]

@@ -4054,3 +4054,10 @@ def test_how_the_user_now_gets_sends_or_buys_is_a_choice_that_replaces(
 
 def test_another_day_is_no_switch(extractor: RuleExtractor) -> None:
     assert one(extractor, "改天去看你").category is not C.PREFERENCE
+
+
+@pytest.mark.parametrize(
+    "text", ["GM move di fire drill to friday 28th same time 2am", "dem push the match to next saturday"]
+)
+def test_a_move_said_with_the_verbs_plain_form_is_a_change(extractor: RuleExtractor, text: str) -> None:
+    assert one(extractor, text).change == "replace"

@@ -86,7 +86,9 @@ MOVED = (
     r"|\b(?:moved|pushed|bumped)\s+(?:it|that|the\s+\w+|our\s+\w+|my\s+\w+)\s+(?:back\s+)?(?:to|till|until)\b"
     # what was moved named in a few words, or not at all, before its new time: "we moved practice to
     # 5:30am", "the invitational got pushed to sept 13" (not "we moved to 5th avenue")
-    rf"|\b(?:moved|pushed|bumped|shifted|changed)\s+(?:[\w'-]+\s+){{1,3}}?(?:back\s+)?(?:to|till|until)\s+{_NEW_TIME}"
+    # (the verb's plain form too, as dialect says it: "GM move di fire drill to friday 28th")
+    rf"|\b(?:move[ds]?|push(?:ed|es)?|bump(?:ed|s)?|shift(?:ed|s)?|changed)\s+(?:[\w'-]+\s+){{1,3}}?(?:back\s+)?"
+    rf"(?:to|till|until)\s+{_NEW_TIME}"
     rf"|\b(?:got|been|was|were|is|are|'s)\s+(?:moved|pushed|bumped|shifted|changed)\s+(?:back\s+)?(?:to|till|until)\s+"
     rf"{_NEW_TIME}"
     # put off with no new time yet: "the wedding got postponed", "our trip has been pushed back"

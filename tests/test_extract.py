@@ -4061,3 +4061,10 @@ def test_another_day_is_no_switch(extractor: RuleExtractor) -> None:
 )
 def test_a_move_said_with_the_verbs_plain_form_is_a_change(extractor: RuleExtractor, text: str) -> None:
     assert one(extractor, text).change == "replace"
+
+
+@pytest.mark.parametrize("text", ["shukriya", "jazakallah", "asante sana", "dhanyavad"])
+def test_thanks_in_the_languages_english_speakers_mix_in_is_small_talk(
+    extractor: RuleExtractor, text: str
+) -> None:
+    check(one(extractor, text), C.SMALLTALK)

@@ -33,6 +33,9 @@ SMALLTALK = frozenset(
         "good_evening how_are_you how_are_you_doing how's_it_going what's_up i'm_fine i'm_good all_right "
         "no_problem you're_welcome sounds_good makes_sense never_mind hi_there hello_there "
         "gotta_run gotta_go got_to_go g2g ttyl brb talk_later talk_soon "
+        # thanks in the languages English speakers mix in ("shukriya", "asante sana", "bless up")
+        "shukriya shukria jazakallah jazak_allah dhanyavad dhanyavaad dhanyawad asante asante_sana merci "
+        "gracias danke arigato salamat maraming_salamat bless_up "
         # a label said before the news it heads ("update: ended up getting a galaxy s24 fe")
         "update quick_update correction fyi ps p.s btw edit heads_up quick_q quick_question big_news "
         "good_news bad_news news big_decision big_update small_update small_win quick_one so_quick_one "

@@ -4068,3 +4068,14 @@ def test_thanks_in_the_languages_english_speakers_mix_in_is_small_talk(
     extractor: RuleExtractor, text: str
 ) -> None:
     check(one(extractor, text), C.SMALLTALK)
+
+
+@pytest.mark.parametrize(
+    "text", ["alhamdulillah got the account back yesterday", "got my wallet back from the lost and found"]
+)
+def test_getting_back_what_was_lost_settles_the_problem(extractor: RuleExtractor, text: str) -> None:
+    check(one(extractor, text), C.COMPLAINT, event_status=EventStatus.RESOLVED)
+
+
+def test_a_pain_back_again_settles_nothing(extractor: RuleExtractor) -> None:
+    assert one(extractor, "i got my back pain back").event_status is not EventStatus.RESOLVED

@@ -4079,3 +4079,13 @@ def test_getting_back_what_was_lost_settles_the_problem(extractor: RuleExtractor
 
 def test_a_pain_back_again_settles_nothing(extractor: RuleExtractor) -> None:
     assert one(extractor, "i got my back pain back").event_status is not EventStatus.RESOLVED
+
+
+def test_a_request_after_a_comma_is_a_clause_of_its_own(extractor: RuleExtractor) -> None:
+    found = extract(
+        extractor, "from now 50% advance via easypaisa and rest on delivery, update the caption template pls"
+    )
+    assert [c.text for c in found] == [
+        "from now 50% advance via easypaisa and rest on delivery",
+        "update the caption template pls",
+    ]

@@ -111,6 +111,7 @@ _CLAUSE_START = re.compile(
     r"|never|please|don't|do\s+not|can\s+you|could\s+you|it|it's|its|also|though|just|remember|you|he|she"
     r"|they|there|this|that|ugh|thanks|thank|anyway|keep|make|be|email|e-mail|call|text|message|send|use"
     r"|answer|reply|write|tell|give|show|let|contact|reach|note|avoid|stop|based\s+in|living\s+in|moved\s+to"
+    r"|update|redo|draft|book|find|check|translate"
     r"|originally\s+from"
     # a question, an aside, what the user needs or is doing: "…, what's the capital of Mongolia",
     # "…, so no dog-friendly cafes", "…, still gutted", "…, under $20 a person", "…, need a taxi"

@@ -4089,3 +4089,14 @@ def test_a_request_after_a_comma_is_a_clause_of_its_own(extractor: RuleExtractor
         "from now 50% advance via easypaisa and rest on delivery",
         "update the caption template pls",
     ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "from now 50% advance via easypaisa and rest on delivery",
+        "from now on payment is 50% advance and the rest on delivery",
+    ],
+)
+def test_how_things_are_from_now_on_is_a_lasting_fact(extractor: RuleExtractor, text: str) -> None:
+    check(one(extractor, text), C.FACT)

@@ -74,7 +74,8 @@ TODAY = re.compile(
 )
 # words that say a statement holds every time, for good ("一直", "以后都", "always", "in general")
 LASTING = re.compile(
-    r"以后都|一直|每次|永远|总是|(?i:\b(?:always|every\s+time|from\s+now\s+on|in\s+general)\b)"
+    r"以后都|一直|每次|永远|总是|(?i:\b(?:always|every\s+time|from\s+now(?:\s+on)?(?!\s+(?:until|till|to)\b)"
+    r"|in\s+general)\b)"
 )
 # a word of habit: what is said with it is what the user does as a rule ("mostly i just take the bus",
 # "我出门基本坐公交", "usually up till 2am", "我一般晚上12点睡")
@@ -93,6 +94,7 @@ STANDING = re.compile(
 # "starting next week", "from next monday")
 FROM_NOW_ON = re.compile(
     r"从(?:下|这|本|明|今|现在|周|星期|礼拜|\d)[^，。,\s]{0,5}?(?:开始|起)|以后都|往后|今后|从现在起"
-    r"|(?i:\bfrom\s+now\s+on\b|\bgoing\s+forward\b|\bstarting\s+(?:next|this|today|tomorrow|on|from)\b"
+    r"|(?i:\bfrom\s+now(?:\s+on)?\b(?!\s+(?:until|till|to)\b)|\bgoing\s+forward\b"
+    r"|\bstarting\s+(?:next|this|today|tomorrow|on|from)\b"
     r"|\bfrom\s+next\s+(?:week|month|year|term|season|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b)"
 )

@@ -356,8 +356,9 @@ RULES = (
     rule(C.EVENT, DONE, timed(EventStatus.DONE, -1)),
     rule(C.CONTEXT, NOW, fixed(None, session_only=True)),
     rule(C.CONTEXT, THEY_NOW, fixed(None, session_only=True), "any"),
-    # anything else the user says about themselves
-    rule(C.FACT, rf"(?i)^(?:(?:{_LEADS})\s+)*(?:i|i'm|im|i've|i'd|i'll|my|we|we're)\b", b.first_person,
-         "fallback"),
+    # anything else the user says about themselves, or how things are from now on ("from now 50% advance
+    # via easypaisa and rest on delivery")
+    rule(C.FACT, rf"(?i)^(?:(?:{_LEADS})\s+)*(?:i|i'm|im|i've|i'd|i'll|my|we|we're"
+                 r"|from\s+now|going\s+forward)\b", b.first_person, "fallback"),
 )
 # fmt: on

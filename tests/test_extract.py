@@ -4100,3 +4100,16 @@ def test_a_request_after_a_comma_is_a_clause_of_its_own(extractor: RuleExtractor
 )
 def test_how_things_are_from_now_on_is_a_lasting_fact(extractor: RuleExtractor, text: str) -> None:
     check(one(extractor, text), C.FACT)
+
+
+def test_a_state_said_with_a_word_of_habit_is_no_moment(extractor: RuleExtractor) -> None:
+    found = extract(
+        extractor,
+        "keep it short tho, i read this on my phone in the bunk. if u ever need to remind me of stuff "
+        "text is the only thing that works, no signal on the boat half the time and i never check email",
+    )
+    assert [c.category for c in found] == [C.STYLE, C.FACT, C.CONTACT, C.OTHER, C.CONTACT]
+
+
+def test_a_state_of_this_while_is_still_the_moment(extractor: RuleExtractor) -> None:
+    check(one(extractor, "no signal here rn"), C.CONTEXT, session_only=True)

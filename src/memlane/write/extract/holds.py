@@ -81,14 +81,15 @@ LASTING = re.compile(
 # "我出门基本坐公交", "usually up till 2am", "我一般晚上12点睡")
 HABITUAL = re.compile(
     r"一般|平时|平常|通常|总是|经常|向来|习惯|基本|每天|每次"
-    r"|(?i:\b(?:usually|always|mostly|normally|generally|typically|tend\s+to|every)\b)"
+    r"|(?i:\b(?:usually|always|mostly|normally|generally|typically|tend\s+to|every"
+    r"|(?:half|most|all|a\s+lot)\s+(?:of\s+)?the\s+time)\b)"
 )
 # what says an instruction holds for every later conversation ("以后一条一条说", "讲题的时候先给我答案",
 # "pls always chuck a shopping list at the end"), not for the task at hand ("I'm driving, keep it short")
 # (whatever says a statement always holds, and the words for "from now on" and "whenever")
 STANDING = re.compile(
     LASTING.pattern + r"|以后|今后|往后|从现在起|从今往后|的时候"
-    r"|(?i:\b(?:each\s+time|whenever|going\s+forward|in\s+(?:the\s+)?future)\b)"
+    r"|(?i:\b(?:each\s+time|whenever|if\s+(?:you|u)\s+ever|going\s+forward|in\s+(?:the\s+)?future)\b)"
 )
 # what says a statement holds from a time on, not for one occasion ("从下礼拜开始", "以后都", "from now on",
 # "starting next week", "from next monday")

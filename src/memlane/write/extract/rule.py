@@ -21,6 +21,7 @@ import jieba.posseg
 from memlane.domain import Category, EventStatus
 from memlane.text.timeparse import TimeMention
 
+from .holds import HABITUAL
 from .lexicon import consumable_slot, words
 
 jieba.setLogLevel(60)  # jieba logs dictionary loading at INFO; a library must not write to the log then
@@ -279,6 +280,12 @@ def slot_value(
         return Draft(slot=slot, value=value, entities=[raw] if entity else [])
 
     return build
+
+
+def this_while(m: re.Match[str], ctx: Context) -> Draft | None:
+    """A builder for the state of the user's phone, time or body this while: kept for this conversation,
+    unless a word of habit says it is how things usually are ("no signal on the boat half the time")."""
+    return None if HABITUAL.search(ctx.text) else Draft(session_only=True)
 
 
 def fixed(slot: str | None, value: Any = None, **extra: Any) -> Build:

@@ -37,7 +37,7 @@ from .moods_en import MOOD as _MOOD
 from .present_en import HERE_NOW, NOW, THEY_NOW
 from .problems import PROBLEM_EN as _PROBLEM
 from .problems import RESOLVED_EN as _RESOLVED
-from .rule import Build, Context, Draft, favorite, fixed, liking, rule, slot_value
+from .rule import Build, Context, Draft, favorite, fixed, liking, rule, slot_value, this_while
 from .rule import any_of as _any
 
 # "keep it casual", "make things more formal": how what is written for the user should sound
@@ -240,7 +240,7 @@ RULES = (
                      rf"(?:(?:recently|finally|officially|{_ADVERBS})\s+)*"
                      rf"(?:moved|relocated)\s+to\s+(?P<v>{_PLACE})", b.place("home_city")),
     # problems
-    rule(C.CONTEXT, STATE_NOW.pattern, fixed(None, session_only=True), "any"),  # 信号只有一格, 感冒了
+    rule(C.CONTEXT, STATE_NOW.pattern, this_while, "any"),  # 信号只有一格, 感冒了
     rule(C.CONTEXT, DEFERRED.pattern, fixed(None, session_only=True), "any"),  # 我再想想, put off
     rule(C.COMPLAINT, _RESOLVED, timed(EventStatus.RESOLVED, None), "any"),
     rule(C.COMPLAINT, _PROBLEM, _unless_here_now(timed(EventStatus.UNRESOLVED, None)), "ask"),

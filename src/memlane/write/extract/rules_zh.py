@@ -24,7 +24,7 @@ from .money import budget_draft
 from .present_zh import AWAY, HABIT, NOW, habit
 from .problems import PROBLEM_ZH as _PROBLEM
 from .problems import RESOLVED_ZH as _RESOLVED
-from .rule import Build, Context, Draft, favorite, fixed, liking, rule, slot_value, zh_objects
+from .rule import Build, Context, Draft, favorite, fixed, liking, rule, slot_value, this_while, zh_objects
 from .style_zh import CONCISE, DETAILED, PLAIN, REPLY, STANDING
 from .work_zh import GREW_UP, SUBJECTS, WORKS_AT, employer, job, place, teacher, work_place
 

@@ -457,3 +457,19 @@ def test_what_holds_from_a_time_on_is_no_condition_of_the_task(mem: Memory) -> N
     )
     (decision,) = mem.add(text, user_id="u1", session_id="s1", at=T0).decisions
     assert decision.action is Action.EPISODIC
+
+
+def test_how_to_reach_the_user_whenever_it_is_needed_is_kept(mem: Memory) -> None:
+    decisions = mem.add(
+        "keep it short tho, i read this stuff on my phone in the bunk. and btw if u ever need to remind "
+        "me of stuff text is the only thing that works, no signal on the boat half the time and i never "
+        "check email",
+        user_id="u1",
+        session_id="s1",
+        at=T0,
+    ).decisions
+    kept = {d.text: d.action for d in decisions}
+    assert (
+        kept["btw if u ever need to remind me of stuff text is the only thing that works"] is Action.PROFILE
+    )
+    assert kept["i never check email"] is Action.PROFILE

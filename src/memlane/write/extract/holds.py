@@ -74,7 +74,7 @@ TODAY = re.compile(
 )
 # words that say a statement holds every time, for good ("一直", "以后都", "always", "in general")
 LASTING = re.compile(
-    r"以后都|一直|每次|永远|总是|(?i:\b(?:always|every\s+time|from\s+now(?:\s+on)?(?!\s+(?:until|till|to)\b)"
+    r"以后都|一直|每次|永远|总是|从不|(?i:\b(?:always|never|every\s+time|from\s+now(?:\s+on)?(?!\s+(?:until|till|to)\b)"
     r"|in\s+general)\b)"
 )
 # a word of habit: what is said with it is what the user does as a rule ("mostly i just take the bus",

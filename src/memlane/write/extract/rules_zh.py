@@ -280,7 +280,7 @@ RULES = (
                 r"(?<![来去过])的(?=$|[ \u3000])", job),
     rule(C.JOB, r"我(?:已经)?(?P<v>退休|失业|待业)了?", slot_value("job")),
     # problems
-    rule(C.CONTEXT, STATE_NOW.pattern, fixed(None, session_only=True), "any"),  # 信号只有一格, 感冒了
+    rule(C.CONTEXT, STATE_NOW.pattern, this_while, "any"),  # 信号只有一格, 感冒了
     rule(C.CONTEXT, DEFERRED.pattern, fixed(None, session_only=True), "any"),  # 我再想想, put off
     rule(C.COMPLAINT, _RESOLVED, timed(EventStatus.RESOLVED, None), "any"),
     rule(C.COMPLAINT, _PROBLEM, timed(EventStatus.UNRESOLVED, None), "ask"),

@@ -4113,3 +4113,14 @@ def test_a_state_said_with_a_word_of_habit_is_no_moment(extractor: RuleExtractor
 
 def test_a_state_of_this_while_is_still_the_moment(extractor: RuleExtractor) -> None:
     check(one(extractor, "no signal here rn"), C.CONTEXT, session_only=True)
+
+
+@pytest.mark.parametrize(
+    "text", ["gonna mail jess the harness from anchorage instead", "mailed my mum the photos"]
+)
+def test_a_thing_mailed_to_someone_is_no_way_to_reach_the_user(extractor: RuleExtractor, text: str) -> None:
+    assert one(extractor, text).slot != "preferred_channel"
+
+
+def test_mail_said_of_the_user_is_still_a_way_to_reach_them(extractor: RuleExtractor) -> None:
+    check(one(extractor, "mail is fine"), C.CONTACT, slot="preferred_channel", value="email")

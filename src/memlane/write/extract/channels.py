@@ -68,7 +68,9 @@ _COMPOSED = _re(
     r"|给(?!我)[^，。,.!！?？]{1,8}?发(?:一)?(?:个|条|封)?(?:邮件|短信|微信|消息)"
     r"|(?i:{B}(?:write|wrote|written|writing|word|draft|compose|proofread|polish|translate|reply\s+to"
     r"|respond\s+to|answer|forward){B}(?:(?!{B}me{B})[^.!?]){0,20}?{B}(?:e-?mails?|texts?|messages?){B}"
-    r"|{B}(?:e-?mails?|texts?|messages?)\s+to\s+(?!(?:me|us|(?:an?\s+)?(?:calls?|phone|texts?)){B}))"
+    r"|{B}(?:e-?mails?|texts?|messages?)\s+to\s+(?!(?:me|us|(?:an?\s+)?(?:calls?|phone|texts?)){B})"
+    # …or a thing mailed to someone: "gonna mail jess the harness from anchorage instead"
+    r"|{B}mail(?:ed|ing)?\s+(?!(?:me|us|is|works|only|please|or|and|for|to|instead){B})[a-z][\w']*)"
 )
 # Something that says "this is how to reach me", so that 我的邮箱是… or "my phone broke" is not a preference.
 CHANNEL_WORD = re.compile("|".join(p.pattern for _, p in CHANNELS))

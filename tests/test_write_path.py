@@ -473,3 +473,11 @@ def test_how_to_reach_the_user_whenever_it_is_needed_is_kept(mem: Memory) -> Non
         kept["btw if u ever need to remind me of stuff text is the only thing that works"] is Action.PROFILE
     )
     assert kept["i never check email"] is Action.PROFILE
+
+
+def test_a_side_job_given_up_retires_it(mem: Memory) -> None:
+    job = "我周末在健身房前台做兼职 一天八十 周六周日都得去 所以只有晚上有空学"
+    current = _current_after(
+        mem, job, "哦对 健身房那个兼职我不干了 老板拖工资 现在周末给一个初二的小孩补数学 一次俩小时一百五"
+    )
+    assert job not in current

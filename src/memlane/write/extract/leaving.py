@@ -290,7 +290,8 @@ def terms(phrase: str) -> set[str]:
 
 # leaving a job: what the user said about the job they had (employer, role there) no longer holds
 _LEFT_JOB = re.compile(
-    r"(?<![没不])(?:离职|辞职|裸辞|辞了工作|辞掉了?工作|被裁|被优化|被辞退|被开除|被炒了?鱿鱼|工作(?:我)?(?:辞了|辞掉了|不干了)"
+    r"(?<![没不])(?:离职|辞职|裸辞|辞了工作|辞掉了?工作|被裁|被优化|被辞退|被开除|被炒了?鱿鱼"
+    r"|(?:工作|兼职|(?:这|那)份工)(?:我)?(?:辞了|辞掉了|不干了|不做了)"
     r"|交了?辞职信|(?:昨天|今天|上周五?)是?(?:我)?最后一天上班)"
     r"|(?i:\b(?:quit|left)\s+my\s+job\b|\bresigned\b|\b(?:got|was|been)\s+(?:laid\s+off|fired|let\s+go|sacked)\b"
     r"|\b(?:handed\s+in|put\s+in|gave|gave\s+in)\s+my\s+notice\b"

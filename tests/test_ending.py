@@ -398,3 +398,8 @@ def test_a_change_still_to_make_retires_nothing(mem: Memory) -> None:
     assert _said_days_apart(mem, allergy, "花生油也不行吧 我闺女家炒菜都是用花生油 那我得跟她说换了") == [
         allergy
     ]
+
+
+def test_what_only_says_who_names_nothing_two_statements_share(mem: Memory) -> None:
+    nurse = "我自己是儿科护士 道理都懂"
+    assert _said_days_apart(mem, nurse, "我自己奶制品一点都不能碰 牛奶酸奶芝士全戒了") == [nurse]

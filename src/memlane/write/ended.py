@@ -59,11 +59,12 @@ _NAMES_NOTHING = frozenset(
 )
 
 
-# …and Chinese pairs that say when or how ("配置折腾了一个周末" names nothing of "周末回株洲看我爸妈"),
-# not a time of day a routine is named by ("现在中午都去食堂吃" is about "我每天中午都自己带饭")
+# …and Chinese pairs that say when, how or who ("配置折腾了一个周末" names nothing of "周末回株洲看我爸妈",
+# "我自己奶制品一点都不能碰" nothing of "我自己是儿科护士"), not a time of day a routine is named by
+# ("现在中午都去食堂吃" is about "我每天中午都自己带饭")
 _NAMES_NOTHING_ZH = frozenset(
     "周末 今天 昨天 明天 前天 后天 最近 现在 以前 以后 之前 之后 上周 下周 这周 时候 时间 已经 终于 彻底 "
-    "其实 真的 感觉 觉得 可以 一下".split()
+    "其实 真的 感觉 觉得 可以 一下 自己 一点 全部 所有 什么 这样 那样 怎么 东西".split()
 )
 
 

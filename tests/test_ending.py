@@ -403,3 +403,10 @@ def test_a_change_still_to_make_retires_nothing(mem: Memory) -> None:
 def test_what_only_says_who_names_nothing_two_statements_share(mem: Memory) -> None:
     nurse = "我自己是儿科护士 道理都懂"
     assert _said_days_apart(mem, nurse, "我自己奶制品一点都不能碰 牛奶酸奶芝士全戒了") == [nurse]
+
+
+def test_a_plan_is_not_ended_by_another_plan_read_by_meaning(mem: Memory) -> None:
+    plan = "还有个事 我们车队下个月要考英语广播 跑长珲城际的都得考"
+    assert _said_days_apart(
+        mem, plan, "英语广播通知下来了 4月20号考 在沈阳局培训基地 得从长春早起坐车去"
+    ) == [plan]

@@ -134,6 +134,7 @@ def ended_by_meaning(pool: Pool, item: MemoryItem, head: EndingHead | None) -> t
         and m.id != item.id
         and (m.created_at is None or item.created_at is None or m.created_at <= item.created_at)
         and changeable(m, bool(kin))
+        and not (m.category is Category.PLAN and item.category is Category.PLAN)  # a move's or a call-off's
         and may_retire(m, item)
         and not left_behind(m.text)
         and kin_subject(m.text) == kin

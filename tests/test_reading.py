@@ -70,3 +70,16 @@ def test_what_is_kept_is_the_users_own_characters(
     (decision,) = mem.add(text, user_id="u1", session_id="s1", at=T0).decisions
     assert decision.text == kept
     assert decision.category is category
+
+
+def test_a_clause_is_read_as_cantonese_when_its_message_is(mem: Memory) -> None:
+    decisions = mem.add(
+        "上次个色差查清楚咗，原来系窑温波动，同釉料冇关系", user_id="u1", session_id="s1", at=T0
+    ).decisions
+    found = {d.text: d.category for d in decisions}
+    assert found["原来系窑温波动"] is Category.EVENT
+
+
+def test_cantonese_this_is_no_particle_that_ends_a_clause(mem: Memory) -> None:
+    (decision,) = mem.add("帮我睇下呢段英文系咩意思啦", user_id="u1", session_id="s1", at=T0).decisions
+    assert decision.category is Category.REQUEST

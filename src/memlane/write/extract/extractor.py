@@ -237,7 +237,10 @@ class RuleExtractor:
         shown = clause.text
         # rules expect half-width forms and a plain apostrophe (I’m from a phone keyboard, "cant" typed
         # without one), and never look inside a placeholder left by redaction
-        text = PLACEHOLDER.sub(OPAQUE, _NOT_TYPED.sub(r"\g<0>'", fold(shown).replace("’", "'")))
+        # the reading of the whole message: whether it is Cantonese is the message's, not one clause's
+        whole = message.content[clause.start : clause.end] == shown
+        read = fold(message.content)[clause.start : clause.end] if whole else fold(shown)
+        text = PLACEHOLDER.sub(OPAQUE, _NOT_TYPED.sub(r"\g<0>'", read.replace("’", "'")))
         only_masks = not normalize(text.replace(OPAQUE, ""))
         lang = detect(shown if only_masks else text)  # a mask speaks the language it was written in
         if (back := withdrawal(text)) is not None:  # "别记这个", "忘掉我住哪": what to forget, if named

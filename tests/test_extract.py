@@ -4124,3 +4124,14 @@ def test_a_thing_mailed_to_someone_is_no_way_to_reach_the_user(extractor: RuleEx
 
 def test_mail_said_of_the_user_is_still_a_way_to_reach_them(extractor: RuleExtractor) -> None:
     check(one(extractor, "mail is fine"), C.CONTACT, slot="preferred_channel", value="email")
+
+
+@pytest.mark.parametrize(
+    "text", ["make e straight to the point", "straight to the point pls", "keep it short and sweet"]
+)
+def test_straight_to_the_point_is_a_concise_style(extractor: RuleExtractor, text: str) -> None:
+    check(one(extractor, text), C.STYLE, slot="response_style", value="concise")
+
+
+def test_someone_going_straight_to_the_point_is_no_answer_style(extractor: RuleExtractor) -> None:
+    assert one(extractor, "he went straight to the point in the meeting").category is not C.STYLE

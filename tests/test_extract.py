@@ -4135,3 +4135,8 @@ def test_straight_to_the_point_is_a_concise_style(extractor: RuleExtractor, text
 
 def test_someone_going_straight_to_the_point_is_no_answer_style(extractor: RuleExtractor) -> None:
     assert one(extractor, "he went straight to the point in the meeting").category is not C.STYLE
+
+
+@pytest.mark.parametrize("text", ["这周五之前要把样品寄给南昌一个团购团长", "明天中午前得把合同寄出"])
+def test_a_deadline_to_send_something_is_a_condition_of_the_task(extractor: RuleExtractor, text: str) -> None:
+    check(one(extractor, text), C.CONDITION)

@@ -151,6 +151,9 @@ def ended_by_meaning(pool: Pool, item: MemoryItem, head: EndingHead | None) -> t
 # what a clause the judge did not keep may be, and still say something of the user's ended: not a mood,
 # a request, an imagined case or a withdrawal (the judge's firm "not this")
 _MAY_END = frozenset({Category.OTHER, Category.SMALLTALK, Category.CONTEXT, Category.CONDITION})
+# …and says enough to name a thing and its change: three words or Chinese characters at least
+_WORDS = re.compile(r"[\u4e00-\u9fff]|[^\W\d_]+")
+_FEWEST = 3
 
 
 def may_end(decision: Decision) -> bool:
@@ -162,6 +165,7 @@ def may_end(decision: Decision) -> bool:
         c is not None
         and decision.action in (Action.DISCARD, Action.SESSION)
         and c.category in _MAY_END
+        and len(_WORDS.findall(c.text)) >= _FEWEST  # "(0)", "ok lol" tell nothing
         and not exact(c)
         and not c.hedged
         and not c.instruction

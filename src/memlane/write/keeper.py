@@ -83,7 +83,8 @@ class Keeper:
         ]
         # …and a clause the second look took out of the long term, which may still say a change (its
         # look is had: nothing gives it back)
-        later += [replace(d, overruled=None) for d in out if id(d) not in vectors and may_end(d)]
+        said = {id(d) for d in decisions}
+        later += [replace(d, overruled=None) for d in out if id(d) not in said and may_end(d)]
         return out, made, later
 
     def rescue(

@@ -40,11 +40,11 @@ from memlane.text.lang import normalize
 FLOORS: dict[tuple[str, Kind], float] = {
     ("zh", Kind.PROFILE): 0.29,
     ("zh", Kind.SEMANTIC): 0.32,
-    ("zh", Kind.EPISODIC): 0.30,
+    ("zh", Kind.EPISODIC): 0.32,
     ("zh", Kind.SUMMARY): 0.35,
     ("zh", Kind.LOG): 0.39,
     ("en", Kind.PROFILE): 0.05,
-    ("en", Kind.SEMANTIC): 0.09,
+    ("en", Kind.SEMANTIC): 0.06,
     ("en", Kind.EPISODIC): 0.13,
     ("en", Kind.SUMMARY): 0.15,
     ("en", Kind.LOG): 0.20,

@@ -111,9 +111,10 @@ _RETIMED_SIMILARITY = 0.9
 
 
 def retimed_habit(pool: Pool, item: MemoryItem) -> MemoryItem | None:
-    """The habit a plan moved from now on gives a new time, when no open plan is the one it moves: the
-    closest lasting memory of the same person that could change, at least :data:`_RETIMED_SIMILARITY`
-    in meaning and sharing a word ("下周的组会挪到周四" moves that one meeting, and retires nothing)."""
+    """The habit a plan of how things will be from a time on gives a new time or a new way ("从下礼拜开始
+    训练挪到放学后", "from next monday my buses go dey run ikotun to oshodi only"): the closest lasting
+    memory of the same person that could change, at least :data:`_RETIMED_SIMILARITY` in meaning and
+    sharing a word ("下周的组会挪到周四" moves that one meeting, and retires nothing)."""
     if item.embedding is None or not FROM_NOW_ON.search(item.text):
         return None
     kin = kin_subject(item.text)

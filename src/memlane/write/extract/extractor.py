@@ -204,9 +204,11 @@ class RuleExtractor:
         opening = True  # nothing but a greeting so far
         asked = False  # a request came before: a bare constraint after it is a condition of it
         planned = False  # the clause before was a plan, or one to buy: a bare constraint is its condition
+        # what the rules read: the whole message's reading (whether it is Cantonese is the message's)
+        read = fold(message.content)
         for clause in split_clauses(message.content):
             candidate, topics = taken_up(
-                self._candidate(clause, message, self_said, kin, introduced, opening), topics, MAX_TAGS
+                self._candidate(clause, message, read, self_said, kin, introduced, opening), topics, MAX_TAGS
             )
             candidate = of_today(candidate)
             if asked:
@@ -229,6 +231,7 @@ class RuleExtractor:
         self,
         clause: Clause,
         message: Message,
+        read: str,
         self_said: bool,
         kin: bool,
         introduced: bool = False,
@@ -237,10 +240,10 @@ class RuleExtractor:
         shown = clause.text
         # rules expect half-width forms and a plain apostrophe (I’m from a phone keyboard, "cant" typed
         # without one), and never look inside a placeholder left by redaction
-        # the reading of the whole message: whether it is Cantonese is the message's, not one clause's
+        # the clause in its message's reading (``read``), where it stands in the message as said
         whole = message.content[clause.start : clause.end] == shown
-        read = fold(message.content)[clause.start : clause.end] if whole else fold(shown)
-        text = PLACEHOLDER.sub(OPAQUE, _NOT_TYPED.sub(r"\g<0>'", read.replace("’", "'")))
+        text = read[clause.start : clause.end] if whole else fold(shown)
+        text = PLACEHOLDER.sub(OPAQUE, _NOT_TYPED.sub(r"\g<0>'", text.replace("’", "'")))
         only_masks = not normalize(text.replace(OPAQUE, ""))
         lang = detect(shown if only_masks else text)  # a mask speaks the language it was written in
         if (back := withdrawal(text)) is not None:  # "别记这个", "忘掉我住哪": what to forget, if named

@@ -380,6 +380,31 @@ def test_a_clauses_buckets_are_those_of_its_grams(text: str) -> None:
     assert features.indices(text, cues).tolist() == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "mandarin"),
+    [
+        pytest.param("我現在在公司等車", "我现在在公司等车", id="traditional"),
+        pytest.param("今日好攰啊，琴日揸車返工", "今天好累啊，昨天开车上班", id="cantonese"),
+        pytest.param("ＯＫ，唔該晒", "ok,谢谢晒", id="full-width"),
+    ],
+)
+def test_the_models_read_chinese_written_another_way_as_mandarin(text: str, mandarin: str) -> None:
+    # the n-gram model and the ending head learnt from simplified Mandarin: they read what the rules read
+    features, cues = Features(), ["~rule:fact"]
+    assert features.indices(text, cues).tolist() == features.indices(mandarin, cues).tolist()
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        pytest.param("佢今日又嬲我", False, id="zh-yue-angry-at-me"),  # 他今天又气我: no fact about the user
+        pytest.param("我哋公司喺灣仔", True, id="zh-yue-office"),  # 我们公司在湾仔: where the user works
+    ],
+)
+def test_cantonese_is_judged_as_its_mandarin_reading(mem: Memory, text: str, kept: bool) -> None:
+    assert bool(set(said(mem, text)) & set(LONG_TERM)) is kept
+
+
 def test_training_twice_gives_the_same_model(tmp_path: Path) -> None:
     data = training.clauses(training.corpus("train")[:120])
     features = Features(1 << 10)

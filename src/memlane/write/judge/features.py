@@ -26,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from memlane.domain import Candidate
+from memlane.text.lang import fold
 
 _CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
@@ -71,7 +72,7 @@ class Features:
     def grams(self, text: str, *, own: bool = True) -> list[str]:
         """The strings a clause is seen as, before hashing (cue tokens start with ``~``); without
         ``own``, all but each word's own grams (:func:`_word_grams`)."""
-        low = unicodedata.normalize("NFKC", text).lower()
+        low = _seen(text)
         out: list[str] = []
         zh = "".join(_CJK_RUN.findall(low))
         for run in _CJK_RUN.findall(low):
@@ -97,12 +98,19 @@ class Features:
     def indices(self, text: str, cues: Sequence[str] = ()) -> npt.NDArray[np.int64]:
         """The sorted, distinct buckets the clause falls in, with ``cues`` (what the rules saw): the
         buckets of :meth:`grams`, with each word's remembered (words repeat, and so do their grams)."""
-        low = unicodedata.normalize("NFKC", text).lower()
+        low = _seen(text)
         hashed: set[int] = set()
         for word in _WORD.findall(low):
             hashed.update(_word_buckets(word, self.char_min, self.char_max, self.dim))
         hashed.update(_bucket(g, self.dim) for g in (*self.grams(text, own=False), *cues))
         return np.fromiter(sorted(hashed), dtype=np.int64, count=len(hashed))
+
+
+def _seen(text: str) -> str:
+    """A clause as the models read it: lower-cased (NFKC), and Chinese in the simplified Mandarin
+    reading the rules match on (:func:`memlane.text.lang.fold`: "我喺臺中返工" reads as "我在台中上班"),
+    so traditional characters and Cantonese fall in the buckets of the words the corpus taught."""
+    return unicodedata.normalize("NFKC", fold(text)).lower()
 
 
 def _word_grams(word: str, char_min: int, char_max: int) -> tuple[str, ...]:

@@ -3640,6 +3640,12 @@ def test_the_words_of_an_ache_that_name_none_are_what_they_say(
         "in a foul mood today",
         "my boss yelled at me today",
         "I just got chewed out by my manager",
+        # a telling-off said the British, Australian or American way
+        "the reg had a go at me",
+        "my mum gave me an earful",
+        "my lead bit my head off today",
+        "my boss tore into me",
+        "the customer blew up at me",
         "我今天脑子不太转",
         "紧张到胃疼",  # an ache a feeling brings on
         # at a loss, this moment
@@ -3664,6 +3670,10 @@ def test_a_mood_said_in_other_words_is_a_mood(extractor: RuleExtractor, text: st
     "text",
     [
         "my boss yelled at me so I quit",
+        "my boss gave me an earful so I quit",
+        "i had a go at making sourdough",  # a try, not a telling-off
+        "she had a go at the climbing wall",
+        "he gave me an earring for my birthday",
         "我脑子转得快",
         "I don't know what to do for my birthday party",
         "我女儿特别馋 什么都想吃",

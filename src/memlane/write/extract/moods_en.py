@@ -25,14 +25,18 @@ MOOD = (
     r"|\bi'?m\s+(?:still\s+)?shaking\b|\bi'?m\s+so\s+done\b"
     r"|^(?:just\s+)?(?:leave\s+me\s+alone|let\s+me\s+be|don'?t\s+ask|stop\s+asking)\b"
     # a mood named as one ("not in a great mood rn", "in a foul mood"), and a telling-off just taken
-    # ("my boss yelled at me today", "got chewed out by my manager"), as 被老板骂了 in Chinese, in a short
+    # ("my boss yelled at me today", "got chewed out by my manager", "the reg had a go at me", "my mum
+    # gave me an earful", "my lead bit my head off"), as 被老板骂了 in Chinese, in a short
     # clause that tells nothing else ("my boss yelled at me so I quit" is the quitting)
     r"|\bin\s+(?:a|such\s+a)\s+(?:(?:really|very|pretty|super|kinda|bit\s+of\s+a)\s+)?"
     r"(?:good|great|bad|foul|terrible|awful|grumpy|weird|rotten|crappy|sour)\s+mood\b"
     r"|^(?!.*\b(?:so|and|but|because|then|after|until|till)\b)(?=\W*(?:\S+\s+){0,8}\S*$).*?(?:"
-    r"\b(?:yelled|shouted|screamed|snapped|went\s+off)\s+at\s+me\b|\b(?:chewed|told)\s+me\s+(?:out|off)\b"
+    r"\b(?:yelled|shouted|screamed|snapped|went\s+off|blew\s+up|lost\s+it|kicked\s+off|went\s+mental)\s+at\s+me\b"
+    r"|\b(?:chewed|told)\s+me\s+(?:out|off)\b|\bhad\s+a\s+(?:go|pop|dig)\s+at\s+me\b"
+    r"|\b(?:tore|ripped|laid|lit)\s+into\s+me\b|\bbit\s+my\s+head\s+off\b|\bwent\s+off\s+on\s+me\b"
+    r"|\bgave\s+me\s+(?:an?\s+)?(?:earful|bollocking|rollicking|dressing[\s-]down|telling[\s-]off|mouthful)\b"
     r"|\b(?:got|get|getting|was|been)\s+(?:chewed\s+out|told\s+off|yelled\s+at|shouted\s+at|scolded"
-    r"|reprimanded|ripped\s+into|torn\s+into)\b)"
+    r"|reprimanded|ripped\s+into|torn\s+into|bollocked|an\s+earful)\b)"
     # a feeling of the user's, however long what follows, unless it is about something ("I'm so jealous
     # you live by the water", "I'm feeling kinda lonely since the move"; "so excited about the trip" is not)
     rf"|\b(?:i'?m|im|i\s+am|i\s+feel|feeling)\s+(?:(?:so|really|super|kinda|kind\s+of|a\s+bit|pretty|very|quite"

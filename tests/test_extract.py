@@ -2725,6 +2725,12 @@ def test_something_of_the_users_done_or_that_happened_to_it_is_an_event(
         "checked, 2.5 twin and earth is $212 a roll now",
         "An update: the man at the nursery examined the plant and said the yellowing is from overwatering",
         "the vet ran tests on her and said it's a thyroid thing",
+        # someone who knows said what it is
+        "the mechanic said it's the alternator",
+        "the inspector confirmed it's termites",
+        "the plumber came and said it was the seal",
+        "修车师傅说是火花塞的问题",
+        "农技站的人说是缺镁",
     ],
 )
 def test_what_a_check_found_is_an_event_that_settles_the_guess(extractor: RuleExtractor, text: str) -> None:
@@ -2732,6 +2738,20 @@ def test_what_a_check_found_is_an_event_that_settles_the_guess(extractor: RuleEx
     kept for the session only."""
     c = one(extractor, text)
     assert (c.category, c.event_status, c.hedged) == (C.EVENT, EventStatus.DONE, False)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the mechanic said to come back tomorrow",  # what to do, not what it is
+        "the guy said it'd be ready tomorrow",
+        "师傅说是明天来装",
+        "my dad said it's fine to borrow the car",  # no one who looked at it
+    ],
+)
+def test_what_someone_said_to_do_or_will_do_is_no_finding(extractor: RuleExtractor, text: str) -> None:
+    c = one(extractor, text)
+    assert (c.category, c.event_status) != (C.EVENT, EventStatus.DONE)
 
 
 @pytest.mark.parametrize("text", ["全面转达芬奇", "彻底换成安卓了"])

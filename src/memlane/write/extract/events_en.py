@@ -49,6 +49,13 @@ FOUND_OUT = (
     # what someone who looked at it found: "the man at the nursery examined the plant and said…"
     r"|^(?:(?:so|and|but|well|ok|okay|oh|(?:an\s+)?update:?)\s+)*(?:the|a|my|our)\s+[\w' -]{1,40}?\s+"
     r"(?:examined|checked|looked\s+at|inspected|tested|ran\s+tests\s+on)\b.{0,60}?\b(?:said|says|found|told\s+(?:me|us))\b"
+    # …or said what it is, having looked or tested: "the mechanic said it's the alternator", "vet says it
+    # was just a bee sting", "the inspector confirmed it's termites" (not what they said to do)
+    r"|^(?:(?:so|and|but|well|ok|okay|oh|(?:an\s+)?update:?)\s+)*(?:the\s+|my\s+|our\s+|a\s+)?(?:[\w'-]+\s+){0,2}?"
+    r"(?:vet|doctor|doc|dentist|mechanic|garage|plumber|electrician|technician|tech|engineer|inspector"
+    r"|surveyor|repairman|specialist|lab|tests?|results?|scan|x-?ray|trail\s+cam|camera)\s+"
+    r"(?:(?:came(?:\s+out|\s+round|\s+by)?|had\s+a\s+look)\s+and\s+)?(?:said|says|confirmed|showed|shows|found)"
+    r"\s+(?:that\s+)?(?:it'?s|it\s+(?:is|was))\b"
     r"|^(?:(?:so|and|but|well|ok|okay|oh)\s+)*(?:it|that|the\s+[\w' -]{1,30}?)\s+(?:was|is|were|are)"
     r"\s+actually\b"
     r"|^(?:(?:so|and|but|well|ok|okay|oh)\s+)*actually\s+it\s+(?:was|is)\b"
